@@ -1,0 +1,24 @@
+# The README's commands. Everything runs inside .venv, created on first use.
+PY := .venv/bin/python
+OUT ?= out/shoot-the-moon
+HANDS ?= 200000
+
+.PHONY: run test bench clean
+
+.venv/.installed: pyproject.toml
+	python3 -m venv .venv
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+run: .venv/.installed
+	.venv/bin/moonshot report shoot-the-moon --out $(OUT) --hands $(HANDS)
+
+test: .venv/.installed
+	$(PY) -m pytest -n 2
+
+bench: .venv/.installed
+	$(PY) benchmarks/bench.py
+
+clean:
+	rm -rf .venv out .pytest_cache

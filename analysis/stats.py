@@ -1,0 +1,64 @@
+"""Estimates with honest intervals, from the sums a Tally keeps.
+
+Proportions (metric names starting with ``p_``) get a Wilson 95% interval; means (and paired
+differences, which are means of per-deal differences) get mean +- 1.96 standard errors.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+Z = 1.959963984540054
+
+
+def wilson(successes: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    successes = np.asarray(successes, dtype=float)
+    n = np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = successes / n
+        denom = 1 + Z**2 / n
+        centre = (p + Z**2 / (2 * n)) / denom
+        half = Z * np.sqrt(p * (1 - p) / n + Z**2 / (4 * n**2)) / denom
+    return p, np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+
+
+def mean_ci(total: np.ndarray, total_sq: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    total = np.asarray(total, dtype=float)
+    n = np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = total / n
+        var = np.maximum(np.asarray(total_sq, dtype=float) / n - mean**2, 0) * n / np.maximum(n - 1, 1)
+        half = Z * np.sqrt(var / n)
+    return mean, mean - half, mean + half
+
+
+def estimate(summed: pd.DataFrame, keys: list[str], metrics: list[str], n_col: str = "n") -> pd.DataFrame:
+    """Long table: one row per key combination and metric, with estimate, n, ci_low, ci_high."""
+    rows = []
+    for metric in metrics:
+        n = summed[n_col].to_numpy()
+        if metric.startswith("p_"):
+            est, lo, hi = wilson(summed[metric].to_numpy(), n)
+        else:
+            est, lo, hi = mean_ci(summed[metric].to_numpy(), summed[metric + "__sq"].to_numpy(), n)
+        part = summed[keys].copy()
+        part["metric"] = metric
+        part["estimate"] = est
+        part["n"] = n.astype(np.int64)
+        part["ci_low"] = lo
+        part["ci_high"] = hi
+        rows.append(part)
+    return pd.concat(rows, ignore_index=True)
+
+
+def wide(summed: pd.DataFrame, keys: list[str], metrics: list[str]) -> pd.DataFrame:
+    """One row per key combination: n, then <metric>, <metric>_lo, <metric>_hi per metric."""
+    out = summed[keys].copy()
+    out["n"] = summed["n"].astype(np.int64)
+    for metric in metrics:
+        if metric.startswith("p_"):
+            est, lo, hi = wilson(summed[metric].to_numpy(), summed["n"].to_numpy())
+        else:
+            est, lo, hi = mean_ci(summed[metric].to_numpy(), summed[metric + "__sq"].to_numpy(), summed["n"].to_numpy())
+        out[metric], out[metric + "_lo"], out[metric + "_hi"] = est, lo, hi
+    return out

@@ -1,0 +1,93 @@
+"""Rules-variant flags shared by every game: declaration, parsing of ``k=v`` and listing.
+
+Each game's ``rules.py`` declares its RULES.md §4 flags as a tuple of :class:`Flag` and a frozen
+dataclass with one field per flag (the field name is the flag name without the game prefix).
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from simulator.errors import BadInput
+
+
+@dataclass(frozen=True)
+class Flag:
+    name: str                 # full RULES.md name, e.g. "stm.moon_chip_netting"
+    default: Any
+    accepted: str             # human description of the accepted values
+    rules_id: str             # RULES.md ambiguity/rule id
+    help: str
+    parse: Callable[[str], Any]
+
+    @property
+    def field(self) -> str:
+        return self.name.split(".", 1)[1]
+
+
+def choice(*values: str) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        if text not in values:
+            raise ValueError
+        return text
+    return parse
+
+
+def integer(lo: int | None = None, hi: int | None = None) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        value = int(text)
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            raise ValueError
+        return value
+    return parse
+
+
+def boolean(text: str) -> bool:
+    lowered = text.lower()
+    if lowered in ("true", "1", "yes", "on"):
+        return True
+    if lowered in ("false", "0", "no", "off"):
+        return False
+    raise ValueError
+
+
+def apply_rule_args(rules: Any, flags: Sequence[Flag], args: Sequence[str]) -> Any:
+    """Return ``rules`` with each ``"k=v"`` of ``args`` applied; BadInput names any bad k or v."""
+    by_name = {f.name: f for f in flags}
+    prefix = flags[0].name.split(".", 1)[0] + "."
+    changes: dict[str, Any] = {}
+    for arg in args:
+        key, sep, text = arg.partition("=")
+        key, text = key.strip(), text.strip()
+        if not sep:
+            raise BadInput(f"rule {arg!r} is not of the form flag=value, "
+                           f"e.g. {flags[0].name}={format_value(flags[0].default)}")
+        if key not in by_name and prefix + key in by_name:
+            key = prefix + key
+        flag = by_name.get(key)
+        if flag is None:
+            raise BadInput(f"unknown rule flag {key!r}; accepted: {', '.join(sorted(by_name))}")
+        try:
+            value = flag.parse(text)
+        except (ValueError, TypeError):
+            raise BadInput(f"bad value {text!r} for {flag.name}; accepted: {flag.accepted}") from None
+        changes[flag.field] = value
+    return dataclasses.replace(rules, **changes)
+
+
+def format_value(value: Any) -> Any:
+    """JSON-friendly form of a flag value (used in hand histories and reports)."""
+    if dataclasses.is_dataclass(value):
+        return str(value)
+    return value
+
+
+def rules_dict(rules: Any, flags: Sequence[Flag]) -> dict[str, Any]:
+    """Every flag keyed by its full RULES.md name, as HISTORY.md asks."""
+    return {f.name: format_value(getattr(rules, f.field)) for f in flags}
+
+
+def changed_flags(rules: Any, flags: Sequence[Flag]) -> dict[str, Any]:
+    return {f.name: format_value(getattr(rules, f.field)) for f in flags
+            if getattr(rules, f.field) != f.default}

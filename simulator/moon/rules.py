@@ -1,0 +1,140 @@
+"""Moon rules flags (RULES.md §4, `moon.*`) as a frozen dataclass, and the player-count checks.
+
+Most flags are independent of the table size, but the tile set is not: by DEFAULT Moon uses the
+22-tile set (blanks removed, 0-0 kept) with three players and the full 28-tile set with four
+(MOON-1.2, MOON-1.3). The `tile_set` field therefore defaults to ``"default"``, meaning "by player
+count"; :func:`tile_set_for` resolves it and rejects combinations that cannot be dealt.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from simulator.errors import BadInput
+from simulator.flags import Flag, apply_rule_args, boolean, choice, integer, rules_dict
+
+PLAYER_COUNTS = (3, 4)
+
+# The tile sets of MOON-1.2, MOON-1.3 and A-MOON-2 (the ids are in simulator.moon.tiles).
+TILE_SET_NAMES = ("keep00_22", "no_blanks21", "full28")
+TILE_SETS_BY_PLAYERS = {3: ("keep00_22", "no_blanks21"), 4: ("full28",)}
+
+FLAGS: tuple[Flag, ...] = (
+    Flag("moon.tile_set", "default",
+         "default (keep00_22 with 3 players, full28 with 4), keep00_22, no_blanks21 (3 players), "
+         "full28 (4 players)", "A-MOON-2",
+         "tile set: 22 tiles keeping 0-0 plus a widow (3p), 21 tiles without any blank and no widow (3p), "
+         "or the full double-six set (4p)",
+         choice("default", *TILE_SET_NAMES)),
+    Flag("moon.bid_success", "at_least", "at_least, strictly_greater", "A-MOON-1",
+         "a bid of b is made with at least b tricks, or only with more than b", choice("at_least", "strictly_greater")),
+    Flag("moon.moon_bid_scoring", "points", "points, instant_win, instant_win_or_loss", "A-MOON-3",
+         "a 21 bid scores +21/-21, or a made 21 wins the game at once (and with instant_win_or_loss "
+         "a failed 21 loses it)", choice("points", "instant_win", "instant_win_or_loss")),
+    Flag("moon.moon_bid_requires_prior_7", False, "true, false", "A-MOON-9",
+         "21 may only be bid after someone has bid 7", boolean),
+    Flag("moon.min_bid", 4, "3, 4, 5", "A-MOON-14", "lowest bid allowed", integer(3, 5)),
+    Flag("moon.all_pass", "redeal", "redeal, force_last_min, force_dealer", "A-MOON-8",
+         "when everyone passes: throw the hand in; the last player to speak must bid exactly the minimum; "
+         "or the dealer (the last player to speak) must bid, any bid", choice("redeal", "force_last_min", "force_dealer")),
+    Flag("moon.auction", "single_round", "single_round, open_until_passes", "A-MOON-16",
+         "one call per player, or keep asking players who have not passed until all but the high bidder pass",
+         choice("single_round", "open_until_passes")),
+    Flag("moon.widow_timing", "widow_then_trump", "widow_then_trump, trump_first", "A-MOON-6",
+         "3p bidder takes the widow and discards before naming trump, or names trump first",
+         choice("widow_then_trump", "trump_first")),
+    Flag("moon.widow", "exchange_any", "exchange_any, none", "A-MOON-17",
+         "3p bidder takes the widow and discards any tile, or there is no widow (the 21-tile set)",
+         choice("exchange_any", "none")),
+    Flag("moon.allow_doubles_trump", True, "true, false", "MOON-2.1",
+         "3 players: doubles may be named as trump", boolean),
+    Flag("moon.allow_doubles_trump_4p", False, "true, false", "A-MOON-12",
+         "4 players: doubles may be named as trump", boolean),
+    Flag("moon.notrump_doubles", "high", "high, own_suit, low", "A-MOON-5",
+         "no-trump (follow me): each double tops its number suit, the doubles form their own suit, "
+         "or each double ranks lowest in its number suit", choice("high", "own_suit", "low")),
+    Flag("moon.lead_suit_rule", "higher_end", "higher_end, leader_calls_end", "A-MOON-11",
+         "a led non-double non-trump tile's suit is its higher end, or the end the leader names",
+         choice("higher_end", "leader_calls_end")),
+    Flag("moon.first_lead_trump", False, "true, false", "A-MOON-10",
+         "the bidder's first lead must be a trump when they hold one", boolean),
+    Flag("moon.scoring", "points21", "points21, marks7", "A-MOON-15",
+         "points to 21, or marks to 7 (made bid: bidder 1 mark; set: each opponent 1 mark)",
+         choice("points21", "marks7")),
+    Flag("moon.end_tie", "continue_until_unique_leader", "continue_until_unique_leader, bidder_goes_out",
+         "A-MOON-7", "a tie for the lead at or over the target: play on, or the bidder (if tied for the lead) wins",
+         choice("continue_until_unique_leader", "bidder_goes_out")),
+    Flag("moon.bidder_score_4p", "tricks_won", "tricks_won, bid", "A-MOON-13",
+         "4 players: a made bid scores the tricks the team won, or the bid", choice("tricks_won", "bid")),
+    Flag("moon.set_twice_loses_4p", False, "true, false", "A-MOON-18",
+         "4 players: a team set on two played hands in succession loses the game (unverified rule)", boolean),
+)
+
+
+@dataclass(frozen=True)
+class Rules:
+    tile_set: str = "default"            # "default" = by player count, see tile_set_for
+    bid_success: str = "at_least"
+    moon_bid_scoring: str = "points"
+    moon_bid_requires_prior_7: bool = False
+    min_bid: int = 4
+    all_pass: str = "redeal"
+    auction: str = "single_round"
+    widow_timing: str = "widow_then_trump"
+    widow: str = "exchange_any"
+    allow_doubles_trump: bool = True
+    allow_doubles_trump_4p: bool = False
+    notrump_doubles: str = "high"
+    lead_suit_rule: str = "higher_end"
+    first_lead_trump: bool = False
+    scoring: str = "points21"
+    end_tie: str = "continue_until_unique_leader"
+    bidder_score_4p: str = "tricks_won"
+    set_twice_loses_4p: bool = False
+
+    def as_dict(self, players: int | None = None) -> dict:
+        """Every flag keyed by its full RULES.md name; with ``players``, tile_set is resolved."""
+        d = rules_dict(self, FLAGS)
+        if players is not None:
+            d["moon.tile_set"] = tile_set_for(self, players)
+        return d
+
+
+def check_players(players: int) -> None:
+    if players not in PLAYER_COUNTS:
+        raise BadInput(f"--players {players} is not possible for Moon; accepted: 3 or 4")
+
+
+def tile_set_for(rules: Rules, players: int) -> str:
+    """The tile set in use (MOON-1.2, MOON-1.3, A-MOON-2, A-MOON-17); BadInput for impossible combinations.
+
+    ``default`` means keep00_22 with 3 players (or no_blanks21 when moon.widow=none, the 21-tile
+    no-widow game of A-MOON-17) and full28 with 4 players.
+    """
+    check_players(players)
+    name = rules.tile_set
+    if name == "default":
+        if players == 4:
+            return "full28"
+        return "no_blanks21" if rules.widow == "none" else "keep00_22"
+    accepted = TILE_SETS_BY_PLAYERS[players]
+    if name not in accepted:
+        raise BadInput(f"moon.tile_set={name} cannot be used with {players} players; "
+                       f"accepted with {players} players: default, {', '.join(accepted)}")
+    if players == 3 and name == "keep00_22" and rules.widow == "none":
+        raise BadInput("moon.tile_set=keep00_22 needs the widow, but moon.widow=none; accepted with "
+                       "moon.widow=none: moon.tile_set=default or no_blanks21 (21 tiles, no widow)")
+    return name
+
+
+def validate(rules: Rules, players: int) -> Rules:
+    """Check that ``rules`` can be played by ``players``; return them unchanged."""
+    tile_set_for(rules, players)
+    return rules
+
+
+def parse_rules(args: list[str] | tuple[str, ...] = (), players: int | None = None) -> Rules:
+    """Rules from ``"k=v"`` strings (``moon.`` prefix optional); with ``players``, also validated."""
+    rules = apply_rule_args(Rules(), FLAGS, args)
+    if players is not None:
+        validate(rules, players)
+    return rules

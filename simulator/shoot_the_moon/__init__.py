@@ -1,0 +1,1 @@
+"""Shoot the Moon (Fundex card game), RULES.md §1."""

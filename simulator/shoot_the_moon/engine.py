@@ -1,0 +1,577 @@
+"""Vectorized Shoot the Moon engine: N rounds (or games) in lock-step as numpy arrays.
+
+The loops run over tricks and seats, never over hands. Rules come from lookup tables indexed by
+card id (cards.py); tests check them, and whole rounds, against reference.py.
+
+Encodings used throughout (batch dimension first; see RoundState):
+  hands   (N, H, 5) int8   card ids dealt to each hand; H = players, or 3 with the 2-player dummy
+  live    (N*H,)    uint8  5-bit mask of unplayed slots, flat row n*H + seat
+  trick   (N, H)    int8   cards of the current trick in play order, -1 = not yet played
+  seen    (N, 52)   bool   cards played so far this round (public)
+  chips   (N, S)    int16  chips per side;  tricks (N, S) int8 tricks per side this round
+  dealer, leader (N,)      seats; the dummy is seat `players` (= 2)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Sequence
+
+import numpy as np
+
+from simulator.errors import IllegalMove
+from simulator.shoot_the_moon import cards as C
+from simulator.shoot_the_moon.rules import SUPPLY_CHIPS, Rules
+
+# What a trick's lead asks for: suit 0..3 for a numbered card, 4 after a Big Moon, 5 after a Little Moon.
+LEAD_BIG, LEAD_LITTLE = 4, 5
+LEAD_CLASS = np.where(C.IS_BIG, LEAD_BIG, np.where(C.IS_LITTLE, LEAD_LITTLE, C.SUIT)).astype(np.intp)
+# Suit a follower must match: the suit of a numbered lead; -1 (nothing to follow) after a Moon lead.
+FOLLOW = np.where(C.IS_MOON, -1, C.SUIT).astype(np.int8)
+
+
+def strength_table(rules: Rules) -> np.ndarray:
+    """STRENGTH[lead_class, card]: the highest strength in a trick wins, ties to the earliest card.
+
+    STM-5.1 first Big Moon wins; STM-5.2 after a Little Moon lead the highest number wins
+    regardless of colour (A-STM-7: unless stm.little_moon_lead_trumps); STM-5.3 highest red;
+    STM-5.4 highest of the led suit. Little Moons and off-suit cards never win.
+    """
+    table = np.full((6, C.DECK_SIZE), -1, dtype=np.int16)
+    for lead in range(6):
+        for card in range(C.DECK_SIZE):
+            if C.IS_BIG[card]:
+                s = 100
+            elif C.IS_LITTLE[card]:
+                s = -1
+            elif lead == LEAD_LITTLE and not rules.little_moon_lead_trumps:
+                s = int(C.NUMBER[card])
+            elif C.SUIT[card] == C.RED:
+                s = 50 + int(C.NUMBER[card])
+            elif lead == LEAD_LITTLE:   # red still trumps; otherwise the highest number wins
+                s = int(C.NUMBER[card])
+            elif C.SUIT[card] == lead:
+                s = 20 + int(C.NUMBER[card])
+            else:
+                s = 0
+            table[lead, card] = s
+    return table
+
+
+@dataclass(frozen=True)
+class Table:
+    """Who sits where: player count, partnerships, rules, and the derived seat tables."""
+    players: int
+    partners: bool
+    rules: Rules
+
+    @cached_property
+    def hands_dealt(self) -> int:
+        return C.hands_dealt(self.players)
+
+    @cached_property
+    def dummy(self) -> int | None:
+        return C.dummy_seat(self.players)
+
+    @cached_property
+    def side_of_seat(self) -> np.ndarray:
+        """(H,) side index per seat, -1 for the dummy."""
+        sides = C.side_of_seats(self.players, self.partners, self.rules)
+        return np.array(sides + [-1] * (self.hands_dealt - self.players), dtype=np.int8)
+
+    @cached_property
+    def n_sides(self) -> int:
+        return int(self.side_of_seat.max()) + 1
+
+    @cached_property
+    def order(self) -> np.ndarray:
+        """ORDER[dealer, leader, position] -> seat (STM-4.2, STM-10.2/10.4)."""
+        H = self.hands_dealt
+        t = np.zeros((self.players, H, H), dtype=np.int8)
+        for d in range(self.players):
+            for lead in range(H):
+                t[d, lead] = C.play_order(self.players, d, lead)
+        return t
+
+    @cached_property
+    def strength(self) -> np.ndarray:
+        return strength_table(self.rules)
+
+
+# Hands are kept as 5 slots; sets of slots (legal, live, Big Moons...) as 5-bit masks (uint8),
+# so the per-step rules are a few (N,) operations. Player hands are sorted by DISCARD_VALUE, so
+# the lowest set bit of a mask is its cheapest card and the highest its most valuable.
+SLOT_BIT = (1 << np.arange(C.HAND_SIZE)).astype(np.uint8)
+BITS = ((np.arange(32)[:, None] >> np.arange(C.HAND_SIZE)) & 1).astype(bool)   # mask -> (5,) bools
+LOWEST = np.array([(m & -m).bit_length() - 1 for m in range(32)], dtype=np.int8)  # -1 for empty
+HIGHEST = np.array([m.bit_length() - 1 for m in range(32)], dtype=np.int8)
+POPCOUNT = BITS.sum(axis=1).astype(np.int8)
+# UNIFORM[mask, r] = the (r mod popcount)-th set bit: with r uniform on 0..59 (60 = lcm(1..5))
+# this is an exactly uniform pick among the set bits.
+UNIFORM = np.array([[np.flatnonzero(BITS[m])[r % max(1, POPCOUNT[m])] if m else -1 for r in range(60)]
+                    for m in range(32)], dtype=np.int8)
+# Discard order, lowest first: Little Moon, numbers (off-suit before red), Big Moon last.
+RED_BIT = np.where(np.arange(C.DECK_SIZE) < 12, 1 << np.arange(C.DECK_SIZE) % 16, 0).astype(np.uint16)
+DISCARD_VALUE = np.where(C.IS_LITTLE, 0, np.where(C.IS_BIG, 100, C.NUMBER + 12 * (C.SUIT == C.RED))).astype(np.int16)
+
+
+# Per-card feature bits, one byte per feature: suit 0..3, Moon (4), Big Moon (5), Little Moon (6).
+_FEATURES = np.stack([C.SUIT == s for s in range(5)] + [C.IS_BIG, C.IS_LITTLE], axis=1)
+FEATURE_WORD = (_FEATURES.astype(np.uint64) << (8 * np.arange(7, dtype=np.uint64))).sum(axis=1, dtype=np.uint64)
+F_MOON, F_BIG, F_LITTLE = 4, 5, 6
+
+
+def feature_masks(rows: np.ndarray) -> np.ndarray:
+    """(M,5) card ids -> (M,8) uint8: column f is the slot mask of the cards having feature f."""
+    word = np.zeros(len(rows), dtype=np.uint64)
+    for i in range(C.HAND_SIZE):
+        word |= FEATURE_WORD[rows[:, i]] << np.uint64(i)
+    return word.view(np.uint8).reshape(len(rows), 8)
+
+
+def bits_to_bool(mask: np.ndarray) -> np.ndarray:
+    return BITS[mask]
+
+
+class RoundState:
+    """The full-batch arrays of a round in progress (engine-private; strategies see PlayView)."""
+
+    def __init__(self, table: Table, hands: np.ndarray, dealer: np.ndarray, chips: np.ndarray):
+        N, H, _ = hands.shape
+        self.N, self.H = N, H
+        self.hands = hands                                   # (N,H,5) int8
+        self.rows = hands.reshape(N * H, C.HAND_SIZE)        # hand of flat row n*H+seat
+        self.live = np.full(N * H, 31, dtype=np.uint8)       # unplayed slots per flat row
+        masks = feature_masks(self.rows)
+        self.masks_flat = masks.reshape(-1)                  # feature f of row r at r*8 + f
+        self.big_bits = masks[:, F_BIG].copy()
+        self.little_bits = masks[:, F_LITTLE].copy()
+        self.cards_flat = self.rows.reshape(-1)              # slot i of row r at r*5 + i
+        self.play_seats = np.zeros((N, C.TRICKS * H), dtype=np.int8)   # every play so far, in order
+        self.play_cards = np.zeros((N, C.TRICKS * H), dtype=np.int8)
+        self.n_played = 0
+        self.reds_played = np.zeros(N, dtype=np.uint16)     # bit r: red card number r+1 has been played
+        # bit r: this hand was dealt red number r+1 (its own knowledge)
+        self.red_dealt = np.zeros(N * H, dtype=np.uint16)
+        for i in range(C.HAND_SIZE):
+            self.red_dealt |= RED_BIT[self.rows[:, i]]
+        self.trick = np.full((N, H), -1, dtype=np.int8)      # current trick, play order
+        self.tricks = np.zeros((N, table.n_sides), dtype=np.int8)
+        self.chips = chips.astype(np.int16, copy=True)
+        self.dealer = dealer
+
+
+class PlayView:
+    """What the seat to move may know, for n games all at the same trick and position.
+
+    Strategies get this, never the engine state: no other hand is in it (except a face-up dummy
+    in the open-dummy variant). Arrays are computed on first use. Card slots are 0..4; bit masks
+    have bit i set for slot i.
+      seat, side (n,)          mover (the dummy is seat `players`, side -1)
+      hand (n,5)               mover's cards (ids); live/legal (n,5) bool and live_bits/legal_bits
+      big_bits, little_bits    slots holding a Big / Little Moon
+      trick (n,H)              cards played to this trick in order, -1 not yet
+      best (n,)                strength to beat (position > 0), winning_side (n,)
+      seen (n,52)              cards played this round;  tricks, chips (n,S) per side
+      reds_played, red_dealt   (n,) uint16, bit r = red card r+1 played this round / dealt to the mover
+    """
+
+    def __init__(self, table: Table, trick_no: int, position: int, state: RoundState,
+                 step: dict, rows: np.ndarray | None = None):
+        self.table, self.trick_no, self.position = table, trick_no, position
+        self._state, self._step, self._rows = state, step, rows
+
+    def _sel(self, a: np.ndarray) -> np.ndarray:
+        return a if self._rows is None else a[self._rows]
+
+    def take(self, idx: np.ndarray) -> "PlayView":
+        rows = idx if self._rows is None else self._rows[idx]
+        return PlayView(self.table, self.trick_no, self.position, self._state, self._step, rows)
+
+    def __len__(self) -> int:
+        return len(self.seat)
+
+    @cached_property
+    def seat(self): return self._sel(self._step["seat"])
+    @cached_property
+    def side(self): return self.table.side_of_seat[self.seat]
+    @cached_property
+    def _row(self): return self._sel(self._step["row"])
+    @cached_property
+    def legal_bits(self): return self._sel(self._step["legal"])
+    @cached_property
+    def live_bits(self): return self._state.live[self._row]
+    @cached_property
+    def big_bits(self): return self._state.big_bits[self._row]
+    @cached_property
+    def little_bits(self): return self._state.little_bits[self._row]
+    @cached_property
+    def hand(self): return self._state.rows[self._row]
+    @cached_property
+    def legal(self): return BITS[self.legal_bits]
+    @cached_property
+    def live(self): return BITS[self.live_bits]
+    @cached_property
+    def trick(self): return self._sel(self._state.trick)
+    @cached_property
+    def seen(self):
+        played = self._sel(self._state.play_cards[:, :self._state.n_played])
+        seen = np.zeros((len(played), C.DECK_SIZE), dtype=bool)
+        np.put_along_axis(seen, played.astype(np.intp), True, axis=1)
+        return seen
+    @cached_property
+    def tricks(self): return self._sel(self._state.tricks)
+    @cached_property
+    def chips(self): return self._sel(self._state.chips)
+    @cached_property
+    def dealer(self): return self._sel(self._state.dealer)
+    @cached_property
+    def red_dealt(self): return self._state.red_dealt[self._row]
+    @cached_property
+    def reds_played(self): return self._sel(self._state.reds_played)
+    @cached_property
+    def best(self): return self._sel(self._step["best"])
+    @cached_property
+    def winning_side(self): return self.table.side_of_seat[self._sel(self._step["win_seat"])]
+    @cached_property
+    def lead_class(self): return LEAD_CLASS[self.trick[:, 0]]
+
+    @cached_property
+    def dummy_hand(self) -> np.ndarray | None:
+        """Open-dummy variant only: the face-up dummy's cards, -1 where played."""
+        t = self.table
+        if t.dummy is None or t.rules.dummy_mode == "blind_stack":
+            return None
+        rows = self._sel(np.arange(self._state.N)) * self._state.H + t.dummy
+        return np.where(BITS[self._state.live[rows]], self._state.rows[rows], -1)
+
+    def card_strength(self, cards: np.ndarray) -> np.ndarray:
+        """Strength of `cards` (n,k) in this trick (as a lead when position == 0); higher wins."""
+        lead = LEAD_CLASS[cards] if self.position == 0 else self.lead_class[:, None]
+        return self.table.strength[lead, cards]
+
+
+@dataclass
+class RoundResult:
+    """Per-round outcome arrays (batch first); the record fields are filled when asked for."""
+    tricks_seat: np.ndarray    # (N,H) int8 tricks won by each seat (dummy last)
+    tricks: np.ndarray         # (N,S) int8 tricks per side
+    moon_chips: np.ndarray     # (N,S) int16 net chip change from Moon cards (after floors)
+    round_chips: np.ndarray    # (N,S) int16 STM-7 award (as paid, under chip_supply=finite40)
+    penalty: np.ndarray        # (N,S) int16 revoke penalty paid (STM-11.3)
+    chips_before: np.ndarray   # (N,S) int16
+    chips_after: np.ndarray    # (N,S) int16
+    annulled: np.ndarray       # (N,) bool round annulled by a detected revoke
+    hands: np.ndarray          # (N,H,5) the deal (player hands sorted, the dummy in stack order)
+    dealer: np.ndarray         # (N,)
+    play_seats: np.ndarray     # (N, 5H) seat of each play, in order
+    play_cards: np.ndarray     # (N, 5H) card of each play
+    trick_winners: np.ndarray  # (N,5) seats
+    revoke_detected: np.ndarray | None = None   # (N, 5H) play was a revoke that gets detected
+    legal_trace: list = field(default_factory=list)  # per step: (seat (N,), legal cards (N,5), -1 = not legal)
+
+
+def deal(rng: np.random.Generator, n: int, hands_dealt: int) -> np.ndarray:
+    """(n, hands_dealt, 5) int8: partial Fisher-Yates shuffle of 52 cards, hand h = cards 5h..5h+4.
+
+    The same layout as reference.deal, which uses a full permutation (the same distribution).
+    """
+    k = C.HAND_SIZE * hands_dealt
+    deck = np.empty((C.DECK_SIZE, n), dtype=np.int8)    # transposed: each swap touches contiguous rows
+    deck[:] = np.arange(C.DECK_SIZE, dtype=np.int8)[:, None]
+    flat = deck.reshape(-1)
+    cols = np.arange(n)
+    u = rng.random((k, n), dtype=np.float32)
+    for i in range(k):
+        j = i + np.minimum((u[i] * (C.DECK_SIZE - i)).astype(np.intp), C.DECK_SIZE - i - 1)
+        idx = j * n + cols
+        top = deck[i].copy()
+        deck[i] = flat[idx]
+        flat[idx] = top
+    return np.ascontiguousarray(deck[:k].T).reshape(n, hands_dealt, C.HAND_SIZE)
+
+
+# Optimal 5-element sorting network (9 compare-exchanges): much faster than argsort on a tiny axis.
+SORT5 = ((0, 1), (3, 4), (2, 4), (2, 3), (0, 3), (0, 2), (1, 4), (1, 3), (1, 2))
+
+
+def sort_hands(hands: np.ndarray, players: int) -> np.ndarray:
+    """Player hands sorted by discard value (cheapest first); the dummy stack keeps its order."""
+    out = hands.copy()
+    key = DISCARD_VALUE[hands[:, :players]] * 64 + hands[:, :players]     # unique per card
+    cols = list(np.ascontiguousarray(key.transpose(2, 0, 1)))           # 5 contiguous (N,P) slot columns
+    for a, b in SORT5:
+        cols[a], cols[b] = np.minimum(cols[a], cols[b]), np.maximum(cols[a], cols[b])
+    out[:, :players] = np.stack(cols, axis=2) & 63
+    return out
+
+
+def _groups(strategies: Sequence) -> list[tuple[object, np.ndarray]]:
+    """[(strategy, the seats it plays)]: seats sharing one strategy object are served by one call."""
+    groups: dict[int, tuple[object, list[int]]] = {}
+    for seat, strat in enumerate(strategies):
+        groups.setdefault(id(strat), (strat, []))[1].append(seat)
+    return [(s, np.array(seats)) for s, seats in groups.values()]
+
+
+def _choose(groups, view: PlayView, chooser: np.ndarray, rng) -> np.ndarray:
+    if len(groups) == 1:
+        strat = groups[0][0]
+        return _checked(strat, view, strat.play(view, rng))
+    choice = np.empty(len(chooser), dtype=np.intp)
+    for strat, seats in groups:
+        idx = np.flatnonzero(np.isin(chooser, seats))
+        if len(idx):
+            sub = view.take(idx)
+            choice[idx] = _checked(strat, sub, strat.play(sub, rng))
+    return choice
+
+
+def _checked(strat, view: PlayView, choice) -> np.ndarray:
+    """A strategy's choice must be one legal slot per game; anything else names the strategy."""
+    choice = np.asarray(choice)
+    ok = choice.shape == (len(view),) and np.issubdtype(choice.dtype, np.integer)
+    if ok:
+        ok = bool(((choice >= 0) & (choice < C.HAND_SIZE)).all())
+        ok = ok and bool(((view.legal_bits >> choice.astype(np.uint8)) & 1).all())
+    if not ok:
+        name = getattr(strat, "spec", type(strat).__name__)
+        raise IllegalMove(f"strategy {name!r} returned an illegal play; accepted: one card slot 0..4 "
+                          f"per game where view.legal is True")
+    return choice.astype(np.intp)
+
+
+def play_round(table: Table, hands: np.ndarray, dealer: np.ndarray, chips: np.ndarray,
+               strategies: Sequence, rng: np.random.Generator, trace: bool = False) -> RoundResult:
+    """Play one 5-trick round for each of N deals. `strategies[seat]` plays each player seat."""
+    rules = table.rules
+    P, H, S = table.players, table.hands_dealt, table.n_sides
+    hands = sort_hands(hands, P)
+    N = len(hands)
+    ar = np.arange(N)
+    ar_H, ar_S = ar * H, ar * S
+    st = RoundState(table, hands, dealer, chips)
+    side_of = table.side_of_seat
+    strength_flat = table.strength.reshape(-1)
+    order_flat = table.order.reshape(-1).astype(np.intp)
+    chips_before = st.chips.copy()
+    tricks_seat = np.zeros(N * H, dtype=np.int8)
+    moon_chips = np.zeros((N, S), dtype=np.int16)
+    leader = ((dealer + 1) % P).astype(np.intp)
+    dealer_base = dealer.astype(np.intp) * H
+    groups = _groups(strategies)
+    dummy = table.dummy
+    blind_dummy = dummy is not None and rules.dummy_mode == "blind_stack"
+    revoke = rules.revoke_model
+    revoked = np.zeros((N, S), dtype=bool)     # side made a revoke that will be detected
+    revoke_detected = np.zeros((N, C.TRICKS * H), dtype=bool) if revoke is not None else None
+    finite = rules.chip_supply == "finite40"
+    winners = np.empty((N, C.TRICKS), dtype=np.int8)
+    tricks_flat = st.tricks.reshape(-1)
+    legal_trace = []
+
+    for t in range(C.TRICKS):
+        st.trick[:] = -1
+        order_base = (dealer_base + leader) * H
+        best = np.zeros(N, dtype=np.int16)
+        win_seat = leader.copy()
+        has_moon = np.zeros(N, dtype=bool)
+        for k in range(H):
+            seat = order_flat[order_base + k]
+            row = ar_H + seat
+            mine = st.live[row]
+            if k == 0:
+                legal = mine
+            else:
+                # STM-4.3: follow the led suit or play a Moon card; STM-4.4: anything after a Moon lead.
+                row8 = row * 8
+                on_suit = st.masks_flat[row8 + follow] & mine
+                moons = st.masks_flat[row8 + F_MOON] & mine
+                legal = np.where((on_suit == 0) | moon_lead, mine, on_suit | moons)
+            if dummy is not None:
+                is_dummy = seat == dummy
+                chooser = np.where(is_dummy, 1 - dealer, seat)   # the open dummy is played by the non-dealer
+                if blind_dummy:   # STM-10.3: the dummy turns up its next stack card, never following suit
+                    legal = np.where(is_dummy, np.uint8(1 << t), legal)
+            else:
+                chooser = seat
+            if trace:
+                legal_trace.append((seat.copy(), np.where(BITS[legal], st.rows[row], -1)))
+            step = {"seat": seat, "row": row, "legal": legal, "best": best, "win_seat": win_seat}
+            view = PlayView(table, t, k, st, step)
+            if blind_dummy:
+                slot = np.full(N, t, dtype=np.intp)
+                human = np.flatnonzero(~is_dummy)
+                slot[human] = _choose(groups, view.take(human), chooser[human], rng)
+            else:
+                slot = _choose(groups, view, chooser, rng)
+            if revoke is not None and k > 0:
+                slot, detected = _apply_revokes(revoke, rng, mine, on_suit, moons, moon_lead, slot, seat, P, side_of)
+                revoked[detected, side_of[seat[detected]]] = True
+                revoke_detected[detected, st.n_played] = True
+            card = st.cards_flat[row * 5 + slot]
+            st.live[row] = mine & ~SLOT_BIT[slot]
+            st.trick[:, k] = card
+            st.play_seats[:, st.n_played] = seat
+            st.play_cards[:, st.n_played] = card
+            st.n_played += 1
+            has_moon |= C.IS_MOON[card]
+            st.reds_played |= RED_BIT[card]
+            if k == 0:
+                lead_class = LEAD_CLASS[card]
+                follow = C.SUIT[card].astype(np.intp)
+                moon_lead = C.IS_MOON[card]
+                best = strength_flat[lead_class * C.DECK_SIZE + card]
+            else:
+                s = strength_flat[lead_class * C.DECK_SIZE + card]
+                better = s > best                      # ties go to the earlier card (STM-5.2)
+                best = np.where(better, s, best)
+                win_seat = np.where(better, seat, win_seat)
+        tricks_seat[ar_H + win_seat] += 1
+        win_side = side_of[win_seat]
+        has_side = win_side >= 0                    # STM-6.4: the dummy's tricks and chips are void
+        tricks_flat[ar_S + np.maximum(win_side, 0)] += has_side
+        moon_rows = np.flatnonzero(has_moon & has_side)
+        if len(moon_rows):
+            ws = win_side[moon_rows]
+            old = st.chips[moon_rows, ws]
+            new = _moon_chips(old, st.trick[moon_rows], st.chips[moon_rows], rules.moon_chip_netting, finite)
+            st.chips[moon_rows, ws] = new
+            moon_chips[moon_rows, ws] += new - old
+        leader = win_seat
+        winners[:, t] = win_seat
+
+    tricks_seat = tricks_seat.reshape(N, H)
+    chips = st.chips
+    round_chips = _round_award(tricks_seat, st.tricks, table)
+    if finite:
+        round_chips = _pay_from_supply(round_chips, chips, (dealer + 1) % P, table)
+    annulled = revoked.any(axis=1)
+    penalty = np.zeros((N, S), dtype=np.int16)
+    if annulled.any():
+        # STM-11.3 / A-STM-6: annulled round: no award, Moon chips reversed unless kept, offender -1.
+        round_chips[annulled] = 0
+        if not rules.revoke_keep_hand_chips:
+            chips[annulled] = chips_before[annulled]
+            moon_chips[annulled] = 0
+        penalty[annulled] = np.minimum(chips[annulled], revoked[annulled])
+        chips[annulled] -= penalty[annulled]
+    result = RoundResult(tricks_seat, st.tricks, moon_chips, round_chips.astype(np.int16), penalty,
+                         chips_before, (chips + round_chips).astype(np.int16), annulled, hands, dealer,
+                         st.play_seats, st.play_cards, winners, revoke_detected)
+    result.legal_trace = legal_trace
+    return result
+
+
+def _apply_revokes(revoke, rng, mine, on_suit, moons, moon_lead, slot, seat, players, side_of):
+    """STM-11.2: a player able to follow suit plays an off-suit numbered card with p_revoke.
+
+    Returns the slots actually played and the games whose revoke will be detected."""
+    off_suit = mine & ~on_suit & ~moons
+    u = rng.random((len(slot), 2))
+    r = rng.integers(0, 60, len(slot))
+    eligible = (on_suit != 0) & ~moon_lead & (off_suit != 0) & (seat < players)   # the dummy never revokes
+    does = eligible & (u[:, 0] < revoke.p_revoke)
+    slot = np.where(does, UNIFORM[off_suit, r], slot)
+    return slot, np.flatnonzero(does & (u[:, 1] < revoke.p_detect))
+
+
+def _moon_chips(chips, trick, all_chips, netting, finite):
+    """STM-6.1 / A-STM-3: the winning side's chips after the trick's Moon cards (never below 0)."""
+    big = C.IS_BIG[trick]
+    little = C.IS_LITTLE[trick]
+    chips = chips.astype(np.int16)
+    supply = np.maximum(0, SUPPLY_CHIPS - all_chips.sum(axis=1)) if finite else None
+    if netting == "net_per_trick":
+        delta = big.sum(axis=1) - little.sum(axis=1)
+        if finite:
+            delta = np.minimum(delta, supply)
+        return np.maximum(0, chips + delta)
+    for k in range(trick.shape[1]):
+        step = big[:, k].astype(np.int16) - little[:, k]
+        if finite:
+            step = np.minimum(step, supply)
+        new = np.maximum(0, chips + step)
+        if finite:
+            supply = supply - (new - chips)
+        chips = new
+    return chips
+
+
+AWARD = np.array([0, 1, 0, 1, 0, 2], dtype=np.int16)   # STM-7.2 by tricks won
+
+
+def _round_award(tricks_seat, tricks, table: Table) -> np.ndarray:
+    if table.partners and table.rules.partnership_trick_count == "per_player":
+        per_seat = AWARD[tricks_seat[:, :table.players]]
+        out = np.zeros(tricks.shape, dtype=np.int16)
+        for seat in range(table.players):
+            out[:, table.side_of_seat[seat]] += per_seat[:, seat]
+        return out
+    return AWARD[tricks]
+
+
+def _pay_from_supply(award, chips, first, table: Table) -> np.ndarray:
+    """finite40: awards are paid side by side from the dealer's left while the supply lasts."""
+    supply = SUPPLY_CHIPS - chips.sum(axis=1)
+    paid = np.zeros_like(award)
+    N = len(award)
+    ar = np.arange(N)
+    done = np.zeros((N, table.n_sides), dtype=bool)
+    for i in range(table.players):
+        side = table.side_of_seat[(first + i) % table.players]
+        fresh = ~done[ar, side]
+        pay = np.where(fresh, np.minimum(award[ar, side], np.maximum(supply, 0)), 0)
+        paid[ar, side] += pay
+        supply = supply - pay
+        done[ar, side] = True
+    return paid
+
+
+@dataclass
+class GameResult:
+    winner: np.ndarray        # (N,) winning side
+    rounds: np.ndarray        # (N,) rounds played (annulled ones included)
+    chips: np.ndarray         # (N,S) final chips
+    supply_short: np.ndarray  # (N,) a real 40-chip supply would have run out at some point
+    first_round: RoundResult  # the opening round of every game
+
+
+def game_winner(chips: np.ndarray, target: int) -> np.ndarray:
+    """STM-9.2: side with >= target and strictly more than every other side, else -1."""
+    top = chips.max(axis=1)
+    unique = (chips == top[:, None]).sum(axis=1) == 1
+    return np.where((top >= target) & unique, chips.argmax(axis=1), -1)
+
+
+def play_games(table: Table, n: int, strategies: Sequence, deal_rng: np.random.Generator,
+               play_rng: np.random.Generator, chips0: np.ndarray | None = None,
+               first_hands: np.ndarray | None = None, dealer0: np.ndarray | None = None,
+               max_rounds: int = 1000) -> GameResult:
+    """Play N games to the end (STM-9). Deals come from deal_rng for all N games every round,
+    finished or not, so two runs that differ only in play see the same deals (common random numbers)."""
+    S = table.n_sides
+    H = table.hands_dealt
+    chips = np.full((n, S), table.rules.starting_chips, dtype=np.int16) if chips0 is None else chips0.astype(np.int16)
+    dealer = deal_rng.integers(0, table.players, n).astype(np.int8) if dealer0 is None else dealer0
+    winner = np.full(n, -1, dtype=np.int64)
+    rounds = np.zeros(n, dtype=np.int32)
+    short = np.zeros(n, dtype=bool)
+    first = None
+    for r in range(max_rounds):
+        hands = deal(deal_rng, n, H)
+        if r == 0 and first_hands is not None:
+            hands = first_hands
+        active = np.flatnonzero(winner < 0)
+        if len(active) == 0:
+            break
+        res = play_round(table, hands[active], dealer[active], chips[active], strategies, play_rng)
+        if r == 0:
+            first = res
+        chips[active] = res.chips_after
+        short[active] |= res.chips_after.sum(axis=1) > SUPPLY_CHIPS
+        rounds[active] += 1
+        # STM-8.1 the deal passes left; STM-11.3 the same dealer redeals an annulled round.
+        dealer[active] = np.where(res.annulled, dealer[active], (dealer[active] + 1) % table.players)
+        winner[active] = game_winner(res.chips_after, table.rules.target_chips)
+    return GameResult(winner, rounds, chips, short, first)
