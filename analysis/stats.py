@@ -19,7 +19,9 @@ def wilson(successes: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray
         denom = 1 + Z**2 / n
         centre = (p + Z**2 / (2 * n)) / denom
         half = Z * np.sqrt(p * (1 - p) / n + Z**2 / (4 * n**2)) / denom
-    return p, np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+    lo = np.where(successes == 0, 0.0, np.clip(centre - half, 0, 1))      # exact ends, no rounding dust
+    hi = np.where(successes == n, 1.0, np.clip(centre + half, 0, 1))
+    return p, lo, hi
 
 
 def mean_ci(total: np.ndarray, total_sq: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -49,16 +51,3 @@ def estimate(summed: pd.DataFrame, keys: list[str], metrics: list[str], n_col: s
         part["ci_high"] = hi
         rows.append(part)
     return pd.concat(rows, ignore_index=True)
-
-
-def wide(summed: pd.DataFrame, keys: list[str], metrics: list[str]) -> pd.DataFrame:
-    """One row per key combination: n, then <metric>, <metric>_lo, <metric>_hi per metric."""
-    out = summed[keys].copy()
-    out["n"] = summed["n"].astype(np.int64)
-    for metric in metrics:
-        if metric.startswith("p_"):
-            est, lo, hi = wilson(summed[metric].to_numpy(), summed["n"].to_numpy())
-        else:
-            est, lo, hi = mean_ci(summed[metric].to_numpy(), summed[metric + "__sq"].to_numpy(), summed["n"].to_numpy())
-        out[metric], out[metric + "_lo"], out[metric + "_hi"] = est, lo, hi
-    return out

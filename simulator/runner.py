@@ -44,7 +44,7 @@ class Tally:
                               **{m: np.asarray(v, dtype=np.float64) for m, v in metrics.items()}})
         for m in metrics:
             frame[m + "__sq"] = frame[m] ** 2
-        frame["n"] = 1
+        frame["n"] = np.int64(1)
         summed = frame.groupby(list(keys), sort=True).sum()
         self._merge_table(name, summed)
 
@@ -67,7 +67,7 @@ class Tally:
 
 def run_chunks(task: Callable[..., Tally], args: Sequence[Any], total: int, seed: int, jobs: int = 1,
                chunk: int = CHUNK, on_chunk: Callable[[Tally, int], None] | None = None) -> Tally:
-    """Run ``task(*args, index, size, seed)`` for every chunk and merge the tallies in chunk order.
+    """Run ``task(*args, seed, index, size)`` for every chunk and merge the tallies in chunk order.
 
     `on_chunk(tally, size)` sees each chunk's tally before it is merged (progress, streaming
     hand histories); the chunk's per-hand records are dropped after that.
@@ -83,7 +83,7 @@ def run_chunks(task: Callable[..., Tally], args: Sequence[Any], total: int, seed
 
 
 def _results(task, args, sizes, seed, jobs) -> Iterator[Tally]:
-    calls = ((task, (*args, i, size, seed)) for i, size in enumerate(sizes))
+    calls = ((task, (*args, seed, i, size)) for i, size in enumerate(sizes))
     if jobs == 1 or len(sizes) == 1:
         for fn, a in calls:
             yield fn(*a)

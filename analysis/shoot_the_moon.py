@@ -1,0 +1,499 @@
+"""Shoot the Moon analyses: headline simulation, Big Moon value, hand odds, chip value,
+strategy matches and rules what-ifs. Every number carries its n and 95% interval.
+
+Each analysis runs chunk tasks (top-level functions, so joblib can ship them to workers) through
+simulator.runner and turns the merged tallies into a Result. Comparisons play the same deals on
+both sides: the deal generator of a chunk is re-seeded identically for every arm.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+from analysis.result import Result
+from analysis.stats import estimate, mean_ci
+from simulator.errors import BadInput
+from simulator.runner import Tally, chunk_rngs, run_chunks
+from simulator.shoot_the_moon import cards as C
+from simulator.shoot_the_moon import history
+from simulator.shoot_the_moon.engine import Table, deal, play_games, play_round
+from simulator.shoot_the_moon.rules import FLAGS, parse_rules
+from strategies.base import parse_seat_specs
+
+GAME = "shoot-the-moon"
+DEFAULT_STRATEGY = "odd"
+ALL_TABLES = ((2, False), (3, False), (4, False), (4, True), (5, False), (6, False), (6, True))
+ROUND_METRICS = ["chips", "p_odd", "p_shoot", "tricks", "moon_chips"]
+
+Progress = Callable[[int], None] | None
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything a worker needs to rebuild a table and its players: plain, picklable data."""
+    players: int = 4
+    partners: bool = False
+    rule_args: tuple[str, ...] = ()
+    strategy_specs: tuple[str, ...] = ()
+
+    @property
+    def table(self) -> Table:
+        return _table(self.players, self.partners, self.rule_args)
+
+    @property
+    def seats(self):
+        return _seats(self.players, self.strategy_specs)
+
+    def validate(self) -> "Setup":
+        self.table.side_of_seat, self.seats    # noqa: B018 - building them checks every value
+        return self
+
+    @property
+    def label(self) -> str:
+        return f"{self.players}p" + (" partners" if self.partners else "")
+
+    def meta(self, **extra) -> dict:
+        rules = self.table.rules
+        changed = {f.name: v for f, v in zip(FLAGS, rules.as_dict().values())
+                   if getattr(rules, f.field) != f.default}
+        return {"game": GAME, "players": self.players, "partners": self.partners,
+                "rules_changed": changed, "strategies": list(self.seats.specs), **extra}
+
+
+@lru_cache(maxsize=64)
+def _table(players: int, partners: bool, rule_args: tuple[str, ...]) -> Table:
+    C.validate_table(players, partners)
+    return Table(players, partners, parse_rules(rule_args))
+
+
+@lru_cache(maxsize=64)
+def _seats(players: int, specs: tuple[str, ...]):
+    return parse_seat_specs(GAME, specs, players, default=DEFAULT_STRATEGY)
+
+
+def _start_chips(table: Table, n: int) -> np.ndarray:
+    return np.full((n, table.n_sides), table.rules.starting_chips, dtype=np.int16)
+
+
+def _side_keys(n: int, sides: int) -> np.ndarray:
+    return np.tile(np.arange(sides), n)
+
+
+def round_metrics(res, cols: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """Per side (or the chosen side per row when `cols` is given) outcome of a round."""
+    chips = (res.chips_after - res.chips_before).astype(np.int64)
+    tricks = res.tricks.astype(np.int64)
+    moon = res.moon_chips.astype(np.int64)
+    if cols is not None:
+        rows = np.arange(len(cols))
+        chips, tricks, moon = chips[rows, cols], tricks[rows, cols], moon[rows, cols]
+    return {"chips": chips, "p_odd": np.isin(tricks, (1, 3)), "p_shoot": tricks == 5,
+            "tricks": tricks, "moon_chips": moon}
+
+
+def _ravel(metrics: dict) -> dict:
+    return {k: np.asarray(v).ravel() for k, v in metrics.items()}
+
+
+# --------------------------------------------------------------------------------------------
+# simulate: headline numbers per side
+# --------------------------------------------------------------------------------------------
+
+def _hands_chunk(setup: Setup, want_history: bool, seed: int, index: int, size: int) -> Tally:
+    table, seats = setup.table, setup.seats
+    deal_rng, play_rng = chunk_rngs(seed, index)
+    hands = deal(deal_rng, size, table.hands_dealt)
+    dealer = deal_rng.integers(0, table.players, size).astype(np.int8)
+    res = play_round(table, hands, dealer, _start_chips(table, size), seats.strategies, play_rng)
+    tally = Tally()
+    S = table.n_sides
+    m = _ravel(round_metrics(res))
+    tally.add("sides", {"side": _side_keys(size, S)}, m)
+    tally.add("tricks_dist", {"side": _side_keys(size, S), "tricks": m["tricks"]}, {})
+    tally.add("annulled", {"all": np.zeros(size, dtype=np.int8)}, {"p_annulled": res.annulled})
+    if want_history:
+        from simulator.runner import CHUNK
+        tally.records = history.records(res, table, seats.specs, seed, index * CHUNK)
+    return tally
+
+
+def _games_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
+    table, seats = setup.table, setup.seats
+    deal_rng, play_rng = chunk_rngs(seed, index)
+    g = play_games(table, size, seats.strategies, deal_rng, play_rng)
+    tally = Tally()
+    S = table.n_sides
+    win = (g.winner[:, None] == np.arange(S)[None, :]).ravel()
+    tally.add("games", {"side": _side_keys(size, S)}, {"p_win": win})
+    tally.add("length", {"all": np.zeros(size, dtype=np.int8)},
+              {"rounds": g.rounds, "p_supply_short": g.supply_short, "p_unfinished": g.winner < 0})
+    tally.add("length_dist", {"rounds": g.rounds}, {})
+    return tally
+
+
+def _run(task, args, total, seed, jobs, progress, on_records=None) -> Tally:
+    def on_chunk(part: Tally, size: int) -> None:
+        if on_records is not None and part.records:
+            on_records(part.records)
+        if progress is not None:
+            progress(size)
+    return run_chunks(task, args, total, seed, jobs, on_chunk=on_chunk)
+
+
+def simulate(setup: Setup, hands: int | None, games: int | None, seed: int, jobs: int = 1,
+             progress: Progress = None, on_records: Callable[[list[str]], None] | None = None) -> Result:
+    """Headline numbers per side: rounds (tricks, chips, P(odd), P(shoot)) or whole games."""
+    setup.validate()
+    if games:
+        t = _run(_games_chunk, (setup,), games, seed, jobs, progress)
+        res = Result("Shoot the Moon: games", setup.meta(games=games, seed=seed))
+        res.tables["games"] = estimate(t.get("games"), ["side"], ["p_win"])
+        res.tables["game_length"] = estimate(t.get("length"), [], ["rounds", "p_supply_short", "p_unfinished"])
+        dist = t.get("length_dist")[["rounds", "n"]]
+        res.tables["game_length_distribution"] = dist.assign(share=dist["n"] / dist["n"].sum())
+        res.notes.append("p_supply_short: share of games in which the 40 physical chips would have run out "
+                         "(A-STM-5); the simulation treats chips as unlimited unless stm.chip_supply=finite40.")
+        return res
+    t = _run(_hands_chunk, (setup, on_records is not None), hands, seed, jobs, progress, on_records)
+    res = Result("Shoot the Moon: rounds", setup.meta(hands=hands, seed=seed))
+    res.tables["sides"] = estimate(t.get("sides"), ["side"], ROUND_METRICS)
+    dist = t.get("tricks_dist")[["side", "tricks", "n"]]
+    totals = dist.groupby("side")["n"].transform("sum")
+    from analysis.stats import wilson
+    p, lo, hi = wilson(dist["n"], totals)
+    res.tables["tricks_distribution"] = dist.assign(n=totals, count=dist["n"], estimate=p, ci_low=lo, ci_high=hi)
+    annulled = t.get("annulled")
+    if annulled["p_annulled"].sum() > 0:
+        res.tables["annulled"] = estimate(annulled, [], ["p_annulled"])
+    res.notes.append("chips: net chip change of the side in one round, from the starting chips "
+                     f"({setup.table.rules.starting_chips} per side); p_odd: 1 or 3 tricks; p_shoot: all 5.")
+    return res
+
+
+# --------------------------------------------------------------------------------------------
+# big-moon-value
+# --------------------------------------------------------------------------------------------
+
+def add_big_moon(hands: np.ndarray, seat: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Swap a Big Moon into `seat`'s hand for one of its non-Moon cards, chosen at random.
+
+    The Big Moon comes from the undealt cards when it is there; otherwise it is swapped with the
+    hand that holds it. Returns (new hands, eligible) where eligible = seat held fewer than 2.
+    """
+    n, H, K = hands.shape
+    mine = hands[:, seat]
+    held = np.isin(mine, C.BIG_MOONS)
+    eligible = held.sum(axis=1) < 2
+    bm = np.where((mine == C.BIG_MOONS[0]).any(axis=1), C.BIG_MOONS[1], C.BIG_MOONS[0]).astype(np.int8)
+    plain = ~C.IS_MOON[mine]
+    u = np.where(plain, rng.random(mine.shape), -1.0)
+    slot = u.argmax(axis=1)
+    rows = np.arange(n)
+    out_card = mine[rows, slot]
+    new = hands.copy()
+    where = hands.reshape(n, H * K) == bm[:, None]
+    found = where.any(axis=1)
+    pos = where.argmax(axis=1)
+    swap = np.flatnonzero(eligible & found)
+    new.reshape(n, H * K)[swap, pos[swap]] = out_card[swap]
+    take = np.flatnonzero(eligible)
+    new[take, seat, slot[take]] = bm[take]
+    return new, eligible
+
+
+def _big_moon_chunk(setup: Setup, seat: int, seed: int, index: int, size: int) -> Tally:
+    table, seats = setup.table, setup.seats
+    side = int(table.side_of_seat[seat])
+    deal_seed = np.random.SeedSequence(seed, spawn_key=(index, 0))
+    play_seed = np.random.SeedSequence(seed, spawn_key=(index, 1))
+    deal_rng = np.random.default_rng(deal_seed)
+    hands = deal(deal_rng, size, table.hands_dealt)
+    dealer = deal_rng.integers(0, table.players, size).astype(np.int8)
+    swapped, eligible = add_big_moon(hands, seat, deal_rng)
+    later_deals = np.random.SeedSequence(seed, spawn_key=(index, 2))
+    arms = []
+    for first in (hands, swapped):   # same deal streams and play streams in both arms
+        g = play_games(table, size, seats.strategies, np.random.default_rng(later_deals),
+                       np.random.default_rng(play_seed), first_hands=first, dealer0=dealer.copy())
+        arms.append(g)
+    base, treat = arms
+    cols = np.full(size, side)
+    mb = round_metrics(base.first_round, cols)
+    mt = round_metrics(treat.first_round, cols)
+    win_b, win_t = base.winner == side, treat.winner == side
+    mine = hands[:, seat]
+    tally = Tally()
+    tally.add("by_holding", {"big": np.isin(mine, C.BIG_MOONS).sum(axis=1),
+                             "little": np.isin(mine, C.LITTLE_MOONS).sum(axis=1)},
+              {"chips": mb["chips"], "p_odd": mb["p_odd"], "p_shoot": mb["p_shoot"], "p_win": win_b})
+    e = np.flatnonzero(eligible)
+    big_before = np.isin(mine[e], C.BIG_MOONS).sum(axis=1)
+    tally.add("paired", {"big_before": big_before},
+              {"d_chips": (mt["chips"] - mb["chips"])[e],
+               "d_odd": (mt["p_odd"].astype(int) - mb["p_odd"])[e],
+               "d_shoot": (mt["p_shoot"].astype(int) - mb["p_shoot"])[e],
+               "d_win": (win_t.astype(int) - win_b)[e]})
+    return tally
+
+
+def big_moon_value(setups: list[Setup], deals: int, seed: int, jobs: int = 1, seat: int = 0,
+                   progress: Progress = None) -> Result:
+    """What a Big Moon is worth, by holding and as a paired swap, for each table in `setups`."""
+    for s in setups:
+        s.validate()
+        if not 0 <= seat < s.players:
+            raise BadInput(f"--seat {seat} does not exist at a {s.players}-player table; accepted: 0..{s.players - 1}")
+    holding, paired = [], []
+    for s in setups:
+        t = _run(_big_moon_chunk, (s, seat), deals, seed, jobs, progress)
+        h = estimate(t.get("by_holding"), ["big", "little"], ["chips", "p_odd", "p_shoot", "p_win"])
+        holding.append(h.assign(table=s.label, players=s.players, partners=s.partners))
+        pt = t.get("paired")
+        both = pt.drop(columns="big_before").sum().to_frame().T.assign(big_before="any")
+        p = estimate(pd.concat([pt.astype({"big_before": str}), both], ignore_index=True), ["big_before"],
+                     ["d_chips", "d_odd", "d_shoot", "d_win"])
+        paired.append(p.assign(table=s.label, players=s.players, partners=s.partners))
+    first = setups[0]
+    res = Result("Shoot the Moon: what a Big Moon is worth",
+                 {**first.meta(deals_per_table=deals, seed=seed, seat=seat),
+                  "tables": [s.label for s in setups]})
+    res.tables["by_holding"] = _front(pd.concat(holding, ignore_index=True), ["table", "players", "partners"])
+    res.tables["paired_value"] = _front(pd.concat(paired, ignore_index=True), ["table", "players", "partners"])
+    res.notes += [
+        f"by_holding: seat {seat}'s first-round outcome (chips, P(odd), P(shoot)) and P(its side wins the game) "
+        "by the Big and Little Moons in its opening hand.",
+        "paired_value: the same deals played twice, once as dealt and once with a Big Moon swapped in for a "
+        "random non-Moon card of the hand (taken from the undealt cards when it is there, else swapped with "
+        "its holder); d_chips is the change in chips that round, d_win in the probability of winning the game. "
+        "big_before = Big Moons held before the swap (hands already holding both are not swapped).",
+    ]
+    return res
+
+
+def _front(df: pd.DataFrame, cols: list[str]) -> pd.DataFrame:
+    return df[cols + [c for c in df.columns if c not in cols]]
+
+
+# --------------------------------------------------------------------------------------------
+# hand-odds
+# --------------------------------------------------------------------------------------------
+
+FEATURES = ("red_cards", "highest_red", "moon_cards", "longest_suit")
+
+
+def hand_features(hand: np.ndarray) -> dict[str, np.ndarray]:
+    suit = C.SUIT[hand]
+    red = suit == C.RED
+    lengths = np.stack([(suit == s).sum(axis=1) for s in range(4)], axis=1)
+    return {"red_cards": red.sum(axis=1),
+            "highest_red": np.where(red, C.NUMBER[hand], 0).max(axis=1),
+            "moon_cards": C.IS_MOON[hand].sum(axis=1),
+            "longest_suit": lengths.max(axis=1)}
+
+
+def _odds_chunk(setup: Setup, seat: int, seed: int, index: int, size: int) -> Tally:
+    table, seats = setup.table, setup.seats
+    deal_rng, play_rng = chunk_rngs(seed, index)
+    hands = deal(deal_rng, size, table.hands_dealt)
+    dealer = deal_rng.integers(0, table.players, size).astype(np.int8)
+    res = play_round(table, hands, dealer, _start_chips(table, size), seats.strategies, play_rng)
+    m = round_metrics(res, np.full(size, table.side_of_seat[seat]))
+    m = {"p_odd": m["p_odd"], "p_shoot": m["p_shoot"], "chips": m["chips"]}
+    tally = Tally()
+    for name, value in hand_features(hands[:, seat]).items():
+        tally.add(name, {"value": value}, m)
+    return tally
+
+
+def hand_odds(setup: Setup, hands: int, seed: int, jobs: int = 1, seat: int = 0, progress: Progress = None) -> Result:
+    setup.validate()
+    if not 0 <= seat < setup.players:
+        raise BadInput(f"--seat {seat} does not exist; accepted: 0..{setup.players - 1}")
+    t = _run(_odds_chunk, (setup, seat), hands, seed, jobs, progress)
+    res = Result("Shoot the Moon: odds by hand feature", setup.meta(hands=hands, seed=seed, seat=seat))
+    for name in FEATURES:
+        res.tables[name] = estimate(t.get(name), ["value"], ["p_odd", "p_shoot", "chips"]).rename(
+            columns={"value": name})
+    res.notes.append(f"Seat {seat}'s hand as dealt; outcomes of its side in that round. moon_cards counts Big "
+                     "and Little Moons; highest_red is 0 with no red card.")
+    return res
+
+
+# --------------------------------------------------------------------------------------------
+# chip-value
+# --------------------------------------------------------------------------------------------
+
+def chip_states(target: int) -> list[tuple[int, int]]:
+    """(our chips, every other side's chips) pairs from which the game is still on."""
+    top = target + 1
+    return [(a, b) for a in range(top + 1) for b in range(top + 1)
+            if not ((a >= target and a > b) or (b >= target and b > a))]
+
+
+def _chip_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
+    from simulator.runner import CHUNK
+    table, seats = setup.table, setup.seats
+    states = np.array(chip_states(table.rules.target_chips))
+    which = (index * CHUNK + np.arange(size)) % len(states)
+    chips0 = np.repeat(states[which, 1:2], table.n_sides, axis=1)
+    chips0[:, 0] = states[which, 0]
+    deal_rng, play_rng = chunk_rngs(seed, index)
+    g = play_games(table, size, seats.strategies, deal_rng, play_rng, chips0=chips0)
+    tally = Tally()
+    tally.add("states", {"ours": states[which, 0], "theirs": states[which, 1]}, {"p_win": g.winner == 0})
+    return tally
+
+
+def chip_value(setup: Setup, games: int, seed: int, jobs: int = 1, progress: Progress = None) -> Result:
+    setup.validate()
+    t = _run(_chip_chunk, (setup,), games, seed, jobs, progress)
+    states = t.get("states")
+    res = Result("Shoot the Moon: the value of a chip", setup.meta(games=games, seed=seed))
+    res.tables["win_probability"] = estimate(states, ["ours", "theirs"], ["p_win"])
+    # One more chip: P(win | ours+1, theirs) - P(win | ours, theirs), independent samples.
+    p, lo, hi = (states["p_win"] / states["n"]).to_numpy(), None, None
+    var = p * (1 - p) / states["n"].to_numpy()
+    key = {(a, b): i for i, (a, b) in enumerate(zip(states["ours"], states["theirs"]))}
+    rows = []
+    for (a, b), i in key.items():
+        j = key.get((a + 1, b))
+        if j is not None:
+            d = p[j] - p[i]
+            half = 1.959963984540054 * np.sqrt(var[i] + var[j])
+            rows.append({"ours": a, "theirs": b, "metric": "d_win_one_more_chip", "estimate": d,
+                         "n": int(min(states["n"][i], states["n"][j])), "ci_low": d - half, "ci_high": d + half})
+    res.tables["one_more_chip"] = pd.DataFrame(rows)
+    res.notes += [f"Side 0 (seat 0's side) starts the game state with `ours` chips and every other side with "
+                  f"`theirs`; the first dealer is random. n games per state.",
+                  "one_more_chip: the gain in P(win) from holding one chip more (difference of two "
+                  "independent estimates; n is the smaller sample)."]
+    return res
+
+
+# --------------------------------------------------------------------------------------------
+# strategy match and rules what-if (both on the same deals)
+# --------------------------------------------------------------------------------------------
+
+def _paired_rounds(table: Table, strategies: list, hands, dealer, play_seed) -> list:
+    return [play_round(table, hands, dealer, _start_chips(table, len(hands)), s,
+                       np.random.default_rng(play_seed)) for s in strategies]
+
+
+def _paired_games(table: Table, strategies: list, size, deal_seed, play_seed) -> list:
+    return [play_games(table, size, s, np.random.default_rng(deal_seed), np.random.default_rng(play_seed))
+            for s in strategies]
+
+
+def _match_chunk(setup: Setup, spec_a: str, spec_b: str, games: bool, seed: int, index: int,
+                 size: int) -> Tally:
+    table = setup.table
+    a = parse_seat_specs(GAME, [spec_a], table.players, default=spec_a).strategies[0]
+    b = parse_seat_specs(GAME, [spec_b], table.players, default=spec_b).strategies[0]
+    S = table.n_sides
+    side_of = table.side_of_seat[:table.players]
+    lineups = [[b] * table.players] + [[a if side_of[s] == side else b for s in range(table.players)]
+                                       for side in range(S)]
+    deal_seed = np.random.SeedSequence(seed, spawn_key=(index, 0))
+    play_seed = np.random.SeedSequence(seed, spawn_key=(index, 1))
+    tally = Tally()
+    if games:
+        outs = _paired_games(table, lineups, size, deal_seed, play_seed)
+        base = np.stack([outs[0].winner == s for s in range(S)], axis=1)
+        arm = np.stack([outs[1 + s].winner == s for s in range(S)], axis=1)
+        metrics = {"a_p_win": arm.mean(axis=1), "b_p_win": base.mean(axis=1),
+                   "d_win": (arm.astype(float) - base).mean(axis=1)}
+    else:
+        deal_rng = np.random.default_rng(deal_seed)
+        hands = deal(deal_rng, size, table.hands_dealt)
+        dealer = deal_rng.integers(0, table.players, size).astype(np.int8)
+        outs = _paired_rounds(table, lineups, hands, dealer, play_seed)
+        chips = [(o.chips_after - o.chips_before).astype(float) for o in outs]
+        odd = [np.isin(o.tricks, (1, 3)).astype(float) for o in outs]
+        arm_chips = np.stack([chips[1 + s][:, s] for s in range(S)], axis=1)
+        arm_odd = np.stack([odd[1 + s][:, s] for s in range(S)], axis=1)
+        metrics = {"a_chips": arm_chips.mean(axis=1), "b_chips": chips[0].mean(axis=1),
+                   "d_chips": (arm_chips - chips[0]).mean(axis=1),
+                   "a_odd": arm_odd.mean(axis=1), "b_odd": odd[0].mean(axis=1),
+                   "d_odd": (arm_odd - odd[0]).mean(axis=1)}
+    tally.add("match", {"all": np.zeros(size, dtype=np.int8)}, metrics)
+    return tally
+
+
+def match(setup: Setup, spec_a: str, spec_b: str, hands: int | None, games: int | None, seed: int,
+          jobs: int = 1, progress: Progress = None) -> Result:
+    """Strategy A against B on the same deals: A takes each side's seats in turn against B."""
+    setup.validate()
+    for spec in (spec_a, spec_b):
+        parse_seat_specs(GAME, [spec], setup.players, default=spec)
+    n = games or hands
+    t = _run(_match_chunk, (setup, spec_a, spec_b, bool(games)), n, seed, jobs, progress)
+    metrics = (["a_p_win", "b_p_win", "d_win"] if games else
+               ["a_chips", "b_chips", "d_chips", "a_odd", "b_odd", "d_odd"])
+    res = Result(f"Shoot the Moon: {spec_a} vs {spec_b}",
+                 {**setup.meta(seed=seed), "strategies": {"A": spec_a, "B": spec_b},
+                  ("games" if games else "hands"): n})
+    res.tables["match"] = estimate(t.get("match"), [], metrics)
+    unit = "P(winning the game)" if games else "chips per round and P(odd)"
+    res.notes.append(f"Each deal is played once with B in every seat and once per side with A in that side's "
+                     f"seats (the others B). a_* is A's {unit} in those seats, b_* B's in the same seats on the "
+                     f"same deals, d_* the paired difference (A minus B), averaged over the sides so every "
+                     f"seat is controlled for.")
+    return res
+
+
+def _whatif_chunk(setup: Setup, variant: tuple[str, ...], games: bool, seed: int, index: int,
+                  size: int) -> Tally:
+    tables = [setup.table, replace(setup, rule_args=variant).table]
+    seats = setup.seats.strategies
+    P = setup.players
+    deal_seed = np.random.SeedSequence(seed, spawn_key=(index, 0))
+    play_seed = np.random.SeedSequence(seed, spawn_key=(index, 1))
+    seat_keys = _side_keys(size, P)
+    values = []
+    for table in tables:
+        cols = np.tile(table.side_of_seat[:P], (size, 1))
+        rows = np.arange(size)[:, None]
+        if games:
+            g = play_games(table, size, seats, np.random.default_rng(deal_seed), np.random.default_rng(play_seed))
+            values.append({"p_win": (g.winner[:, None] == cols).ravel(),
+                           "rounds": np.repeat(g.rounds, P)})
+        else:
+            deal_rng = np.random.default_rng(deal_seed)
+            hands = deal(deal_rng, size, table.hands_dealt)
+            dealer = deal_rng.integers(0, P, size).astype(np.int8)
+            r = play_round(table, hands, dealer, _start_chips(table, size), seats, np.random.default_rng(play_seed))
+            chips = (r.chips_after - r.chips_before)[rows, cols]
+            tricks = r.tricks[rows, cols]
+            values.append({"chips": chips.ravel(), "p_odd": np.isin(tricks, (1, 3)).ravel(),
+                           "p_shoot": (tricks == 5).ravel(), "moon_chips": r.moon_chips[rows, cols].ravel()})
+    base, var = values
+    metrics = {**{f"base_{k}": v for k, v in base.items()}, **{f"variant_{k}": v for k, v in var.items()},
+               **{f"d_{k.removeprefix('p_')}": var[k].astype(float) - base[k] for k in base}}
+    tally = Tally()
+    tally.add("seats", {"seat": seat_keys}, metrics)
+    return tally
+
+
+def whatif(setup: Setup, variant_args: list[str], hands: int | None, games: int | None, seed: int,
+           jobs: int = 1, progress: Progress = None) -> Result:
+    """The same deals under `setup`'s rules and with `variant_args` applied on top."""
+    if not variant_args:
+        raise BadInput("whatif needs at least one --rule flag=value to compare against the defaults")
+    setup.validate()
+    variant = tuple(setup.rule_args) + tuple(variant_args)
+    replace(setup, rule_args=variant).validate()
+    n = games or hands
+    t = _run(_whatif_chunk, (setup, variant, bool(games)), n, seed, jobs, progress)
+    names = ["p_win", "rounds"] if games else ["chips", "p_odd", "p_shoot", "moon_chips"]
+    metrics = [f"base_{k}" for k in names] + [f"variant_{k}" for k in names] + [f"d_{k.removeprefix('p_')}" for k in names]
+    res = Result("Shoot the Moon: rules what-if",
+                 {**setup.meta(seed=seed), "variant": list(variant_args), ("games" if games else "hands"): n})
+    res.tables["seats"] = estimate(t.get("seats"), ["seat"], metrics)
+    res.notes.append("The same deals and the same strategy random streams under both rule sets; per seat, "
+                     "the outcome of the seat's side. d_* = variant minus base, a paired difference with its "
+                     "95% interval.")
+    return res

@@ -1,0 +1,375 @@
+"""moonshot command line: `moonshot <verb> <game> [options]`.
+
+Bad input of any kind ends with one line on stderr naming the value and what is accepted, exit
+code 2, and no output file left behind. Ctrl-C stops cleanly (exit 130), also leaving nothing.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from simulator.errors import BadInput
+
+GAMES = ("shoot-the-moon", "moon")
+FORMATS = ("table", "json", "csv", "parquet")
+
+
+class App(typer.Typer):
+    """Typer app whose every failure is one line: usage errors and BadInput exit 2."""
+
+    def __call__(self, *args, **kwargs):
+        try:
+            return super().__call__(*args, standalone_mode=False, **kwargs)
+        except (KeyboardInterrupt, typer.Abort):
+            _interrupted()
+        except BadInput as exc:
+            _fail(str(exc))
+        except Exception as exc:   # click's / typer's usage errors (the module differs by version)
+            if type(exc).__name__ == "NoArgsIsHelpError":
+                print(exc.format_message() if hasattr(exc, "format_message") else exc, file=sys.stderr)
+                sys.exit(2)
+            if hasattr(exc, "format_message") and getattr(exc, "exit_code", 0) == 2:
+                _fail(" ".join(exc.format_message().split()))
+            raise
+
+
+def _fail(message: str) -> None:
+    print(f"moonshot: error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def _interrupted() -> None:
+    print("moonshot: interrupted; no output written", file=sys.stderr)
+    sys.exit(130)
+
+
+app = App(help="Monte Carlo strategy analyzer for Shoot the Moon, Moon dominoes and Hit the Deck.",
+          add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None, no_args_is_help=True)
+
+
+# ------------------------------------------------------------------------------------------
+# shared option handling
+# ------------------------------------------------------------------------------------------
+
+def _game(game: str) -> str:
+    if game == "hit-the-deck":
+        raise BadInput("game 'hit-the-deck' is not implemented yet; accepted: " + ", ".join(GAMES))
+    if game not in GAMES:
+        raise BadInput(f"unknown game {game!r}; accepted: {', '.join(GAMES)}")
+    return game
+
+
+def _positive(name: str, value: Optional[int]) -> Optional[int]:
+    if value is not None and value <= 0:
+        raise BadInput(f"{name} {value} is not a positive count; accepted: an integer >= 1")
+    return value
+
+
+def _format(fmt: str, out: Optional[Path]) -> str:
+    if fmt not in FORMATS:
+        raise BadInput(f"unknown --format {fmt!r}; accepted: {', '.join(FORMATS)}")
+    if fmt == "parquet" and out is None:
+        raise BadInput("--format parquet writes a file; give --out FILE.parquet")
+    return fmt
+
+
+def _jobs(jobs: int) -> int:
+    if jobs == 0 or jobs < -1:
+        raise BadInput(f"--jobs {jobs} is not accepted; accepted: a positive count, or -1 for every core")
+    return jobs
+
+
+def _check_out_file(out: Optional[Path]) -> None:
+    if out is None:
+        return
+    parent = out.parent if str(out.parent) else Path(".")
+    if not parent.is_dir():
+        raise BadInput(f"cannot write {str(out)!r}: folder {str(parent)!r} does not exist; accepted: a file in an existing folder")
+    import os
+    if not os.access(parent, os.W_OK):
+        raise BadInput(f"cannot write {str(out)!r}: folder {str(parent)!r} is not writable")
+
+
+@contextmanager
+def _progress(total: int, quiet: bool, label: str):
+    """A progress bar on stderr for interactive runs of more than one chunk; silent otherwise."""
+    from simulator.runner import CHUNK
+    if quiet or total <= CHUNK or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda n: bar.advance(task, n)
+
+
+def _emit(result, fmt: str, out: Optional[Path]) -> None:
+    from reports import text
+    if fmt == "parquet":
+        text.write_parquet(result, out)
+        print(f"wrote {out}", file=sys.stderr)
+        return
+    rendered = text.render(result, fmt)
+    if out is not None:
+        text.atomic_write(out, lambda p: p.write_text(rendered + "\n"))
+        print(f"wrote {out}", file=sys.stderr)
+    else:
+        print(rendered)
+
+
+PlayersOpt = typer.Option(None, "--players", "-p", help="2..6 for shoot-the-moon, 3 or 4 for moon")
+PartnersOpt = typer.Option(False, "--partners", help="partnerships (4 or 6 players)")
+HandsOpt = typer.Option(None, "--hands", "-n", help="hands (rounds) to play")
+GamesOpt = typer.Option(None, "--games", help="play whole games instead of single hands")
+StrategyOpt = typer.Option(None, "--strategy", "-s", help="NAME, SEAT=NAME, NAME:k=v or SEAT=file.py:Class")
+RuleOpt = typer.Option(None, "--rule", "-r", help="rules flag, e.g. stm.moon_chip_netting=sequential")
+SeedOpt = typer.Option(2026, "--seed", help="random seed: the same seed gives the same numbers")
+JobsOpt = typer.Option(1, "--jobs", "-j", help="parallel worker processes (-1: every core)")
+FormatOpt = typer.Option("table", "--format", "-f", help="table, json, csv or parquet")
+OutOpt = typer.Option(None, "--out", "-o", help="write the output to this file")
+QuietOpt = typer.Option(False, "--quiet", "-q", help="no progress bar")
+SeatOpt = typer.Option(0, "--seat", help="the seat whose hand is analysed")
+
+
+def _stm_setup(players, partners, rules, strategies):
+    from analysis.shoot_the_moon import Setup
+    return Setup(players or 4, partners, tuple(rules or ()), tuple(strategies or ())).validate()
+
+
+# ------------------------------------------------------------------------------------------
+# verbs
+# ------------------------------------------------------------------------------------------
+
+@app.command()
+def simulate(game: str, players: Optional[int] = PlayersOpt, partners: bool = PartnersOpt,
+             hands: Optional[int] = HandsOpt, games: Optional[int] = GamesOpt,
+             strategy: Optional[List[str]] = StrategyOpt, rule: Optional[List[str]] = RuleOpt,
+             seed: int = SeedOpt, jobs: int = JobsOpt, history: Optional[Path] = typer.Option(
+                 None, "--history", help="write every hand to this JSON-lines file (HISTORY.md)"),
+             format: str = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
+    """Play hands (or whole games) and print the headline numbers per seat or side."""
+    game = _game(game)
+    fmt = _format(format, out)
+    _positive("--hands", hands), _positive("--games", games), _jobs(jobs)
+    if hands and games:
+        raise BadInput("give --hands or --games, not both")
+    if history is not None and games:
+        raise BadInput("--history records hands; use it with --hands, not --games")
+    _check_out_file(out), _check_out_file(history)
+    if game == "moon":
+        from analysis import moon as A
+        setup = A.setup_from_cli(players, partners, rule, strategy)
+    else:
+        import analysis.shoot_the_moon as A
+        setup = _stm_setup(players, partners, rule, strategy)
+    total = games or hands or 100_000
+    with _history_writer(history) as write, _progress(total, quiet, "simulating") as progress:
+        result = A.simulate(setup, None if games else total, games, seed, _jobs(jobs), progress=progress,
+                            on_records=write)
+    _emit(result, fmt, out)
+
+
+@contextmanager
+def _history_writer(path: Optional[Path]):
+    """Stream JSON lines into a temporary file; rename it into place only when the run succeeds."""
+    if path is None:
+        yield None
+        return
+    import os
+    import tempfile
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent if str(path.parent) else ".")
+    try:
+        with os.fdopen(fd, "w") as fh:
+            yield lambda lines: fh.write("\n".join(lines) + "\n")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+ANALYSES = {"shoot-the-moon": ("big-moon-value", "hand-odds", "chip-value"),
+            "moon": ("bid-success", "widow-value", "seat-advantage", "game-odds")}
+
+
+@app.command()
+def analyze(game: str, analysis: str, players: Optional[int] = PlayersOpt, partners: bool = PartnersOpt,
+            hands: Optional[int] = HandsOpt, games: Optional[int] = GamesOpt,
+            strategy: Optional[List[str]] = StrategyOpt, rule: Optional[List[str]] = RuleOpt,
+            seed: int = SeedOpt, jobs: int = JobsOpt, seat: int = SeatOpt,
+            format: str = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
+    """Run one analysis: big-moon-value, hand-odds or chip-value (shoot-the-moon)."""
+    game = _game(game)
+    fmt = _format(format, out)
+    _positive("--hands", hands), _positive("--games", games), _jobs(jobs)
+    if analysis not in ANALYSES[game]:
+        raise BadInput(f"unknown analysis {analysis!r} for {game}; accepted: {', '.join(ANALYSES[game])}")
+    _check_out_file(out)
+    if game == "moon":
+        from analysis import moon as M
+        setup = M.setup_from_cli(players, partners, rule, strategy)
+        n = hands or games or 20_000
+        with _progress(n, quiet, analysis) as progress:
+            result = M.run_analysis(analysis, setup, n, seed, _jobs(jobs), progress=progress)
+        _emit(result, fmt, out)
+        return
+    import analysis.shoot_the_moon as A
+    if analysis == "big-moon-value":
+        if players is None:
+            setups = [A.Setup(p, part, tuple(rule or ()), tuple(strategy or ())) for p, part in A.ALL_TABLES]
+        else:
+            setups = [_stm_setup(players, partners, rule, strategy)]
+        n = games or hands or 20_000
+        with _progress(n * len(setups), quiet, analysis) as progress:
+            result = A.big_moon_value(setups, n, seed, _jobs(jobs), seat=seat, progress=progress)
+    elif analysis == "hand-odds":
+        n = hands or 200_000
+        with _progress(n, quiet, analysis) as progress:
+            result = A.hand_odds(_stm_setup(players, partners, rule, strategy), n, seed, _jobs(jobs),
+                                 seat=seat, progress=progress)
+    else:
+        n = games or hands or 40_000
+        with _progress(n, quiet, analysis) as progress:
+            result = A.chip_value(_stm_setup(players, partners, rule, strategy), n, seed, _jobs(jobs),
+                                  progress=progress)
+    _emit(result, fmt, out)
+
+
+@app.command()
+def compare(game: str, strategy: str = typer.Option(..., "--strategy", "-s", help="strategy A"),
+            vs: str = typer.Option(..., "--vs", help="strategy B"), players: Optional[int] = PlayersOpt,
+            partners: bool = PartnersOpt, hands: Optional[int] = HandsOpt, games: Optional[int] = GamesOpt,
+            rule: Optional[List[str]] = RuleOpt, seed: int = SeedOpt, jobs: int = JobsOpt,
+            format: str = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
+    """Strategy A against strategy B on the same deals, seats rotated; the paired difference."""
+    game = _game(game)
+    fmt = _format(format, out)
+    _positive("--hands", hands), _positive("--games", games), _jobs(jobs)
+    _check_out_file(out)
+    if game == "moon":
+        from analysis import moon as M
+        setup = M.setup_from_cli(players, partners, rule, None)
+        mod = M
+    else:
+        import analysis.shoot_the_moon as mod
+        setup = _stm_setup(players, partners, rule, None)
+    n = games or hands or 100_000
+    with _progress(n, quiet, "comparing") as progress:
+        result = mod.match(setup, strategy, vs, None if games else n, games, seed, _jobs(jobs), progress=progress)
+    _emit(result, fmt, out)
+
+
+@app.command()
+def whatif(game: str, rule: Optional[List[str]] = RuleOpt, players: Optional[int] = PlayersOpt,
+           partners: bool = PartnersOpt, hands: Optional[int] = HandsOpt, games: Optional[int] = GamesOpt,
+           strategy: Optional[List[str]] = StrategyOpt, seed: int = SeedOpt, jobs: int = JobsOpt,
+           format: str = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
+    """The same deals under the default rules and with the --rule changes; paired differences."""
+    game = _game(game)
+    fmt = _format(format, out)
+    _positive("--hands", hands), _positive("--games", games), _jobs(jobs)
+    _check_out_file(out)
+    if game == "moon":
+        from analysis import moon as mod
+        setup = mod.setup_from_cli(players, partners, None, strategy)
+    else:
+        import analysis.shoot_the_moon as mod
+        setup = _stm_setup(players, partners, None, strategy)
+    n = games or hands or 100_000
+    with _progress(n, quiet, "what-if") as progress:
+        result = mod.whatif(setup, list(rule or []), None if games else n, games, seed, _jobs(jobs),
+                            progress=progress)
+    _emit(result, fmt, out)
+
+
+@app.command()
+def report(game: str, out: Path = typer.Option(..., "--out", "-o", help="folder for the report"),
+           hands: Optional[int] = HandsOpt, seed: int = SeedOpt, jobs: int = JobsOpt, quiet: bool = QuietOpt):
+    """Write report.md, report.html (figures embedded), PNG figures and CSV tables into a folder."""
+    game = _game(game)
+    _positive("--hands", hands), _jobs(jobs)
+    if out.exists() and not out.is_dir():
+        raise BadInput(f"--out {str(out)!r} is a file; accepted: a folder (created if missing)")
+    parent = out.parent if str(out.parent) else Path(".")
+    import os
+    probe = out if out.exists() else parent
+    if not probe.exists() or not os.access(probe, os.W_OK):
+        raise BadInput(f"cannot write the report into {str(out)!r}: {str(probe)!r} is missing or not writable")
+    if game == "moon":
+        from reports.moon import build_report
+    else:
+        from reports.shoot_the_moon import build_report
+    path = build_report(out, hands or 200_000, seed, _jobs(jobs), quiet=quiet)
+    print(f"report written: {path}")
+
+
+@app.command()
+def rules(game: str, format: str = typer.Option("table", "--format", "-f", help="table or json")):
+    """Every rules flag with its default, accepted values and RULES.md id."""
+    game = _game(game)
+    if game == "moon":
+        from simulator.moon.rules import FLAGS
+    else:
+        from simulator.shoot_the_moon.rules import FLAGS
+    rows = [{"flag": f.name, "default": "off" if f.default is None else f.default, "accepted": f.accepted,
+             "rules_id": f.rules_id, "meaning": f.help} for f in FLAGS]
+    if format == "json":
+        print(json.dumps(rows, indent=1))
+        return
+    if format != "table":
+        raise BadInput(f"unknown --format {format!r}; accepted: table, json")
+    for r in rows:
+        default = str(r["default"]).lower() if isinstance(r["default"], bool) else r["default"]
+        print(f"{r['flag']}  (default {default}; {r['rules_id']})\n    accepted: {r['accepted']}\n    {r['meaning']}")
+
+
+@app.command()
+def strategies(game: str):
+    """Every built-in strategy with its rule of thumb."""
+    from strategies.base import registered, rule_of_thumb
+    game = _game(game)
+    for name, cls in registered(game).items():
+        print(f"{name}: {rule_of_thumb(cls)}")
+    print("\nYour own: --strategy SEAT=path/to/file.py:ClassName (a class with the same methods).")
+
+
+@app.command()
+def replay(file: Path, hand_id: Optional[int] = typer.Option(None, "--hand-id", help="the hand to show (default: all)")):
+    """Print hands from a --history file trick by trick, checked against the rules."""
+    if not file.is_file():
+        raise BadInput(f"no history file {str(file)!r}; accepted: a JSON-lines file written by --history")
+    shown = 0
+    with file.open() as fh:
+        for line_no, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise BadInput(f"{file}:{line_no}: not JSON ({exc.msg}); accepted: JSON lines as in HISTORY.md") from None
+            if not isinstance(record, dict):
+                raise BadInput(f"{file}:{line_no}: not a JSON object; accepted: JSON lines as in HISTORY.md")
+            if hand_id is not None and record.get("hand_id") != hand_id:
+                continue
+            game = record.get("game")
+            if game == "moon":
+                from simulator.moon.history import replay as show
+            elif game == "shoot-the-moon":
+                from simulator.shoot_the_moon.history import replay as show
+            else:
+                raise BadInput(f"{file}:{line_no}: unknown game {game!r}; accepted: {', '.join(GAMES)}")
+            text = show(record, str(file), line_no)
+            print(text + "\n")
+            shown += 1
+    if shown == 0:
+        what = f"no hand with --hand-id {hand_id}" if hand_id is not None else "no hands"
+        raise BadInput(f"{file}: {what}; accepted: a hand_id present in the file")
+
+
+if __name__ == "__main__":
+    app()

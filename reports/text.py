@@ -1,0 +1,101 @@
+"""Rendering a Result for the terminal (table), for programs (json, csv) and as files."""
+from __future__ import annotations
+
+import io
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from analysis.result import Result
+
+ESTIMATE_COLS = ("metric", "estimate", "n", "ci_low", "ci_high")
+
+
+def fmt_number(x: float) -> str:
+    if x is None or (isinstance(x, float) and np.isnan(x)):
+        return "-"
+    ax = abs(x)
+    if ax != 0 and (ax < 0.001 or ax >= 100000):
+        return f"{x:.3g}"
+    return f"{x:.4f}" if ax < 10 else f"{x:.2f}"
+
+
+def pivot_estimates(df: pd.DataFrame) -> pd.DataFrame:
+    """Long estimates -> one row per key combination, one 'est [lo, hi]' column per metric, plus n."""
+    if not set(ESTIMATE_COLS) <= set(df.columns):
+        return df
+    keys = [c for c in df.columns if c not in ESTIMATE_COLS]
+    cell = df.apply(lambda r: f"{fmt_number(r['estimate'])} [{fmt_number(r['ci_low'])}, {fmt_number(r['ci_high'])}]",
+                    axis=1)
+    frame = df.assign(cell=cell)
+    if not keys:   # one row per metric
+        return frame[["metric", "cell", "n"]].rename(columns={"cell": "estimate [95% interval]"})
+    table = frame.pivot_table(index=keys, columns="metric", values="cell", aggfunc="first", sort=False)
+    table = table[list(dict.fromkeys(frame["metric"]))]
+    n = frame.groupby(keys, sort=False)["n"].max()
+    table.insert(0, "n", n)
+    return table.reset_index()
+
+
+def render_table(result: Result) -> str:
+    out = [result.title, "=" * len(result.title)]
+    meta = ", ".join(f"{k}={v}" for k, v in result.meta.items() if v not in (None, {}, []))
+    out.append(meta)
+    for name, df in result.tables.items():
+        out += ["", f"{name}  (estimate [95% interval]; n = sample size)", ""]
+        shown = pivot_estimates(df)
+        out.append(shown.to_string(index=False, float_format=fmt_number))
+    if result.notes:
+        out.append("")
+        out += [f"* {note}" for note in result.notes]
+    return "\n".join(out)
+
+
+def render_json(result: Result) -> str:
+    return json.dumps(result.to_json_obj(), indent=1, default=_jsonable)
+
+
+def _jsonable(x):
+    if isinstance(x, (np.integer,)):
+        return int(x)
+    if isinstance(x, (np.floating,)):
+        return float(x)
+    return str(x)
+
+
+def render_csv(result: Result) -> str:
+    """All tables stacked, with a `table` column naming each (long format)."""
+    frames = [df.assign(table=name)[["table"] + list(df.columns)] for name, df in result.tables.items()]
+    buf = io.StringIO()
+    pd.concat(frames, ignore_index=True).to_csv(buf, index=False)
+    return buf.getvalue()
+
+
+def render(result: Result, fmt: str) -> str:
+    return {"table": render_table, "json": render_json, "csv": render_csv}[fmt](result)
+
+
+def atomic_write(path: Path, write) -> None:
+    """Write via a temporary file in the same folder, then rename: never a half-written file."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        write(Path(tmp))
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_parquet(result: Result, path: Path) -> None:
+    frames = [df.assign(table=name) for name, df in result.tables.items()]
+    data = pd.concat(frames, ignore_index=True)
+    for col in data.columns:
+        if data[col].dtype == object:
+            data[col] = data[col].astype(str)
+    atomic_write(path, lambda p: data.to_parquet(p, index=False))

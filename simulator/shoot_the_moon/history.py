@@ -1,0 +1,117 @@
+"""Hand histories for Shoot the Moon (HISTORY.md): JSON lines out, a readable replay back."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from simulator.errors import BadInput
+from simulator.shoot_the_moon import reference as ref
+from simulator.shoot_the_moon.cards import card_name, parse_card
+from simulator.shoot_the_moon.engine import RoundResult, Table
+from simulator.shoot_the_moon.rules import FLAGS, parse_rules
+
+GAME = "shoot-the-moon"
+
+
+def records(res: RoundResult, table: Table, specs: tuple[str, ...], seed: int, first_id: int) -> list[str]:
+    """One JSON line per round in `res` (hand ids first_id, first_id+1, ...)."""
+    P, H = table.players, table.hands_dealt
+    common = {"game": GAME, "format": 1, "rules": table.rules.as_dict(), "seed": seed, "players": P,
+              "sides": table.side_of_seat[:P].tolist(), "strategies": list(specs)}
+    names = np.array([card_name(c) for c in range(52)])
+    hands = names[res.hands].tolist()
+    plays = names[res.play_cards].tolist()
+    seats = res.play_seats.tolist()
+    out = []
+    for i in range(len(res.hands)):
+        rec = {**common, "hand_id": first_id + i, "dealer": int(res.dealer[i]),
+               "hands": hands[i],
+               "plays": [[s, c] for s, c in zip(seats[i], plays[i])],
+               "trick_winners": res.trick_winners[i].tolist(),
+               "chips_before": res.chips_before[i].tolist(),
+               "chips_after": res.chips_after[i].tolist(),
+               "tricks": res.tricks[i].tolist(),
+               "moon_chips": res.moon_chips[i].tolist(),
+               "round_chips": res.round_chips[i].tolist(),
+               "annulled": bool(res.annulled[i])}
+        out.append(json.dumps(rec, separators=(",", ":")))
+    return out
+
+
+def _fail(path: str, line: int, why: str) -> BadInput:
+    return BadInput(f"{path}:{line}: malformed {GAME} hand history ({why}); accepted: JSON lines as in HISTORY.md")
+
+
+def replay(record: dict, path: str = "history", line: int = 0) -> str:
+    """The hand trick by trick, checked move by move against the reference engine."""
+    try:
+        rule_args = [f"{k}={'off' if v is None else str(v).lower() if isinstance(v, bool) else v}"
+                     for k, v in record["rules"].items()]
+        rules = parse_rules(rule_args)
+        players = int(record["players"])
+        partners = len(set(record["sides"])) < players
+        dealer = int(record["dealer"])
+        taken: set[int] = set()
+        hands = [_cards(h, taken) for h in record["hands"]]
+        plays = [(int(s), _card(c)) for s, c in record["plays"]]
+        chips = [int(c) for c in record["chips_before"]]
+    except BadInput as exc:
+        raise _fail(path, line, str(exc)) from None
+    except (KeyError, TypeError, ValueError) as exc:
+        raise _fail(path, line, f"{type(exc).__name__}: {exc}") from None
+    try:
+        rnd = ref.Round(players, partners, rules, dealer, hands, chips)
+    except BadInput as exc:
+        raise _fail(path, line, str(exc)) from None
+    dummy = players if players == 2 else None
+    who = lambda s: "dummy" if s == dummy else f"seat {s}"   # noqa: E731
+    lines = [f"Hand {record.get('hand_id')}  ({players} players{', partnerships' if partners else ''}, "
+             f"dealer seat {dealer}, seed {record.get('seed')})"]
+    for seat, hand in enumerate(hands):
+        lines.append(f"  {who(seat):>7} holds {' '.join(card_name(c) for c in hand)}")
+    lines.append(f"  chips before: {chips}")
+    changed = {f.name: record['rules'].get(f.name) for f in FLAGS
+               if record["rules"].get(f.name) not in (f.default, 'off' if f.default is None else f.default)}
+    if changed:
+        lines.append(f"  rules changed from the defaults: {changed}")
+    trick, trick_no = [], 1
+    for seat, card in plays:
+        if rnd.done or rnd.to_move() != seat:
+            raise _fail(path, line, f"play {card_name(card)} by seat {seat} is out of turn")
+        twin = {48: 49, 50: 51}.get(card)
+        if twin is not None and card not in rnd.hands[seat]:
+            card = twin                          # the two Big (Little) Moons share one name
+        revoke = card not in rnd.legal()
+        try:
+            rnd.play(card, revoke_detected=bool(record.get("annulled")) and revoke)
+        except ValueError as exc:
+            raise _fail(path, line, f"illegal play: {exc}") from None
+        trick.append(f"{who(seat)} {card_name(card)}{' (revoke)' if revoke else ''}")
+        if len(rnd.trick_winners) == trick_no:
+            winner = rnd.trick_winners[-1]
+            lines.append(f"  trick {trick_no}: {', '.join(trick)}  -> {who(winner)} wins; chips {rnd.chips}")
+            trick, trick_no = [], trick_no + 1
+    if not rnd.done:
+        raise _fail(path, line, "fewer than 5 tricks")
+    lines.append(f"  tricks per side: {rnd.tricks}; Moon chips {rnd.moon_chips}; "
+                 f"round award {rnd.round_chips}; chips after: {rnd.chips_after}"
+                 + ("  (round annulled by a detected revoke)" if rnd.annulled else ""))
+    if rnd.chips_after != [int(c) for c in record.get("chips_after", rnd.chips_after)]:
+        lines.append(f"  WARNING: the file says chips after {record['chips_after']}, the rules give {rnd.chips_after}")
+    return "\n".join(lines)
+
+
+def _card(text) -> int:
+    if not isinstance(text, str):
+        raise BadInput(f"card {text!r} is not a string")
+    return parse_card(text)
+
+
+def _cards(texts, taken: set[int]) -> list[int]:
+    out = []
+    for t in texts:
+        c = parse_card(t, taken)
+        taken.add(c)
+        out.append(c)
+    return out
