@@ -40,13 +40,19 @@ class Tally:
     records: list[str] = field(default_factory=list)     # optional per-hand lines (hand histories)
 
     def add(self, name: str, keys: dict[str, np.ndarray], metrics: dict[str, np.ndarray]) -> None:
-        frame = pd.DataFrame({**{k: np.asarray(v) for k, v in keys.items()},
-                              **{m: np.asarray(v, dtype=np.float64) for m, v in metrics.items()}})
-        for m in metrics:
-            frame[m + "__sq"] = frame[m] ** 2
-        frame["n"] = np.int64(1)
-        summed = frame.groupby(list(keys), sort=True).sum()
-        self._merge_table(name, summed)
+        code, levels = _encode([np.asarray(v) for v in keys.values()])
+        counts = np.bincount(code)
+        present = np.flatnonzero(counts)
+        dense = np.zeros(len(counts), dtype=np.intp)
+        dense[present] = np.arange(len(present))
+        inverse = dense[code]
+        columns = {"n": counts[present].astype(np.int64)}
+        for m, v in metrics.items():
+            v = np.asarray(v, dtype=np.float64)
+            columns[m] = np.bincount(inverse, weights=v, minlength=len(present))
+            columns[m + "__sq"] = np.bincount(inverse, weights=v * v, minlength=len(present))
+        index = pd.MultiIndex.from_arrays(_decode(present, levels), names=list(keys))
+        self._merge_table(name, pd.DataFrame(columns, index=index))
 
     def _merge_table(self, name: str, summed: pd.DataFrame) -> None:
         if name in self.tables:
@@ -63,6 +69,33 @@ class Tally:
     def get(self, name: str) -> pd.DataFrame:
         """The table with keys as columns: n, and <metric> / <metric>__sq sums."""
         return self.tables[name].reset_index()
+
+
+def _encode(arrays: list[np.ndarray]) -> tuple[np.ndarray, list]:
+    """Mixed-radix code of several small integer key columns (other dtypes go through np.unique)."""
+    code = np.zeros(len(arrays[0]), dtype=np.int64)
+    levels = []
+    for arr in arrays:
+        if arr.dtype.kind in "iub":
+            arr = arr.astype(np.int64)
+            lo = int(arr.min())
+            values, idx = None, arr - lo
+            span = int(arr.max()) - lo + 1
+        else:
+            values, idx = np.unique(arr, return_inverse=True)
+            lo, span = 0, len(values)
+        code = code * span + idx
+        levels.append((lo, span, values))
+    return code, levels
+
+
+def _decode(code: np.ndarray, levels: list) -> list[np.ndarray]:
+    out = []
+    for lo, span, values in reversed(levels):
+        idx = code % span
+        code = code // span
+        out.append(values[idx] if values is not None else idx + lo)
+    return out[::-1]
 
 
 def run_chunks(task: Callable[..., Tally], args: Sequence[Any], total: int, seed: int, jobs: int = 1,

@@ -1,0 +1,105 @@
+"""Throughput benchmarks (hands per second), run by `make bench`; never part of the test suite.
+
+    python benchmarks/bench.py              # engines, one core
+    python benchmarks/bench.py --cli        # also the end-to-end CLI run of the issue (10M hands, 2 jobs)
+"""
+from __future__ import annotations
+
+import argparse
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from simulator.runner import CHUNK  # noqa: E402
+
+
+def rate(fn, hands: int, repeat: int = 3) -> float:
+    fn(CHUNK // 8)                       # warm-up: imports, caches, tables
+    best = 0.0
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn(hands)
+        best = max(best, hands / (time.perf_counter() - t0))
+    return best
+
+
+def stm_batch(strategy: str, players: int = 4, partners: bool = False):
+    from simulator.shoot_the_moon.engine import Table, deal, play_round
+    from simulator.shoot_the_moon.rules import Rules
+    from strategies.base import parse_seat_specs
+    table = Table(players, partners, Rules())
+    seats = parse_seat_specs("shoot-the-moon", [strategy], players, default=strategy).strategies
+    rng = np.random.default_rng(1)
+
+    def run(n):
+        for start in range(0, n, CHUNK):
+            size = min(CHUNK, n - start)
+            hands = deal(rng, size, table.hands_dealt)
+            dealer = rng.integers(0, players, size).astype(np.int8)
+            chips = np.full((size, table.n_sides), 2, dtype=np.int16)
+            play_round(table, hands, dealer, chips, seats, rng)
+    return run
+
+
+def stm_reference(players: int = 4):
+    from simulator.shoot_the_moon import reference as ref
+    from simulator.shoot_the_moon.rules import Rules
+    rules = Rules()
+    rng = np.random.default_rng(1)
+
+    def run(n):
+        for _ in range(n):
+            hands = ref.deal(rng, players)
+            ref.play_round(players, False, rules, int(rng.integers(players)), hands, [2] * players,
+                           lambda rnd, legal: legal[int(rng.integers(len(legal)))])
+    return run
+
+
+def moon_benches() -> list[tuple[str, float]]:
+    try:
+        from benchmarks.moon_bench import benches
+    except ImportError:
+        return []
+    return benches(rate)
+
+
+def cli_run(args: list[str]) -> tuple[float, float]:
+    """Wall seconds and peak resident memory (GiB, largest process) of one CLI run."""
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "cli", *args], check=True, stdout=subprocess.DEVNULL,
+                   cwd=Path(__file__).resolve().parents[1])
+    wall = time.perf_counter() - t0
+    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return wall, peak_kib / 2**20
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--hands", type=int, default=8 * CHUNK)
+    parser.add_argument("--cli", action="store_true", help="also time the 10M-hand CLI run (about 30 s)")
+    args = parser.parse_args()
+    print("Shoot the Moon, 4 players individual, one core (batch engine, hands/s):")
+    rates = {}
+    for strategy in ("random", "greedy", "odd"):
+        rates[strategy] = rate(stm_batch(strategy), args.hands)
+        print(f"  batch  {strategy:<8} {rates[strategy]:>12,.0f} hands/s")
+    ref_rate = rate(stm_reference(), 3_000, repeat=2)
+    print(f"  reference random   {ref_rate:>12,.0f} hands/s")
+    print(f"  batch/reference (random): {rates['random'] / ref_rate:,.0f}x")
+    for label, value in moon_benches():
+        print(f"  {label:<40} {value:>12,.0f}")
+    if args.cli:
+        wall, peak = cli_run(["simulate", "shoot-the-moon", "--hands", "10000000", "--strategy", "odd",
+                              "--jobs", "2", "--quiet"])
+        print(f"moonshot simulate shoot-the-moon --hands 10000000 --strategy odd --jobs 2: "
+              f"{wall:.1f} s wall, peak memory {peak:.2f} GiB (largest process)")
+
+
+if __name__ == "__main__":
+    main()

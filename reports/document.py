@@ -1,0 +1,140 @@
+"""A small report builder shared by the games: sections of text, tables and figures, written as
+report.md + report.html (self-contained: figures embedded as base64) + figures/*.png + tables/*.csv.
+
+The whole folder is built in a temporary sibling and moved into place at the end, so an
+interrupted or failed run leaves no half-written report.
+"""
+from __future__ import annotations
+
+import base64
+import html
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from reports.text import fmt_number, pivot_estimates  # noqa: E402
+
+CSS = """body{font-family:system-ui,sans-serif;max-width:980px;margin:2em auto;padding:0 1em;color:#222}
+table{border-collapse:collapse;margin:1em 0;font-size:.85em}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}
+th{background:#f3f3f3}img{max-width:100%}code{background:#f3f3f3;padding:0 3px}.note{color:#555;font-size:.9em}"""
+
+
+class Document:
+    def __init__(self, title: str):
+        self.title = title
+        self.blocks: list[tuple[str, object]] = []    # (kind, payload)
+        self.figures: dict[str, bytes] = {}
+        self.tables: dict[str, pd.DataFrame] = {}
+
+    def heading(self, text: str) -> None:
+        self.blocks.append(("h2", text))
+
+    def text(self, text: str) -> None:
+        self.blocks.append(("p", text))
+
+    def note(self, text: str) -> None:
+        self.blocks.append(("note", text))
+
+    def table(self, name: str, df: pd.DataFrame, caption: str = "") -> None:
+        """Show the table (estimates pivoted to 'est [lo, hi]') and save it whole as tables/NAME.csv."""
+        self.tables[name] = df
+        self.blocks.append(("table", (name, pivot_estimates(df), caption)))
+
+    def figure(self, name: str, fig, caption: str) -> None:
+        import io
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+        plt.close(fig)
+        self.figures[name] = buf.getvalue()
+        self.blocks.append(("figure", (name, caption)))
+
+    # --- output ----------------------------------------------------------------------------
+
+    def markdown(self) -> str:
+        out = [f"# {self.title}", ""]
+        for kind, payload in self.blocks:
+            if kind == "h2":
+                out += [f"## {payload}", ""]
+            elif kind in ("p", "note"):
+                out += [payload if kind == "p" else f"*{payload}*", ""]
+            elif kind == "table":
+                name, df, caption = payload
+                if caption:
+                    out += [f"**{caption}** (`tables/{name}.csv`)", ""]
+                out += [_md_table(df), ""]
+            elif kind == "figure":
+                name, caption = payload
+                out += [f"![{caption}](figures/{name}.png)", "", f"*{caption}*", ""]
+        return "\n".join(out)
+
+    def html(self) -> str:
+        parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(self.title)}</title>"
+                 f"<style>{CSS}</style></head><body><h1>{html.escape(self.title)}</h1>"]
+        for kind, payload in self.blocks:
+            if kind == "h2":
+                parts.append(f"<h2>{html.escape(payload)}</h2>")
+            elif kind == "p":
+                parts.append(f"<p>{html.escape(payload)}</p>")
+            elif kind == "note":
+                parts.append(f"<p class='note'>{html.escape(payload)}</p>")
+            elif kind == "table":
+                name, df, caption = payload
+                if caption:
+                    parts.append(f"<p><b>{html.escape(caption)}</b> (tables/{name}.csv)</p>")
+                parts.append(df.to_html(index=False, float_format=fmt_number, border=0))
+            elif kind == "figure":
+                name, caption = payload
+                data = base64.b64encode(self.figures[name]).decode()
+                parts.append(f"<figure><img alt='{html.escape(caption)}' src='data:image/png;base64,{data}'>"
+                             f"<figcaption class='note'>{html.escape(caption)}</figcaption></figure>")
+        parts.append("</body></html>")
+        return "\n".join(parts)
+
+    def write(self, out: Path) -> Path:
+        """Write everything into `out` (created if missing); returns the report.md path."""
+        out = Path(out)
+        parent = out.parent if str(out.parent) else Path(".")
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=parent))
+        try:
+            (tmp / "figures").mkdir()
+            (tmp / "tables").mkdir()
+            for name, png in self.figures.items():
+                (tmp / "figures" / f"{name}.png").write_bytes(png)
+            for name, df in self.tables.items():
+                df.to_csv(tmp / "tables" / f"{name}.csv", index=False)
+            (tmp / "report.md").write_text(self.markdown())
+            (tmp / "report.html").write_text(self.html())
+            if not out.exists():
+                os.replace(tmp, out)
+            else:
+                for item in tmp.iterdir():
+                    target = out / item.name
+                    if target.is_dir():
+                        shutil.rmtree(target)
+                    os.replace(item, target)
+                tmp.rmdir()
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        return out / "report.md"
+
+
+def _md_table(df: pd.DataFrame) -> str:
+    cols = [str(c) for c in df.columns]
+    rows = [[_cell(v) for v in row] for row in df.itertuples(index=False)]
+    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def _cell(v) -> str:
+    if isinstance(v, float):
+        return fmt_number(v)
+    return str(v)

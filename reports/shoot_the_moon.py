@@ -1,0 +1,155 @@
+"""The Shoot the Moon strategy report: headline odds, what a Big Moon is worth, chip value,
+odds by hand feature, strategy matches and a rules what-if, with figures and CSV tables."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+import analysis.shoot_the_moon as A
+from reports.document import Document
+
+WHATIF_RULES = ["stm.little_moon_lead_trumps=true"]
+
+
+def _say(quiet: bool, text: str) -> None:
+    if not quiet:
+        print(text, file=sys.stderr, flush=True)
+
+
+def _metric(df: pd.DataFrame, metric: str) -> pd.DataFrame:
+    return df[df["metric"] == metric]
+
+
+def big_moon_figure(paired: pd.DataFrame):
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    rows = paired[paired["big_before"] == "any"]
+    for ax, metric, label in ((axes[0], "d_chips", "chips gained that round"),
+                              (axes[1], "d_win", "gain in P(win the game)")):
+        d = _metric(rows, metric)
+        x = np.arange(len(d))
+        err = [d["estimate"] - d["ci_low"], d["ci_high"] - d["estimate"]]
+        ax.bar(x, d["estimate"], yerr=err, capsize=4, color="#e58e26")
+        ax.set_xticks(x, d["table"], rotation=30)
+        ax.set_title(f"A Big Moon swapped in: {label}")
+        ax.axhline(0, color="#444", lw=0.8)
+        ax.grid(axis="y", alpha=0.3)
+    fig.suptitle("What a Big Moon is worth, by table (95% intervals)")
+    fig.tight_layout()
+    return fig
+
+
+def chip_heatmap(win: pd.DataFrame, target: int):
+    grid = win.pivot(index="ours", columns="theirs", values="estimate")
+    fig, ax = plt.subplots(figsize=(6.4, 5.2))
+    im = ax.imshow(grid.to_numpy(), origin="lower", cmap="RdYlGn", vmin=0, vmax=1)
+    ax.set_xticks(range(len(grid.columns)), grid.columns)
+    ax.set_yticks(range(len(grid.index)), grid.index)
+    ax.set_xlabel("every other side's chips")
+    ax.set_ylabel("our chips")
+    for (i, j), v in np.ndenumerate(grid.to_numpy()):
+        if not np.isnan(v):
+            ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=7)
+    fig.colorbar(im, ax=ax, label="P(we win the game)")
+    ax.set_title(f"P(win) from each chips-vs-chips state (first to {target})")
+    fig.tight_layout()
+    return fig
+
+
+def odds_figure(tables: dict[str, pd.DataFrame]):
+    fig, axes = plt.subplots(1, 4, figsize=(13, 3.4), sharey=True)
+    for ax, name in zip(axes, A.FEATURES):
+        df = tables[name]
+        for metric, color, label in (("p_odd", "#2a6fbb", "P(odd tricks)"), ("p_shoot", "#c0392b", "P(shoot)")):
+            d = _metric(df, metric)
+            d = d[d["n"] >= 30]
+            ax.plot(d[name], d["estimate"], "o-", color=color, label=label)
+            ax.fill_between(d[name], d["ci_low"], d["ci_high"], color=color, alpha=0.2)
+        ax.set_xlabel(name.replace("_", " "))
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("probability")
+    axes[0].legend()
+    fig.suptitle("Odds by hand feature (seat 0's hand; bands are 95% intervals)")
+    fig.tight_layout()
+    return fig
+
+
+def tricks_figure(dist: pd.DataFrame):
+    d = dist[dist["side"] == 0]
+    fig, ax = plt.subplots(figsize=(5.5, 3.4))
+    err = [d["estimate"] - d["ci_low"], d["ci_high"] - d["estimate"]]
+    colors = ["#2a6fbb" if t in (1, 3) else "#e58e26" if t == 5 else "#999" for t in d["tricks"]]
+    ax.bar(d["tricks"], d["estimate"], yerr=err, capsize=3, color=colors)
+    ax.set_xlabel("tricks won in a round")
+    ax.set_ylabel("share of rounds")
+    ax.set_title("Trick count of one seat (blue: +1 chip, orange: +2)")
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False) -> Path:
+    base = A.Setup().validate()
+    doc = Document("Shoot the Moon — strategy report")
+    doc.text(f"Every number below comes from simulated play with its sample size n and a 95% interval "
+             f"(Wilson for probabilities, mean ± 1.96 SE for averages). Seed {seed}; rules: RULES.md defaults "
+             f"unless a section says otherwise; strategy `{A.DEFAULT_STRATEGY}` in every seat unless named. "
+             f"Regenerate with `moonshot report shoot-the-moon --out DIR --hands {hands} --seed {seed}`.")
+
+    _say(quiet, f"[1/6] headline: {hands:,} rounds, 4 players")
+    head = A.simulate(base, hands, None, seed, jobs)
+    doc.heading("Headline: four players, each for themselves")
+    doc.table("headline_sides", head.tables["sides"], "Per side, one round from 2 chips each")
+    doc.figure("tricks_distribution", tricks_figure(head.tables["tricks_distribution"]),
+               "How many tricks one seat takes in a round.")
+    doc.tables["tricks_distribution"] = head.tables["tricks_distribution"]
+
+    deals = max(2_000, hands // 10)
+    _say(quiet, f"[2/6] Big Moon value: {deals:,} paired deals (whole games) per table, 7 tables")
+    setups = [A.Setup(p, part) for p, part in A.ALL_TABLES]
+    bmv = A.big_moon_value(setups, deals, seed, jobs)
+    doc.heading("What is a Big Moon worth?")
+    doc.figure("big_moon_value", big_moon_figure(bmv.tables["paired_value"]),
+               "Paired value of one Big Moon swapped into seat 0's opening hand, by table.")
+    doc.table("big_moon_paired", bmv.tables["paired_value"],
+              "Same deals with and without the swapped-in Big Moon: paired differences")
+    doc.table("big_moon_by_holding", bmv.tables["by_holding"],
+              "Seat 0's round and game outcome by the Moon cards in its opening hand")
+    for note in bmv.notes:
+        doc.note(note)
+
+    games = max(4_000, hands // 4)
+    _say(quiet, f"[3/6] chip value: {games:,} games from every chips state")
+    cv = A.chip_value(base, games, seed, jobs)
+    doc.heading("What is one chip worth in games won?")
+    doc.figure("chip_value", chip_heatmap(cv.tables["win_probability"], base.table.rules.target_chips),
+               "P(win) for a side holding `our chips` while every other side holds `their chips` (4 players).")
+    doc.table("chip_win_probability", cv.tables["win_probability"], "P(win) by chips state")
+    doc.table("chip_one_more", cv.tables["one_more_chip"], "Gain in P(win) from one more chip")
+    for note in cv.notes:
+        doc.note(note)
+
+    _say(quiet, f"[4/6] hand odds: {hands:,} rounds")
+    odds = A.hand_odds(base, hands, seed, jobs)
+    doc.heading("Which hands make an odd number of tricks?")
+    doc.figure("hand_odds", odds_figure(odds.tables), "P(odd) and P(shoot the moon) by hand feature.")
+    for name in A.FEATURES:
+        doc.table(f"odds_{name}", odds.tables[name], f"By {name.replace('_', ' ')}")
+
+    n_match = max(2_000, hands // 4)
+    _say(quiet, f"[5/6] strategy matches: {n_match:,} deals each")
+    doc.heading("Which playing style wins more chips?")
+    for a, b in (("odd", "random"), ("odd", "greedy"), ("greedy", "random")):
+        m = A.match(base, a, b, n_match, None, seed, jobs)
+        doc.table(f"match_{a}_vs_{b}", m.tables["match"], f"{a} (A) against {b} (B), same deals, seats rotated")
+    doc.note(m.notes[0])
+
+    _say(quiet, f"[6/6] rules what-if {WHATIF_RULES}: {n_match:,} deals")
+    w = A.whatif(base, WHATIF_RULES, n_match, None, seed, jobs)
+    doc.heading("Rules what-if: red still trumps a Little Moon lead")
+    doc.table("whatif_little_moon_lead_trumps", w.tables["seats"], "Default rules (base) against the variant")
+    doc.note(w.notes[0])
+    return doc.write(out)
