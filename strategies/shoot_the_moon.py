@@ -98,12 +98,14 @@ class OddPlanner:
             partner_winning = (view.winning_side == side) & (side >= 0)
             lm_on_them = ((legal & little) != 0) & ~partner_winning & (side >= 0)
             safe_loser = loses & ~little
-            low_safe = np.where(safe_loser, LOWEST[safe_loser], LOWEST[legal])
+            not_little = legal & ~little
+            fallback = np.where(not_little, LOWEST[not_little], LOWEST[legal])   # a Little Moon only if forced
+            low_safe = np.where(safe_loser, LOWEST[safe_loser], fallback)
             dump = np.where(lm_on_them, LOWEST[legal & little], low_safe)
             cheap_win = beats & ~big
             win = np.where(cheap_win, LOWEST[cheap_win], np.where(beats, LOWEST[beats], dump))
             win = np.where(partner_winning & ~want_all, low_safe, win)
-            shed = np.where(safe_loser, HIGHEST[safe_loser], np.where(cheap_win, LOWEST[cheap_win], LOWEST[legal]))
+            shed = np.where(safe_loser, HIGHEST[safe_loser], np.where(cheap_win, LOWEST[cheap_win], fallback))
             duck = np.where(lm_on_them, dump, shed)
             choice = np.where(want_win, win, duck)
         if view.table.dummy is not None:

@@ -254,7 +254,8 @@ def score_hand(players: int, bidder: int | None, bid: int | None, tricks: Sequen
     player +1 per trick whatever the outcome (MOON-8.3, A-MOON-4). 4 players: the bidding team
     scores the tricks it won if made (the bid with bidder_score_4p=bid), -bid if not; the other
     team +1 per trick (MOON-10.4). A 21 bid is +21/-21 for the bidding side in both.
-    Marks (marks7, A-MOON-15): made: the bidding side 1 mark; set: every other side 1 mark.
+    Marks (marks7, A-MOON-15): made: the bidding side 1 mark; set: every other side 1 mark (a 21
+    bid included: no source gives it more).
     moon_bid_scoring (A-MOON-3): the hand is scored the same way, and instant_win also marks a
     made 21 as winning the game; instant_win_or_loss also marks a failed 21 as losing it.
     """
@@ -423,8 +424,11 @@ class Hand:
     # ---------------------------------------------------------------- acting
 
     def act(self, choice) -> None:
-        choice = tuple(int(x) for x in choice) if isinstance(choice, (tuple, list)) else int(choice)
         legal = self.legal()
+        try:
+            choice = tuple(int(x) for x in choice) if isinstance(choice, (tuple, list)) else int(choice)
+        except (TypeError, ValueError):
+            choice = repr(choice)       # not a choice of any phase: reported below
         if choice not in legal:
             raise IllegalMove(f"illegal {self.phase} choice {self._describe(choice)} by seat "
                               f"{self.to_move()}; accepted: "

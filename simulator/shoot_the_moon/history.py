@@ -35,6 +35,8 @@ def records(res: RoundResult, table: Table, specs: tuple[str, ...], seed: int, f
                "moon_chips": res.moon_chips[i].tolist(),
                "round_chips": res.round_chips[i].tolist(),
                "annulled": bool(res.annulled[i])}
+        if res.revoke_detected is not None:     # play indices of revokes that get detected (STM-11)
+            rec["detected_revokes"] = np.flatnonzero(res.revoke_detected[i]).tolist()
         out.append(json.dumps(rec, separators=(",", ":")))
     return out
 
@@ -76,7 +78,8 @@ def replay(record: dict, path: str = "history", line: int = 0) -> str:
     if changed:
         lines.append(f"  rules changed from the defaults: {changed}")
     trick, trick_no = [], 1
-    for seat, card in plays:
+    detected = set(record.get("detected_revokes", []))
+    for index, (seat, card) in enumerate(plays):
         if rnd.done or rnd.to_move() != seat:
             raise _fail(path, line, f"play {card_name(card)} by seat {seat} is out of turn")
         twin = {48: 49, 50: 51}.get(card)
@@ -84,7 +87,7 @@ def replay(record: dict, path: str = "history", line: int = 0) -> str:
             card = twin                          # the two Big (Little) Moons share one name
         revoke = card not in rnd.legal()
         try:
-            rnd.play(card, revoke_detected=bool(record.get("annulled")) and revoke)
+            rnd.play(card, revoke_detected=index in detected)
         except ValueError as exc:
             raise _fail(path, line, f"illegal play: {exc}") from None
         trick.append(f"{who(seat)} {card_name(card)}{' (revoke)' if revoke else ''}")
