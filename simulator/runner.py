@@ -51,7 +51,9 @@ class Tally:
             v = np.asarray(v, dtype=np.float64)
             columns[m] = np.bincount(inverse, weights=v, minlength=len(present))
             columns[m + "__sq"] = np.bincount(inverse, weights=v * v, minlength=len(present))
-        index = pd.MultiIndex.from_arrays(_decode(present, levels), names=list(keys))
+        values = _decode(present, levels)
+        index = (pd.Index(values[0], name=next(iter(keys))) if len(values) == 1 else
+                 pd.MultiIndex.from_arrays(values, names=list(keys)))
         self._merge_table(name, pd.DataFrame(columns, index=index))
 
     def _merge_table(self, name: str, summed: pd.DataFrame) -> None:

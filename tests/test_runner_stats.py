@@ -39,6 +39,21 @@ def test_tally_matches_pandas_groupby(rows):
     assert np.allclose(got["x"], want["x"])
 
 
+def test_many_chunks_merge_like_one():
+    rng = np.random.default_rng(4)
+    keys, x = rng.integers(0, 3, 1000), rng.random(1000)
+    whole = Tally()
+    whole.add("t", {"k": keys}, {"x": x})
+    parts = Tally()
+    for lo in range(0, 1000, 100):                      # ten chunks, one key column
+        part = Tally()
+        part.add("t", {"k": keys[lo:lo + 100]}, {"x": x[lo:lo + 100]})
+        parts.merge(part)
+    a, b = whole.get("t"), parts.get("t")
+    assert a["k"].tolist() == b["k"].tolist() and a["n"].tolist() == b["n"].tolist()
+    assert np.allclose(a["x"], b["x"])
+
+
 def test_wilson_known_values():
     p, lo, hi = wilson(np.array([50]), np.array([100]))
     assert abs(p[0] - 0.5) < 1e-12 and abs(lo[0] - 0.4038) < 1e-3 and abs(hi[0] - 0.5962) < 1e-3
