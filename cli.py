@@ -309,6 +309,26 @@ def report(game: str, out: Path = typer.Option(..., "--out", "-o", help="folder 
 
 
 @app.command()
+def hand(game: str, hand: str = typer.Option(..., "--hand", help='seven tiles, e.g. "6-6 6-5 6-4 6-2 5-5 3-3 1-1"'),
+         seat_order: str = typer.Option("first", "--seat-order", help="first, middle or last to bid"),
+         players: Optional[int] = PlayersOpt, samples: int = typer.Option(100_000, "--samples", help="deals per trump"),
+         strategy: Optional[List[str]] = StrategyOpt, rule: Optional[List[str]] = RuleOpt, seed: int = SeedOpt,
+         jobs: int = JobsOpt, format: str = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
+    """Moon: for one hand as the bidder, P(make) and expected score of every trump and bid."""
+    game = _game(game)
+    if game != "moon":
+        raise BadInput(f"the hand analyzer is for moon; accepted: moonshot hand moon --hand ...")
+    fmt = _format(format, out)
+    _positive("--samples", samples), _jobs(jobs)
+    _check_out_file(out)
+    from analysis import moon as M
+    setup = M.setup_from_cli(players, False, rule, strategy)
+    with _progress(samples, quiet, "hand") as progress:
+        result = M.analyze_hand(setup, hand, seat_order, samples, seed, _jobs(jobs), progress=progress)
+    _emit(result, fmt, out)
+
+
+@app.command()
 def rules(game: str, format: str = typer.Option("table", "--format", "-f", help="table or json")):
     """Every rules flag with its default, accepted values and RULES.md id."""
     game = _game(game)

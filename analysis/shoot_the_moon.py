@@ -14,10 +14,11 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
+from analysis.common import Progress, arm_seeds, run
 from analysis.result import Result
 from analysis.stats import estimate, mean_ci
 from simulator.errors import BadInput
-from simulator.runner import Tally, chunk_rngs, run_chunks
+from simulator.runner import Tally, chunk_rngs
 from simulator.shoot_the_moon import cards as C
 from simulator.shoot_the_moon import history
 from simulator.shoot_the_moon.engine import Table, deal, play_games, play_round
@@ -28,9 +29,6 @@ GAME = "shoot-the-moon"
 DEFAULT_STRATEGY = "odd"
 ALL_TABLES = ((2, False), (3, False), (4, False), (4, True), (5, False), (6, False), (6, True))
 ROUND_METRICS = ["chips", "p_odd", "p_shoot", "tricks", "moon_chips"]
-
-Progress = Callable[[int], None] | None
-
 
 @dataclass(frozen=True)
 class Setup:
@@ -135,21 +133,12 @@ def _games_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
     return tally
 
 
-def _run(task, args, total, seed, jobs, progress, on_records=None) -> Tally:
-    def on_chunk(part: Tally, size: int) -> None:
-        if on_records is not None and part.records:
-            on_records(part.records)
-        if progress is not None:
-            progress(size)
-    return run_chunks(task, args, total, seed, jobs, on_chunk=on_chunk)
-
-
 def simulate(setup: Setup, hands: int | None, games: int | None, seed: int, jobs: int = 1,
              progress: Progress = None, on_records: Callable[[list[str]], None] | None = None) -> Result:
     """Headline numbers per side: rounds (tricks, chips, P(odd), P(shoot)) or whole games."""
     setup.validate()
     if games:
-        t = _run(_games_chunk, (setup,), games, seed, jobs, progress)
+        t = run(_games_chunk, (setup,), games, seed, jobs, progress)
         res = Result("Shoot the Moon: games", setup.meta(games=games, seed=seed))
         res.tables["games"] = estimate(t.get("games"), ["side"], ["p_win"])
         res.tables["game_length"] = estimate(t.get("length"), [], ["rounds", "p_supply_short", "p_unfinished"])
@@ -158,7 +147,7 @@ def simulate(setup: Setup, hands: int | None, games: int | None, seed: int, jobs
         res.notes.append("p_supply_short: share of games in which the 40 physical chips would have run out "
                          "(A-STM-5); the simulation treats chips as unlimited unless stm.chip_supply=finite40.")
         return res
-    t = _run(_hands_chunk, (setup, on_records is not None), hands, seed, jobs, progress, on_records)
+    t = run(_hands_chunk, (setup, on_records is not None), hands, seed, jobs, progress, on_records)
     res = Result("Shoot the Moon: rounds", setup.meta(hands=hands, seed=seed))
     res.tables["sides"] = estimate(t.get("sides"), ["side"], ROUND_METRICS)
     dist = t.get("tricks_dist")[["side", "tricks", "n"]]
@@ -208,8 +197,7 @@ def add_big_moon(hands: np.ndarray, seat: int, rng: np.random.Generator) -> tupl
 def _big_moon_chunk(setup: Setup, seat: int, seed: int, index: int, size: int) -> Tally:
     table, seats = setup.table, setup.seats
     side = int(table.side_of_seat[seat])
-    deal_seed = np.random.SeedSequence(seed, spawn_key=(index, 0))
-    play_seed = np.random.SeedSequence(seed, spawn_key=(index, 1))
+    deal_seed, play_seed = arm_seeds(seed, index)
     deal_rng = np.random.default_rng(deal_seed)
     hands = deal(deal_rng, size, table.hands_dealt)
     dealer = deal_rng.integers(0, table.players, size).astype(np.int8)
@@ -249,7 +237,7 @@ def big_moon_value(setups: list[Setup], deals: int, seed: int, jobs: int = 1, se
             raise BadInput(f"--seat {seat} does not exist at a {s.players}-player table; accepted: 0..{s.players - 1}")
     holding, paired = [], []
     for s in setups:
-        t = _run(_big_moon_chunk, (s, seat), deals, seed, jobs, progress)
+        t = run(_big_moon_chunk, (s, seat), deals, seed, jobs, progress)
         h = estimate(t.get("by_holding"), ["big", "little"], ["chips", "p_odd", "p_shoot", "p_win"])
         holding.append(h.assign(table=s.label, players=s.players, partners=s.partners))
         pt = t.get("paired")
@@ -313,7 +301,7 @@ def hand_odds(setup: Setup, hands: int, seed: int, jobs: int = 1, seat: int = 0,
     setup.validate()
     if not 0 <= seat < setup.players:
         raise BadInput(f"--seat {seat} does not exist; accepted: 0..{setup.players - 1}")
-    t = _run(_odds_chunk, (setup, seat), hands, seed, jobs, progress)
+    t = run(_odds_chunk, (setup, seat), hands, seed, jobs, progress)
     res = Result("Shoot the Moon: odds by hand feature", setup.meta(hands=hands, seed=seed, seat=seat))
     for name in FEATURES:
         res.tables[name] = estimate(t.get(name), ["value"], ["p_odd", "p_shoot", "chips"]).rename(
@@ -350,7 +338,7 @@ def _chip_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
 
 def chip_value(setup: Setup, games: int, seed: int, jobs: int = 1, progress: Progress = None) -> Result:
     setup.validate()
-    t = _run(_chip_chunk, (setup,), games, seed, jobs, progress)
+    t = run(_chip_chunk, (setup,), games, seed, jobs, progress)
     states = t.get("states")
     res = Result("Shoot the Moon: the value of a chip", setup.meta(games=games, seed=seed))
     res.tables["win_probability"] = estimate(states, ["ours", "theirs"], ["p_win"])
@@ -397,8 +385,7 @@ def _match_chunk(setup: Setup, spec_a: str, spec_b: str, games: bool, seed: int,
     side_of = table.side_of_seat[:table.players]
     lineups = [[b] * table.players] + [[a if side_of[s] == side else b for s in range(table.players)]
                                        for side in range(S)]
-    deal_seed = np.random.SeedSequence(seed, spawn_key=(index, 0))
-    play_seed = np.random.SeedSequence(seed, spawn_key=(index, 1))
+    deal_seed, play_seed = arm_seeds(seed, index)
     tally = Tally()
     if games:
         outs = _paired_games(table, lineups, size, deal_seed, play_seed)
@@ -430,7 +417,7 @@ def match(setup: Setup, spec_a: str, spec_b: str, hands: int | None, games: int 
     for spec in (spec_a, spec_b):
         parse_seat_specs(GAME, [spec], setup.players, default=spec)
     n = games or hands
-    t = _run(_match_chunk, (setup, spec_a, spec_b, bool(games)), n, seed, jobs, progress)
+    t = run(_match_chunk, (setup, spec_a, spec_b, bool(games)), n, seed, jobs, progress)
     metrics = (["a_p_win", "b_p_win", "d_win"] if games else
                ["a_chips", "b_chips", "d_chips", "a_odd", "b_odd", "d_odd"])
     res = Result(f"Shoot the Moon: {spec_a} vs {spec_b}",
@@ -450,8 +437,7 @@ def _whatif_chunk(setup: Setup, variant: tuple[str, ...], games: bool, seed: int
     tables = [setup.table, replace(setup, rule_args=variant).table]
     seats = setup.seats.strategies
     P = setup.players
-    deal_seed = np.random.SeedSequence(seed, spawn_key=(index, 0))
-    play_seed = np.random.SeedSequence(seed, spawn_key=(index, 1))
+    deal_seed, play_seed = arm_seeds(seed, index)
     seat_keys = _side_keys(size, P)
     values = []
     for table in tables:
@@ -487,7 +473,7 @@ def whatif(setup: Setup, variant_args: list[str], hands: int | None, games: int 
     variant = tuple(setup.rule_args) + tuple(variant_args)
     replace(setup, rule_args=variant).validate()
     n = games or hands
-    t = _run(_whatif_chunk, (setup, variant, bool(games)), n, seed, jobs, progress)
+    t = run(_whatif_chunk, (setup, variant, bool(games)), n, seed, jobs, progress)
     names = ["p_win", "rounds"] if games else ["chips", "p_odd", "p_shoot", "moon_chips"]
     metrics = [f"base_{k}" for k in names] + [f"variant_{k}" for k in names] + [f"d_{k.removeprefix('p_')}" for k in names]
     res = Result("Shoot the Moon: rules what-if",

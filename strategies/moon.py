@@ -265,3 +265,108 @@ class DefendMoon(ThresholdBidder):
 
     def __init__(self, margin: float = 0.5):
         super().__init__(margin=margin, play="defend")
+
+
+# ------------------------------------------------------------------------------- Monte Carlo bidder
+
+def deal_around(rng: np.random.Generator, table, seat: int, hand: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """Deal the unseen tiles at random around known hands: row i gives `seat` the tiles hand[i]
+    and the other seats (and the widow) a uniform shuffle of the rest of the tile set."""
+    m = len(hand)
+    P = table.players
+    K = len(table.tile_set)
+    mask = np.ones((m, K), dtype=bool)
+    np.put_along_axis(mask, hand.astype(np.intp), False, axis=1)
+    rest = np.nonzero(mask)[1].reshape(m, K - T.HAND_SIZE).astype(np.int8)
+    flat = rest.reshape(-1)
+    width = rest.shape[1]
+    base = np.arange(m) * width
+    for i in range(width - 1):                     # Fisher-Yates, one column at a time
+        j = i + (rng.random(m) * (width - i)).astype(np.intp)
+        a, b = base + i, base + j
+        flat[a], flat[b] = flat[b], flat[a].copy()
+    hands = np.empty((m, P, T.HAND_SIZE), dtype=np.int8)
+    hands[:, seat] = hand
+    others = [s for s in range(P) if s != seat]
+    for k, s in enumerate(others):
+        hands[:, s] = rest[:, k * T.HAND_SIZE:(k + 1) * T.HAND_SIZE]
+    widow = rest[:, len(others) * T.HAND_SIZE].copy() if table.has_widow else None
+    return hands, widow
+
+
+@register(GAME, "montecarlo")
+class MonteCarloBidder(_Heuristics):
+    """For its own hand, estimate P(make) and the expected score of every (trump, bid) by playing
+    out `samples` random deals of the unseen tiles with the batch engine; bid the best expected
+    score if it reaches `min_gain`, else pass.
+
+    The strong (and slow) reference bidder: only the `trumps` most promising trumps by the
+    threshold estimate are simulated. Play in the simulations and at the table follows `play`.
+    """
+
+    def __init__(self, samples: int = 32, trumps: int = 3, min_gain: float = 1.0, play: str = "defend"):
+        if samples < 1 or trumps < 1:
+            raise BadInput(f"montecarlo: samples and trumps must be >= 1, got {samples}, {trumps}")
+        self.samples, self.n_trumps, self.min_gain = samples, trumps, min_gain
+        _play_style(play)
+        self.play_name = play
+        self.rollout = ThresholdBidder(play=play)
+
+    def evaluate(self, hand: np.ndarray, seat: np.ndarray, players: int, rules, rng) -> tuple[np.ndarray, np.ndarray]:
+        """(p_make, expected score), each (n, 9 trumps, levels) for BID_LEVELS; NaN for trumps not simulated."""
+        from analysis.moon import FixedTrump
+        from simulator.moon import engine as E
+        table = E.MoonTable(players, rules)
+        levels = self.levels(rules)
+        n = len(hand)
+        p_make = np.full((n, N_TRUMPS, len(levels)), np.nan)
+        ev = np.full_like(p_make, np.nan)
+        est = np.where(table.allowed_trumps, trick_estimate(hand), -BIG)
+        top = np.argsort(-est, axis=1, kind="stable")[:, :self.n_trumps]
+        for s in np.unique(seat):
+            rows = np.flatnonzero(seat == s)
+            hands, widow = deal_around(rng, table, int(s), np.repeat(hand[rows], self.samples, axis=0))
+            m = len(hands)
+            side = table.side_of_seat[s]
+            for t in np.unique(top[rows]):
+                lineup = [self.rollout] * players
+                lineup[s] = FixedTrump(self.rollout, int(t))
+                bidder = np.full(m, s)
+                h7, _, trump = E.widow_and_trump(table, hands, widow, bidder, np.full(m, rules.min_bid), lineup, rng)
+                tricks = E.play_tricks(table, h7, bidder, np.full(m, rules.min_bid), trump, lineup, rng).tricks
+                for li, b in enumerate(levels):
+                    points, made = E.score(table, bidder, np.full(m, b), tricks)
+                    p_make[rows, t, li] = made.reshape(len(rows), self.samples).mean(axis=1)
+                    ev[rows, t, li] = points[:, side].reshape(len(rows), self.samples).mean(axis=1)
+                keep = ~(top[rows] == t).any(axis=1)
+                p_make[rows[keep], t] = np.nan
+                ev[rows[keep], t] = np.nan
+        return p_make, ev
+
+    @staticmethod
+    def levels(rules) -> np.ndarray:
+        return np.array(list(range(rules.min_bid, 8)) + [MOON_BID])
+
+    def bid(self, view: BidView, rng) -> np.ndarray:
+        _, ev = self.evaluate(view.hand, view.seat, view.players, view.rules, rng)
+        levels = self.levels(view.rules)
+        best_per_level = np.nanmax(np.where(np.isnan(ev), -BIG, ev), axis=1)          # (n, levels)
+        cols = np.searchsorted(BID_VALUES, levels)
+        allowed = view.legal[:, cols]
+        value = np.where(allowed, best_per_level, -BIG)
+        pick = value.argmax(axis=1)
+        good = value[np.arange(len(view)), pick] >= self.min_gain
+        want = np.where(good, levels[pick], PASS)
+        return _closest_legal(view, want)
+
+    def predict_make(self, hand, trump, bid, players, rules, rng=None) -> np.ndarray:
+        rng = np.random.default_rng(0) if rng is None else rng
+        levels = self.levels(rules)
+        keep_n = self.n_trumps
+        self.n_trumps = N_TRUMPS                      # simulate the named trump whatever its rank
+        try:
+            p, _ = self.evaluate(hand, np.zeros(len(hand), dtype=np.int64), players, rules, rng)
+        finally:
+            self.n_trumps = keep_n
+        li = np.searchsorted(levels, bid)
+        return p[np.arange(len(hand)), trump, li]

@@ -1,0 +1,528 @@
+"""Moon (dominoes) analyses: headline simulation, the hand analyzer (trump x bid table for one
+hand), bid success by hand class with calibration, the value of the widow, seat advantage, game
+odds for strategy match-ups and rules what-ifs. Every number carries its n and 95% interval.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+from analysis.common import Progress, arm_seeds, run
+from analysis.result import Result
+from analysis.stats import estimate
+from simulator.errors import BadInput
+from simulator.moon import engine as E
+from simulator.moon import tiles as T
+from simulator.moon.rules import FLAGS, check_players, parse_rules
+from simulator.moon.views import MOON_BID
+from simulator.runner import CHUNK, Tally, chunk_rngs
+from strategies.base import parse_seat_specs
+
+GAME = "moon"
+DEFAULT_STRATEGY = "threshold"
+METHODS = ("bid", "discard", "trump", "play")
+SEAT_ORDERS = ("first", "middle", "last")
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Plain, picklable description of a table and its players (workers rebuild from it)."""
+    players: int = 3
+    rule_args: tuple[str, ...] = ()
+    strategy_specs: tuple[str, ...] = ()
+
+    @property
+    def table(self) -> E.MoonTable:
+        return _table(self.players, self.rule_args)
+
+    @property
+    def seats(self):
+        return _seats(self.players, self.strategy_specs)
+
+    def validate(self) -> "Setup":
+        self.table.tile_set, self.seats    # noqa: B018 - building them checks every value
+        return self
+
+    def meta(self, **extra) -> dict:
+        rules = self.table.rules
+        changed = {f.name: getattr(rules, f.field) for f in FLAGS if getattr(rules, f.field) != f.default}
+        return {"game": GAME, "players": self.players, "rules_changed": changed,
+                "strategies": list(self.seats.specs), **extra}
+
+
+@lru_cache(maxsize=64)
+def _table(players: int, rule_args: tuple[str, ...]) -> E.MoonTable:
+    check_players(players)
+    return E.MoonTable(players, parse_rules(rule_args, players))
+
+
+@lru_cache(maxsize=64)
+def _seats(players: int, specs: tuple[str, ...]):
+    return parse_seat_specs(GAME, specs, players, default=DEFAULT_STRATEGY, required=METHODS)
+
+
+def setup_from_cli(players, partners, rules, strategies) -> Setup:
+    players = players or 3
+    check_players(players)
+    if partners and players != 4:
+        raise BadInput(f"--partners needs 4 players in moon, got {players}; 3-player Moon is every player for themselves")
+    return Setup(players, tuple(rules or ()), tuple(strategies or ())).validate()
+
+
+def strategy(spec: str, players: int):
+    return parse_seat_specs(GAME, [spec], players, default=spec, required=METHODS).strategies[0]
+
+
+# --------------------------------------------------------------------------------------------
+# per-hand outcomes
+# --------------------------------------------------------------------------------------------
+
+def bidder_side(table, res) -> np.ndarray:
+    return np.where(res.bidder >= 0, table.side_of_seat[np.maximum(res.bidder, 0)], -1)
+
+
+def trump_tiles_held(hands7: np.ndarray, trump: np.ndarray) -> np.ndarray:
+    """Tiles of the declared trump in each hand (its double included)."""
+    from strategies.moon import IS_TRUMP
+    return IS_TRUMP[hands7, np.maximum(trump, 0)[:, None]].sum(axis=1)
+
+
+def _hands_chunk(setup: Setup, want_history: bool, seed: int, index: int, size: int) -> Tally:
+    table, seats = setup.table, setup.seats
+    deal_rng, play_rng = chunk_rngs(seed, index)
+    first = deal_rng.integers(0, table.players, size)
+    res = E.play_hands(table, size, seats.strategies, deal_rng, play_rng, first_bidder=first)
+    S = table.n_sides
+    played = res.bidder >= 0
+    bside = bidder_side(table, res)
+    tally = Tally()
+    sides = np.tile(np.arange(S), size)
+    tally.add("sides", {"side": sides},
+              {"score": res.score.ravel(), "tricks": np.where(played[:, None], res.tricks, 0).ravel(),
+               "p_bidder": (bside[:, None] == np.arange(S)).ravel()})
+    tally.add("thrown_in", {"all": np.zeros(size, dtype=np.int8)}, {"p_thrown_in": ~played})
+    p = np.flatnonzero(played)
+    if len(p):
+        btricks = res.tricks[p, bside[p]]
+        tally.add("contracts", {"bid": res.bid[p]},
+                  {"p_make": res.made[p], "bidder_score": res.score[p, bside[p]], "bidder_tricks": btricks})
+        tally.add("trumps", {"trump": res.trump[p]}, {"p_make": res.made[p]})
+    if want_history:
+        from simulator.moon import history
+        tally.records = history.records(res, table, seats.specs, seed, index * CHUNK)
+    return tally
+
+
+def _games_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
+    table, seats = setup.table, setup.seats
+    deal_rng, play_rng = chunk_rngs(seed, index)
+    g = E.play_games(table, size, seats.strategies, deal_rng, play_rng)
+    S = table.n_sides
+    tally = Tally()
+    tally.add("games", {"side": np.tile(np.arange(S), size)},
+              {"p_win": (g.winner[:, None] == np.arange(S)).ravel()})
+    tally.add("length", {"all": np.zeros(size, dtype=np.int8)},
+              {"hands": g.hands, "p_unfinished": g.winner < 0})
+    return tally
+
+
+def simulate(setup: Setup, hands: int | None, games: int | None, seed: int, jobs: int = 1,
+             progress: Progress = None, on_records: Callable[[list[str]], None] | None = None) -> Result:
+    setup.validate()
+    if games:
+        t = run(_games_chunk, (setup,), games, seed, jobs, progress)
+        res = Result("Moon: games", setup.meta(games=games, seed=seed))
+        res.tables["games"] = estimate(t.get("games"), ["side"], ["p_win"])
+        res.tables["game_length"] = estimate(t.get("length"), [], ["hands", "p_unfinished"])
+        res.notes.append("hands: hands dealt per game, thrown-in hands included; p_unfinished: games still "
+                         "open after the engine's hand limit.")
+        return res
+    t = run(_hands_chunk, (setup, on_records is not None), hands, seed, jobs, progress, on_records)
+    res = Result("Moon: hands", setup.meta(hands=hands, seed=seed))
+    res.tables["sides"] = estimate(t.get("sides"), ["side"], ["score", "tricks", "p_bidder"])
+    res.tables["thrown_in"] = estimate(t.get("thrown_in"), [], ["p_thrown_in"])
+    if "contracts" in t.tables:
+        res.tables["contracts"] = estimate(t.get("contracts"), ["bid"], ["p_make", "bidder_score", "bidder_tricks"])
+        trumps = estimate(t.get("trumps"), ["trump"], ["p_make"])
+        res.tables["trumps"] = trumps.assign(trump=[T.trump_name(int(x)) for x in trumps["trump"]])
+    res.notes.append("score: points of the side this hand (0 on a thrown-in hand); contracts: the winning bid, "
+                     "how often it was made and what the bidder scored.")
+    return res
+
+
+# --------------------------------------------------------------------------------------------
+# the hand analyzer: `moonshot hand moon --hand ...`
+# --------------------------------------------------------------------------------------------
+
+class FixedTrump:
+    """Wraps a strategy: names trump `t` and discards as if `t` were already known."""
+
+    def __init__(self, base, t: int):
+        self.base, self.t, self.spec = base, t, getattr(base, "spec", "?")
+
+    def bid(self, view, rng):
+        return self.base.bid(view, rng)
+
+    def discard(self, view, rng):
+        view.trump = np.full(len(view), self.t, dtype=view.trump.dtype)
+        return self.base.discard(view, rng)
+
+    def trump(self, view, rng):
+        return np.full(len(view), self.t)
+
+    def play(self, view, rng):
+        return self.base.play(view, rng)
+
+
+def _bid_levels(table) -> list[int]:
+    return list(range(table.rules.min_bid, 8)) + [MOON_BID]
+
+
+def _hand_chunk(setup: Setup, hand: tuple[int, ...], order: int, trumps: tuple[int, ...], seed: int,
+                index: int, size: int) -> Tally:
+    table, seats = setup.table, setup.seats
+    P = table.players
+    first_bidder = (-order) % P            # our seat is 0; `order` players speak before us
+    tally = Tally()
+    deal_rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index, 0)))
+    hands, widow = E.deal_with_hand(deal_rng, size, table, 0, list(hand))
+    levels = np.array(_bid_levels(table))
+    for t in trumps:
+        lineup = [FixedTrump(seats.strategies[0], t)] + list(seats.strategies[1:])
+        play_rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index, 1)))
+        bidder = np.zeros(size, dtype=np.int64)
+        bid = np.full(size, table.rules.min_bid)
+        h7, _, trump = E.widow_and_trump(table, hands, widow, bidder, bid, lineup, play_rng)
+        pr = E.play_tricks(table, h7, bidder, bid, trump, lineup, play_rng)
+        ours = pr.tricks[:, table.side_of_seat[0]]
+        for b in levels:
+            points, made = E.score(table, bidder, np.full(size, b), pr.tricks)
+            tally.add("table", {"trump": np.full(size, t), "bid": np.full(size, b)},
+                      {"p_make": made, "score": points[:, table.side_of_seat[0]], "tricks": ours})
+    # The others' wishes with this deal: would a player before us bid at least b, or one after us more?
+    from simulator.moon.views import BidView, BID_VALUES
+    wants = []
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index, 2)))
+    for k in range(1, P):
+        seat = k
+        view = BidView(P, table.rules, 0, np.full(size, seat), hands[:, seat], np.full((size, P), -1),
+                       np.zeros(size, dtype=np.int16), np.ones((size, len(BID_VALUES)), dtype=bool),
+                       np.zeros((size, table.n_sides)), np.full(size, table.side_of_seat[seat]))
+        wants.append(np.asarray(seats.strategies[seat].bid(view, rng)))
+    position = {seat: (seat - first_bidder) % P for seat in range(P)}
+    for b in levels:
+        over = np.zeros(size, dtype=bool)
+        for k, want in zip(range(1, P), wants):
+            if table.side_of_seat[k] == table.side_of_seat[0]:
+                continue                       # a partner does not take the contract from us
+            over |= (want >= b) if position[k] < position[0] else (want > b)
+        tally.add("outbid", {"bid": np.full(size, b)}, {"p_outbid": over})
+    return tally
+
+
+def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, seed: int, jobs: int = 1,
+                 progress: Progress = None) -> Result:
+    """P(make) and expected score of every (trump, bid) for one hand as the bidder."""
+    setup.validate()
+    table = setup.table
+    hand = tuple(T.parse_hand(hand_text, setup.players, table.rules))
+    if seat_order not in SEAT_ORDERS:
+        raise BadInput(f"unknown --seat-order {seat_order!r}; accepted: {', '.join(SEAT_ORDERS)}")
+    order = {"first": 0, "middle": 1, "last": setup.players - 1}[seat_order]
+    trumps = tuple(int(t) for t in np.flatnonzero(table.allowed_trumps))
+    t = run(_hand_chunk, (setup, hand, order, trumps), samples, seed, jobs, progress)
+    grid = estimate(t.get("table"), ["trump", "bid"], ["p_make", "score"])
+    grid["trump"] = [T.trump_name(int(x)) for x in grid["trump"]]
+    outbid = estimate(t.get("outbid"), ["bid"], ["p_outbid"])
+    scores = grid[grid.metric == "score"]
+    best = scores.loc[scores["estimate"].idxmax()]
+    res = Result(f"Moon: hand {' '.join(T.tile_name(x) for x in hand)}",
+                 setup.meta(hand=[T.tile_name(x) for x in hand], seat_order=seat_order, samples_per_trump=samples,
+                            seed=seed))
+    res.tables["trump_by_bid"] = grid
+    res.tables["best_bid"] = pd.DataFrame([{
+        "trump": best["trump"], "bid": int(best["bid"]), "expected_score": best["estimate"],
+        "ci_low": best["ci_low"], "ci_high": best["ci_high"], "n": int(best["n"]),
+        "p_make": float(grid[(grid.metric == "p_make") & (grid.trump == best["trump"]) &
+                             (grid.bid == best["bid"])]["estimate"].iloc[0])}])
+    res.tables["outbid"] = outbid
+    res.notes += [
+        f"The hand is the bidder's (seat 0, speaking {seat_order}); the other tiles are dealt at random, "
+        f"{samples:,} deals per trump, the same deals for every trump and bid.",
+        ("The bidder picks up the widow and discards with its strategy's rule, knowing the trump it will "
+         "name. " if table.has_widow else "") +
+        "Play follows the seats' strategies; the bidder tries to win as many tricks as it can, so the "
+        "trick count and P(make) of every bid level come from the same plays.",
+        "outbid: how often another player would take the contract from this hand at that bid: a player "
+        "speaking before it bids at least that much, or one after it bids more (their strategy's bid).",
+    ]
+    return res
+
+
+# --------------------------------------------------------------------------------------------
+# bid-success, widow value, seat advantage
+# --------------------------------------------------------------------------------------------
+
+def _bid_success_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
+    table, seats = setup.table, setup.seats
+    deal_rng, play_rng = chunk_rngs(seed, index)
+    first = deal_rng.integers(0, table.players, size)
+    res = E.play_hands(table, size, seats.strategies, deal_rng, play_rng, first_bidder=first)
+    p = np.flatnonzero(res.bidder >= 0)
+    tally = Tally()
+    if not len(p):
+        return tally
+    bidder, trump, bid = res.bidder[p], res.trump[p], res.bid[p]
+    dealt = res.hands[p, bidder]                                    # the 7 tiles it bid on
+    doubles = T.IS_DOUBLE[dealt].sum(axis=1)
+    trump_double = np.array([T.tile_id(t, t) if t < 7 else -1 for t in range(9)])[trump]
+    held_double = (dealt == trump_double[:, None]).any(axis=1)
+    side = table.side_of_seat[bidder]
+    score = res.score[p, side]
+    tally.add("by_class", {"bid": bid, "trump_tiles": trump_tiles_held(dealt, trump), "doubles": doubles,
+                           "trump_double": held_double},
+              {"p_make": res.made[p], "score": score})
+    tally.add("by_bid", {"bid": bid}, {"p_make": res.made[p], "score": score})
+    # Calibration: each bidder's own predicted P(make) against what happened.
+    for spec in sorted(set(seats.specs)):
+        strat = seats.strategies[seats.specs.index(spec)]
+        if not hasattr(strat, "predict_make"):
+            continue
+        mine = np.isin(bidder, [s for s, x in enumerate(seats.specs) if x == spec])
+        if not mine.any():
+            continue
+        pred = strat.predict_make(dealt[mine], trump[mine], bid[mine], table.players, table.rules)
+        decile = np.minimum((pred * 10).astype(int), 9)
+        code = seats.specs.index(spec)
+        tally.add("calibration", {"strategy": np.full(mine.sum(), code), "decile": decile},
+                  {"predicted": pred, "p_make": res.made[p][mine]})
+    return tally
+
+
+def bid_success(setup: Setup, hands: int, seed: int, jobs: int = 1, progress: Progress = None) -> Result:
+    setup.validate()
+    t = run(_bid_success_chunk, (setup,), hands, seed, jobs, progress)
+    res = Result("Moon: bid success by hand class", setup.meta(hands=hands, seed=seed))
+    if "by_bid" not in t.tables:
+        raise BadInput("no hand was bid in this run; accepted: more --hands or a bolder --strategy")
+    res.tables["by_bid"] = estimate(t.get("by_bid"), ["bid"], ["p_make", "score"])
+    res.tables["by_class"] = estimate(t.get("by_class"), ["bid", "trump_tiles", "doubles", "trump_double"],
+                                      ["p_make", "score"])
+    if "calibration" in t.tables:
+        cal = estimate(t.get("calibration"), ["strategy", "decile"], ["predicted", "p_make"])
+        cal["strategy"] = [setup.seats.specs[int(i)] for i in cal["strategy"]]
+        res.tables["calibration"] = cal
+    res.notes += ["Hand class of the bidder's dealt hand (before the widow): tiles of the trump it named "
+                  "(its double included), doubles held, and whether it held the trump double.",
+                  "calibration: the bidding strategy's own predicted P(make) (binned by decile) against the "
+                  "realised rate."]
+    return res
+
+
+class KeepDealt:
+    """Wraps a strategy: the bidder never uses the widow (it discards the widow tile itself)."""
+
+    def __init__(self, base):
+        self.base, self.spec = base, getattr(base, "spec", "?") + "+no-widow"
+
+    def bid(self, view, rng):
+        return self.base.bid(view, rng)
+
+    def discard(self, view, rng):
+        return np.full(len(view), view.hand.shape[1] - 1)
+
+    def trump(self, view, rng):
+        return self.base.trump(view, rng)
+
+    def play(self, view, rng):
+        return self.base.play(view, rng)
+
+
+def _widow_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
+    table, seats = setup.table, setup.seats
+    deal_seed, play_seed = arm_seeds(seed, index)
+    outs = []
+    for lineup in (list(seats.strategies), [KeepDealt(s) for s in seats.strategies]):
+        deal_rng = np.random.default_rng(deal_seed)
+        first = deal_rng.integers(0, table.players, size)
+        outs.append(E.play_hands(table, size, lineup, deal_rng, np.random.default_rng(play_seed), first_bidder=first))
+    with_w, without = outs
+    p = np.flatnonzero((with_w.bidder >= 0) & (with_w.bidder == without.bidder))
+    tally = Tally()
+    side = table.side_of_seat[with_w.bidder[p]]
+    for key, sel in (("bid", with_w.bid[p]), ("all", np.zeros(len(p), dtype=np.int64))):
+        tally.add(f"by_{key}", {key: sel},
+                  {"with_p_make": with_w.made[p], "without_p_make": without.made[p],
+                   "d_make": with_w.made[p].astype(float) - without.made[p],
+                   "d_score": (with_w.score[p, side] - without.score[p, side]).astype(float)})
+    return tally
+
+
+def widow_value(setup: Setup, hands: int, seed: int, jobs: int = 1, progress: Progress = None) -> Result:
+    setup.validate()
+    if not setup.table.has_widow:
+        raise BadInput("widow-value needs the 3-player game with a widow; accepted: --players 3 "
+                       "without moon.widow=none / moon.tile_set=no_blanks21")
+    t = run(_widow_chunk, (setup,), hands, seed, jobs, progress)
+    res = Result("Moon: what the widow is worth", setup.meta(hands=hands, seed=seed))
+    metrics = ["with_p_make", "without_p_make", "d_make", "d_score"]
+    res.tables["overall"] = estimate(t.get("by_all"), [], metrics)
+    res.tables["by_bid"] = estimate(t.get("by_bid"), ["bid"], metrics)
+    res.notes.append("The same deals and auctions played twice: the bidder picks up the widow and discards as "
+                     "usual, or keeps its dealt seven (discarding the widow tile). d_* = with minus without.")
+    return res
+
+
+def _seat_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
+    table, seats = setup.table, setup.seats
+    deal_rng, play_rng = chunk_rngs(seed, index)
+    first = deal_rng.integers(0, table.players, size)
+    res = E.play_hands(table, size, seats.strategies, deal_rng, play_rng, first_bidder=first)
+    P = table.players
+    seat = np.tile(np.arange(P), size)
+    hand = np.repeat(np.arange(size), P)
+    position = (seat - first[hand]) % P
+    side = table.side_of_seat[seat]
+    is_bidder = res.bidder[hand] == seat
+    tally = Tally()
+    tally.add("positions", {"position": position},
+              {"p_bidder": is_bidder, "score": res.score[hand, side].astype(float),
+               "p_made_as_bidder": is_bidder & (res.made[hand] == 1)})
+    return tally
+
+
+def seat_advantage(setup: Setup, hands: int, seed: int, jobs: int = 1, progress: Progress = None) -> Result:
+    setup.validate()
+    t = run(_seat_chunk, (setup,), hands, seed, jobs, progress)
+    res = Result("Moon: bidding first, middle or last", setup.meta(hands=hands, seed=seed))
+    table = estimate(t.get("positions"), ["position"], ["p_bidder", "p_made_as_bidder", "score"])
+    names = {0: "first", 1: "middle" if setup.players == 3 else "second", 2: "last" if setup.players == 3 else "third",
+             3: "last"}
+    table["position"] = [names[int(p)] for p in table["position"]]
+    res.tables["positions"] = table
+    res.notes.append("Per seat and hand, by where the seat speaks in the auction: how often it wins the contract, "
+                     "how often it wins and makes it, and its side's points that hand.")
+    return res
+
+
+# --------------------------------------------------------------------------------------------
+# strategy match and rules what-if (same deals)
+# --------------------------------------------------------------------------------------------
+
+def _match_chunk(setup: Setup, spec_a: str, spec_b: str, games: bool, seed: int, index: int, size: int) -> Tally:
+    table = setup.table
+    a, b = strategy(spec_a, table.players), strategy(spec_b, table.players)
+    S, P = table.n_sides, table.players
+    lineups = [[b] * P] + [[a if table.side_of_seat[s] == side else b for s in range(P)] for side in range(S)]
+    deal_seed, play_seed = arm_seeds(seed, index)
+    outs = []
+    for lineup in lineups:
+        deal_rng, play_rng = np.random.default_rng(deal_seed), np.random.default_rng(play_seed)
+        if games:
+            outs.append(E.play_games(table, size, lineup, deal_rng, play_rng).winner)
+        else:
+            first = deal_rng.integers(0, P, size)
+            outs.append(E.play_hands(table, size, lineup, deal_rng, play_rng, first_bidder=first).score)
+    if games:
+        base = np.stack([outs[0] == s for s in range(S)], axis=1).astype(float)
+        arm = np.stack([outs[1 + s] == s for s in range(S)], axis=1).astype(float)
+        names = ("a_p_win", "b_p_win", "d_win")
+    else:
+        base = outs[0].astype(float)
+        arm = np.stack([outs[1 + s][:, s] for s in range(S)], axis=1).astype(float)
+        names = ("a_score", "b_score", "d_score")
+    tally = Tally()
+    tally.add("match", {"all": np.zeros(size, dtype=np.int8)},
+              dict(zip(names, (arm.mean(axis=1), base.mean(axis=1), (arm - base).mean(axis=1)))))
+    return tally
+
+
+def match(setup: Setup, spec_a: str, spec_b: str, hands: int | None, games: int | None, seed: int,
+          jobs: int = 1, progress: Progress = None) -> Result:
+    setup.validate()
+    strategy(spec_a, setup.players), strategy(spec_b, setup.players)
+    n = games or hands
+    t = run(_match_chunk, (setup, spec_a, spec_b, bool(games)), n, seed, jobs, progress)
+    metrics = ["a_p_win", "b_p_win", "d_win"] if games else ["a_score", "b_score", "d_score"]
+    res = Result(f"Moon: {spec_a} vs {spec_b}", {**setup.meta(seed=seed), "strategies": {"A": spec_a, "B": spec_b},
+                                                  ("games" if games else "hands"): n})
+    res.tables["match"] = estimate(t.get("match"), [], metrics)
+    unit = "P(winning the game to 21)" if games else "points per hand"
+    res.notes.append(f"Each deal is played once with B in every seat and once per side with A in that side's seats "
+                     f"(the others B); a_* is A's {unit} there, b_* B's in the same seats on the same deals, d_* the "
+                     f"paired difference averaged over the sides.")
+    return res
+
+
+def _whatif_chunk(setup: Setup, variant: tuple[str, ...], games: bool, seed: int, index: int, size: int) -> Tally:
+    tables = [setup.table, replace(setup, rule_args=variant).table]
+    P = setup.players
+    deal_seed, play_seed = arm_seeds(seed, index)
+    values = []
+    for table in tables:
+        deal_rng, play_rng = np.random.default_rng(deal_seed), np.random.default_rng(play_seed)
+        cols = np.tile(table.side_of_seat, (size, 1))
+        if games:
+            g = E.play_games(table, size, setup.seats.strategies, deal_rng, play_rng)
+            values.append({"p_win": (g.winner[:, None] == cols).ravel(), "hands": np.repeat(g.hands, P)})
+        else:
+            first = deal_rng.integers(0, P, size)
+            r = E.play_hands(table, size, setup.seats.strategies, deal_rng, play_rng, first_bidder=first)
+            rows = np.arange(size)[:, None]
+            values.append({"score": r.score[rows, cols].ravel(),
+                           "p_bidder": (r.bidder[:, None] == np.arange(P)).ravel(),
+                           "p_thrown_in": np.repeat(r.bidder < 0, P)})
+    base, var = values
+    metrics = {**{f"base_{k}": v for k, v in base.items()}, **{f"variant_{k}": v for k, v in var.items()},
+               **{f"d_{k.removeprefix('p_')}": var[k].astype(float) - base[k] for k in base}}
+    tally = Tally()
+    tally.add("seats", {"seat": np.tile(np.arange(P), size)}, metrics)
+    return tally
+
+
+def whatif(setup: Setup, variant_args: list[str], hands: int | None, games: int | None, seed: int,
+           jobs: int = 1, progress: Progress = None) -> Result:
+    if not variant_args:
+        raise BadInput("whatif needs at least one --rule flag=value to compare against the defaults")
+    setup.validate()
+    variant = tuple(setup.rule_args) + tuple(variant_args)
+    replace(setup, rule_args=variant).validate()
+    n = games or hands
+    t = run(_whatif_chunk, (setup, variant, bool(games)), n, seed, jobs, progress)
+    names = ["p_win", "hands"] if games else ["score", "p_bidder", "p_thrown_in"]
+    metrics = ([f"base_{k}" for k in names] + [f"variant_{k}" for k in names] +
+               [f"d_{k.removeprefix('p_')}" for k in names])
+    res = Result("Moon: rules what-if", {**setup.meta(seed=seed), "variant": list(variant_args),
+                                          ("games" if games else "hands"): n})
+    res.tables["seats"] = estimate(t.get("seats"), ["seat"], metrics)
+    res.notes.append("The same deals and random streams under both rule sets; per seat, its side's outcome. "
+                     "d_* = variant minus base, a paired difference with its 95% interval.")
+    return res
+
+
+GAME_ODDS_PAIRS = (("threshold", "random"), ("greedy", "random"), ("threshold", "greedy"))
+
+
+def game_odds(setup: Setup, games: int, seed: int, jobs: int = 1, progress: Progress = None) -> Result:
+    """P(winning the game to 21) for the built-in strategy match-ups, same deals, seats rotated."""
+    tables = []
+    for a, b in GAME_ODDS_PAIRS:
+        m = match(setup, a, b, None, games, seed, jobs, progress)
+        tables.append(m.tables["match"].assign(a=a, b=b))
+    res = Result("Moon: who wins the game to 21", {**setup.meta(seed=seed), "games_per_match": games})
+    res.tables["matchups"] = pd.concat(tables, ignore_index=True)[["a", "b", "metric", "estimate", "n",
+                                                                  "ci_low", "ci_high"]]
+    res.notes.append(m.notes[0])
+    return res
+
+
+ANALYSES = {"bid-success": bid_success, "widow-value": widow_value, "seat-advantage": seat_advantage,
+            "game-odds": game_odds}
+
+
+def run_analysis(name: str, setup: Setup, n: int, seed: int, jobs: int, progress: Progress = None) -> Result:
+    return ANALYSES[name](setup, n, seed, jobs, progress=progress)

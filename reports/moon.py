@@ -1,0 +1,164 @@
+"""The Moon (dominoes) report: bid success by hand class, a trump x bid heat map for an example
+hand, calibration of the bidders, the widow's value, seat advantage and game odds."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from analysis import moon as M
+from reports.document import Document
+
+EXAMPLE_HAND = "6-6 6-5 6-4 6-2 5-5 3-3 1-1"
+
+
+def _say(quiet: bool, text: str) -> None:
+    if not quiet:
+        print(text, file=sys.stderr, flush=True)
+
+
+def _metric(df: pd.DataFrame, metric: str) -> pd.DataFrame:
+    return df[df["metric"] == metric]
+
+
+def bid_success_figure(by_class: pd.DataFrame):
+    d = _metric(by_class, "p_make")
+    d = d.groupby(["bid", "trump_tiles"]).apply(
+        lambda g: pd.Series({"made": (g["estimate"] * g["n"]).sum(), "n": g["n"].sum()}), include_groups=False
+    ).reset_index()
+    d = d[d["n"] >= 30]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for bid, g in d.groupby("bid"):
+        p = g["made"] / g["n"]
+        se = np.sqrt(p * (1 - p) / g["n"])
+        label = "21" if bid == 21 else str(bid)
+        ax.errorbar(g["trump_tiles"], p, yerr=1.96 * se, marker="o", capsize=3, label=f"bid {label}")
+    ax.set_xlabel("tiles of the named trump in the dealt hand (its double included)")
+    ax.set_ylabel("P(make)")
+    ax.set_ylim(0, 1.02)
+    ax.grid(alpha=0.3)
+    ax.legend()
+    ax.set_title("How often a bid makes, by trumps held (95% intervals)")
+    fig.tight_layout()
+    return fig
+
+
+def hand_heatmap(grid: pd.DataFrame, hand: str):
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    for ax, metric, cmap, label in ((axes[0], "p_make", "RdYlGn", "P(make)"),
+                                    (axes[1], "score", "RdYlGn", "expected score")):
+        d = _metric(grid, metric)
+        table = d.pivot(index="trump", columns="bid", values="estimate")
+        order = [t for t in ["0", "1", "2", "3", "4", "5", "6", "doubles", "notrump"] if t in table.index]
+        table = table.loc[order]
+        vmax = 1 if metric == "p_make" else max(abs(np.nanmin(table.to_numpy())), abs(np.nanmax(table.to_numpy())))
+        im = ax.imshow(table.to_numpy(), cmap=cmap, aspect="auto", vmin=0 if metric == "p_make" else -vmax, vmax=vmax)
+        ax.set_xticks(range(len(table.columns)), table.columns)
+        ax.set_yticks(range(len(table.index)), table.index)
+        ax.set_xlabel("bid")
+        ax.set_ylabel("trump")
+        for (i, j), v in np.ndenumerate(table.to_numpy()):
+            ax.text(j, i, f"{v:.2f}" if metric == "p_make" else f"{v:+.1f}", ha="center", va="center", fontsize=7)
+        fig.colorbar(im, ax=ax, label=label)
+        ax.set_title(label)
+    fig.suptitle(f"Bidding on {hand}")
+    fig.tight_layout()
+    return fig
+
+
+def calibration_figure(cal: pd.DataFrame):
+    fig, ax = plt.subplots(figsize=(5, 4.6))
+    ax.plot([0, 1], [0, 1], color="#999", lw=1, ls="--", label="perfect")
+    for spec, g in cal.groupby("strategy"):
+        pred = _metric(g, "predicted").set_index("decile")
+        real = _metric(g, "p_make").set_index("decile")
+        real = real[real["n"] >= 20]
+        pred = pred.loc[real.index]
+        err = [real["estimate"] - real["ci_low"], real["ci_high"] - real["estimate"]]
+        ax.errorbar(pred["estimate"], real["estimate"], yerr=err, marker="o", capsize=3, label=spec)
+    ax.set_xlabel("predicted P(make) (bidder's own estimate)")
+    ax.set_ylabel("realised P(make)")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.grid(alpha=0.3)
+    ax.legend()
+    ax.set_title("Calibration of the bidders")
+    fig.tight_layout()
+    return fig
+
+
+def seat_figure(positions: pd.DataFrame):
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.4))
+    for ax, metric, label in ((axes[0], "p_bidder", "P(wins the auction)"), (axes[1], "score", "points per hand")):
+        d = _metric(positions, metric)
+        err = [d["estimate"] - d["ci_low"], d["ci_high"] - d["estimate"]]
+        ax.bar(d["position"], d["estimate"], yerr=err, capsize=4, color="#2a6fbb")
+        ax.set_title(label)
+        ax.grid(axis="y", alpha=0.3)
+    fig.suptitle("Speaking first, middle or last in the auction")
+    fig.tight_layout()
+    return fig
+
+
+def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False) -> Path:
+    setup = M.Setup().validate()
+    doc = Document("Moon (dominoes) — bidding report")
+    doc.text(f"Three players, RULES.md defaults, strategy `{M.DEFAULT_STRATEGY}` in every seat unless named; "
+             f"seed {seed}. Every rate has its sample size n and a 95% interval. Regenerate with "
+             f"`moonshot report moon --out DIR --hands {hands} --seed {seed}`.")
+
+    _say(quiet, f"[1/6] bid success: {hands:,} hands")
+    bs = M.bid_success(setup, hands, seed, jobs)
+    doc.heading("How often does a bid make?")
+    doc.table("bid_success_by_bid", bs.tables["by_bid"], "Success rate and bidder's score by bid level")
+    doc.figure("bid_success", bid_success_figure(bs.tables["by_class"]),
+               "P(make) by bid level and the number of trumps in the bidder's dealt hand.")
+    doc.table("bid_success_by_class", bs.tables["by_class"],
+              "By hand class: trump tiles held, doubles held, trump double held")
+    for note in bs.notes:
+        doc.note(note)
+    if "calibration" in bs.tables:
+        doc.heading("Are the bidders calibrated?")
+        doc.figure("calibration", calibration_figure(bs.tables["calibration"]),
+                   "Each bidding strategy's predicted P(make) against the realised rate.")
+        doc.table("calibration", bs.tables["calibration"], "Calibration by predicted decile")
+
+    samples = max(2_000, hands // 4)
+    _say(quiet, f"[2/6] example hand {EXAMPLE_HAND}: {samples:,} deals per trump")
+    h = M.analyze_hand(setup, EXAMPLE_HAND, "first", samples, seed, jobs)
+    doc.heading(f"One hand: {EXAMPLE_HAND}")
+    doc.figure("example_hand", hand_heatmap(h.tables["trump_by_bid"], EXAMPLE_HAND),
+               "P(make) and expected score of every trump and bid for the example hand, bidding first.")
+    doc.table("example_hand_best", h.tables["best_bid"], "The best bid by expected score")
+    doc.table("example_hand_outbid", h.tables["outbid"], "Chance another player takes the contract at that bid")
+    doc.table("example_hand_grid", h.tables["trump_by_bid"], "Every trump and bid")
+
+    _say(quiet, f"[3/6] widow value: {hands // 2:,} paired hands")
+    w = M.widow_value(setup, max(2_000, hands // 2), seed, jobs)
+    doc.heading("What is the widow worth?")
+    doc.table("widow_overall", w.tables["overall"], "Bidder with the widow against keeping its dealt seven")
+    doc.table("widow_by_bid", w.tables["by_bid"], "By bid level")
+    doc.note(w.notes[0])
+
+    _say(quiet, f"[4/6] seat advantage: {hands:,} hands")
+    sa = M.seat_advantage(setup, hands, seed, jobs)
+    doc.heading("Does it pay to bid first, middle or last?")
+    doc.figure("seat_advantage", seat_figure(sa.tables["positions"]), "By position in the auction.")
+    doc.table("seat_advantage", sa.tables["positions"], "By position in the auction")
+
+    games = max(500, hands // 40)
+    _say(quiet, f"[5/6] game odds: {games:,} games per match-up")
+    go = M.game_odds(setup, games, seed, jobs)
+    doc.heading("Who wins the game to 21?")
+    doc.table("game_odds", go.tables["matchups"], "Strategy match-ups, same deals, seats rotated")
+    doc.note(go.notes[0])
+
+    _say(quiet, f"[6/6] rules what-if moon.min_bid=3: {hands // 2:,} hands")
+    wi = M.whatif(setup, ["moon.min_bid=3"], max(2_000, hands // 2), None, seed, jobs)
+    doc.heading("Rules what-if: minimum bid 3")
+    doc.table("whatif_min_bid_3", wi.tables["seats"], "Default rules (base) against moon.min_bid=3")
+    doc.note(wi.notes[0])
+    return doc.write(out)
