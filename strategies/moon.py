@@ -39,16 +39,16 @@ def uniform_choice(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def masked_argmin(score: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    return np.where(mask, score, BIG).argmin(axis=1)
+    return np.where(mask, score.astype(np.int32), BIG).argmin(axis=1)      # int32: BIG must not wrap
 
 
 def masked_argmax(score: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    return np.where(mask, score, -BIG).argmax(axis=1)
+    return np.where(mask, score.astype(np.int32), -BIG).argmax(axis=1)
 
 
 # ------------------------------------------------------------------------------- hand strength
 
-def trick_estimate(hand: np.ndarray, w_trump: float = 0.75, w_top: float = 0.75, w_double: float = 0.6,
+def trick_estimate(hand: np.ndarray, w_trump: float = 0.8, w_top: float = 0.5, w_double: float = 0.6,
                    w_nt_double: float = 0.9) -> np.ndarray:
     """(n,k) tiles -> (n,9) rough tricks expected as bidder for each trump.
 
@@ -200,29 +200,29 @@ class RandomMoon:
 
 @register(GAME, "threshold")
 class ThresholdBidder(_Heuristics):
-    """Bid the tricks the hand should take, less a margin: trumps in the best suit, its double,
-    off-suit doubles (each a likely winner), plus a bonus for the widow with three players.
+    """Bid the tricks the hand should take, less a margin, counting trumps in the best suit, its
+    double and the off-suit doubles (each the top of its suit).
 
-    Estimated tricks = w_trump x trumps + w_top x (holds the trump double) + w_double x off-suit
-    doubles (no-trump: w_nt_double x doubles). Bids floor(estimate - margin) if that is a legal
-    bid, 21 when the estimate reaches `moon_at`, else passes. Plays `play` (defend by default).
+    Estimated tricks = base + w_trump x trumps + w_top x (holds the trump double) + w_double x
+    off-suit doubles (no-trump: base + w_nt_double x doubles); the defaults are a least-squares fit
+    of the bidder's tricks on these features in simulated hands (3 players, widow included). Bids
+    floor(estimate - margin) when that is a legal bid, 21 when the estimate reaches `moon_at`,
+    else passes. Plays `play` (defend by default).
     """
 
-    def __init__(self, margin: float = 0.5, w_trump: float = 0.75, w_top: float = 0.75, w_double: float = 0.6,
-                 w_nt_double: float = 0.9, widow_bonus: float = 0.4, moon_at: float = 7.5, play: str = "defend"):
-        self.margin, self.widow_bonus, self.moon_at = margin, widow_bonus, moon_at
+    def __init__(self, margin: float = 0.0, base: float = 1.2, w_trump: float = 0.8, w_top: float = 0.5,
+                 w_double: float = 0.6, w_nt_double: float = 0.9, moon_at: float = 8.0, play: str = "defend"):
+        self.margin, self.base, self.moon_at = margin, base, moon_at
         self.weights = dict(w_trump=w_trump, w_top=w_top, w_double=w_double, w_nt_double=w_nt_double)
         _play_style(play)
         self.play_name = play
 
     def estimate(self, hand: np.ndarray) -> np.ndarray:
-        return trick_estimate(hand, **self.weights)
+        return self.base + trick_estimate(hand, **self.weights)
 
     def bid(self, view: BidView, rng) -> np.ndarray:
         allowed = allowed_trumps(view.players, view.rules)
         _, est = best_trump(view.hand, allowed, self.estimate)
-        if view.players == 3 and view.rules.widow != "none":
-            est = est + self.widow_bonus
         want = np.floor(est - self.margin).astype(np.int16)
         want = np.where(est >= self.moon_at, MOON_BID, np.clip(want, 0, 7))
         return _closest_legal(view, want)
@@ -231,10 +231,9 @@ class ThresholdBidder(_Heuristics):
         return np.where(view.legal, self.estimate(view.hand), -BIG).argmax(axis=1)
 
     def predict_make(self, hand: np.ndarray, trump: np.ndarray, bid: np.ndarray, players: int, rules) -> np.ndarray:
-        """The bidder's own belief that it makes `bid` with `trump` (for calibration plots)."""
+        """The bidder's own belief that it makes `bid` with `trump` (for calibration): a logistic
+        curve in (estimate - tricks needed), slope fitted to a residual spread of about one trick."""
         est = self.estimate(hand)[np.arange(len(hand)), trump]
-        if players == 3 and rules.widow != "none":
-            est = est + self.widow_bonus
         need = np.where(bid == MOON_BID, 7, bid)
         return 1 / (1 + np.exp(-1.6 * (est - need + 0.5)))
 
@@ -254,7 +253,7 @@ class GreedyMoon(ThresholdBidder):
     """Threshold bidding with greedy play: win with the cheapest winning tile, lead trumps while the
     others may hold them, otherwise shed the lowest tile."""
 
-    def __init__(self, margin: float = 0.5):
+    def __init__(self, margin: float = 0.0):
         super().__init__(margin=margin, play="greedy")
 
 
@@ -263,7 +262,7 @@ class DefendMoon(ThresholdBidder):
     """Threshold bidding with bidder-aware defence: the non-bidders cooperate to set the bidder
     (beat the bidder's tile as cheaply as possible, never overtake a fellow defender)."""
 
-    def __init__(self, margin: float = 0.5):
+    def __init__(self, margin: float = 0.0):
         super().__init__(margin=margin, play="defend")
 
 

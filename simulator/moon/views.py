@@ -50,6 +50,8 @@ class BidView(_Batch):
     legal: np.ndarray          # (n,7) bool over BID_VALUES (pass first; pass is illegal when forced)
     scores: np.ndarray         # (n,sides) game scores before this hand
     side: np.ndarray           # (n,) the speaker's side
+    # added by the batch engine (None when a view is built by hand):
+    legal_bits: np.ndarray = None   # (n,) uint8 the same as legal, bit i = column i of BID_VALUES
 
 
 @dataclass
@@ -99,3 +101,11 @@ class PlayView(_Batch):
     void: np.ndarray           # (n,players,9) bool: seat has shown it holds no tile of that suit (public)
     scores: np.ndarray         # (n,sides) game scores before this hand
     side_of_seat: np.ndarray   # (players,) side index per seat
+    # added by the batch engine (None when a view is built by hand):
+    legal_bits: np.ndarray = None  # (n,) uint8 the same as legal as a 7-bit slot mask (bit i = slot i)
+    live_bits: np.ndarray = None   # (n,) uint8 the same as live as a 7-bit slot mask
+    called_end: np.ndarray = None  # (n,) int8 end the leader named (moon.lead_suit_rule=leader_calls_end), else -1
+    seen_bits: np.ndarray = None   # (n,) uint32 the same as seen, bit t = tile t
+    void_bits: np.ndarray = None   # (n,players) uint16 the same as void, bit s = suit s
+    discard: np.ndarray = None     # (n,) int8 the tile the mover discarded when the mover is the bidder
+                                   # (only the bidder knows it), else -1
