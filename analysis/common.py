@@ -6,20 +6,20 @@ from typing import Callable
 
 import numpy as np
 
-from simulator.runner import Tally, run_chunks
+from simulator.runner import CHUNK, Tally, run_chunks
 
 Progress = Callable[[int], None] | None
 
 
 def run(task, args: tuple, total: int, seed: int, jobs: int, progress: Progress = None,
-        on_records: Callable[[list[str]], None] | None = None) -> Tally:
+        on_records: Callable[[list[str]], None] | None = None, chunk: int = CHUNK) -> Tally:
     """run_chunks with a progress callback (hands done) and hand-history lines streamed out."""
     def on_chunk(part: Tally, size: int) -> None:
         if on_records is not None and part.records:
             on_records(part.records)
         if progress is not None:
             progress(size)
-    return run_chunks(task, args, total, seed, jobs, on_chunk=on_chunk)
+    return run_chunks(task, args, total, seed, jobs, chunk=chunk, on_chunk=on_chunk)
 
 
 def arm_seeds(seed: int, index: int) -> tuple[np.random.SeedSequence, np.random.SeedSequence]:

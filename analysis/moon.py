@@ -26,6 +26,7 @@ GAME = "moon"
 DEFAULT_STRATEGY = "threshold"
 METHODS = ("bid", "discard", "trump", "play")
 SEAT_ORDERS = ("first", "middle", "last")
+HAND_CHUNK = 16_384
 
 
 @dataclass(frozen=True)
@@ -191,18 +192,24 @@ def _hand_chunk(setup: Setup, hand: tuple[int, ...], order: int, trumps: tuple[i
     deal_rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index, 0)))
     hands, widow = E.deal_with_hand(deal_rng, size, table, 0, list(hand))
     levels = np.array(_bid_levels(table))
+    rows: dict[str, list] = {"trump": [], "bid": [], "p_make": [], "score": [], "tricks": []}
+    ours = table.side_of_seat[0]
+    bidder = np.zeros(size, dtype=np.int64)
     for t in trumps:
+        # Only the bidder's trump and discard are fixed; play is the seats' own (one call per step).
         lineup = [FixedTrump(seats.strategies[0], t)] + list(seats.strategies[1:])
         play_rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index, 1)))
-        bidder = np.zeros(size, dtype=np.int64)
         bid = np.full(size, table.rules.min_bid)
         h7, _, trump = E.widow_and_trump(table, hands, widow, bidder, bid, lineup, play_rng)
-        pr = E.play_tricks(table, h7, bidder, bid, trump, lineup, play_rng)
-        ours = pr.tricks[:, table.side_of_seat[0]]
+        tricks = E.play_tricks(table, h7, bidder, bid, trump, seats.strategies, play_rng).tricks
         for b in levels:
-            points, made = E.score(table, bidder, np.full(size, b), pr.tricks)
-            tally.add("table", {"trump": np.full(size, t), "bid": np.full(size, b)},
-                      {"p_make": made, "score": points[:, table.side_of_seat[0]], "tricks": ours})
+            points, made = E.score(table, bidder, np.full(size, b), tricks)
+            for key, value in (("trump", np.full(size, t)), ("bid", np.full(size, b)), ("p_make", made),
+                               ("score", points[:, ours]), ("tricks", tricks[:, ours])):
+                rows[key].append(value)
+    cat = {k: np.concatenate(v) for k, v in rows.items()}
+    tally.add("table", {"trump": cat["trump"], "bid": cat["bid"]},
+              {k: cat[k] for k in ("p_make", "score", "tricks")})
     # The others' wishes with this deal: would a player before us bid at least b, or one after us more?
     from simulator.moon.views import BidView, BID_VALUES
     wants = []
@@ -234,7 +241,8 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
         raise BadInput(f"unknown --seat-order {seat_order!r}; accepted: {', '.join(SEAT_ORDERS)}")
     order = {"first": 0, "middle": 1, "last": setup.players - 1}[seat_order]
     trumps = tuple(int(t) for t in np.flatnonzero(table.allowed_trumps))
-    t = run(_hand_chunk, (setup, hand, order, trumps), samples, seed, jobs, progress)
+    # Small chunks: a 100,000-deal question splits evenly over the workers.
+    t = run(_hand_chunk, (setup, hand, order, trumps), samples, seed, jobs, progress, chunk=HAND_CHUNK)
     grid = estimate(t.get("table"), ["trump", "bid"], ["p_make", "score"])
     grid["trump"] = [T.trump_name(int(x)) for x in grid["trump"]]
     outbid = estimate(t.get("outbid"), ["bid"], ["p_outbid"])

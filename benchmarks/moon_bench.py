@@ -1,5 +1,6 @@
 """Moon throughput (hands per second, one core): full hands (deal + auction + widow/trump + play +
-score) with random choices in every phase. Run by benchmarks/bench.py, or alone:
+score) with the registered strategies, and the hand analyzer's wall time. Run by
+benchmarks/bench.py, or alone:
 
     python benchmarks/moon_bench.py
 """
@@ -11,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-for p in (ROOT, ROOT / "tests"):
+for p in (ROOT,):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
@@ -20,19 +21,14 @@ from simulator.runner import CHUNK  # noqa: E402
 HANDS = 8 * CHUNK
 
 
-def moon_batch(players: int = 3, flags: tuple[str, ...] = (), strategy: str | None = None):
-    """fn(n): n full hands in chunks of CHUNK with the batch engine. `strategy` None = the fast
-    random player of tests/moon_testing.py; otherwise a registered strategy name."""
+def moon_batch(players: int = 3, flags: tuple[str, ...] = (), strategy: str = "random"):
+    """fn(n): n full hands in chunks of CHUNK with the batch engine and a registered strategy."""
     from simulator.moon.engine import MoonTable, play_hands
     from simulator.moon.rules import parse_rules
+    from strategies.base import parse_seat_specs
     table = MoonTable(players, parse_rules(list(flags)))
-    if strategy is None:
-        from moon_testing import RandomPlayer
-        seats = [RandomPlayer()] * players
-    else:
-        from strategies.base import parse_seat_specs
-        seats = parse_seat_specs("moon", [strategy], players, default=strategy,
-                                 required=("bid", "discard", "trump", "play")).strategies
+    seats = parse_seat_specs("moon", [strategy], players, default=strategy,
+                             required=("bid", "discard", "trump", "play")).strategies
     deal_rng, play_rng = np.random.default_rng(1), np.random.default_rng(2)
 
     def run(n):
@@ -58,17 +54,24 @@ def moon_reference(players: int = 3):
     return run
 
 
+def hand_analyzer_seconds(samples: int = 100_000, jobs: int = 2) -> float:
+    """Wall time of `moonshot hand moon --hand ... --samples 100000 --jobs 2` (in-process)."""
+    import time
+    from analysis.moon import Setup, analyze_hand
+    t0 = time.perf_counter()
+    analyze_hand(Setup().validate(), "6-6 6-5 6-4 6-2 5-5 3-3 1-1", "first", samples, seed=1, jobs=jobs)
+    return time.perf_counter() - t0
+
+
 def benches(rate) -> list[tuple[str, float]]:
-    """[(label, hands per second)] measured on one core with `rate(fn, hands)` of bench.py."""
-    out = [("moon 3p batch, random, full hands", rate(moon_batch(3), HANDS)),
-           ("moon 4p batch, random, full hands", rate(moon_batch(4), HANDS)),
-           ("moon 3p batch, random, leader_calls_end+open", rate(moon_batch(
-               3, ("moon.lead_suit_rule=leader_calls_end", "moon.auction=open_until_passes")), HANDS // 2))]
-    try:                                       # the registered strategies, when strategies/moon.py has them
-        out.append(("moon 3p batch, registered 'random'", rate(moon_batch(3, strategy="random"), HANDS // 2)))
-    except Exception as exc:                   # noqa: BLE001 - a benchmark must not die on a sibling module
-        print(f"  (registered moon strategies not measured: {type(exc).__name__}: {exc})")
-    out.append(("moon 3p reference.Hand, random", rate(moon_reference(3), 2_000, repeat=2)))
+    """[(label, value)] measured on one core with `rate(fn, hands)` of bench.py (hands/s unless named)."""
+    out = [(f"moon 3p batch, {s}, full hands/s", rate(moon_batch(3, strategy=s), HANDS))
+           for s in ("random", "threshold", "greedy")]
+    out += [("moon 4p batch, random, full hands/s", rate(moon_batch(4), HANDS)),
+            ("moon 4p batch, threshold, full hands/s", rate(moon_batch(4, strategy="threshold"), HANDS)),
+            ("moon 3p batch, montecarlo bidder, hands/s", rate(moon_batch(3, strategy="montecarlo"), 2_000, repeat=1)),
+            ("moon 3p reference.Hand, random, hands/s", rate(moon_reference(3), 2_000, repeat=2)),
+            ("moon hand analyzer, 100k deals/trump, 2 jobs: seconds", hand_analyzer_seconds())]
     return out
 
 

@@ -19,6 +19,7 @@ from strategies.base import register
 GAME = "moon"
 BIG = 1000
 N_TRUMPS = T.N_TRUMPS
+N_SUITS = T.N_SUITS
 IS_TRUMP = np.array([[ref.is_trump(t, tr) for tr in range(N_TRUMPS)] for t in range(T.N_TILES)])
 PIPS = (T.HIGH.astype(np.int16) + T.LOW)
 # The double of each trump (the top trump), -1 for doubles (6-6 tops it) and no-trump.
@@ -38,37 +39,54 @@ def uniform_choice(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.where(mask, u, -1.0).argmax(axis=1)
 
 
+# numpy scalars, not Python ints: np.where then promotes a small-integer score instead of wrapping BIG.
+BIG_HIGH, BIG_LOW = np.int16(BIG), np.int16(-BIG)
+
+
 def masked_argmin(score: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    return np.where(mask, score.astype(np.int32), BIG).argmin(axis=1)      # int32: BIG must not wrap
+    return np.where(mask, score, BIG_HIGH).argmin(axis=1)
 
 
 def masked_argmax(score: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    return np.where(mask, score.astype(np.int32), -BIG).argmax(axis=1)
+    return np.where(mask, score, BIG_LOW).argmax(axis=1)
 
 
 # ------------------------------------------------------------------------------- hand strength
 
-def trick_estimate(hand: np.ndarray, w_trump: float = 0.8, w_top: float = 0.5, w_double: float = 0.6,
-                   w_nt_double: float = 0.9) -> np.ndarray:
-    """(n,k) tiles -> (n,9) rough tricks expected as bidder for each trump.
+def contribution_table(w_trump: float = 0.8, w_top: float = 0.5, w_double: float = 0.6,
+                       w_nt_double: float = 0.9) -> np.ndarray:
+    """(28, 9) tricks each tile adds to the estimate under each trump (see trick_estimate)."""
+    tiles = np.arange(T.N_TILES)[:, None]
+    doubles = T.IS_DOUBLE[:, None]
+    table = (w_trump * IS_TRUMP + w_top * (tiles == TOP_TRUMP[None, :])
+             + w_double * (doubles & ~IS_TRUMP)).astype(np.float32)
+    table[:, T.NOTRUMP] = w_nt_double * T.IS_DOUBLE
+    return table
+
+
+DEFAULT_CONTRIBUTION = contribution_table()
+
+
+def trick_estimate(hand: np.ndarray, contribution: np.ndarray = DEFAULT_CONTRIBUTION) -> np.ndarray:
+    """(n,k) tiles -> (n,9) rough tricks expected as bidder for each trump (before any base).
 
     Trumps held count w_trump each, the top trump (the trump double; 6-6 for doubles) w_top more,
     every off-suit double (the top of its suit) w_double; in no-trump each double w_nt_double.
     """
-    trump = IS_TRUMP[hand]                                      # (n,k,9)
-    doubles = T.IS_DOUBLE[hand][:, :, None]
-    n_trump = trump.sum(axis=1)
-    top = (hand[:, :, None] == TOP_TRUMP[None, None, :]).any(axis=1)
-    off_doubles = (doubles & ~trump).sum(axis=1)
-    est = w_trump * n_trump + w_top * top + w_double * off_doubles
-    est[:, T.NOTRUMP] = w_nt_double * doubles[:, :, 0].sum(axis=1)
+    est = contribution[hand[:, 0]].copy()
+    for i in range(1, hand.shape[1]):          # slot by slot: faster than a reduction over a short axis
+        est += contribution[hand[:, i]]
     return est
 
 
+# How much a tile is worth keeping under each trump: trumps, then doubles, then high pips.
+# Stored trump-major, so one decision's lookups are `row of its trump` + tile.
+KEEP = np.where(IS_TRUMP, 100 + PIPS[:, None], np.where(T.IS_DOUBLE[:, None], 50 + PIPS[:, None], PIPS[:, None]))
+KEEP_BY_TRUMP = np.ascontiguousarray(KEEP.T).astype(np.int16).reshape(-1)
+
+
 def keep_value(hand: np.ndarray, trump: np.ndarray) -> np.ndarray:
-    """How much a tile is worth keeping: trumps, then doubles, then high pips."""
-    is_trump = IS_TRUMP[hand, trump[:, None]]
-    return np.where(is_trump, 100 + PIPS[hand], np.where(T.IS_DOUBLE[hand], 50 + PIPS[hand], PIPS[hand]))
+    return KEEP_BY_TRUMP[(trump.astype(np.intp) * T.N_TILES)[:, None] + hand]
 
 
 def best_trump(hand: np.ndarray, allowed: np.ndarray, estimate=trick_estimate) -> tuple[np.ndarray, np.ndarray]:
@@ -79,67 +97,82 @@ def best_trump(hand: np.ndarray, allowed: np.ndarray, estimate=trick_estimate) -
 
 # ------------------------------------------------------------------------------- play styles
 
-def _power(view: PlayView) -> np.ndarray:
-    """POWER of each tile in hand for the trick in progress."""
-    return view.tables.POWER[view.hand, view.led_suit[:, None], view.trump[:, None]]
+# Trump-major lookup tables: entry trump * 28 + tile, so one decision computes its index once.
+IS_TRUMP_BY_TRUMP = np.ascontiguousarray(IS_TRUMP.T).reshape(-1)
+OFF_DOUBLE_BY_TRUMP = np.ascontiguousarray((T.IS_DOUBLE[:, None] & ~IS_TRUMP).T).reshape(-1)
+_ROWS: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
 
-def _lead_power(view: PlayView) -> np.ndarray:
-    led = view.tables.LED_SUIT[view.hand, view.trump[:, None]]
-    return view.tables.POWER[view.hand, led, view.trump[:, None]]
+def _rows(tables) -> tuple[np.ndarray, np.ndarray]:
+    """(POWER as int16 rows [led * 9 + trump] of 28 tiles, each tile's POWER when it leads, as rows
+    [trump] of 28 tiles), flattened; one pair per notrump_doubles variant (the only rule that
+    changes the tables)."""
+    key = tables.notrump_doubles
+    if key not in _ROWS:
+        power = np.ascontiguousarray(tables.POWER.transpose(1, 2, 0)).astype(np.int16)
+        tiles = np.arange(T.N_TILES)
+        as_lead = np.stack([tables.POWER[tiles, tables.LED_SUIT[tiles, t], t] for t in range(N_TRUMPS)])
+        _ROWS[key] = (power.reshape(-1), as_lead.astype(np.int16).reshape(-1))
+    return _ROWS[key]
+
+
+def heuristic_play(view: PlayView, want_win: np.ndarray, lead_greedy: np.ndarray) -> np.ndarray:
+    """The greedy and defence styles in one pass, as a single argmin over a composite score.
+
+    Following: rows in `want_win` play their cheapest tile that beats the trick; everyone else
+    (and rows with no winning tile) sheds the lowest tile (KEEP). Leading: rows in `lead_greedy`
+    lead their highest trump while another player may still hold a trump, else their highest
+    off-suit double, else shed; the other rows shed.
+    """
+    trump = view.trump.astype(np.intp)
+    idx = (trump * T.N_TILES)[:, None] + view.hand               # trump-major table index
+    score = KEEP_BY_TRUMP[idx]                                   # 0..~112: shed the lowest
+    power_rows, lead_rows = _rows(view.tables)
+    if view.position > 0:
+        led_row = view.led_suit.astype(np.intp) * N_TRUMPS + trump
+        power = power_rows[(led_row * T.N_TILES)[:, None] + view.hand]
+        beats = (power > view.winning_power[:, None]) & want_win[:, None]
+        score = np.where(beats, power - BIG, score)              # any winner before any shed
+    else:
+        is_trump = IS_TRUMP_BY_TRUMP[idx]
+        seen = view.seen_bits if view.seen_bits is not None else (view.seen * (np.uint32(1) << np.arange(
+            T.N_TILES, dtype=np.uint32))).sum(axis=1, dtype=np.uint32)
+        # Trumps not yet played, less the mover's own: someone else may still hold one.
+        elsewhere = np.bitwise_count(TRUMP_BITS[view.trump] & ~seen) - (is_trump & view.live).sum(axis=1)
+        draw = lead_greedy & (elsewhere > 0)
+        doubles = OFF_DOUBLE_BY_TRUMP[idx] & lead_greedy[:, None]
+        score = np.where(doubles, -BIG // 2 - PIPS[view.hand], score)            # a double before a shed
+        score = np.where(is_trump & draw[:, None], -BIG - lead_rows[idx], score)  # a trump before both
+    return masked_argmin(score, view.legal)
+
+
+TRUMP_BITS = (IS_TRUMP.astype(np.uint32) << np.arange(T.N_TILES, dtype=np.uint32)[:, None]).sum(
+    axis=0, dtype=np.uint32)          # (9,) bit t set when tile t is a trump
 
 
 def play_random(view: PlayView, rng) -> np.ndarray:
-    return uniform_choice(view.legal, rng)
+    from simulator.moon.engine import UNIFORM_FLAT, UNIFORM_R
+    if view.legal_bits is None:                          # a view built by hand, without bit masks
+        return uniform_choice(view.legal, rng)
+    r = rng.integers(0, UNIFORM_R, len(view), dtype=np.int16)
+    return UNIFORM_FLAT[view.legal_bits.astype(np.intp) * UNIFORM_R + r].astype(np.intp)
 
 
 def play_greedy(view: PlayView, rng) -> np.ndarray:
     """Win with the cheapest winning tile; lead trumps while others may hold them; else shed the lowest."""
-    legal = view.legal
-    shed = masked_argmin(keep_value(view.hand, view.trump), legal)
-    if view.position == 0:
-        return _lead_greedy(view, shed)
-    power = _power(view)
-    beats = legal & (power > view.winning_power[:, None])
-    return np.where(beats.any(axis=1), masked_argmin(power, beats), shed)
-
-
-def _lead_greedy(view: PlayView, shed: np.ndarray) -> np.ndarray:
-    legal = view.legal
-    trumps = legal & IS_TRUMP[view.hand, view.trump[:, None]]
-    unseen_trumps = _unseen_trumps_elsewhere(view)
-    lead_power = _lead_power(view)
-    draw = trumps.any(axis=1) & (unseen_trumps > 0)
-    doubles = legal & T.IS_DOUBLE[view.hand] & ~trumps
-    return np.where(draw, masked_argmax(lead_power, trumps),
-                    np.where(doubles.any(axis=1), masked_argmax(PIPS[view.hand], doubles), shed))
-
-
-def _unseen_trumps_elsewhere(view: PlayView) -> np.ndarray:
-    """Trumps neither played nor in the mover's hand (another player may hold them)."""
-    trump_tiles = IS_TRUMP[:, view.trump].T                     # (n,28)
-    mine = np.zeros_like(view.seen)
-    np.put_along_axis(mine, view.hand.astype(np.intp), view.live, axis=1)
-    return (trump_tiles & ~view.seen & ~mine).sum(axis=1)
+    everyone = np.ones(len(view), dtype=bool)
+    return heuristic_play(view, everyone, everyone)
 
 
 def play_defend(view: PlayView, rng) -> np.ndarray:
     """The bidder plays greedy; defenders gang up on the bidder: beat the bidder's tile cheaply,
     never overtake a fellow defender, and lead their lowest tile to make the bidder spend."""
-    greedy = play_greedy(view, rng)
     bidder_side = view.side_of_seat[view.bidder]
-    defending = view.side != bidder_side
-    legal = view.legal
-    shed = masked_argmin(keep_value(view.hand, view.trump), legal)
+    is_bidder = view.side == bidder_side
     if view.position == 0:
-        defence = shed
-    else:
-        power = _power(view)
-        bidder_winning = view.side_of_seat[view.winning_seat] == bidder_side
-        beats = legal & (power > view.winning_power[:, None])
-        overtake = np.where(beats.any(axis=1), masked_argmin(power, beats), shed)
-        defence = np.where(bidder_winning, overtake, shed)
-    return np.where(defending, defence, greedy)
+        return heuristic_play(view, is_bidder, is_bidder)
+    bidder_winning = view.side_of_seat[view.winning_seat] == bidder_side
+    return heuristic_play(view, is_bidder | bidder_winning, is_bidder)
 
 
 PLAY_STYLES = {"random": play_random, "greedy": play_greedy, "defend": play_defend}
@@ -170,23 +203,38 @@ class _Heuristics:
         return _play_style(self.play_name)(view, rng)
 
 
+# _NONPASS[bits, r]: a uniform non-pass column of a BID_VALUES legal mask (-1 if none); r uniform on 0..59.
+_NONPASS = np.full((128, 60), -1, dtype=np.int8)
+for _m in range(128):
+    _cols = [c for c in range(1, 7) if _m >> c & 1]
+    if _cols:
+        _NONPASS[_m] = [_cols[r % len(_cols)] for r in range(60)]
+_NONPASS_FLAT = _NONPASS.reshape(-1)
+
+
 @register(GAME, "random")
 class RandomMoon:
-    """Random legal choices: passes half the time, else a random legal bid; random discard, trump and tile.
+    """Random legal choices: passes with probability p_pass, else bids 21 with probability p_moon
+    or a uniformly random legal number bid; random discard, trump, tile and called end.
 
-    The baseline. (Random play bids 21 about one time in ten it bids.)
+    The baseline. Works on the views' bit masks, so it is as fast as the engine.
     """
 
+    def __init__(self, p_pass: float = 0.5, p_moon: float = 0.1):
+        self.p_pass, self.p_moon = p_pass, p_moon
+
     def bid(self, view: BidView, rng) -> np.ndarray:
-        legal = view.legal.copy()
-        can_pass = legal[:, 0].copy()
-        legal[:, 0] = False
-        weights = np.where(legal, 1.0, 0.0)
-        weights[:, -1] *= 0.5                           # 21 a little rarer than a number bid
-        pick = np.where(weights > 0, rng.random(legal.shape) * weights, -1.0).argmax(axis=1)
-        bid = BID_VALUES[pick]
-        passes = can_pass & ((rng.random(len(view)) < 0.5) | ~legal.any(axis=1))
-        return np.where(passes, PASS, bid)
+        n = len(view)
+        bits = view.legal_bits.astype(np.intp)
+        col = self._number_bid(bits, rng)                      # a legal number bid's column, -1 if none
+        u = rng.random((2, n), dtype=np.float32)
+        moon = ((bits >> 6) & 1).astype(bool) & ((u[0] < self.p_moon) | (col < 0))
+        col = np.where(moon, 6, col)
+        passes = (bits & 1).astype(bool) & ((u[1] < self.p_pass) | (col < 0))
+        return np.where(passes, PASS, BID_VALUES[np.maximum(col, 0)])
+
+    def _number_bid(self, bits: np.ndarray, rng) -> np.ndarray:
+        return _NONPASS_FLAT[(bits & 0x3E) * 60 + rng.integers(0, 60, len(bits), dtype=np.int16)]
 
     def discard(self, view: DiscardView, rng) -> np.ndarray:
         return rng.integers(0, view.hand.shape[1], len(view))
@@ -196,6 +244,10 @@ class RandomMoon:
 
     def play(self, view: PlayView, rng) -> np.ndarray:
         return play_random(view, rng)
+
+    def call_end(self, view: PlayView, slot, rng) -> np.ndarray:
+        tile = view.hand[np.arange(len(view)), slot]
+        return np.where(rng.random(len(view)) < 0.5, T.HIGH[tile], T.LOW[tile])
 
 
 @register(GAME, "threshold")
@@ -213,12 +265,12 @@ class ThresholdBidder(_Heuristics):
     def __init__(self, margin: float = 0.0, base: float = 1.2, w_trump: float = 0.8, w_top: float = 0.5,
                  w_double: float = 0.6, w_nt_double: float = 0.9, moon_at: float = 8.0, play: str = "defend"):
         self.margin, self.base, self.moon_at = margin, base, moon_at
-        self.weights = dict(w_trump=w_trump, w_top=w_top, w_double=w_double, w_nt_double=w_nt_double)
+        self.contribution = contribution_table(w_trump, w_top, w_double, w_nt_double)
         _play_style(play)
         self.play_name = play
 
     def estimate(self, hand: np.ndarray) -> np.ndarray:
-        return self.base + trick_estimate(hand, **self.weights)
+        return self.base + trick_estimate(hand, self.contribution)
 
     def bid(self, view: BidView, rng) -> np.ndarray:
         allowed = allowed_trumps(view.players, view.rules)
@@ -332,7 +384,8 @@ class MonteCarloBidder(_Heuristics):
                 lineup[s] = FixedTrump(self.rollout, int(t))
                 bidder = np.full(m, s)
                 h7, _, trump = E.widow_and_trump(table, hands, widow, bidder, np.full(m, rules.min_bid), lineup, rng)
-                tricks = E.play_tricks(table, h7, bidder, np.full(m, rules.min_bid), trump, lineup, rng).tricks
+                tricks = E.play_tricks(table, h7, bidder, np.full(m, rules.min_bid), trump, [self.rollout] * players,
+                                       rng).tricks
                 for li, b in enumerate(levels):
                     points, made = E.score(table, bidder, np.full(m, b), tricks)
                     p_make[rows, t, li] = made.reshape(len(rows), self.samples).mean(axis=1)

@@ -9,17 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.moon import tiles as T
-from simulator.moon.engine import LOWEST, UNIFORM_FLAT, UNIFORM_R
+from simulator.moon.engine import LOWEST
 from simulator.moon.views import BID_VALUES, PASS
-
-# _NONPASS[bits, r]: a uniform non-pass column of the BID_VALUES mask `bits` (-1 if none)
-_NONPASS = np.full((128, 60), -1, dtype=np.int8)
-for _m in range(128):
-    _cols = [c for c in range(1, 7) if _m >> c & 1]
-    if _cols:
-        _NONPASS[_m] = [_cols[r % len(_cols)] for r in range(60)]
-_NONPASS_FLAT = _NONPASS.reshape(-1)
-
+from strategies.moon import RandomMoon
 
 def uniform_true(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One uniformly random True column per row (every row has one)."""
@@ -27,56 +19,28 @@ def uniform_true(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.where(mask, u, -1.0).argmax(axis=1)
 
 
-class RandomPlayer:
-    """Passes with probability p_pass (when allowed), else bids 21 with probability p_moon (when
-    legal) or a uniform legal number bid; uniform discard, tile and (leader_calls_end) end; trump
-    `favour` with probability p_favour when allowed, else a uniform legal trump."""
+class RandomPlayer(RandomMoon):
+    """The registered `random` strategy with test knobs: trump `favour` with probability p_favour
+    when allowed; `cautious` number bids are always the lowest legal one; call_ends=False leaves
+    the called end to the engine's default."""
 
     def __init__(self, p_pass: float = 0.5, p_moon: float = 0.2, favour: int | None = None,
                  p_favour: float = 0.5, call_ends: bool = True, cautious: bool = False):
-        self.p_pass, self.p_moon, self.favour, self.p_favour = p_pass, p_moon, favour, p_favour
-        self.cautious = cautious                 # number bids: always the lowest legal one
+        super().__init__(p_pass, p_moon)
+        self.favour, self.p_favour, self.cautious = favour, p_favour, cautious
         if not call_ends:
             self.call_end = None
 
-    def bid(self, view, rng):
-        n = len(view)
-        bits = view.legal_bits.astype(np.intp)
-        r = rng.integers(0, 60, n, dtype=np.int16)
-        col = _NONPASS_FLAT[(bits & 0x3E) * 60 + r]          # a uniform number bid, -1 if none
-        if self.cautious:
-            col = np.where(col >= 0, LOWEST[bits & 0x3E], -1)
-        u = rng.random((2, n), dtype=np.float32)
-        moon = ((bits >> 6) & 1).astype(bool) & ((u[0] < self.p_moon) | (col < 0))
-        col = np.where(moon, 6, col)
-        passes = (bits & 1).astype(bool) & ((u[1] < self.p_pass) | (col < 0))
-        return np.where(passes, PASS, BID_VALUES[np.maximum(col, 0)])
+    def _number_bid(self, bits, rng):
+        col = super()._number_bid(bits, rng)
+        return np.where(col >= 0, LOWEST[bits & 0x3E], -1) if self.cautious else col
 
     def trump(self, view, rng):
-        n = len(view)
-        if n == 0:
-            return np.zeros(0, dtype=np.intp)
-        legal = view.legal
-        allowed = np.flatnonzero(legal[0])
-        pick = allowed[rng.integers(0, len(allowed), n)]
-        other = np.flatnonzero((legal != legal[0]).any(axis=1))
-        if len(other):                                  # rows whose legal trumps differ from the first row's
-            pick[other] = uniform_true(legal[other], rng)
+        pick = super().trump(view, rng)
         if self.favour is not None:
-            fav = legal[:, self.favour] & (rng.random(n) < self.p_favour)
+            fav = view.legal[:, self.favour] & (rng.random(len(view)) < self.p_favour)
             pick = np.where(fav, self.favour, pick)
         return pick
-
-    def discard(self, view, rng):
-        return rng.integers(0, view.hand.shape[1], len(view))
-
-    def play(self, view, rng):
-        r = rng.integers(0, UNIFORM_R, len(view), dtype=np.int16)
-        return UNIFORM_FLAT[view.legal_bits.astype(np.intp) * UNIFORM_R + r].astype(np.intp)
-
-    def call_end(self, view, slot, rng):
-        tile = view.hand[np.arange(len(view)), slot]
-        return np.where(rng.random(len(view)) < 0.5, T.HIGH[tile], T.LOW[tile])
 
 
 class SlowRandomPlayer:
