@@ -165,14 +165,14 @@ def play_greedy(view: PlayView, rng) -> np.ndarray:
 
 
 def play_defend(view: PlayView, rng) -> np.ndarray:
-    """The bidder plays greedy; defenders gang up on the bidder: beat the bidder's tile cheaply,
-    never overtake a fellow defender, and lead their lowest tile to make the bidder spend."""
-    bidder_side = view.side_of_seat[view.bidder]
-    is_bidder = view.side == bidder_side
+    """Greedy, except that defenders gang up on the bidder: they beat the bidder's tile as cheaply
+    as they can but never overtake a fellow defender who is already winning the trick."""
+    everyone = np.ones(len(view), dtype=bool)
     if view.position == 0:
-        return heuristic_play(view, is_bidder, is_bidder)
+        return heuristic_play(view, everyone, everyone)
+    bidder_side = view.side_of_seat[view.bidder]
     bidder_winning = view.side_of_seat[view.winning_seat] == bidder_side
-    return heuristic_play(view, is_bidder | bidder_winning, is_bidder)
+    return heuristic_play(view, (view.side == bidder_side) | bidder_winning, everyone)
 
 
 PLAY_STYLES = {"random": play_random, "greedy": play_greedy, "defend": play_defend}
@@ -312,7 +312,8 @@ class GreedyMoon(ThresholdBidder):
 @register(GAME, "defend")
 class DefendMoon(ThresholdBidder):
     """Threshold bidding with bidder-aware defence: the non-bidders cooperate to set the bidder
-    (beat the bidder's tile as cheaply as possible, never overtake a fellow defender)."""
+    (beat the bidder's tile as cheaply as possible, never overtake a fellow defender); otherwise
+    greedy."""
 
     def __init__(self, margin: float = 0.0):
         super().__init__(margin=margin, play="defend")

@@ -16,6 +16,10 @@ CASES = {
     "stm_2p_dummy_greedy": ["shoot-the-moon", "-n", "3", "-p", "2", "-s", "greedy", "--seed", "8"],
     "stm_6p_partners_revoke": ["shoot-the-moon", "-n", "3", "-p", "6", "--partners", "-s", "random", "--seed", "9",
                                "-r", "stm.revoke_model=on(0.4,0.9)", "-r", "stm.moon_chip_netting=sequential"],
+    "moon_3p_threshold": ["moon", "-n", "4", "-s", "threshold", "--seed", "7"],
+    "moon_4p_mixed": ["moon", "-n", "3", "-p", "4", "-s", "greedy", "-s", "1=random", "--seed", "8"],
+    "moon_3p_variants": ["moon", "-n", "3", "-s", "random", "--seed", "9", "-r", "moon.lead_suit_rule=leader_calls_end",
+                         "-r", "moon.notrump_doubles=own_suit", "-r", "moon.widow_timing=trump_first"],
 }
 
 
