@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from moon_testing import IllegalPlayer, RandomPlayer, SlowRandomPlayer, replay_hand
+from tests.moon_testing import IllegalPlayer, RandomPlayer, SlowRandomPlayer, replay_hand
 from simulator.errors import BadInput, IllegalMove
 from simulator.moon import reference as ref
 from simulator.moon import tiles as T

@@ -8,7 +8,7 @@ import zlib
 import numpy as np
 import pytest
 
-from moon_testing import RandomPlayer, SlowRandomPlayer, replay_hand
+from tests.moon_testing import RandomPlayer, SlowRandomPlayer, replay_hand
 from simulator.moon import reference as ref
 from simulator.moon.engine import MoonTable, play_games, play_hands
 from simulator.moon.rules import parse_rules
