@@ -142,6 +142,15 @@ def _stm_setup(players, partners, rules, strategies):
     return Setup(players or 4, partners, tuple(rules or ()), tuple(strategies or ())).validate()
 
 
+def _analysis(game: str, players, partners, rules, strategies):
+    """(the game's analysis module, its checked Setup)."""
+    if game == "moon":
+        from analysis import moon
+        return moon, moon.setup_from_cli(players, partners, rules, strategies)
+    import analysis.shoot_the_moon as stm
+    return stm, _stm_setup(players, partners, rules, strategies)
+
+
 # ------------------------------------------------------------------------------------------
 # verbs
 # ------------------------------------------------------------------------------------------
@@ -162,12 +171,7 @@ def simulate(game: str, players: Optional[int] = PlayersOpt, partners: bool = Pa
     if history is not None and games:
         raise BadInput("--history records hands; use it with --hands, not --games")
     _check_out_file(out), _check_out_file(history)
-    if game == "moon":
-        from analysis import moon as A
-        setup = A.setup_from_cli(players, partners, rule, strategy)
-    else:
-        import analysis.shoot_the_moon as A
-        setup = _stm_setup(players, partners, rule, strategy)
+    A, setup = _analysis(game, players, partners, rule, strategy)
     total = games or hands or 100_000
     with _history_writer(history) as write, _progress(total, quiet, "simulating") as progress:
         result = A.simulate(setup, None if games else total, games, seed, _jobs(jobs), progress=progress,
@@ -211,8 +215,7 @@ def analyze(game: str, analysis: str, players: Optional[int] = PlayersOpt, partn
         raise BadInput(f"unknown analysis {analysis!r} for {game}; accepted: {', '.join(ANALYSES[game])}")
     _check_out_file(out)
     if game == "moon":
-        from analysis import moon as M
-        setup = M.setup_from_cli(players, partners, rule, strategy)
+        M, setup = _analysis(game, players, partners, rule, strategy)
         n = hands or games or 20_000
         with _progress(n, quiet, analysis) as progress:
             result = M.run_analysis(analysis, setup, n, seed, _jobs(jobs), progress=progress)
@@ -251,13 +254,7 @@ def compare(game: str, strategy: str = typer.Option(..., "--strategy", "-s", hel
     fmt = _format(format, out)
     _positive("--hands", hands), _positive("--games", games), _jobs(jobs)
     _check_out_file(out)
-    if game == "moon":
-        from analysis import moon as M
-        setup = M.setup_from_cli(players, partners, rule, None)
-        mod = M
-    else:
-        import analysis.shoot_the_moon as mod
-        setup = _stm_setup(players, partners, rule, None)
+    mod, setup = _analysis(game, players, partners, rule, None)
     n = games or hands or 100_000
     with _progress(n, quiet, "comparing") as progress:
         result = mod.match(setup, strategy, vs, None if games else n, games, seed, _jobs(jobs), progress=progress)
@@ -274,12 +271,7 @@ def whatif(game: str, rule: Optional[List[str]] = RuleOpt, players: Optional[int
     fmt = _format(format, out)
     _positive("--hands", hands), _positive("--games", games), _jobs(jobs)
     _check_out_file(out)
-    if game == "moon":
-        from analysis import moon as mod
-        setup = mod.setup_from_cli(players, partners, None, strategy)
-    else:
-        import analysis.shoot_the_moon as mod
-        setup = _stm_setup(players, partners, None, strategy)
+    mod, setup = _analysis(game, players, partners, None, strategy)
     n = games or hands or 100_000
     with _progress(n, quiet, "what-if") as progress:
         result = mod.whatif(setup, list(rule or []), None if games else n, games, seed, _jobs(jobs),
@@ -321,8 +313,7 @@ def hand(game: str, hand: str = typer.Option(..., "--hand", help='seven tiles, e
     fmt = _format(format, out)
     _positive("--samples", samples), _jobs(jobs)
     _check_out_file(out)
-    from analysis import moon as M
-    setup = M.setup_from_cli(players, False, rule, strategy)
+    M, setup = _analysis(game, players, False, rule, strategy)
     with _progress(samples, quiet, "hand") as progress:
         result = M.analyze_hand(setup, hand, seat_order, samples, seed, _jobs(jobs), progress=progress)
     _emit(result, fmt, out)

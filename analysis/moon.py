@@ -11,7 +11,8 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from analysis.common import Progress, arm_seeds, run
+from analysis.common import (WHATIF_NOTE, Progress, arm_seeds, match_lineups, match_metrics, paired,
+                             paired_names, run, variant_rules)
 from analysis.result import Result
 from analysis.stats import estimate
 from simulator.errors import BadInput
@@ -425,27 +426,18 @@ def _match_chunk(setup: Setup, spec_a: str, spec_b: str, games: bool, seed: int,
     table = setup.table
     a, b = strategy(spec_a, table.players), strategy(spec_b, table.players)
     S, P = table.n_sides, table.players
-    lineups = [[b] * P] + [[a if table.side_of_seat[s] == side else b for s in range(P)] for side in range(S)]
     deal_seed, play_seed = arm_seeds(seed, index)
     outs = []
-    for lineup in lineups:
+    for lineup in match_lineups(table.side_of_seat, S, a, b):
         deal_rng, play_rng = np.random.default_rng(deal_seed), np.random.default_rng(play_seed)
         if games:
-            outs.append(E.play_games(table, size, lineup, deal_rng, play_rng).winner)
+            outs.append(E.play_games(table, size, lineup, deal_rng, play_rng).winner[:, None] == np.arange(S))
         else:
             first = deal_rng.integers(0, P, size)
             outs.append(E.play_hands(table, size, lineup, deal_rng, play_rng, first_bidder=first).score)
-    if games:
-        base = np.stack([outs[0] == s for s in range(S)], axis=1).astype(float)
-        arm = np.stack([outs[1 + s] == s for s in range(S)], axis=1).astype(float)
-        names = ("a_p_win", "b_p_win", "d_win")
-    else:
-        base = outs[0].astype(float)
-        arm = np.stack([outs[1 + s][:, s] for s in range(S)], axis=1).astype(float)
-        names = ("a_score", "b_score", "d_score")
+    metrics = match_metrics("win" if games else "score", outs)
     tally = Tally()
-    tally.add("match", {"all": np.zeros(size, dtype=np.int8)},
-              dict(zip(names, (arm.mean(axis=1), base.mean(axis=1), (arm - base).mean(axis=1)))))
+    tally.add("match", {"all": np.zeros(size, dtype=np.int8)}, metrics)
     return tally
 
 
@@ -455,7 +447,7 @@ def match(setup: Setup, spec_a: str, spec_b: str, hands: int | None, games: int 
     strategy(spec_a, setup.players), strategy(spec_b, setup.players)
     n = games or hands
     t = run(_match_chunk, (setup, spec_a, spec_b, bool(games)), n, seed, jobs, progress)
-    metrics = ["a_p_win", "b_p_win", "d_win"] if games else ["a_score", "b_score", "d_score"]
+    metrics = ["a_win", "b_win", "d_win"] if games else ["a_score", "b_score", "d_score"]
     res = Result(f"Moon: {spec_a} vs {spec_b}", {**setup.meta(seed=seed), "strategies": {"A": spec_a, "B": spec_b},
                                                   ("games" if games else "hands"): n})
     res.tables["match"] = estimate(t.get("match"), [], metrics)
@@ -484,9 +476,7 @@ def _whatif_chunk(setup: Setup, variant: tuple[str, ...], games: bool, seed: int
             values.append({"score": r.score[rows, cols].ravel(),
                            "p_bidder": (r.bidder[:, None] == np.arange(P)).ravel(),
                            "p_thrown_in": np.repeat(r.bidder < 0, P)})
-    base, var = values
-    metrics = {**{f"base_{k}": v for k, v in base.items()}, **{f"variant_{k}": v for k, v in var.items()},
-               **{f"d_{k.removeprefix('p_')}": var[k].astype(float) - base[k] for k in base}}
+    metrics = paired(*values)
     tally = Tally()
     tally.add("seats", {"seat": np.tile(np.arange(P), size)}, metrics)
     return tally
@@ -494,21 +484,15 @@ def _whatif_chunk(setup: Setup, variant: tuple[str, ...], games: bool, seed: int
 
 def whatif(setup: Setup, variant_args: list[str], hands: int | None, games: int | None, seed: int,
            jobs: int = 1, progress: Progress = None) -> Result:
-    if not variant_args:
-        raise BadInput("whatif needs at least one --rule flag=value to compare against the defaults")
-    setup.validate()
-    variant = tuple(setup.rule_args) + tuple(variant_args)
-    replace(setup, rule_args=variant).validate()
+    variant = variant_rules(setup, variant_args)
     n = games or hands
     t = run(_whatif_chunk, (setup, variant, bool(games)), n, seed, jobs, progress)
     names = ["p_win", "hands"] if games else ["score", "p_bidder", "p_thrown_in"]
-    metrics = ([f"base_{k}" for k in names] + [f"variant_{k}" for k in names] +
-               [f"d_{k.removeprefix('p_')}" for k in names])
+    metrics = paired_names(names)
     res = Result("Moon: rules what-if", {**setup.meta(seed=seed), "variant": list(variant_args),
                                           ("games" if games else "hands"): n})
     res.tables["seats"] = estimate(t.get("seats"), ["seat"], metrics)
-    res.notes.append("The same deals and random streams under both rule sets; per seat, its side's outcome. "
-                     "d_* = variant minus base, a paired difference with its 95% interval.")
+    res.notes.append(WHATIF_NOTE)
     return res
 
 

@@ -14,7 +14,8 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from analysis.common import Progress, arm_seeds, run
+from analysis.common import (WHATIF_NOTE, Progress, arm_seeds, match_lineups, match_metrics, paired,
+                             paired_names, run, variant_rules)
 from analysis.result import Result
 from analysis.stats import estimate, mean_ci
 from simulator.errors import BadInput
@@ -382,30 +383,19 @@ def _match_chunk(setup: Setup, spec_a: str, spec_b: str, games: bool, seed: int,
     a = parse_seat_specs(GAME, [spec_a], table.players, default=spec_a).strategies[0]
     b = parse_seat_specs(GAME, [spec_b], table.players, default=spec_b).strategies[0]
     S = table.n_sides
-    side_of = table.side_of_seat[:table.players]
-    lineups = [[b] * table.players] + [[a if side_of[s] == side else b for s in range(table.players)]
-                                       for side in range(S)]
+    lineups = match_lineups(table.side_of_seat[:table.players], S, a, b)
     deal_seed, play_seed = arm_seeds(seed, index)
     tally = Tally()
     if games:
         outs = _paired_games(table, lineups, size, deal_seed, play_seed)
-        base = np.stack([outs[0].winner == s for s in range(S)], axis=1)
-        arm = np.stack([outs[1 + s].winner == s for s in range(S)], axis=1)
-        metrics = {"a_p_win": arm.mean(axis=1), "b_p_win": base.mean(axis=1),
-                   "d_win": (arm.astype(float) - base).mean(axis=1)}
+        metrics = match_metrics("win", [o.winner[:, None] == np.arange(S) for o in outs])
     else:
         deal_rng = np.random.default_rng(deal_seed)
         hands = deal(deal_rng, size, table.hands_dealt)
         dealer = deal_rng.integers(0, table.players, size).astype(np.int8)
         outs = _paired_rounds(table, lineups, hands, dealer, play_seed)
-        chips = [(o.chips_after - o.chips_before).astype(float) for o in outs]
-        odd = [np.isin(o.tricks, (1, 3)).astype(float) for o in outs]
-        arm_chips = np.stack([chips[1 + s][:, s] for s in range(S)], axis=1)
-        arm_odd = np.stack([odd[1 + s][:, s] for s in range(S)], axis=1)
-        metrics = {"a_chips": arm_chips.mean(axis=1), "b_chips": chips[0].mean(axis=1),
-                   "d_chips": (arm_chips - chips[0]).mean(axis=1),
-                   "a_odd": arm_odd.mean(axis=1), "b_odd": odd[0].mean(axis=1),
-                   "d_odd": (arm_odd - odd[0]).mean(axis=1)}
+        metrics = {**match_metrics("chips", [o.chips_after - o.chips_before for o in outs]),
+                   **match_metrics("odd", [np.isin(o.tricks, (1, 3)) for o in outs])}
     tally.add("match", {"all": np.zeros(size, dtype=np.int8)}, metrics)
     return tally
 
@@ -418,7 +408,7 @@ def match(setup: Setup, spec_a: str, spec_b: str, hands: int | None, games: int 
         parse_seat_specs(GAME, [spec], setup.players, default=spec)
     n = games or hands
     t = run(_match_chunk, (setup, spec_a, spec_b, bool(games)), n, seed, jobs, progress)
-    metrics = (["a_p_win", "b_p_win", "d_win"] if games else
+    metrics = (["a_win", "b_win", "d_win"] if games else
                ["a_chips", "b_chips", "d_chips", "a_odd", "b_odd", "d_odd"])
     res = Result(f"Shoot the Moon: {spec_a} vs {spec_b}",
                  {**setup.meta(seed=seed), "strategies": {"A": spec_a, "B": spec_b},
@@ -456,9 +446,7 @@ def _whatif_chunk(setup: Setup, variant: tuple[str, ...], games: bool, seed: int
             tricks = r.tricks[rows, cols]
             values.append({"chips": chips.ravel(), "p_odd": np.isin(tricks, (1, 3)).ravel(),
                            "p_shoot": (tricks == 5).ravel(), "moon_chips": r.moon_chips[rows, cols].ravel()})
-    base, var = values
-    metrics = {**{f"base_{k}": v for k, v in base.items()}, **{f"variant_{k}": v for k, v in var.items()},
-               **{f"d_{k.removeprefix('p_')}": var[k].astype(float) - base[k] for k in base}}
+    metrics = paired(*values)
     tally = Tally()
     tally.add("seats", {"seat": seat_keys}, metrics)
     return tally
@@ -467,19 +455,13 @@ def _whatif_chunk(setup: Setup, variant: tuple[str, ...], games: bool, seed: int
 def whatif(setup: Setup, variant_args: list[str], hands: int | None, games: int | None, seed: int,
            jobs: int = 1, progress: Progress = None) -> Result:
     """The same deals under `setup`'s rules and with `variant_args` applied on top."""
-    if not variant_args:
-        raise BadInput("whatif needs at least one --rule flag=value to compare against the defaults")
-    setup.validate()
-    variant = tuple(setup.rule_args) + tuple(variant_args)
-    replace(setup, rule_args=variant).validate()
+    variant = variant_rules(setup, variant_args)
     n = games or hands
     t = run(_whatif_chunk, (setup, variant, bool(games)), n, seed, jobs, progress)
     names = ["p_win", "rounds"] if games else ["chips", "p_odd", "p_shoot", "moon_chips"]
-    metrics = [f"base_{k}" for k in names] + [f"variant_{k}" for k in names] + [f"d_{k.removeprefix('p_')}" for k in names]
+    metrics = paired_names(names)
     res = Result("Shoot the Moon: rules what-if",
                  {**setup.meta(seed=seed), "variant": list(variant_args), ("games" if games else "hands"): n})
     res.tables["seats"] = estimate(t.get("seats"), ["seat"], metrics)
-    res.notes.append("The same deals and the same strategy random streams under both rule sets; per seat, "
-                     "the outcome of the seat's side. d_* = variant minus base, a paired difference with its "
-                     "95% interval.")
+    res.notes.append(WHATIF_NOTE)
     return res

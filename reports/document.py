@@ -10,6 +10,7 @@ import base64
 import html
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -24,6 +25,17 @@ from reports.text import fmt_number, pivot_estimates  # noqa: E402
 CSS = """body{font-family:system-ui,sans-serif;max-width:980px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:.85em}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}
 th{background:#f3f3f3}img{max-width:100%}code{background:#f3f3f3;padding:0 3px}.note{color:#555;font-size:.9em}"""
+
+
+def say(quiet: bool, text: str) -> None:
+    """A progress line on stderr while a report is built (silent with --quiet)."""
+    if not quiet:
+        print(text, file=sys.stderr, flush=True)
+
+
+def metric(df: pd.DataFrame, name: str) -> pd.DataFrame:
+    """The rows of a long estimates table for one metric."""
+    return df[df["metric"] == name]
 
 
 class Document:

@@ -2,7 +2,6 @@
 hand, calibration of the bidders, the widow's value, seat advantage and game odds."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -10,22 +9,13 @@ import numpy as np
 import pandas as pd
 
 from analysis import moon as M
-from reports.document import Document
+from reports.document import Document, metric, say
 
 EXAMPLE_HAND = "6-6 6-5 6-4 6-2 5-5 3-3 1-1"
 
 
-def _say(quiet: bool, text: str) -> None:
-    if not quiet:
-        print(text, file=sys.stderr, flush=True)
-
-
-def _metric(df: pd.DataFrame, metric: str) -> pd.DataFrame:
-    return df[df["metric"] == metric]
-
-
 def bid_success_figure(by_class: pd.DataFrame):
-    d = _metric(by_class, "p_make")
+    d = metric(by_class, "p_make")
     d = d.groupby(["bid", "trump_tiles"]).apply(
         lambda g: pd.Series({"made": (g["estimate"] * g["n"]).sum(), "n": g["n"].sum()}), include_groups=False
     ).reset_index()
@@ -48,20 +38,20 @@ def bid_success_figure(by_class: pd.DataFrame):
 
 def hand_heatmap(grid: pd.DataFrame, hand: str):
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
-    for ax, metric, cmap, label in ((axes[0], "p_make", "RdYlGn", "P(make)"),
+    for ax, name, cmap, label in ((axes[0], "p_make", "RdYlGn", "P(make)"),
                                     (axes[1], "score", "RdYlGn", "expected score")):
-        d = _metric(grid, metric)
+        d = metric(grid, name)
         table = d.pivot(index="trump", columns="bid", values="estimate")
         order = [t for t in ["0", "1", "2", "3", "4", "5", "6", "doubles", "notrump"] if t in table.index]
         table = table.loc[order]
-        vmax = 1 if metric == "p_make" else max(abs(np.nanmin(table.to_numpy())), abs(np.nanmax(table.to_numpy())))
-        im = ax.imshow(table.to_numpy(), cmap=cmap, aspect="auto", vmin=0 if metric == "p_make" else -vmax, vmax=vmax)
+        vmax = 1 if name == "p_make" else max(abs(np.nanmin(table.to_numpy())), abs(np.nanmax(table.to_numpy())))
+        im = ax.imshow(table.to_numpy(), cmap=cmap, aspect="auto", vmin=0 if name == "p_make" else -vmax, vmax=vmax)
         ax.set_xticks(range(len(table.columns)), table.columns)
         ax.set_yticks(range(len(table.index)), table.index)
         ax.set_xlabel("bid")
         ax.set_ylabel("trump")
         for (i, j), v in np.ndenumerate(table.to_numpy()):
-            ax.text(j, i, f"{v:.2f}" if metric == "p_make" else f"{v:+.1f}", ha="center", va="center", fontsize=7)
+            ax.text(j, i, f"{v:.2f}" if name == "p_make" else f"{v:+.1f}", ha="center", va="center", fontsize=7)
         fig.colorbar(im, ax=ax, label=label)
         ax.set_title(label)
     fig.suptitle(f"Bidding on {hand}")
@@ -73,8 +63,8 @@ def calibration_figure(cal: pd.DataFrame):
     fig, ax = plt.subplots(figsize=(5, 4.6))
     ax.plot([0, 1], [0, 1], color="#999", lw=1, ls="--", label="perfect")
     for spec, g in cal.groupby("strategy"):
-        pred = _metric(g, "predicted").set_index("decile")
-        real = _metric(g, "p_make").set_index("decile")
+        pred = metric(g, "predicted").set_index("decile")
+        real = metric(g, "p_make").set_index("decile")
         real = real[real["n"] >= 20]
         pred = pred.loc[real.index]
         err = [real["estimate"] - real["ci_low"], real["ci_high"] - real["estimate"]]
@@ -92,8 +82,8 @@ def calibration_figure(cal: pd.DataFrame):
 
 def seat_figure(positions: pd.DataFrame):
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.4))
-    for ax, metric, label in ((axes[0], "p_bidder", "P(wins the auction)"), (axes[1], "score", "points per hand")):
-        d = _metric(positions, metric)
+    for ax, name, label in ((axes[0], "p_bidder", "P(wins the auction)"), (axes[1], "score", "points per hand")):
+        d = metric(positions, name)
         err = [d["estimate"] - d["ci_low"], d["ci_high"] - d["estimate"]]
         ax.bar(d["position"], d["estimate"], yerr=err, capsize=4, color="#2a6fbb")
         ax.set_title(label)
@@ -110,7 +100,7 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
              f"seed {seed}. Every rate has its sample size n and a 95% interval. Regenerate with "
              f"`moonshot report moon --out DIR --hands {hands} --seed {seed}`.")
 
-    _say(quiet, f"[1/6] bid success: {hands:,} hands")
+    say(quiet, f"[1/6] bid success: {hands:,} hands")
     bs = M.bid_success(setup, hands, seed, jobs)
     doc.heading("How often does a bid make?")
     doc.table("bid_success_by_bid", bs.tables["by_bid"], "Success rate and bidder's score by bid level")
@@ -127,7 +117,7 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
         doc.table("calibration", bs.tables["calibration"], "Calibration by predicted decile")
 
     samples = max(2_000, hands // 4)
-    _say(quiet, f"[2/6] example hand {EXAMPLE_HAND}: {samples:,} deals per trump")
+    say(quiet, f"[2/6] example hand {EXAMPLE_HAND}: {samples:,} deals per trump")
     h = M.analyze_hand(setup, EXAMPLE_HAND, "first", samples, seed, jobs)
     doc.heading(f"One hand: {EXAMPLE_HAND}")
     doc.figure("example_hand", hand_heatmap(h.tables["trump_by_bid"], EXAMPLE_HAND),
@@ -136,27 +126,27 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     doc.table("example_hand_outbid", h.tables["outbid"], "Chance another player takes the contract at that bid")
     doc.table("example_hand_grid", h.tables["trump_by_bid"], "Every trump and bid")
 
-    _say(quiet, f"[3/6] widow value: {hands // 2:,} paired hands")
+    say(quiet, f"[3/6] widow value: {hands // 2:,} paired hands")
     w = M.widow_value(setup, max(2_000, hands // 2), seed, jobs)
     doc.heading("What is the widow worth?")
     doc.table("widow_overall", w.tables["overall"], "Bidder with the widow against keeping its dealt seven")
     doc.table("widow_by_bid", w.tables["by_bid"], "By bid level")
     doc.note(w.notes[0])
 
-    _say(quiet, f"[4/6] seat advantage: {hands:,} hands")
+    say(quiet, f"[4/6] seat advantage: {hands:,} hands")
     sa = M.seat_advantage(setup, hands, seed, jobs)
     doc.heading("Does it pay to bid first, middle or last?")
     doc.figure("seat_advantage", seat_figure(sa.tables["positions"]), "By position in the auction.")
     doc.table("seat_advantage", sa.tables["positions"], "By position in the auction")
 
     games = max(500, hands // 40)
-    _say(quiet, f"[5/6] game odds: {games:,} games per match-up")
+    say(quiet, f"[5/6] game odds: {games:,} games per match-up")
     go = M.game_odds(setup, games, seed, jobs)
     doc.heading("Who wins the game to 21?")
     doc.table("game_odds", go.tables["matchups"], "Strategy match-ups, same deals, seats rotated")
     doc.note(go.notes[0])
 
-    _say(quiet, f"[6/6] rules what-if moon.min_bid=3: {hands // 2:,} hands")
+    say(quiet, f"[6/6] rules what-if moon.min_bid=3: {hands // 2:,} hands")
     wi = M.whatif(setup, ["moon.min_bid=3"], max(2_000, hands // 2), None, seed, jobs)
     doc.heading("Rules what-if: minimum bid 3")
     doc.table("whatif_min_bid_3", wi.tables["seats"], "Default rules (base) against moon.min_bid=3")

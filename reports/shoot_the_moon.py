@@ -2,7 +2,6 @@
 odds by hand feature, strategy matches and a rules what-if, with figures and CSV tables."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -10,26 +9,17 @@ import numpy as np
 import pandas as pd
 
 import analysis.shoot_the_moon as A
-from reports.document import Document
+from reports.document import Document, metric, say
 
 WHATIF_RULES = ["stm.little_moon_lead_trumps=true"]
-
-
-def _say(quiet: bool, text: str) -> None:
-    if not quiet:
-        print(text, file=sys.stderr, flush=True)
-
-
-def _metric(df: pd.DataFrame, metric: str) -> pd.DataFrame:
-    return df[df["metric"] == metric]
 
 
 def big_moon_figure(paired: pd.DataFrame):
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
     rows = paired[paired["big_before"] == "any"]
-    for ax, metric, label in ((axes[0], "d_chips", "chips gained that round"),
+    for ax, name, label in ((axes[0], "d_chips", "chips gained that round"),
                               (axes[1], "d_win", "gain in P(win the game)")):
-        d = _metric(rows, metric)
+        d = metric(rows, name)
         x = np.arange(len(d))
         err = [d["estimate"] - d["ci_low"], d["ci_high"] - d["estimate"]]
         ax.bar(x, d["estimate"], yerr=err, capsize=4, color="#e58e26")
@@ -61,14 +51,14 @@ def chip_heatmap(win: pd.DataFrame, target: int):
 
 def odds_figure(tables: dict[str, pd.DataFrame]):
     fig, axes = plt.subplots(1, 4, figsize=(13, 3.4), sharey=True)
-    for ax, name in zip(axes, A.FEATURES):
-        df = tables[name]
-        for metric, color, label in (("p_odd", "#2a6fbb", "P(odd tricks)"), ("p_shoot", "#c0392b", "P(shoot)")):
-            d = _metric(df, metric)
+    for ax, feature in zip(axes, A.FEATURES):
+        df = tables[feature]
+        for name, color, label in (("p_odd", "#2a6fbb", "P(odd tricks)"), ("p_shoot", "#c0392b", "P(shoot)")):
+            d = metric(df, name)
             d = d[d["n"] >= 30]
-            ax.plot(d[name], d["estimate"], "o-", color=color, label=label)
-            ax.fill_between(d[name], d["ci_low"], d["ci_high"], color=color, alpha=0.2)
-        ax.set_xlabel(name.replace("_", " "))
+            ax.plot(d[feature], d["estimate"], "o-", color=color, label=label)
+            ax.fill_between(d[feature], d["ci_low"], d["ci_high"], color=color, alpha=0.2)
+        ax.set_xlabel(feature.replace("_", " "))
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("probability")
     axes[0].legend()
@@ -99,7 +89,7 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
              f"unless a section says otherwise; strategy `{A.DEFAULT_STRATEGY}` in every seat unless named. "
              f"Regenerate with `moonshot report shoot-the-moon --out DIR --hands {hands} --seed {seed}`.")
 
-    _say(quiet, f"[1/6] headline: {hands:,} rounds, 4 players")
+    say(quiet, f"[1/6] headline: {hands:,} rounds, 4 players")
     head = A.simulate(base, hands, None, seed, jobs)
     doc.heading("Headline: four players, each for themselves")
     doc.table("headline_sides", head.tables["sides"], "Per side, one round from 2 chips each")
@@ -108,7 +98,7 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     doc.tables["tricks_distribution"] = head.tables["tricks_distribution"]
 
     deals = max(2_000, hands // 10)
-    _say(quiet, f"[2/6] Big Moon value: {deals:,} paired deals (whole games) per table, 7 tables")
+    say(quiet, f"[2/6] Big Moon value: {deals:,} paired deals (whole games) per table, 7 tables")
     setups = [A.Setup(p, part) for p, part in A.ALL_TABLES]
     bmv = A.big_moon_value(setups, deals, seed, jobs)
     doc.heading("What is a Big Moon worth?")
@@ -122,7 +112,7 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
         doc.note(note)
 
     games = max(4_000, hands // 4)
-    _say(quiet, f"[3/6] chip value: {games:,} games from every chips state")
+    say(quiet, f"[3/6] chip value: {games:,} games from every chips state")
     cv = A.chip_value(base, games, seed, jobs)
     doc.heading("What is one chip worth in games won?")
     doc.figure("chip_value", chip_heatmap(cv.tables["win_probability"], base.table.rules.target_chips),
@@ -132,7 +122,7 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     for note in cv.notes:
         doc.note(note)
 
-    _say(quiet, f"[4/6] hand odds: {hands:,} rounds")
+    say(quiet, f"[4/6] hand odds: {hands:,} rounds")
     odds = A.hand_odds(base, hands, seed, jobs)
     doc.heading("Which hands make an odd number of tricks?")
     doc.figure("hand_odds", odds_figure(odds.tables), "P(odd) and P(shoot the moon) by hand feature.")
@@ -140,14 +130,14 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
         doc.table(f"odds_{name}", odds.tables[name], f"By {name.replace('_', ' ')}")
 
     n_match = max(2_000, hands // 4)
-    _say(quiet, f"[5/6] strategy matches: {n_match:,} deals each")
+    say(quiet, f"[5/6] strategy matches: {n_match:,} deals each")
     doc.heading("Which playing style wins more chips?")
     for a, b in (("odd", "random"), ("odd", "greedy"), ("greedy", "random")):
         m = A.match(base, a, b, n_match, None, seed, jobs)
         doc.table(f"match_{a}_vs_{b}", m.tables["match"], f"{a} (A) against {b} (B), same deals, seats rotated")
     doc.note(m.notes[0])
 
-    _say(quiet, f"[6/6] rules what-if {WHATIF_RULES}: {n_match:,} deals")
+    say(quiet, f"[6/6] rules what-if {WHATIF_RULES}: {n_match:,} deals")
     w = A.whatif(base, WHATIF_RULES, n_match, None, seed, jobs)
     doc.heading("Rules what-if: red still trumps a Little Moon lead")
     doc.table("whatif_little_moon_lead_trumps", w.tables["seats"], "Default rules (base) against the variant")

@@ -96,3 +96,14 @@ def test_montecarlo_bidder_bids_a_sure_hand_and_passes_a_hopeless_one():
     assert bids[0] >= 6 and bids[1] == 0
     p = mc.predict_make(np.array([sure]), np.array([6]), np.array([7]), 3, table.rules)
     assert p[0] > 0.8
+
+
+@pytest.mark.parametrize("players,spec", [(3, "threshold"), (4, "greedy"), (3, "defend")])
+def test_heuristic_hands_replay_through_the_reference(players, spec):
+    """Parity with the rules oracle also holds for the built-in strategies' choices."""
+    from tests.moon_testing import replay_hand
+    table = Setup(players).validate().table
+    res = E.play_hands(table, 150, seats(spec, players), np.random.default_rng(11), np.random.default_rng(12),
+                       trace=True)
+    for i in range(150):
+        replay_hand(res, i, table)
