@@ -287,11 +287,12 @@ def report(game: str, out: Path = typer.Option(..., "--out", "-o", help="folder 
     _positive("--hands", hands), _jobs(jobs)
     if out.exists() and not out.is_dir():
         raise BadInput(f"--out {str(out)!r} is a file; accepted: a folder (created if missing)")
-    parent = out.parent if str(out.parent) else Path(".")
     import os
-    probe = out if out.exists() else parent
-    if not probe.exists() or not os.access(probe, os.W_OK):
-        raise BadInput(f"cannot write the report into {str(out)!r}: {str(probe)!r} is missing or not writable")
+    probe = out.absolute()
+    while not probe.exists():                 # missing folders are created; the first existing one must be writable
+        probe = probe.parent
+    if not probe.is_dir() or not os.access(probe, os.W_OK):
+        raise BadInput(f"cannot write the report into {str(out)!r}: {str(probe)!r} is not a writable folder")
     if game == "moon":
         from reports.moon import build_report
     else:

@@ -113,6 +113,7 @@ class Document:
         """Write everything into `out` (created if missing); returns the report.md path."""
         out = Path(out)
         parent = out.parent if str(out.parent) else Path(".")
+        parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=parent))
         try:
             (tmp / "figures").mkdir()
