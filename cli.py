@@ -288,11 +288,16 @@ def report(game: str, out: Path = typer.Option(..., "--out", "-o", help="folder 
     if out.exists() and not out.is_dir():
         raise BadInput(f"--out {str(out)!r} is a file; accepted: a folder (created if missing)")
     import os
+    import tempfile
     probe = out.absolute()
     while not probe.exists():                 # missing folders are created; the first existing one must be writable
         probe = probe.parent
-    if not probe.is_dir() or not os.access(probe, os.W_OK):
-        raise BadInput(f"cannot write the report into {str(out)!r}: {str(probe)!r} is not a writable folder")
+    try:
+        if not probe.is_dir():
+            raise OSError
+        os.rmdir(tempfile.mkdtemp(dir=probe))         # the real test of "writable"
+    except OSError:
+        raise BadInput(f"cannot write the report into {str(out)!r}: {str(probe)!r} is not a writable folder") from None
     if game == "moon":
         from reports.moon import build_report
     else:

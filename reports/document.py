@@ -21,6 +21,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from reports.text import fmt_number, pivot_estimates  # noqa: E402
+from simulator.errors import BadInput  # noqa: E402
 
 CSS = """body{font-family:system-ui,sans-serif;max-width:980px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:.85em}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}
@@ -113,8 +114,11 @@ class Document:
         """Write everything into `out` (created if missing); returns the report.md path."""
         out = Path(out)
         parent = out.parent if str(out.parent) else Path(".")
-        parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=parent))
+        try:
+            parent.mkdir(parents=True, exist_ok=True)
+            tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=parent))
+        except OSError as exc:
+            raise BadInput(f"cannot write the report into {str(out)!r}: {exc.strerror}") from None
         try:
             (tmp / "figures").mkdir()
             (tmp / "tables").mkdir()
