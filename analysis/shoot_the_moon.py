@@ -94,10 +94,6 @@ def round_metrics(res, cols: np.ndarray | None = None) -> dict[str, np.ndarray]:
             "tricks": tricks, "moon_chips": moon}
 
 
-def _ravel(metrics: dict) -> dict:
-    return {k: np.asarray(v).ravel() for k, v in metrics.items()}
-
-
 # --------------------------------------------------------------------------------------------
 # simulate: headline numbers per side
 # --------------------------------------------------------------------------------------------
@@ -110,9 +106,11 @@ def _hands_chunk(setup: Setup, want_history: bool, seed: int, index: int, size: 
     res = play_round(table, hands, dealer, _start_chips(table, size), seats.strategies, play_rng)
     tally = Tally()
     S = table.n_sides
-    m = _ravel(round_metrics(res))
-    tally.add("sides", {"side": _side_keys(size, S)}, m)
-    tally.add("tricks_dist", {"side": _side_keys(size, S), "tricks": m["tricks"]}, {})
+    m = round_metrics(res)
+    tally.add_columns("sides", "side", m)
+    counts = np.stack([np.bincount(m["tricks"][:, s], minlength=C.TRICKS + 1) for s in range(S)])
+    tally.add_counts("tricks_dist", {"side": np.repeat(np.arange(S), C.TRICKS + 1),
+                                     "tricks": np.tile(np.arange(C.TRICKS + 1), S)}, counts.ravel())
     tally.add("annulled", {"all": np.zeros(size, dtype=np.int8)}, {"p_annulled": res.annulled})
     if want_history:
         from simulator.runner import CHUNK

@@ -56,6 +56,23 @@ class Tally:
                  pd.MultiIndex.from_arrays(values, names=list(keys)))
         self._merge_table(name, pd.DataFrame(columns, index=index))
 
+    def add_columns(self, name: str, key: str, metrics: dict[str, np.ndarray]) -> None:
+        """Like add() when the group is the column: each metric is (N, k), column j is group j."""
+        first = np.asarray(next(iter(metrics.values())))
+        rows, groups = first.shape
+        columns = {"n": np.full(groups, rows, dtype=np.int64)}
+        for m, v in metrics.items():
+            v = np.asarray(v, dtype=np.float64)
+            columns[m] = v.sum(axis=0)
+            columns[m + "__sq"] = (v * v).sum(axis=0)
+        self._merge_table(name, pd.DataFrame(columns, index=pd.Index(np.arange(groups), name=key)))
+
+    def add_counts(self, name: str, keys: dict[str, np.ndarray], counts: np.ndarray) -> None:
+        """Counts already tallied per key combination (keys are equal-length 1-d arrays)."""
+        index = pd.MultiIndex.from_arrays(list(keys.values()), names=list(keys)) if len(keys) > 1 else \
+            pd.Index(next(iter(keys.values())), name=next(iter(keys)))
+        self._merge_table(name, pd.DataFrame({"n": np.asarray(counts, dtype=np.int64)}, index=index))
+
     def _merge_table(self, name: str, summed: pd.DataFrame) -> None:
         if name in self.tables:
             both = pd.concat([self.tables[name], summed])

@@ -146,7 +146,10 @@ class RoundState:
         self.masks_flat = masks.reshape(-1)                  # feature f of row r at r*8 + f
         self.big_bits = masks[:, F_BIG].copy()
         self.little_bits = masks[:, F_LITTLE].copy()
-        self.cards_flat = self.rows.reshape(-1)              # slot i of row r at r*5 + i
+        padded = np.zeros((N * H, 8), dtype=np.int8)         # 8 bytes a hand: one uint64 gather fetches it
+        padded[:, :C.HAND_SIZE] = self.rows
+        self.words = padded.view(np.uint64).ravel()
+        self.cards_flat = padded.reshape(-1)                 # slot i of row r at r*8 + i
         self.play_seats = np.zeros((N, C.TRICKS * H), dtype=np.int8)   # every play so far, in order
         self.play_cards = np.zeros((N, C.TRICKS * H), dtype=np.int8)
         self.n_played = 0
@@ -206,7 +209,7 @@ class PlayView:
     @cached_property
     def little_bits(self): return self._state.little_bits[self._row]
     @cached_property
-    def hand(self): return self._state.rows[self._row]
+    def hand(self): return self._state.words[self._row].view(np.int8).reshape(-1, 8)[:, :C.HAND_SIZE]
     @cached_property
     def legal(self): return BITS[self.legal_bits]
     @cached_property
@@ -280,14 +283,13 @@ def deal(rng: np.random.Generator, n: int, hands_dealt: int) -> np.ndarray:
     deck = np.empty((C.DECK_SIZE, n), dtype=np.int8)    # transposed: each swap touches contiguous rows
     deck[:] = np.arange(C.DECK_SIZE, dtype=np.int8)[:, None]
     flat = deck.reshape(-1)
-    cols = np.arange(n)
-    u = rng.random((k, n), dtype=np.float32)
+    left = (C.DECK_SIZE - np.arange(k))[:, None]           # cards not yet placed before step i
+    step = np.minimum((rng.random((k, n), dtype=np.float32) * left).astype(np.intp), left - 1)
+    target = (step + np.arange(k)[:, None]) * n + np.arange(n)    # flat index of the card swapped into row i
     for i in range(k):
-        j = i + np.minimum((u[i] * (C.DECK_SIZE - i)).astype(np.intp), C.DECK_SIZE - i - 1)
-        idx = j * n + cols
         top = deck[i].copy()
-        deck[i] = flat[idx]
-        flat[idx] = top
+        deck[i] = flat[target[i]]
+        flat[target[i]] = top
     return np.ascontiguousarray(deck[:k].T).reshape(n, hands_dealt, C.HAND_SIZE)
 
 
@@ -409,7 +411,7 @@ def play_round(table: Table, hands: np.ndarray, dealer: np.ndarray, chips: np.nd
                 slot, detected = _apply_revokes(revoke, rng, mine, on_suit, moons, moon_lead, slot, seat, P, side_of)
                 revoked[detected, side_of[seat[detected]]] = True
                 revoke_detected[detected, st.n_played] = True
-            card = st.cards_flat[row * 5 + slot]
+            card = st.cards_flat[row * 8 + slot]
             st.live[row] = mine & ~SLOT_BIT[slot]
             st.trick[:, k] = card
             st.play_seats[:, st.n_played] = seat
