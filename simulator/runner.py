@@ -74,6 +74,11 @@ class Tally:
         self._merge_table(name, pd.DataFrame({"n": np.asarray(counts, dtype=np.int64)}, index=index))
 
     def _merge_table(self, name: str, summed: pd.DataFrame) -> None:
+        old = self.tables.get(name)
+        if old is not None and old.index.equals(summed.index) and old.columns.equals(summed.columns):
+            # The usual case (every chunk fills the same cells): add the sums in place.
+            self.tables[name] = old + summed
+            return
         if name in self.tables:
             both = pd.concat([self.tables[name], summed])
             summed = both.groupby(level=list(range(both.index.nlevels)), sort=True).sum()
