@@ -41,7 +41,7 @@ class RandomPlay:
     """
 
     def play(self, view: PlayView, rng: np.random.Generator) -> np.ndarray:
-        return UNIFORM_FLAT[view.legal_bits.astype(np.intp) * 60 + rng.integers(0, 60, len(view), dtype=np.uint8)]
+        return UNIFORM_FLAT[view.legal_bits.astype(np.int16) * 60 + rng.integers(0, 60, len(view), dtype=np.int16)]
 
 
 @register(GAME, "greedy")

@@ -111,6 +111,7 @@ POPCOUNT = BITS.sum(axis=1).astype(np.int8)
 UNIFORM = np.array([[np.flatnonzero(BITS[m])[r % max(1, POPCOUNT[m])] if m else -1 for r in range(60)]
                     for m in range(32)], dtype=np.int8)
 # Discard order, lowest first: Little Moon, numbers (off-suit before red), Big Moon last.
+MOON_DELTA = (C.IS_BIG.astype(np.int8) - C.IS_LITTLE)           # a card's part in a trick's Moon chips
 RED_BIT = np.where(np.arange(C.DECK_SIZE) < 12, 1 << np.arange(C.DECK_SIZE) % 16, 0).astype(np.uint16)
 DISCARD_VALUE = np.where(C.IS_LITTLE, 0, np.where(C.IS_BIG, 100, C.NUMBER + 12 * (C.SUIT == C.RED))).astype(np.int16)
 
@@ -283,8 +284,8 @@ def deal(rng: np.random.Generator, n: int, hands_dealt: int) -> np.ndarray:
     The same layout as reference.deal, which uses a full permutation (the same distribution).
     """
     k = C.HAND_SIZE * hands_dealt
-    left = (C.DECK_SIZE - np.arange(k))[:, None]           # cards not yet placed before step i
-    step = np.minimum((rng.random((k, n), dtype=np.float32) * left).astype(np.int16), left - 1)
+    left = (C.DECK_SIZE - np.arange(k, dtype=np.float32))[:, None]   # cards not yet placed before step i
+    step = np.minimum((rng.random((k, n), dtype=np.float32) * left).astype(np.int16), (left - 1).astype(np.int16))
     out = np.empty((k, n), dtype=np.int8)
     for lo in range(0, n, DEAL_BLOCK):
         m = min(DEAL_BLOCK, n - lo)
@@ -385,6 +386,7 @@ def play_round(table: Table, hands: np.ndarray, dealer: np.ndarray, chips: np.nd
         order_base = (dealer_base + leader) * H
         best = np.zeros(N, dtype=np.int16)
         win_seat = leader.copy()
+        moon_delta = np.zeros(N, dtype=np.int8)     # Big Moons minus Little Moons in the trick
         has_moon = np.zeros(N, dtype=bool)
         for k in range(H):
             seat = order_flat[order_base + k]
@@ -426,6 +428,7 @@ def play_round(table: Table, hands: np.ndarray, dealer: np.ndarray, chips: np.nd
             st.play_cards[:, st.n_played] = card
             st.n_played += 1
             has_moon |= C.IS_MOON[card]
+            moon_delta += MOON_DELTA[card]
             st.reds_played |= RED_BIT[card]
             if k == 0:
                 lead_class = LEAD_CLASS[card]
@@ -445,7 +448,10 @@ def play_round(table: Table, hands: np.ndarray, dealer: np.ndarray, chips: np.nd
         if len(moon_rows):
             ws = win_side[moon_rows]
             old = st.chips[moon_rows, ws]
-            new = _moon_chips(old, st.trick[moon_rows], st.chips[moon_rows], rules.moon_chip_netting, finite)
+            if rules.moon_chip_netting == "net_per_trick" and not finite:
+                new = np.maximum(0, old + moon_delta[moon_rows])          # STM-6.1: net, then the floor
+            else:
+                new = _moon_chips(old, st.trick[moon_rows], st.chips[moon_rows], rules.moon_chip_netting, finite)
             st.chips[moon_rows, ws] = new
             moon_chips[moon_rows, ws] += new - old
         leader = win_seat
