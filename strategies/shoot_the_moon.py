@@ -77,7 +77,7 @@ class OddPlanner:
         n = len(view)
         legal, big, little = view.legal_bits, view.big_bits, view.little_bits
         side = view.side
-        mine = view.tricks[np.arange(n), np.maximum(side, 0)]
+        mine = view.side_tricks
         left = C.TRICKS - view.trick_no
         big_live = big & view.live_bits
         sure = self._sure_reds(view) + _popcount(big_live)

@@ -177,6 +177,7 @@ class PlayView:
       trick (n,H)              cards played to this trick in order, -1 not yet
       best (n,)                strength to beat (position > 0), winning_side (n,)
       seen (n,52)              cards played this round;  tricks, chips (n,S) per side
+      side_tricks (n,)         tricks the mover's side has won this round
       reds_played, red_dealt   (n,) uint16, bit r = red card r+1 played this round / dealt to the mover
     """
 
@@ -233,6 +234,12 @@ class PlayView:
     def red_dealt(self): return self._state.red_dealt[self._row]
     @cached_property
     def reds_played(self): return self._sel(self._state.reds_played)
+    @cached_property
+    def side_tricks(self):
+        """(n,) tricks the mover's side has won this round (0 for the dummy)."""
+        st = self._state
+        games = np.arange(st.N) if self._rows is None else self._rows
+        return st.tricks.reshape(-1)[games * st.tricks.shape[1] + np.maximum(self.side, 0)]
     @cached_property
     def best(self): return self._sel(self._step["best"])
     @cached_property
