@@ -315,7 +315,7 @@ def hand(game: str, hand: str = typer.Option(..., "--hand", help='seven tiles, e
     """Moon: for one hand as the bidder, P(make) and expected score of every trump and bid."""
     game = _game(game)
     if game != "moon":
-        raise BadInput(f"the hand analyzer is for moon; accepted: moonshot hand moon --hand ...")
+        raise BadInput("the hand analyzer is for moon; accepted: moonshot hand moon --hand ...")
     fmt = _format(format, out)
     _positive("--samples", samples), _jobs(jobs)
     _check_out_file(out)

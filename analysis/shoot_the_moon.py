@@ -17,7 +17,7 @@ import pandas as pd
 from analysis.common import (WHATIF_NOTE, Progress, arm_seeds, match_lineups, match_metrics, paired,
                              paired_names, run, variant_rules)
 from analysis.result import Result
-from analysis.stats import estimate, mean_ci
+from analysis.stats import Z, estimate, wilson
 from simulator.errors import BadInput
 from simulator.runner import Tally, chunk_rngs
 from simulator.shoot_the_moon import cards as C
@@ -151,7 +151,6 @@ def simulate(setup: Setup, hands: int | None, games: int | None, seed: int, jobs
     res.tables["sides"] = estimate(t.get("sides"), ["side"], ROUND_METRICS)
     dist = t.get("tricks_dist")[["side", "tricks", "n"]]
     totals = dist.groupby("side")["n"].transform("sum")
-    from analysis.stats import wilson
     p, lo, hi = wilson(dist["n"], totals)
     res.tables["tricks_distribution"] = dist.assign(n=totals, count=dist["n"], estimate=p, ci_low=lo, ci_high=hi)
     annulled = t.get("annulled")
@@ -342,7 +341,7 @@ def chip_value(setup: Setup, games: int, seed: int, jobs: int = 1, progress: Pro
     res = Result("Shoot the Moon: the value of a chip", setup.meta(games=games, seed=seed))
     res.tables["win_probability"] = estimate(states, ["ours", "theirs"], ["p_win"])
     # One more chip: P(win | ours+1, theirs) - P(win | ours, theirs), independent samples.
-    p, lo, hi = (states["p_win"] / states["n"]).to_numpy(), None, None
+    p = (states["p_win"] / states["n"]).to_numpy()
     var = p * (1 - p) / states["n"].to_numpy()
     key = {(a, b): i for i, (a, b) in enumerate(zip(states["ours"], states["theirs"]))}
     rows = []
@@ -350,12 +349,12 @@ def chip_value(setup: Setup, games: int, seed: int, jobs: int = 1, progress: Pro
         j = key.get((a + 1, b))
         if j is not None:
             d = p[j] - p[i]
-            half = 1.959963984540054 * np.sqrt(var[i] + var[j])
+            half = Z * np.sqrt(var[i] + var[j])
             rows.append({"ours": a, "theirs": b, "metric": "d_win_one_more_chip", "estimate": d,
                          "n": int(min(states["n"][i], states["n"][j])), "ci_low": d - half, "ci_high": d + half})
     res.tables["one_more_chip"] = pd.DataFrame(rows)
-    res.notes += [f"Side 0 (seat 0's side) starts the game state with `ours` chips and every other side with "
-                  f"`theirs`; the first dealer is random. n games per state.",
+    res.notes += ["Side 0 (seat 0's side) starts the game state with `ours` chips and every other side with "
+                  "`theirs`; the first dealer is random. n games per state.",
                   "one_more_chip: the gain in P(win) from holding one chip more (difference of two "
                   "independent estimates; n is the smaller sample)."]
     return res

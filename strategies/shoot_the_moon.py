@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.shoot_the_moon import cards as C
-from simulator.shoot_the_moon.engine import HIGHEST, LOWEST, SLOT_BIT, UNIFORM, PlayView
+from simulator.shoot_the_moon.engine import HIGHEST, LOWEST, UNIFORM, PlayView
 
 UNIFORM_FLAT = UNIFORM.reshape(-1)
 from strategies.base import register

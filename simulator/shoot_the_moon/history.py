@@ -16,7 +16,7 @@ GAME = "shoot-the-moon"
 
 def records(res: RoundResult, table: Table, specs: tuple[str, ...], seed: int, first_id: int) -> list[str]:
     """One JSON line per round in `res` (hand ids first_id, first_id+1, ...)."""
-    P, H = table.players, table.hands_dealt
+    P = table.players
     common = {"game": GAME, "format": 1, "rules": table.rules.as_dict(), "seed": seed, "players": P,
               "sides": table.side_of_seat[:P].tolist(), "strategies": list(specs)}
     names = np.array([card_name(c) for c in range(52)])
