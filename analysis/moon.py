@@ -96,8 +96,7 @@ def trump_tiles_held(hands7: np.ndarray, trump: np.ndarray) -> np.ndarray:
 def _hands_chunk(setup: Setup, want_history: bool, seed: int, index: int, size: int) -> Tally:
     table, seats = setup.table, setup.seats
     deal_rng, play_rng = chunk_rngs(seed, index)
-    first = deal_rng.integers(0, table.players, size)
-    res = E.play_hands(table, size, seats.strategies, deal_rng, play_rng, first_bidder=first)
+    res = E.play_hands(table, size, seats.strategies, deal_rng, play_rng)
     S = table.n_sides
     played = res.bidder >= 0
     bside = bidder_side(table, res)
@@ -279,8 +278,7 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
 def _bid_success_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
     table, seats = setup.table, setup.seats
     deal_rng, play_rng = chunk_rngs(seed, index)
-    first = deal_rng.integers(0, table.players, size)
-    res = E.play_hands(table, size, seats.strategies, deal_rng, play_rng, first_bidder=first)
+    res = E.play_hands(table, size, seats.strategies, deal_rng, play_rng)
     p = np.flatnonzero(res.bidder >= 0)
     tally = Tally()
     if not len(p):
@@ -357,8 +355,7 @@ def _widow_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
     outs = []
     for lineup in (list(seats.strategies), [KeepDealt(s) for s in seats.strategies]):
         deal_rng = np.random.default_rng(deal_seed)
-        first = deal_rng.integers(0, table.players, size)
-        outs.append(E.play_hands(table, size, lineup, deal_rng, np.random.default_rng(play_seed), first_bidder=first))
+        outs.append(E.play_hands(table, size, lineup, deal_rng, np.random.default_rng(play_seed)))
     with_w, without = outs
     p = np.flatnonzero((with_w.bidder >= 0) & (with_w.bidder == without.bidder))
     tally = Tally()
@@ -389,12 +386,11 @@ def widow_value(setup: Setup, hands: int, seed: int, jobs: int = 1, progress: Pr
 def _seat_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
     table, seats = setup.table, setup.seats
     deal_rng, play_rng = chunk_rngs(seed, index)
-    first = deal_rng.integers(0, table.players, size)
-    res = E.play_hands(table, size, seats.strategies, deal_rng, play_rng, first_bidder=first)
+    res = E.play_hands(table, size, seats.strategies, deal_rng, play_rng)
     P = table.players
     seat = np.tile(np.arange(P), size)
     hand = np.repeat(np.arange(size), P)
-    position = (seat - first[hand]) % P
+    position = (seat - res.first_bidder[hand]) % P
     side = table.side_of_seat[seat]
     is_bidder = res.bidder[hand] == seat
     tally = Tally()
@@ -433,8 +429,7 @@ def _match_chunk(setup: Setup, spec_a: str, spec_b: str, games: bool, seed: int,
         if games:
             outs.append(E.play_games(table, size, lineup, deal_rng, play_rng).winner[:, None] == np.arange(S))
         else:
-            first = deal_rng.integers(0, P, size)
-            outs.append(E.play_hands(table, size, lineup, deal_rng, play_rng, first_bidder=first).score)
+            outs.append(E.play_hands(table, size, lineup, deal_rng, play_rng).score)
     metrics = match_metrics("win" if games else "score", outs)
     tally = Tally()
     tally.add("match", {"all": np.zeros(size, dtype=np.int8)}, metrics)
@@ -470,8 +465,7 @@ def _whatif_chunk(setup: Setup, variant: tuple[str, ...], games: bool, seed: int
             g = E.play_games(table, size, setup.seats.strategies, deal_rng, play_rng)
             values.append({"p_win": (g.winner[:, None] == cols).ravel(), "hands": np.repeat(g.hands, P)})
         else:
-            first = deal_rng.integers(0, P, size)
-            r = E.play_hands(table, size, setup.seats.strategies, deal_rng, play_rng, first_bidder=first)
+            r = E.play_hands(table, size, setup.seats.strategies, deal_rng, play_rng)
             rows = np.arange(size)[:, None]
             values.append({"score": r.score[rows, cols].ravel(),
                            "p_bidder": (r.bidder[:, None] == np.arange(P)).ravel(),

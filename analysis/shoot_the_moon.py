@@ -78,6 +78,16 @@ def _start_chips(table: Table, n: int) -> np.ndarray:
     return np.full((n, table.n_sides), table.rules.starting_chips, dtype=np.int16)
 
 
+def _deal(table: Table, rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """n deals and a random dealer for each (a single round: STM-3.2's first dealer is random)."""
+    return deal(rng, n, table.hands_dealt), rng.integers(0, table.players, n).astype(np.int8)
+
+
+def _play(table: Table, strategies, hands: np.ndarray, dealer: np.ndarray, rng: np.random.Generator):
+    """One round of every deal, from the starting chips."""
+    return play_round(table, hands, dealer, _start_chips(table, len(hands)), strategies, rng)
+
+
 def _side_keys(n: int, sides: int) -> np.ndarray:
     return np.tile(np.arange(sides), n)
 
@@ -101,9 +111,7 @@ def round_metrics(res, cols: np.ndarray | None = None) -> dict[str, np.ndarray]:
 def _hands_chunk(setup: Setup, want_history: bool, seed: int, index: int, size: int) -> Tally:
     table, seats = setup.table, setup.seats
     deal_rng, play_rng = chunk_rngs(seed, index)
-    hands = deal(deal_rng, size, table.hands_dealt)
-    dealer = deal_rng.integers(0, table.players, size).astype(np.int8)
-    res = play_round(table, hands, dealer, _start_chips(table, size), seats.strategies, play_rng)
+    res = _play(table, seats.strategies, *_deal(table, deal_rng, size), play_rng)
     tally = Tally()
     S = table.n_sides
     m = round_metrics(res)
@@ -197,8 +205,7 @@ def _big_moon_chunk(setup: Setup, seat: int, seed: int, index: int, size: int) -
     side = int(table.side_of_seat[seat])
     deal_seed, play_seed = arm_seeds(seed, index)
     deal_rng = np.random.default_rng(deal_seed)
-    hands = deal(deal_rng, size, table.hands_dealt)
-    dealer = deal_rng.integers(0, table.players, size).astype(np.int8)
+    hands, dealer = _deal(table, deal_rng, size)
     swapped, eligible = add_big_moon(hands, seat, deal_rng)
     later_deals = np.random.SeedSequence(seed, spawn_key=(index, 2))
     arms = []
@@ -284,13 +291,11 @@ def hand_features(hand: np.ndarray) -> dict[str, np.ndarray]:
 def _odds_chunk(setup: Setup, seat: int, seed: int, index: int, size: int) -> Tally:
     table, seats = setup.table, setup.seats
     deal_rng, play_rng = chunk_rngs(seed, index)
-    hands = deal(deal_rng, size, table.hands_dealt)
-    dealer = deal_rng.integers(0, table.players, size).astype(np.int8)
-    res = play_round(table, hands, dealer, _start_chips(table, size), seats.strategies, play_rng)
+    res = _play(table, seats.strategies, *_deal(table, deal_rng, size), play_rng)
     m = round_metrics(res, np.full(size, table.side_of_seat[seat]))
     m = {"p_odd": m["p_odd"], "p_shoot": m["p_shoot"], "chips": m["chips"]}
     tally = Tally()
-    for name, value in hand_features(hands[:, seat]).items():
+    for name, value in hand_features(res.hands[:, seat]).items():
         tally.add(name, {"value": value}, m)
     return tally
 
@@ -364,11 +369,6 @@ def chip_value(setup: Setup, games: int, seed: int, jobs: int = 1, progress: Pro
 # strategy match and rules what-if (both on the same deals)
 # --------------------------------------------------------------------------------------------
 
-def _paired_rounds(table: Table, strategies: list, hands, dealer, play_seed) -> list:
-    return [play_round(table, hands, dealer, _start_chips(table, len(hands)), s,
-                       np.random.default_rng(play_seed)) for s in strategies]
-
-
 def _paired_games(table: Table, strategies: list, size, deal_seed, play_seed) -> list:
     return [play_games(table, size, s, np.random.default_rng(deal_seed), np.random.default_rng(play_seed))
             for s in strategies]
@@ -388,9 +388,8 @@ def _match_chunk(setup: Setup, spec_a: str, spec_b: str, games: bool, seed: int,
         metrics = match_metrics("win", [o.winner[:, None] == np.arange(S) for o in outs])
     else:
         deal_rng = np.random.default_rng(deal_seed)
-        hands = deal(deal_rng, size, table.hands_dealt)
-        dealer = deal_rng.integers(0, table.players, size).astype(np.int8)
-        outs = _paired_rounds(table, lineups, hands, dealer, play_seed)
+        hands, dealer = _deal(table, deal_rng, size)
+        outs = [_play(table, lineup, hands, dealer, np.random.default_rng(play_seed)) for lineup in lineups]
         metrics = {**match_metrics("chips", [o.chips_after - o.chips_before for o in outs]),
                    **match_metrics("odd", [np.isin(o.tricks, (1, 3)) for o in outs])}
     tally.add("match", {"all": np.zeros(size, dtype=np.int8)}, metrics)
@@ -436,9 +435,7 @@ def _whatif_chunk(setup: Setup, variant: tuple[str, ...], games: bool, seed: int
                            "rounds": np.repeat(g.rounds, P)})
         else:
             deal_rng = np.random.default_rng(deal_seed)
-            hands = deal(deal_rng, size, table.hands_dealt)
-            dealer = deal_rng.integers(0, P, size).astype(np.int8)
-            r = play_round(table, hands, dealer, _start_chips(table, size), seats, np.random.default_rng(play_seed))
+            r = _play(table, seats, *_deal(table, deal_rng, size), np.random.default_rng(play_seed))
             chips = (r.chips_after - r.chips_before)[rows, cols]
             tricks = r.tricks[rows, cols]
             values.append({"chips": chips.ravel(), "p_odd": np.isin(tricks, (1, 3)).ravel(),
