@@ -1,5 +1,6 @@
 """A small report builder shared by the games: sections of text, tables and figures, written as
-report.md + report.html (self-contained: figures embedded as base64) + figures/*.png + tables/*.csv.
+report.md + report.html (self-contained: figures embedded as base64) + figures/*.png + tables/*.csv
+and the same tables as tables/*.parquet.
 
 The whole folder is built in a temporary sibling and moved into place at the end, so an
 interrupted or failed run leaves no half-written report.
@@ -126,6 +127,8 @@ class Document:
                 (tmp / "figures" / f"{name}.png").write_bytes(png)
             for name, df in self.tables.items():
                 df.to_csv(tmp / "tables" / f"{name}.csv", index=False)
+                df.astype({c: str for c in df.columns if df[c].dtype == object}).to_parquet(
+                    tmp / "tables" / f"{name}.parquet", index=False)
             (tmp / "report.md").write_text(self.markdown())
             (tmp / "report.html").write_text(self.html())
             if not out.exists():

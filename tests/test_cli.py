@@ -143,3 +143,6 @@ def test_report_writes_md_html_png_csv(tmp_path, capsys):
     assert "data:image/png;base64," in html
     assert len(list((out / "figures").glob("*.png"))) >= 4
     assert (out / "tables" / "big_moon_paired.csv").exists()
+    import pandas as pd
+    paired = pd.read_parquet(out / "tables" / "big_moon_paired.parquet")
+    assert {"table", "metric", "estimate", "n", "ci_low", "ci_high"} <= set(paired.columns)
