@@ -207,7 +207,8 @@ def analyze(game: str, analysis: str, players: Optional[int] = PlayersOpt, partn
             strategy: Optional[List[str]] = StrategyOpt, rule: Optional[List[str]] = RuleOpt,
             seed: int = SeedOpt, jobs: int = JobsOpt, seat: int = SeatOpt,
             format: str = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
-    """Run one analysis: big-moon-value, hand-odds or chip-value (shoot-the-moon)."""
+    """Run one analysis: big-moon-value, hand-odds, chip-value (shoot-the-moon); bid-success,
+    widow-value, seat-advantage, game-odds (moon)."""
     game = _game(game)
     fmt = _format(format, out)
     _positive("--hands", hands), _positive("--games", games), _jobs(jobs)
