@@ -24,7 +24,10 @@ class App(typer.Typer):
 
     def __call__(self, *args, **kwargs):
         try:
-            return super().__call__(*args, standalone_mode=False, **kwargs)
+            code = super().__call__(*args, standalone_mode=False, **kwargs)
+            if code == 130:                 # typer turns Ctrl-C into this exit code when not standalone
+                _interrupted()
+            return code
         except (KeyboardInterrupt, typer.Abort):
             _interrupted()
         except BadInput as exc:

@@ -146,3 +146,25 @@ def test_report_writes_md_html_png_csv(tmp_path, capsys):
     import pandas as pd
     paired = pd.read_parquet(out / "tables" / "big_moon_paired.parquet")
     assert {"table", "metric", "estimate", "n", "ci_low", "ci_high"} <= set(paired.columns)
+
+
+def test_ctrl_c_stops_cleanly_and_leaves_no_file(tmp_path):
+    """A real process interrupted mid-run: exit 130, one line, and no history file or temp file."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    hist = tmp_path / "h.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "cli", "simulate", "shoot-the-moon", "-n", "5000000",
+                             "--history", str(hist), "-q"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            cwd=Path(__file__).resolve().parents[1],
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.time() + 60
+    while not list(tmp_path.iterdir()) and time.time() < deadline:    # wait until it is writing
+        time.sleep(0.1)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    assert "interrupted" in err.decode() and "Traceback" not in err.decode()
+    assert list(tmp_path.iterdir()) == []
