@@ -184,20 +184,13 @@ def simulate(game: str, players: Optional[int] = PlayersOpt, partners: bool = Pa
 
 @contextmanager
 def _history_writer(path: Optional[Path]):
-    """Stream JSON lines into a temporary file; rename it into place only when the run succeeds."""
+    """Stream JSON lines into a temporary file; it becomes `path` only when the run succeeds."""
     if path is None:
         yield None
         return
-    import os
-    import tempfile
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent if str(path.parent) else ".")
-    try:
-        with os.fdopen(fd, "w") as fh:
-            yield lambda lines: fh.write("\n".join(lines) + "\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    from reports.text import atomic_file
+    with atomic_file(path) as tmp, tmp.open("w") as fh:
+        yield lambda lines: fh.write("\n".join(lines) + "\n")
 
 
 ANALYSES = {"shoot-the-moon": ("big-moon-value", "hand-odds", "chip-value"),

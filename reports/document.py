@@ -131,6 +131,9 @@ class Document:
                     tmp / "tables" / f"{name}.parquet", index=False)
             (tmp / "report.md").write_text(self.markdown())
             (tmp / "report.html").write_text(self.html())
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o777 & ~umask)         # mkdtemp makes 0700; the report is an ordinary folder
             if not out.exists():
                 os.replace(tmp, out)
             else:

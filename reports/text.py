@@ -5,6 +5,7 @@ import io
 import json
 import os
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -79,17 +80,27 @@ def render(result: Result, fmt: str) -> str:
     return {"table": render_table, "json": render_json, "csv": render_csv}[fmt](result)
 
 
-def atomic_write(path: Path, write) -> None:
-    """Write via a temporary file in the same folder, then rename: never a half-written file."""
+@contextmanager
+def atomic_file(path: Path):
+    """Yield a temporary path beside `path`; on success it becomes `path` (with the usual
+    permissions), on any failure or Ctrl-C it is removed: never a half-written file."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     try:
-        write(Path(tmp))
+        yield Path(tmp)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)            # mkstemp makes 0600; a result file is an ordinary file
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def atomic_write(path: Path, write) -> None:
+    with atomic_file(path) as tmp:
+        write(tmp)
 
 
 def write_parquet(result: Result, path: Path) -> None:
