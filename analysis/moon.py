@@ -22,6 +22,7 @@ from simulator.moon.rules import FLAGS, check_players, parse_rules
 from simulator.moon.views import MOON_BID
 from simulator.runner import CHUNK, Tally, chunk_rngs
 from strategies.base import parse_seat_specs
+from strategies.moon import FixedTrump
 
 GAME = "moon"
 DEFAULT_STRATEGY = "threshold"
@@ -158,26 +159,6 @@ def simulate(setup: Setup, hands: int | None, games: int | None, seed: int, jobs
 # --------------------------------------------------------------------------------------------
 # the hand analyzer: `moonshot hand moon --hand ...`
 # --------------------------------------------------------------------------------------------
-
-class FixedTrump:
-    """Wraps a strategy: names trump `t` and discards as if `t` were already known."""
-
-    def __init__(self, base, t: int):
-        self.base, self.t, self.spec = base, t, getattr(base, "spec", "?")
-
-    def bid(self, view, rng):
-        return self.base.bid(view, rng)
-
-    def discard(self, view, rng):
-        view.trump = np.full(len(view), self.t, dtype=view.trump.dtype)
-        return self.base.discard(view, rng)
-
-    def trump(self, view, rng):
-        return np.full(len(view), self.t)
-
-    def play(self, view, rng):
-        return self.base.play(view, rng)
-
 
 def _bid_levels(table) -> list[int]:
     return list(range(table.rules.min_bid, 8)) + [MOON_BID]

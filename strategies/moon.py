@@ -319,6 +319,26 @@ class DefendMoon(ThresholdBidder):
         super().__init__(margin=margin, play="defend")
 
 
+class FixedTrump:
+    """Wraps a strategy: names trump `t` and discards as if `t` were already known."""
+
+    def __init__(self, base, t: int):
+        self.base, self.t, self.spec = base, t, getattr(base, "spec", "?")
+
+    def bid(self, view, rng):
+        return self.base.bid(view, rng)
+
+    def discard(self, view, rng):
+        view.trump = np.full(len(view), self.t, dtype=view.trump.dtype)
+        return self.base.discard(view, rng)
+
+    def trump(self, view, rng):
+        return np.full(len(view), self.t)
+
+    def play(self, view, rng):
+        return self.base.play(view, rng)
+
+
 # ------------------------------------------------------------------------------- Monte Carlo bidder
 
 def deal_around(rng: np.random.Generator, table, seat: int, hand: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
@@ -366,7 +386,6 @@ class MonteCarloBidder(_Heuristics):
 
     def evaluate(self, hand: np.ndarray, seat: np.ndarray, players: int, rules, rng) -> tuple[np.ndarray, np.ndarray]:
         """(p_make, expected score), each (n, 9 trumps, levels) for BID_LEVELS; NaN for trumps not simulated."""
-        from analysis.moon import FixedTrump
         from simulator.moon import engine as E
         table = E.MoonTable(players, rules)
         levels = self.levels(rules)

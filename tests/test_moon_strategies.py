@@ -2,11 +2,11 @@
 import numpy as np
 import pytest
 
-from analysis.moon import FixedTrump, Setup, match
+from analysis.moon import Setup, match
 from simulator.moon import engine as E
 from simulator.moon import tiles as T
 from strategies.base import parse_seat_specs
-from strategies.moon import ThresholdBidder, deal_around, trick_estimate
+from strategies.moon import FixedTrump, ThresholdBidder, deal_around, trick_estimate
 
 METHODS = ("bid", "discard", "trump", "play")
 
