@@ -102,10 +102,8 @@ def _hands_chunk(setup: Setup, want_history: bool, seed: int, index: int, size: 
     played = res.bidder >= 0
     bside = bidder_side(table, res)
     tally = Tally()
-    sides = np.tile(np.arange(S), size)
-    tally.add("sides", {"side": sides},
-              {"score": res.score.ravel(), "tricks": np.where(played[:, None], res.tricks, 0).ravel(),
-               "p_bidder": (bside[:, None] == np.arange(S)).ravel()})
+    tally.add_columns("sides", "side", {"score": res.score, "tricks": np.where(played[:, None], res.tricks, 0),
+                                        "p_bidder": bside[:, None] == np.arange(S)})
     tally.add("thrown_in", {"all": np.zeros(size, dtype=np.int8)}, {"p_thrown_in": ~played})
     p = np.flatnonzero(played)
     if len(p):
@@ -125,8 +123,7 @@ def _games_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
     g = E.play_games(table, size, seats.strategies, deal_rng, play_rng)
     S = table.n_sides
     tally = Tally()
-    tally.add("games", {"side": np.tile(np.arange(S), size)},
-              {"p_win": (g.winner[:, None] == np.arange(S)).ravel()})
+    tally.add_columns("games", "side", {"p_win": g.winner[:, None] == np.arange(S)})
     tally.add("length", {"all": np.zeros(size, dtype=np.int8)},
               {"hands": g.hands, "p_unfinished": g.winner < 0})
     return tally
@@ -444,16 +441,14 @@ def _whatif_chunk(setup: Setup, variant: tuple[str, ...], games: bool, seed: int
         cols = np.tile(table.side_of_seat, (size, 1))
         if games:
             g = E.play_games(table, size, setup.seats.strategies, deal_rng, play_rng)
-            values.append({"p_win": (g.winner[:, None] == cols).ravel(), "hands": np.repeat(g.hands, P)})
+            values.append({"p_win": g.winner[:, None] == cols, "hands": np.repeat(g.hands[:, None], P, axis=1)})
         else:
             r = E.play_hands(table, size, setup.seats.strategies, deal_rng, play_rng)
             rows = np.arange(size)[:, None]
-            values.append({"score": r.score[rows, cols].ravel(),
-                           "p_bidder": (r.bidder[:, None] == np.arange(P)).ravel(),
-                           "p_thrown_in": np.repeat(r.bidder < 0, P)})
-    metrics = paired(*values)
+            values.append({"score": r.score[rows, cols], "p_bidder": r.bidder[:, None] == np.arange(P),
+                           "p_thrown_in": np.repeat((r.bidder < 0)[:, None], P, axis=1)})
     tally = Tally()
-    tally.add("seats", {"seat": np.tile(np.arange(P), size)}, metrics)
+    tally.add_columns("seats", "seat", paired(*values))
     return tally
 
 

@@ -88,10 +88,6 @@ def _play(table: Table, strategies, hands: np.ndarray, dealer: np.ndarray, rng: 
     return play_round(table, hands, dealer, _start_chips(table, len(hands)), strategies, rng)
 
 
-def _side_keys(n: int, sides: int) -> np.ndarray:
-    return np.tile(np.arange(sides), n)
-
-
 def round_metrics(res, cols: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """Per side (or the chosen side per row when `cols` is given) outcome of a round."""
     chips = (res.chips_after - res.chips_before).astype(np.int64)
@@ -132,8 +128,7 @@ def _games_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
     g = play_games(table, size, seats.strategies, deal_rng, play_rng)
     tally = Tally()
     S = table.n_sides
-    win = (g.winner[:, None] == np.arange(S)[None, :]).ravel()
-    tally.add("games", {"side": _side_keys(size, S)}, {"p_win": win})
+    tally.add_columns("games", "side", {"p_win": g.winner[:, None] == np.arange(S)})
     tally.add("length", {"all": np.zeros(size, dtype=np.int8)},
               {"rounds": g.rounds, "p_supply_short": g.supply_short, "p_unfinished": g.winner < 0})
     tally.add("length_dist", {"rounds": g.rounds}, {})
@@ -424,25 +419,22 @@ def _whatif_chunk(setup: Setup, variant: tuple[str, ...], games: bool, seed: int
     seats = setup.seats.strategies
     P = setup.players
     deal_seed, play_seed = arm_seeds(seed, index)
-    seat_keys = _side_keys(size, P)
     values = []
     for table in tables:
         cols = np.tile(table.side_of_seat[:P], (size, 1))
         rows = np.arange(size)[:, None]
         if games:
             g = play_games(table, size, seats, np.random.default_rng(deal_seed), np.random.default_rng(play_seed))
-            values.append({"p_win": (g.winner[:, None] == cols).ravel(),
-                           "rounds": np.repeat(g.rounds, P)})
+            values.append({"p_win": g.winner[:, None] == cols, "rounds": np.repeat(g.rounds[:, None], P, axis=1)})
         else:
             deal_rng = np.random.default_rng(deal_seed)
             r = _play(table, seats, *_deal(table, deal_rng, size), np.random.default_rng(play_seed))
             chips = (r.chips_after - r.chips_before)[rows, cols]
             tricks = r.tricks[rows, cols]
-            values.append({"chips": chips.ravel(), "p_odd": np.isin(tricks, (1, 3)).ravel(),
-                           "p_shoot": (tricks == 5).ravel(), "moon_chips": r.moon_chips[rows, cols].ravel()})
-    metrics = paired(*values)
+            values.append({"chips": chips, "p_odd": np.isin(tricks, (1, 3)), "p_shoot": tricks == 5,
+                           "moon_chips": r.moon_chips[rows, cols]})
     tally = Tally()
-    tally.add("seats", {"seat": seat_keys}, metrics)
+    tally.add_columns("seats", "seat", paired(*values))
     return tally
 
 
