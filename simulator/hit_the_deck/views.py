@@ -1,0 +1,65 @@
+"""What a Hit the Deck strategy is shown at each decision: one batch observation, PlayView.
+
+Strategies never see the engine state, only this view: their own hand, public counts and piles,
+and what their memory tells them about the draw pile (RULES.md §C.10). Every array has the batch
+first (n games, each at one seat's decision). A strategy answers
+
+    play(view: PlayView, rng) -> (n,) ints: a card kind k with view.legal[:, k] True,
+                                 or DRAW (38) where view.legal[:, DRAW] is True
+
+Card kinds are those of simulator.hit_the_deck.cards (0..37). The engine checks every answer and
+names the strategy in an IllegalMove otherwise.
+
+Two kinds of decision share the view:
+  * a turn (drawn == -1): play a legal card; DRAW is legal only under htd.voluntary_draw=true,
+    and then means "draw one card instead" (the drawn card may then be played, see below);
+  * after a draw (drawn >= 0, htd.drawn_card_play=optional, the drawn card is legal): play the
+    drawn card (column `drawn`, the only legal card column) or DRAW = keep it and end the turn.
+
+Demand encoding (engine, views, reference alike): -1 none, v-1 (0..4) for Number(v),
+5+c (5..8) for Colour(c).
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+DRAW = 38           # = cards.DRAW: the answer "draw" (turn) or "keep the drawn card" (after a draw)
+N_CHOICES = 39      # columns of PlayView.legal: the 38 kinds, then DRAW
+KNOWN_DEPTH = 8     # columns of PlayView.known_draw
+
+
+class _Batch:
+    """take(idx): the same view restricted to games idx (the engine gives each strategy its games)."""
+
+    def take(self, idx: np.ndarray):
+        values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        return type(self)(**{k: (v[idx] if isinstance(v, np.ndarray) else v) for k, v in values.items()})
+
+    def __len__(self) -> int:
+        return len(self.seat)
+
+
+@dataclass
+class PlayView(_Batch):
+    players: int
+    rules: object               # simulator.hit_the_deck.rules.Rules
+    seat: np.ndarray            # (n,) int8 the seat to move
+    hand: np.ndarray            # (n,38) int8 copies of each kind in the mover's hand
+    legal: np.ndarray           # (n,39) bool: column k = play kind k; column DRAW (38) = draw
+                                # (htd.voluntary_draw) or keep the drawn card (drawn_card_play=optional)
+    drawn: np.ndarray           # (n,) int8 -1, or the kind just drawn when the question is "play it or keep it"
+    top: np.ndarray             # (n,) int8 kind on top of the discard pile
+    demand: np.ndarray          # (n,) int8 -1 none, v-1 Number(v), 5+c Colour(c)
+    direction: np.ndarray       # (n,) int8 +1 clockwise, -1 counter-clockwise
+    hand_sizes: np.ndarray      # (n,players) int16 every seat's card count (public)
+    scores: np.ndarray          # (n,players) int16 game totals before this hand
+    draw_size: np.ndarray       # (n,) int16 cards in the draw pile
+    discard_size: np.ndarray    # (n,) int16 cards in the discard pile
+    known_draw: np.ndarray      # (n,8) int8 the top 8 of the draw pile (column 0 = the top) as this
+                                # seat's memory knows them (htd.memory, §C.10): the kind, or -1 unknown;
+                                # -1 also past the end of the pile. Never more than the seat may know.
+    seen: np.ndarray            # (n,38) int16 cards gone public to the discard pile this hand
+                                # (played or exposed: start card, cut, flip turn-up), counted by kind
