@@ -1,0 +1,8 @@
+"""Hit the Deck, the Fundex UNO-like shedding game with a hand-slap (110-card edition), RULES.md §3.
+
+``cards``     kind ids, the 110-card deck, notation (HISTORY.md), demand encoding, lookup arrays
+``rules``     the ``htd.*`` variant flags (RULES.md §4) as a frozen dataclass
+``profiles``  per-seat reaction profiles of the slap model (RULES.md §C.14, §C.16 P9)
+``reference`` the one-hand-at-a-time rules oracle and replayer, with its chance sources
+``history``   hand-history records (HISTORY.md) and the checked, readable replay
+"""

@@ -1,0 +1,134 @@
+"""Per-seat reaction profiles of the slap model (RULES.md §C.14, §C.16 P5, P6, P9).
+
+A profile carries the 14 parameters named in P9 (times in ms, probabilities in 0..1).
+``judge_window`` and ``p_notice`` belong to the table (flags ``htd.judge_window``, ``htd.p_notice``),
+not to a profile (P5). The ``off`` profile is perfect reflexes (P6): all parameters are None.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+
+from simulator.errors import BadInput
+
+PARAMS = ("mu", "sigma", "tau", "mu_self", "sigma_self", "tau_self", "move_mu", "move_sd",
+          "p_lapse", "lapse_mean", "p_forget", "q_htd", "q_word", "q_number")
+_PROBABILITIES = {"p_lapse", "p_forget", "q_htd", "q_word", "q_number"}
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    mu: float | None = None
+    sigma: float | None = None
+    tau: float | None = None
+    mu_self: float | None = None
+    sigma_self: float | None = None
+    tau_self: float | None = None
+    move_mu: float | None = None
+    move_sd: float | None = None
+    p_lapse: float | None = None
+    lapse_mean: float | None = None
+    p_forget: float | None = None
+    q_htd: float | None = None
+    q_word: float | None = None
+    q_number: float | None = None
+
+    @property
+    def off(self) -> bool:
+        return self.mu is None
+
+    def as_dict(self) -> dict:
+        """The HISTORY.md ``reaction`` entry: ``{"profile": NAME, every P9 parameter}``."""
+        if self.off:
+            return {"profile": "off"}
+        return {"profile": self.name, **{p: _json_number(getattr(self, p)) for p in PARAMS}}
+
+    def spec(self) -> str:
+        """A spec that parse_profile turns back into this profile."""
+        if self.off:
+            return "off"
+        base = PROFILES[self.name]
+        changed = [f"{p}={_json_number(getattr(self, p))}" for p in PARAMS
+                   if getattr(self, p) != getattr(base, p)]
+        return self.name + (":" + ",".join(changed) if changed else "")
+
+
+def _json_number(x: float):
+    return int(x) if float(x).is_integer() else x
+
+
+def _profile(name, mu, sigma, tau, mu_self, sigma_self, tau_self, move_mu, move_sd,
+             p_lapse, lapse_mean, p_forget, q_htd, q_word, q_number) -> Profile:
+    values = (mu, sigma, tau, mu_self, sigma_self, tau_self, move_mu, move_sd,
+              p_lapse, lapse_mean, p_forget, q_htd, q_word, q_number)
+    return Profile(name, *(float(v) for v in values))
+
+
+# RULES.md §C.14 "Default parameter profiles" (placeholders to be calibrated)
+PROFILES: dict[str, Profile] = {
+    "adult": _profile("adult", 300, 40, 80, 50, 30, 50, 200, 50, 0.02, 800, 0.05, 0.03, 0.005, 0.002),
+    "child": _profile("child", 420, 60, 150, 100, 50, 100, 280, 70, 0.08, 1200, 0.15, 0.10, 0.02, 0.01),
+    "distracted": _profile("distracted", 320, 50, 200, 60, 30, 80, 200, 50, 0.10, 1500, 0.12, 0.04, 0.01,
+                           0.005),
+    "off": Profile("off"),
+}
+ACCEPTED = ("adult, child, distracted or off, optionally with parameters as in "
+            "adult:mu=250,tau=60 (parameters: " + ", ".join(PARAMS) + ")")
+
+
+def parse_profile(spec: str) -> Profile:
+    """``"child"`` or ``"adult:mu=250,tau=60"``; BadInput naming an unknown profile or parameter,
+    or a bad value (negative, or a probability outside 0..1)."""
+    if not isinstance(spec, str):
+        raise BadInput(f"reaction profile {spec!r} is not text; accepted: {ACCEPTED}")
+    name, sep, rest = spec.strip().partition(":")
+    name = name.strip().lower()
+    base = PROFILES.get(name)
+    if base is None:
+        raise BadInput(f"unknown reaction profile {name!r} in {spec!r}; accepted: {ACCEPTED}")
+    if not sep:
+        return base
+    if base.off:
+        raise BadInput(f"profile off takes no parameters (in {spec!r}); accepted: off")
+    changes = {}
+    for item in rest.split(","):
+        key, eq, text = item.partition("=")
+        key = key.strip()
+        if key not in PARAMS:
+            raise BadInput(f"unknown profile parameter {key!r} in {spec!r}; accepted: {', '.join(PARAMS)}")
+        try:
+            value = float(text) if eq else float("nan")
+        except ValueError:
+            value = float("nan")
+        bad = not value >= 0 or value == float("inf") or (key in _PROBABILITIES and value > 1)
+        if bad:
+            accepted = "a probability 0..1" if key in _PROBABILITIES else "a number >= 0 (ms)"
+            raise BadInput(f"bad value {text.strip()!r} for profile parameter {key} in {spec!r}; "
+                           f"accepted: {accepted}")
+        changes[key] = value
+    return dataclasses.replace(base, **changes)
+
+
+_SEAT_SPEC = re.compile(r"^\s*(\d+)\s*=(.*)$")
+
+
+def seat_profiles(specs, players: int, default: str = "adult") -> tuple[Profile, ...]:
+    """One profile per seat: ``default`` everywhere, then each spec without ``SEAT=`` for every
+    seat, then each ``SEAT=spec`` for that seat (so a seat override wins whatever the order)."""
+    if isinstance(specs, str):
+        specs = [specs]
+    out = [parse_profile(default)] * players
+    seat_specs = []
+    for spec in specs:
+        m = _SEAT_SPEC.match(spec) if isinstance(spec, str) else None
+        if m:
+            seat_specs.append((int(m.group(1)), m.group(2), spec))
+        else:
+            out = [parse_profile(spec)] * players
+    for seat, rest, spec in seat_specs:
+        if not 0 <= seat < players:
+            raise BadInput(f"seat {seat} in profile {spec!r} is not a seat; accepted: 0..{players - 1}")
+        out[seat] = parse_profile(rest)
+    return tuple(out)

@@ -1,0 +1,198 @@
+"""Hit the Deck rules flags (RULES.md §4, ``htd.*``) as a frozen dataclass.
+
+Values that are lists in RULES.md are written as comma-separated text in flags and histories:
+``htd.colours=R,G,B,Y`` and ``htd.htd_number_values=1,1,2,2,3,3,4,4,5,5``; the dataclass holds
+tuples. ``htd.memory`` is kept as normalised text (``perfect``, ``window(8)``, ``p_recall(0.5)``);
+:func:`memory_model` splits it. ``htd.reaction`` is the default reaction profile spec of every seat
+(§C.14, see :mod:`simulator.hit_the_deck.profiles`).
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from simulator.errors import BadInput
+from simulator.flags import Flag, apply_rule_args, boolean, choice, integer
+
+PLAYER_COUNTS = range(2, 7)
+
+
+def _labels(text: str) -> tuple[str, ...]:
+    labels = tuple(x.strip() for x in text.strip().strip("[]").split(","))
+    if len(labels) != 4 or not all(labels) or len(set(labels)) != 4:
+        raise ValueError
+    return labels
+
+
+def _number_values(text: str) -> tuple[int, ...]:
+    values = tuple(sorted(int(x) for x in text.strip().strip("[]{}").split(",")))
+    if len(values) != 10 or not all(1 <= v <= 5 for v in values):
+        raise ValueError
+    return values
+
+
+def _number(lo: float, hi: float | None = None):
+    def parse(text: str):
+        value = float(text)
+        if math.isnan(value) or value < lo or (hi is not None and value > hi) or math.isinf(value):
+            raise ValueError
+        return int(value) if value.is_integer() and "." not in text and "e" not in text.lower() else value
+    return parse
+
+
+_MEMORY = re.compile(r"^(perfect|window\((\d+)\)|p_recall\(([0-9.eE+-]+)\))$")
+
+
+def memory_model(text: str) -> tuple[str, float | None]:
+    """``("perfect", None)``, ``("window", K)`` or ``("p_recall", P)`` (§C.10.2)."""
+    m = _MEMORY.match(text.replace(" ", ""))
+    if not m:
+        raise ValueError
+    if m.group(2) is not None:
+        return "window", int(m.group(2))
+    if m.group(3) is not None:
+        p = float(m.group(3))
+        if not 0 <= p <= 1:
+            raise ValueError
+        return "p_recall", p
+    return "perfect", None
+
+
+def _memory(text: str) -> str:
+    kind, param = memory_model(text)
+    return kind if param is None else f"{kind}({param})"
+
+
+def _profile_spec(text: str) -> str:
+    from simulator.hit_the_deck.profiles import parse_profile
+    try:
+        return parse_profile(text).spec()
+    except BadInput:
+        raise ValueError from None
+
+
+_NUMBER_VALUES = (1, 1, 2, 2, 3, 3, 4, 4, 5, 5)
+
+FLAGS: tuple[Flag, ...] = (
+    Flag("htd.colours", ("R", "G", "B", "Y"), "four distinct labels, e.g. R,G,B,Y or Red,Green,Blue,Yellow",
+         "M4", "display names of the four colours (notation letters stay R, G, B, Y: P8)", _labels),
+    Flag("htd.htd_number_values", _NUMBER_VALUES, "ten values 1..5, e.g. 1,1,2,2,3,3,4,4,5,5", "M2",
+         "the numbers shown by the ten HTD-N cards", _number_values),
+    Flag("htd.htd_colour_values", "one_per_colour", "one_per_colour", "M3",
+         "the colours of the four HTD-C cards", choice("one_per_colour")),
+    Flag("htd.start_card", "as_if_dealer_played", "as_if_dealer_played, first_player_plays_normally",
+         "A-HTD-1", "the opening card acts as if the dealer played it, or has no effect (P2)",
+         choice("as_if_dealer_played", "first_player_plays_normally")),
+    Flag("htd.word_matches_word", False, "true, false", "A-HTD-5",
+         "a Cut goes on any Cut and a Flip on any Flip whatever the colours (P1)", boolean),
+    Flag("htd.voluntary_draw", False, "true, false", "A-HTD-4",
+         "a player with a legal play may draw instead", boolean),
+    Flag("htd.drawn_card_play", "mandatory_if_legal", "mandatory_if_legal, optional", "A-HTD-4",
+         "a legal drawn card must be played, or may be kept", choice("mandatory_if_legal", "optional")),
+    Flag("htd.cut_depth", "normal_half", "normal_half, uniform, exact_half", "A-HTD-6",
+         "cards lifted by a Cut: round(Normal(n/2, n/8)) clamped, uniform, or n // 2",
+         choice("normal_half", "uniform", "exact_half")),
+    Flag("htd.cut_exposed", "bottom_of_lifted", "bottom_of_lifted, top_of_remainder", "A-HTD-6",
+         "the exposed card is the bottom of the lifted packet, or the card below it",
+         choice("bottom_of_lifted", "top_of_remainder")),
+    Flag("htd.bury_position", "uniform_below_top", "uniform_below_top, exact_middle", "A-HTD-9",
+         "a buried card goes to a uniform position below the top, or to max(1, n // 2)",
+         choice("uniform_below_top", "exact_middle")),
+    Flag("htd.exposed_hand_card", "shouter_then_plays", "shouter_then_plays, shouter_turn_consumed",
+         "A-HTD-2", "after an exposed HTD-H's slap its shouter plays, or the shouter's turn is used up",
+         choice("shouter_then_plays", "shouter_turn_consumed")),
+    Flag("htd.final_card_effects", "hand_ends_immediately", "hand_ends_immediately, resolve_then_score",
+         "A-HTD-3", "a final HTD-H ends the hand at once, or its slap is resolved and scored (P4)",
+         choice("hand_ends_immediately", "resolve_then_score")),
+    Flag("htd.target_score", 100, "an integer >= 1", "HTD-8.1",
+         "the game ends when a cumulative score reaches this", integer(1)),
+    Flag("htd.winner_tie", "shared", "shared, play_another_hand", "A-HTD-8",
+         "a tie for the lowest final score is a shared win, or another hand is played",
+         choice("shared", "play_another_hand")),
+    Flag("htd.blocked_hand", "score_all", "score_all", "HTD-6.4",
+         "a blocked hand ends with every seat scoring its hand", choice("score_all")),
+    Flag("htd.max_turns", 2000, "an integer >= 100", "HTD-6.5",
+         "a hand reaching this many turns ends as a blocked hand", integer(100)),
+    Flag("htd.dealer_rotation", "left", "left, fixed, went_out_player_deals", "M7",
+         "who deals the next hand", choice("left", "fixed", "went_out_player_deals")),
+    Flag("htd.memory", "perfect", "perfect, window(K) with K >= 0, p_recall(P) with 0 <= P <= 1", "C.10.2",
+         "what a seat remembers of the discards that became the draw pile", _memory),
+    Flag("htd.p_notice", 1.0, "a probability 0..1", "A-HTD-7",
+         "chance that a forgotten shout is noticed (and punished)", _number(0, 1)),
+    Flag("htd.judge_window", 30, "a number >= 0 (ms)", "C.14 P5",
+         "hands landing within this of the last count as tied for last", _number(0)),
+    Flag("htd.announce_factor", 0.25, "a number 0..1", "C.14 P5",
+         "factor on q_htd when HTD cards are announced", _number(0, 1)),
+    Flag("htd.announce_htd_cards", False, "true, false", "C.14",
+         "players read HTD card names aloud (fewer false slaps on HTD-N and HTD-C)", boolean),
+    Flag("htd.reaction", "adult", "adult, child, distracted, off, optionally NAME:param=value,...",
+         "C.14 P9", "the reaction profile of every seat (per-seat profiles override it)", _profile_spec),
+)
+
+
+@dataclass(frozen=True)
+class Rules:
+    colours: tuple = ("R", "G", "B", "Y")
+    htd_number_values: tuple = _NUMBER_VALUES
+    htd_colour_values: str = "one_per_colour"
+    start_card: str = "as_if_dealer_played"
+    word_matches_word: bool = False
+    voluntary_draw: bool = False
+    drawn_card_play: str = "mandatory_if_legal"
+    cut_depth: str = "normal_half"
+    cut_exposed: str = "bottom_of_lifted"
+    bury_position: str = "uniform_below_top"
+    exposed_hand_card: str = "shouter_then_plays"
+    final_card_effects: str = "hand_ends_immediately"
+    target_score: int = 100
+    winner_tie: str = "shared"
+    blocked_hand: str = "score_all"
+    max_turns: int = 2000
+    dealer_rotation: str = "left"
+    memory: str = "perfect"
+    p_notice: float = 1.0
+    judge_window: float = 30
+    announce_factor: float = 0.25
+    announce_htd_cards: bool = False
+    reaction: str = "adult"
+
+    def as_dict(self) -> dict:
+        """Every flag keyed by its full RULES.md name, JSON-ready; list values as "a,b,c" text
+        so that parse_rules reads them back."""
+        d = {}
+        for f in FLAGS:
+            value = getattr(self, f.field)
+            if isinstance(value, tuple):
+                value = ",".join(str(v) for v in value)
+            d[f.name] = value
+        return d
+
+
+def check_players(players: int) -> None:
+    if players not in PLAYER_COUNTS:
+        raise BadInput(f"--players {players} is not possible for Hit the Deck; accepted: 2..6")
+
+
+def parse_rules(args=(), players: int | None = None) -> Rules:
+    """Rules from ``"k=v"`` strings (``htd.`` prefix optional); with ``players``, also checked."""
+    rules = apply_rule_args(Rules(), FLAGS, list(args))
+    if players is not None:
+        check_players(players)
+    return rules
+
+
+def rule_args(rules_dict: dict) -> list[str]:
+    """``k=v`` strings from a record's ``rules`` object (the inverse of Rules.as_dict)."""
+    if not isinstance(rules_dict, dict):
+        raise BadInput("rules is not an object")
+    out = []
+    for key, value in rules_dict.items():
+        if isinstance(value, bool):
+            text = str(value).lower()
+        elif isinstance(value, (list, tuple)):
+            text = ",".join(str(v) for v in value)
+        else:
+            text = str(value)
+        out.append(f"{key}={text}")
+    return out
