@@ -23,7 +23,8 @@ from typing import Any, Callable
 from simulator.errors import BadInput
 
 REGISTRY: dict[str, dict[str, type]] = {}
-MODULES = {"shoot-the-moon": "strategies.shoot_the_moon", "moon": "strategies.moon"}
+MODULES = {"shoot-the-moon": "strategies.shoot_the_moon", "moon": "strategies.moon",
+           "hit-the-deck": "strategies.hit_the_deck"}
 
 
 def registered(game: str) -> dict[str, type]:

@@ -61,5 +61,46 @@ class PlayView(_Batch):
     known_draw: np.ndarray      # (n,8) int8 the top 8 of the draw pile (column 0 = the top) as this
                                 # seat's memory knows them (htd.memory, §C.10): the kind, or -1 unknown;
                                 # -1 also past the end of the pile. Never more than the seat may know.
-    seen: np.ndarray            # (n,38) int16 cards gone public to the discard pile this hand
-                                # (played or exposed: start card, cut, flip turn-up), counted by kind
+    seen: np.ndarray            # (n,38) int16 card events this hand by kind: each time a card went
+                                # public onto the discard pile (played, or exposed: start card, cut,
+                                # a top revealed by a flip or a burial). A card that comes back through
+                                # a Flip or reshuffle and goes public again counts again.
+    # added by the batch engine (None when a view is built by hand):
+    legal_bits: np.ndarray = None   # (n,) uint64 the same as legal: bit k = column k (bit 38 = DRAW)
+
+
+# ---------------------------------------------------------------------------- choosing among set bits
+
+POP8 = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)      # set bits of a byte
+# SELECT8[byte, r]: position of the r-th set bit (0-based) of the byte, 0 when there is none
+SELECT8 = np.array([[([i for i in range(8) if b >> i & 1] + [0] * 8)[r] for r in range(8)]
+                    for b in range(256)], dtype=np.int8)
+_BYTES = 5          # bits 0..38 live in the low 5 bytes of a legal_bits word
+
+
+def bits_of(legal: np.ndarray) -> np.ndarray:
+    """(n,39) bool -> (n,) uint64 with bit k set for column k (as PlayView.legal_bits)."""
+    weights = np.uint64(1) << np.arange(legal.shape[1], dtype=np.uint64)
+    return (legal.astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64)
+
+
+def count_bits(bits: np.ndarray) -> np.ndarray:
+    """(n,) uint64 -> (n,) int16 number of set bits among bits 0..39."""
+    b = np.ascontiguousarray(bits, dtype=np.uint64).view(np.uint8).reshape(-1, 8)[:, :_BYTES]
+    return POP8[b].sum(axis=1, dtype=np.int16)
+
+
+def nth_bit(bits: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """(n,) uint64 masks, (n,) ranks -> (n,) int16 the position of the r-th set bit (0-based);
+    r must be below the mask's count of set bits (bits 0..39 only)."""
+    b = np.ascontiguousarray(bits, dtype=np.uint64).view(np.uint8).reshape(-1, 8)
+    rem = np.asarray(r, dtype=np.int16).copy()
+    out = np.zeros(len(rem), dtype=np.int16)
+    for j in range(_BYTES):
+        byte = b[:, j]
+        c = POP8[byte].astype(np.int16)
+        here = (rem >= 0) & (rem < c)
+        pos = SELECT8[byte, np.clip(rem, 0, 7)].astype(np.int16) + 8 * j
+        out = np.where(here, pos, out)
+        rem -= c
+    return out
