@@ -5,6 +5,7 @@ code 2, and no output file left behind. Ctrl-C stops cleanly (exit 130), also le
 """
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from contextlib import contextmanager
@@ -15,7 +16,6 @@ import typer
 
 from simulator.errors import BadInput
 
-GAMES = ("shoot-the-moon", "moon")
 FORMATS = ("table", "json", "csv", "parquet")
 
 
@@ -59,12 +59,10 @@ app = App(help="Monte Carlo strategy analyzer for Shoot the Moon, Moon dominoes 
 # shared option handling
 # ------------------------------------------------------------------------------------------
 
-def _game(game: str) -> str:
-    if game == "hit-the-deck":
-        raise BadInput("game 'hit-the-deck' is not implemented yet; accepted: " + ", ".join(GAMES))
-    if game not in GAMES:
-        raise BadInput(f"unknown game {game!r}; accepted: {', '.join(GAMES)}")
-    return game
+def _game(game: str):
+    """The registry entry of `game` (BadInput naming the accepted games otherwise)."""
+    from simulator import games
+    return games.get(game)
 
 
 def _positive(name: str, value: Optional[int]) -> Optional[int]:
@@ -126,32 +124,30 @@ def _emit(result, fmt: str, out: Optional[Path]) -> None:
         print(rendered)
 
 
-PlayersOpt = typer.Option(None, "--players", "-p", help="2..6 for shoot-the-moon, 3 or 4 for moon")
+PlayersOpt = typer.Option(None, "--players", "-p", help="table size: 2..6 for shoot-the-moon, 3 or 4 for moon")
 PartnersOpt = typer.Option(False, "--partners", help="partnerships (4 or 6 players)")
 HandsOpt = typer.Option(None, "--hands", "-n", help="hands (rounds) to play")
 GamesOpt = typer.Option(None, "--games", help="play whole games instead of single hands")
 StrategyOpt = typer.Option(None, "--strategy", "-s", help="NAME, SEAT=NAME, NAME:k=v or SEAT=file.py:Class")
 RuleOpt = typer.Option(None, "--rule", "-r", help="rules flag, e.g. stm.moon_chip_netting=sequential")
+ProfileOpt = typer.Option(None, "--profile", help="hit-the-deck reaction profile: NAME, SEAT=NAME or NAME:k=v")
 SeedOpt = typer.Option(2026, "--seed", help="random seed: the same seed gives the same numbers")
 JobsOpt = typer.Option(1, "--jobs", "-j", help="parallel worker processes (-1: every core)")
 FormatOpt = typer.Option("table", "--format", "-f", help="table, json, csv or parquet")
 OutOpt = typer.Option(None, "--out", "-o", help="write the output to this file")
 QuietOpt = typer.Option(False, "--quiet", "-q", help="no progress bar")
-SeatOpt = typer.Option(0, "--seat", help="the seat whose hand is analysed")
+SeatOpt = typer.Option(None, "--seat", help="the seat whose hand is analysed (default 0)")
 
 
-def _stm_setup(players, partners, rules, strategies):
-    from analysis.shoot_the_moon import Setup
-    return Setup(players or 4, partners, tuple(rules or ()), tuple(strategies or ())).validate()
+def _setup(game, players, partners, rules, strategies, profiles=None):
+    from analysis.common import make_setup
+    return make_setup(game.name, players, partners, rules, strategies, profiles)
 
 
-def _analysis(game: str, players, partners, rules, strategies):
-    """(the game's analysis module, its checked Setup)."""
-    if game == "moon":
-        from analysis import moon
-        return moon, moon.setup_from_cli(players, partners, rules, strategies)
-    import analysis.shoot_the_moon as stm
-    return stm, _stm_setup(players, partners, rules, strategies)
+def _checked_counts(hands, games, jobs) -> None:
+    _positive("--hands", hands), _positive("--games", games), _jobs(jobs)
+    if hands and games:
+        raise BadInput("give --hands or --games, not both")
 
 
 # ------------------------------------------------------------------------------------------
@@ -162,23 +158,22 @@ def _analysis(game: str, players, partners, rules, strategies):
 def simulate(game: str, players: Optional[int] = PlayersOpt, partners: bool = PartnersOpt,
              hands: Optional[int] = HandsOpt, games: Optional[int] = GamesOpt,
              strategy: Optional[List[str]] = StrategyOpt, rule: Optional[List[str]] = RuleOpt,
+             profile: Optional[List[str]] = ProfileOpt,
              seed: int = SeedOpt, jobs: int = JobsOpt, history: Optional[Path] = typer.Option(
                  None, "--history", help="write every hand to this JSON-lines file (HISTORY.md)"),
              format: str = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
     """Play hands (or whole games) and print the headline numbers per seat or side."""
-    game = _game(game)
+    from analysis.common import simulate as run
+    entry = _game(game)
     fmt = _format(format, out)
-    _positive("--hands", hands), _positive("--games", games), _jobs(jobs)
-    if hands and games:
-        raise BadInput("give --hands or --games, not both")
+    _checked_counts(hands, games, jobs)
     if history is not None and games:
         raise BadInput("--history records hands; use it with --hands, not --games")
     _check_out_file(out), _check_out_file(history)
-    A, setup = _analysis(game, players, partners, rule, strategy)
+    setup = _setup(entry, players, partners, rule, strategy, profile)
     total = games or hands or 100_000
     with _history_writer(history) as write, _progress(total, quiet, "simulating") as progress:
-        result = A.simulate(setup, None if games else total, games, seed, _jobs(jobs), progress=progress,
-                            on_records=write)
+        result = run(setup, None if games else total, games, seed, _jobs(jobs), progress=progress, on_records=write)
     _emit(result, fmt, out)
 
 
@@ -193,50 +188,46 @@ def _history_writer(path: Optional[Path]):
         yield lambda lines: fh.write("\n".join(lines) + "\n")
 
 
-ANALYSES = {"shoot-the-moon": ("big-moon-value", "hand-odds", "chip-value"),
-            "moon": ("bid-success", "widow-value", "seat-advantage", "game-odds")}
+def _analysis_count(name: str, unit: str, default: int, hands, games) -> int:
+    """The count an analysis takes: --hands for hands, --games for whole games; the other is an error."""
+    given, other = (hands, games) if unit == "hands" else (games, hands)
+    if other is not None:
+        wrong, right = ("--games", "--hands/-n") if unit == "hands" else ("--hands", "--games")
+        raise BadInput(f"{name} counts {unit}: give {right}, not {wrong}")
+    return given or default
 
 
 @app.command()
 def analyze(game: str, analysis: str, players: Optional[int] = PlayersOpt, partners: bool = PartnersOpt,
             hands: Optional[int] = HandsOpt, games: Optional[int] = GamesOpt,
             strategy: Optional[List[str]] = StrategyOpt, rule: Optional[List[str]] = RuleOpt,
-            seed: int = SeedOpt, jobs: int = JobsOpt, seat: int = SeatOpt,
+            profile: Optional[List[str]] = ProfileOpt,
+            seed: int = SeedOpt, jobs: int = JobsOpt, seat: Optional[int] = SeatOpt,
             format: str = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
-    """Run one analysis: big-moon-value, hand-odds, chip-value (shoot-the-moon); bid-success,
-    widow-value, seat-advantage, game-odds (moon)."""
-    game = _game(game)
-    fmt = _format(format, out)
-    _positive("--hands", hands), _positive("--games", games), _jobs(jobs)
-    if analysis not in ANALYSES[game]:
-        raise BadInput(f"unknown analysis {analysis!r} for {game}; accepted: {', '.join(ANALYSES[game])}")
-    _check_out_file(out)
-    if game == "moon":
-        M, setup = _analysis(game, players, partners, rule, strategy)
-        n = hands or games or 20_000
-        with _progress(n, quiet, analysis) as progress:
-            result = M.run_analysis(analysis, setup, n, seed, _jobs(jobs), progress=progress)
-        _emit(result, fmt, out)
+    """Run one of the game's analyses (`moonshot analyze GAME list` names them): big-moon-value,
+    hand-odds, chip-value (shoot-the-moon); bid-success, widow-value, seat-advantage, game-odds (moon)."""
+    from analysis.common import analysis_setups, run_analysis
+    entry = _game(game)
+    analyses = entry.analyses
+    if analysis == "list":
+        for name, spec in analyses.items():
+            print(f"{name} ({spec.unit}, default {spec.default:,}): {spec.help}")
         return
-    import analysis.shoot_the_moon as A
-    if analysis == "big-moon-value":
-        if players is None:
-            setups = [A.Setup(p, part, tuple(rule or ()), tuple(strategy or ())) for p, part in A.ALL_TABLES]
-        else:
-            setups = [_stm_setup(players, partners, rule, strategy)]
-        n = games or hands or 20_000
-        with _progress(n * len(setups), quiet, analysis) as progress:
-            result = A.big_moon_value(setups, n, seed, _jobs(jobs), seat=seat, progress=progress)
-    elif analysis == "hand-odds":
-        n = hands or 200_000
-        with _progress(n, quiet, analysis) as progress:
-            result = A.hand_odds(_stm_setup(players, partners, rule, strategy), n, seed, _jobs(jobs),
-                                 seat=seat, progress=progress)
-    else:
-        n = games or hands or 40_000
-        with _progress(n, quiet, analysis) as progress:
-            result = A.chip_value(_stm_setup(players, partners, rule, strategy), n, seed, _jobs(jobs),
-                                  progress=progress)
+    spec = analyses.get(analysis)
+    if spec is None:
+        raise BadInput(f"unknown analysis {analysis!r} for {entry.name}; accepted: {', '.join(analyses)}")
+    fmt = _format(format, out)
+    _checked_counts(hands, games, jobs)
+    n = _analysis_count(analysis, spec.unit, spec.default, hands, games)
+    if seat is not None and not spec.takes_seat:
+        takes = [k for k, v in analyses.items() if v.takes_seat]
+        raise BadInput(f"--seat does not apply to {analysis}; it applies to: {', '.join(takes) or 'none'}")
+    _check_out_file(out)
+    setups = analysis_setups(spec, _setup(entry, players, partners, rule, strategy, profile), players is not None)
+    if seat is not None and not 0 <= seat < min(s.players for s in setups):
+        raise BadInput(f"--seat {seat} does not exist; accepted: 0..{min(s.players for s in setups) - 1}")
+    with _progress(n * len(setups), quiet, analysis) as progress:
+        result = run_analysis(spec, setups, n, seed, _jobs(jobs), seat, progress)
     _emit(result, fmt, out)
 
 
@@ -244,35 +235,38 @@ def analyze(game: str, analysis: str, players: Optional[int] = PlayersOpt, partn
 def compare(game: str, strategy: str = typer.Option(..., "--strategy", "-s", help="strategy A"),
             vs: str = typer.Option(..., "--vs", help="strategy B"), players: Optional[int] = PlayersOpt,
             partners: bool = PartnersOpt, hands: Optional[int] = HandsOpt, games: Optional[int] = GamesOpt,
-            rule: Optional[List[str]] = RuleOpt, seed: int = SeedOpt, jobs: int = JobsOpt,
+            rule: Optional[List[str]] = RuleOpt, profile: Optional[List[str]] = ProfileOpt,
+            seed: int = SeedOpt, jobs: int = JobsOpt,
             format: str = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
     """Strategy A against strategy B on the same deals, seats rotated; the paired difference."""
-    game = _game(game)
+    from analysis.common import match
+    entry = _game(game)
     fmt = _format(format, out)
-    _positive("--hands", hands), _positive("--games", games), _jobs(jobs)
+    _checked_counts(hands, games, jobs)
     _check_out_file(out)
-    mod, setup = _analysis(game, players, partners, rule, None)
+    setup = _setup(entry, players, partners, rule, None, profile)
     n = games or hands or 100_000
     with _progress(n, quiet, "comparing") as progress:
-        result = mod.match(setup, strategy, vs, None if games else n, games, seed, _jobs(jobs), progress=progress)
+        result = match(setup, strategy, vs, None if games else n, games, seed, _jobs(jobs), progress=progress)
     _emit(result, fmt, out)
 
 
 @app.command()
 def whatif(game: str, rule: Optional[List[str]] = RuleOpt, players: Optional[int] = PlayersOpt,
            partners: bool = PartnersOpt, hands: Optional[int] = HandsOpt, games: Optional[int] = GamesOpt,
-           strategy: Optional[List[str]] = StrategyOpt, seed: int = SeedOpt, jobs: int = JobsOpt,
+           strategy: Optional[List[str]] = StrategyOpt, profile: Optional[List[str]] = ProfileOpt,
+           seed: int = SeedOpt, jobs: int = JobsOpt,
            format: str = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
     """The same deals under the default rules and with the --rule changes; paired differences."""
-    game = _game(game)
+    from analysis.common import whatif as run
+    entry = _game(game)
     fmt = _format(format, out)
-    _positive("--hands", hands), _positive("--games", games), _jobs(jobs)
+    _checked_counts(hands, games, jobs)
     _check_out_file(out)
-    mod, setup = _analysis(game, players, partners, None, strategy)
+    setup = _setup(entry, players, partners, None, strategy, profile)
     n = games or hands or 100_000
     with _progress(n, quiet, "what-if") as progress:
-        result = mod.whatif(setup, list(rule or []), None if games else n, games, seed, _jobs(jobs),
-                            progress=progress)
+        result = run(setup, list(rule or []), None if games else n, games, seed, _jobs(jobs), progress=progress)
     _emit(result, fmt, out)
 
 
@@ -280,7 +274,7 @@ def whatif(game: str, rule: Optional[List[str]] = RuleOpt, players: Optional[int
 def report(game: str, out: Path = typer.Option(..., "--out", "-o", help="folder for the report"),
            hands: Optional[int] = HandsOpt, seed: int = SeedOpt, jobs: int = JobsOpt, quiet: bool = QuietOpt):
     """Write report.md, report.html (figures embedded), PNG figures and CSV tables into a folder."""
-    game = _game(game)
+    entry = _game(game)
     _positive("--hands", hands), _jobs(jobs)
     if out.exists() and not out.is_dir():
         raise BadInput(f"--out {str(out)!r} is a file; accepted: a folder (created if missing)")
@@ -295,41 +289,37 @@ def report(game: str, out: Path = typer.Option(..., "--out", "-o", help="folder 
         os.rmdir(tempfile.mkdtemp(dir=probe))         # the real test of "writable"
     except OSError:
         raise BadInput(f"cannot write the report into {str(out)!r}: {str(probe)!r} is not a writable folder") from None
-    if game == "moon":
-        from reports.moon import build_report
-    else:
-        from reports.shoot_the_moon import build_report
-    path = build_report(out, hands or 200_000, seed, _jobs(jobs), quiet=quiet)
+    path = entry.build_report(out, hands or 200_000, seed, _jobs(jobs), quiet=quiet)
     print(f"report written: {path}")
 
 
 @app.command()
-def hand(game: str, hand: str = typer.Option(..., "--hand", help='seven tiles, e.g. "6-6 6-5 6-4 6-2 5-5 3-3 1-1"'),
-         seat_order: str = typer.Option("first", "--seat-order", help="first, middle or last to bid"),
-         players: Optional[int] = PlayersOpt, samples: int = typer.Option(100_000, "--samples", help="deals per trump"),
-         strategy: Optional[List[str]] = StrategyOpt, rule: Optional[List[str]] = RuleOpt, seed: int = SeedOpt,
+def hand(game: str, hand: str = typer.Option(..., "--hand", help='the hand, e.g. moon: "6-6 6-5 6-4 6-2 5-5 3-3 1-1"'),
+         seat_order: str = typer.Option("first", "--seat-order", help="first, middle or last to bid (or play)"),
+         players: Optional[int] = PlayersOpt, samples: int = typer.Option(100_000, "--samples", help="deals per choice"),
+         strategy: Optional[List[str]] = StrategyOpt, rule: Optional[List[str]] = RuleOpt,
+         profile: Optional[List[str]] = ProfileOpt, seed: int = SeedOpt,
          jobs: int = JobsOpt, format: str = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
-    """Moon: for one hand as the bidder, P(make) and expected score of every trump and bid."""
-    game = _game(game)
-    if game != "moon":
-        raise BadInput("the hand analyzer is for moon; accepted: moonshot hand moon --hand ...")
+    """The hand analyzer: the odds and expected score of one hand (moon: every trump and bid)."""
+    entry = _game(game)
+    analyze_hand = getattr(importlib.import_module(entry.analysis), "analyze_hand", None)
+    if analyze_hand is None:
+        from simulator.games import GAMES
+        have = [g.name for g in GAMES.values() if hasattr(importlib.import_module(g.analysis), "analyze_hand")]
+        raise BadInput(f"there is no hand analyzer for {entry.name} yet; accepted: {', '.join(have)}")
     fmt = _format(format, out)
     _positive("--samples", samples), _jobs(jobs)
     _check_out_file(out)
-    M, setup = _analysis(game, players, False, rule, strategy)
+    setup = _setup(entry, players, False, rule, strategy, profile)
     with _progress(samples, quiet, "hand") as progress:
-        result = M.analyze_hand(setup, hand, seat_order, samples, seed, _jobs(jobs), progress=progress)
+        result = analyze_hand(setup, hand, seat_order, samples, seed, _jobs(jobs), progress=progress)
     _emit(result, fmt, out)
 
 
 @app.command()
 def rules(game: str, format: str = typer.Option("table", "--format", "-f", help="table or json")):
     """Every rules flag with its default, accepted values and RULES.md id."""
-    game = _game(game)
-    if game == "moon":
-        from simulator.moon.rules import FLAGS
-    else:
-        from simulator.shoot_the_moon.rules import FLAGS
+    FLAGS = _game(game).flags
     rows = [{"flag": f.name, "default": "off" if f.default is None else f.default, "accepted": f.accepted,
              "rules_id": f.rules_id, "meaning": f.help} for f in FLAGS]
     if format == "json":
@@ -346,8 +336,8 @@ def rules(game: str, format: str = typer.Option("table", "--format", "-f", help=
 def strategies(game: str):
     """Every built-in strategy with its rule of thumb."""
     from strategies.base import registered, rule_of_thumb
-    game = _game(game)
-    for name, cls in registered(game).items():
+    entry = _game(game)
+    for name, cls in registered(entry.name).items():
         print(f"{name}: {rule_of_thumb(cls)}")
     print("\nYour own: --strategy SEAT=path/to/file.py:ClassName (a class with the same methods).")
 
@@ -370,14 +360,11 @@ def replay(file: Path, hand_id: Optional[int] = typer.Option(None, "--hand-id", 
                 raise BadInput(f"{file}:{line_no}: not a JSON object; accepted: JSON lines as in HISTORY.md")
             if hand_id is not None and record.get("hand_id") != hand_id:
                 continue
-            game = record.get("game")
-            if game == "moon":
-                from simulator.moon.history import replay as show
-            elif game == "shoot-the-moon":
-                from simulator.shoot_the_moon.history import replay as show
-            else:
-                raise BadInput(f"{file}:{line_no}: unknown game {game!r}; accepted: {', '.join(GAMES)}")
-            text = show(record, str(file), line_no)
+            try:
+                entry = _game(str(record.get("game")))
+            except BadInput as exc:
+                raise BadInput(f"{file}:{line_no}: {exc}") from None
+            text = entry.replay(record, str(file), line_no)
             print(text + "\n")
             shown += 1
     if shown == 0:

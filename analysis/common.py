@@ -1,18 +1,106 @@
-"""Pieces every game's analyses share: running chunk tasks with progress and streamed records,
-and the seeds that make two arms of a comparison play the same deals."""
+"""The verbs every game shares, written once: a table and its players (Setup), the headline
+simulation, strategy matches and rules what-ifs, over a small per-game hook (analysis/<game>.py's
+``HOOKS``: how to build the table, what to tally from a chunk of hands or games, how to read a
+hand's outcome per side or seat).
+
+Chunk tasks are top-level functions so joblib can ship them to workers; a chunk rebuilds its
+table and players from the plain, picklable Setup. Comparisons play the same deals on every arm:
+each arm builds fresh generators from the same chunk seeds (common random numbers).
+"""
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Callable
 
 import numpy as np
 
-from simulator.runner import CHUNK, Tally, run_chunks
+from analysis.result import Result
+from analysis.stats import estimate
+from simulator.errors import BadInput
+from simulator.flags import changed_flags
+from simulator.games import Game, get
+from simulator.runner import CHUNK, Tally, chunk_rngs, run_chunks
+from strategies.base import parse_seat_specs
 
 Progress = Callable[[int], None] | None
+Records = Callable[[list[str]], None] | None
+ALL = "all"          # key of one-row tables
 
+
+# --------------------------------------------------------------------------------------------
+# a table and its players
+# --------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything a worker needs to rebuild a table and its players: plain, picklable data."""
+    game: str
+    players: int
+    partners: bool = False
+    rule_args: tuple[str, ...] = ()
+    strategy_specs: tuple[str, ...] = ()
+    profile_specs: tuple[str, ...] = ()      # per-seat reaction profiles (games with a slap race)
+
+    @property
+    def entry(self) -> Game:
+        return get(self.game)
+
+    @property
+    def hooks(self):
+        return self.entry.hooks
+
+    @property
+    def table(self):
+        return _table(self.game, self.players, self.partners, self.rule_args, self.profile_specs)
+
+    @property
+    def seats(self):
+        return _seats(self.game, self.players, self.strategy_specs)
+
+    def strategy(self, spec: str):
+        """One strategy object built from `spec` (for matches: A and B)."""
+        return _seats(self.game, self.players, (spec,)).strategies[0]
+
+    def validate(self) -> "Setup":
+        self.table, self.seats    # noqa: B018 - building them checks every value
+        return self
+
+    @property
+    def label(self) -> str:
+        return f"{self.players}p" + (" partners" if self.partners else "")
+
+    def meta(self, **extra) -> dict:
+        table = self.table
+        return {"game": self.game, **self.hooks.table_meta(self), "rules_changed": changed_flags(
+            table.rules, self.entry.flags), "strategies": list(self.seats.specs), **extra}
+
+
+@lru_cache(maxsize=64)
+def _table(game: str, players: int, partners: bool, rule_args: tuple[str, ...], profiles: tuple[str, ...]):
+    return get(game).hooks.make_table(players, partners, rule_args, profiles)
+
+
+@lru_cache(maxsize=64)
+def _seats(game: str, players: int, specs: tuple[str, ...]):
+    entry = get(game)
+    return parse_seat_specs(game, specs, players, default=entry.default_strategy, required=entry.decisions)
+
+
+def make_setup(game: str, players: int | None = None, partners: bool = False, rules=(), strategies=(),
+               profiles=()) -> Setup:
+    """A checked Setup from command-line values (None: the game's default table)."""
+    entry = get(game)
+    return Setup(game, players or entry.default_players, partners, tuple(rules or ()), tuple(strategies or ()),
+                 tuple(profiles or ())).validate()
+
+
+# --------------------------------------------------------------------------------------------
+# running chunks
+# --------------------------------------------------------------------------------------------
 
 def run(task, args: tuple, total: int, seed: int, jobs: int, progress: Progress = None,
-        on_records: Callable[[list[str]], None] | None = None, chunk: int = CHUNK) -> Tally:
+        on_records: Records = None, chunk: int = CHUNK) -> Tally:
     """run_chunks with a progress callback (hands done) and hand-history lines streamed out."""
     def on_chunk(part: Tally, size: int) -> None:
         if on_records is not None and part.records:
@@ -22,12 +110,70 @@ def run(task, args: tuple, total: int, seed: int, jobs: int, progress: Progress 
     return run_chunks(task, args, total, seed, jobs, chunk=chunk, on_chunk=on_chunk)
 
 
-def arm_seeds(seed: int, index: int) -> tuple[np.random.SeedSequence, np.random.SeedSequence]:
-    """(deal seed, play seed) of chunk `index`: every arm of a paired comparison builds fresh
-    generators from these, so all arms see the same deals and the same random streams."""
-    return (np.random.SeedSequence(seed, spawn_key=(index, 0)),
-            np.random.SeedSequence(seed, spawn_key=(index, 1)))
+def arm_seeds(seed: int, index: int, streams: int = 2) -> list[np.random.SeedSequence]:
+    """Seeds of chunk `index`'s streams (deal, play, and chance where the game has one): every
+    arm of a paired comparison builds fresh generators from these, so all arms see the same
+    deals and the same random streams."""
+    return [np.random.SeedSequence(seed, spawn_key=(index, k)) for k in range(streams)]
 
+
+def arm_rngs(seeds: list[np.random.SeedSequence]) -> list[np.random.Generator]:
+    return [np.random.default_rng(s) for s in seeds]
+
+
+def one_row(size: int) -> dict[str, np.ndarray]:
+    """The key of a one-row table (every hand in the same cell)."""
+    return {ALL: np.zeros(size, dtype=np.int8)}
+
+
+# --------------------------------------------------------------------------------------------
+# simulate: headline numbers per side, for hands or whole games
+# --------------------------------------------------------------------------------------------
+
+def _hands_chunk(setup: Setup, want_history: bool, seed: int, index: int, size: int) -> Tally:
+    hooks = setup.hooks
+    res = hooks.play(setup, setup.seats.strategies, chunk_rngs(seed, index, setup.entry.streams), size,
+                     record=want_history)
+    tally = Tally()
+    hooks.tally_hands(setup, res, tally)
+    if want_history:
+        tally.records = setup.entry.module("history").records(res, setup.table, setup.seats.specs, seed,
+                                                              index * CHUNK)
+    return tally
+
+
+def _games_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
+    hooks = setup.hooks
+    g = hooks.play_games(setup, setup.seats.strategies, chunk_rngs(seed, index, setup.entry.streams), size)
+    tally = Tally()
+    tally.add_columns("games", "side", {"p_win": g.winner[:, None] == np.arange(setup.table.n_sides)})
+    tally.add("length", one_row(size), {**hooks.game_length(g), **hooks.game_extras(g), "p_unfinished": g.winner < 0})
+    hooks.tally_games(setup, g, tally)
+    return tally
+
+
+def simulate(setup: Setup, hands: int | None, games: int | None, seed: int, jobs: int = 1,
+             progress: Progress = None, on_records: Records = None) -> Result:
+    """Headline numbers per side: single hands (the game's own tallies) or whole games."""
+    setup.validate()
+    hooks = setup.hooks
+    if games:
+        t = run(_games_chunk, (setup,), games, seed, jobs, progress)
+        res = Result(f"{setup.entry.title}: games", setup.meta(games=games, seed=seed))
+        res.tables["games"] = estimate(t.get("games"), ["side"], ["p_win"])
+        res.tables["game_length"] = estimate(t.get("length"), [], [*hooks.game_length_names, *hooks.game_extra_names,
+                                                                   "p_unfinished"])
+        hooks.game_tables(setup, t, res)
+        return res
+    t = run(_hands_chunk, (setup, on_records is not None), hands, seed, jobs, progress, on_records)
+    res = Result(f"{setup.entry.title}: {hooks.hands_word}", setup.meta(hands=hands, seed=seed))
+    hooks.hand_tables(setup, t, res)
+    return res
+
+
+# --------------------------------------------------------------------------------------------
+# strategy match: A against B on the same deals, seats rotated
+# --------------------------------------------------------------------------------------------
 
 def match_lineups(side_of_seat, n_sides: int, a, b) -> list[list]:
     """Seatings for a strategy match: B everywhere first, then A in each side's seats in turn."""
@@ -44,11 +190,66 @@ def match_metrics(name: str, per_lineup: list[np.ndarray]) -> dict[str, np.ndarr
     return {f"a_{name}": arm.mean(axis=1), f"b_{name}": base.mean(axis=1), f"d_{name}": (arm - base).mean(axis=1)}
 
 
-def variant_rules(setup, variant_args: list[str]) -> tuple[str, ...]:
-    """The what-if rule arguments (setup's own plus the variant's), checked."""
-    from dataclasses import replace
+def _match_chunk(setup: Setup, spec_a: str, spec_b: str, games: bool, seed: int, index: int, size: int) -> Tally:
+    table, hooks = setup.table, setup.hooks
+    S = table.n_sides
+    lineups = match_lineups(table.side_of_seat[:table.players], S, setup.strategy(spec_a), setup.strategy(spec_b))
+    seeds = arm_seeds(seed, index, setup.entry.streams)
+    outs, unfinished = [], []
+    for lineup in lineups:
+        if games:
+            g = hooks.play_games(setup, lineup, arm_rngs(seeds), size)
+            outs.append({"win": g.winner[:, None] == np.arange(S)})
+            unfinished.append(g.winner < 0)
+        else:
+            outs.append(hooks.side_outcomes(setup, hooks.play(setup, lineup, arm_rngs(seeds), size)))
+    metrics = {}
+    for name in outs[0]:
+        metrics.update(match_metrics(name, [o[name] for o in outs]))
+    if games:   # how often the cap on hands stopped a game (counted as lost by every side)
+        metrics["p_unfinished_b"] = unfinished[0]
+        metrics["p_unfinished_a"] = np.mean(unfinished[1:], axis=0)
+    tally = Tally()
+    tally.add("match", one_row(size), metrics)
+    return tally
 
-    from simulator.errors import BadInput
+
+def match(setup: Setup, spec_a: str, spec_b: str, hands: int | None, games: int | None, seed: int,
+          jobs: int = 1, progress: Progress = None) -> Result:
+    """Strategy A against B on the same deals: A takes each side's seats in turn against B."""
+    setup.validate()
+    setup.strategy(spec_a), setup.strategy(spec_b)
+    hooks = setup.hooks
+    n = games or hands
+    t = run(_match_chunk, (setup, spec_a, spec_b, bool(games)), n, seed, jobs, progress)
+    names = ["win"] if games else hooks.side_outcome_names
+    metrics = [f"{x}_{name}" for name in names for x in "abd"]
+    if games:
+        metrics += ["p_unfinished_a", "p_unfinished_b"]
+    res = Result(f"{setup.entry.title}: {spec_a} vs {spec_b}",
+                 {**setup.meta(seed=seed), "strategies": {"A": spec_a, "B": spec_b}, ("games" if games else "hands"): n})
+    res.tables["match"] = estimate(t.get("match"), [], metrics)
+    unit = hooks.game_unit if games else hooks.side_outcome_unit
+    res.notes.append(f"Each deal is played once with B in every seat and once per side with A in that side's "
+                     f"seats (the others B). a_* is A's {unit} in those seats, b_* B's in the same seats on the "
+                     f"same deals, d_* the paired difference (A minus B), averaged over the sides so every "
+                     f"seat is controlled for.")
+    if games:
+        res.notes.append(UNFINISHED_NOTE)
+    return res
+
+
+UNFINISHED_NOTE = ("Unfinished games (still open when the engine's cap on hands per game is reached) have no "
+                   "winner: they count as lost by every side, so they lower both arms' win rates; "
+                   "p_unfinished says how often that happened.")
+
+
+# --------------------------------------------------------------------------------------------
+# rules what-if: the same deals under two rule sets
+# --------------------------------------------------------------------------------------------
+
+def variant_rules(setup: Setup, variant_args: list[str]) -> tuple[str, ...]:
+    """The what-if rule arguments (setup's own plus the variant's), checked."""
     if not variant_args:
         raise BadInput("whatif needs at least one --rule flag=value to compare against the defaults")
     setup.validate()
@@ -67,5 +268,125 @@ def paired_names(names: list[str]) -> list[str]:
     return [f"base_{k}" for k in names] + [f"variant_{k}" for k in names] + [f"d_{k.removeprefix('p_')}" for k in names]
 
 
-WHATIF_NOTE = ("The same deals and the same random streams under both rule sets; per seat, the outcome of "
-               "the seat's side. d_* = variant minus base, a paired difference with its 95% interval.")
+def _whatif_chunk(setup: Setup, variant: tuple[str, ...], games: bool, seed: int, index: int, size: int) -> Tally:
+    hooks = setup.hooks
+    seeds = arm_seeds(seed, index, setup.entry.streams)
+    values = []
+    for arm in (setup, replace(setup, rule_args=variant)):
+        table = arm.table
+        P = table.players
+        side = np.tile(table.side_of_seat[:P], (size, 1))
+        if games:
+            g = hooks.play_games(arm, arm.seats.strategies, arm_rngs(seeds), size)
+            length = {k: np.repeat(v[:, None], P, axis=1) for k, v in hooks.game_length(g).items()}
+            values.append({"p_win": g.winner[:, None] == side, **length,
+                           "p_unfinished": np.repeat((g.winner < 0)[:, None], P, axis=1)})
+        else:
+            values.append(hooks.seat_outcomes(arm, hooks.play(arm, arm.seats.strategies, arm_rngs(seeds), size)))
+    tally = Tally()
+    tally.add_columns("seats", "seat", paired(*values))
+    return tally
+
+
+def whatif(setup: Setup, variant_args: list[str], hands: int | None, games: int | None, seed: int,
+           jobs: int = 1, progress: Progress = None) -> Result:
+    """The same deals under `setup`'s rules and with `variant_args` applied on top."""
+    variant = variant_rules(setup, variant_args)
+    hooks = setup.hooks
+    n = games or hands
+    t = run(_whatif_chunk, (setup, variant, bool(games)), n, seed, jobs, progress)
+    names = ["p_win", *hooks.game_length_names, "p_unfinished"] if games else hooks.seat_outcome_names
+    res = Result(f"{setup.entry.title}: rules what-if",
+                 {**setup.meta(seed=seed), "variant": list(variant_args), ("games" if games else "hands"): n})
+    res.tables["seats"] = estimate(t.get("seats"), ["seat"], paired_names(names))
+    res.notes.append("The same deals and the same random streams under both rule sets; per seat, the outcome of "
+                     "the seat's side. d_* = variant minus base, a paired difference with its 95% interval.")
+    if games:
+        res.notes.append(UNFINISHED_NOTE)
+    return res
+
+
+# --------------------------------------------------------------------------------------------
+# the hooks each game provides
+# --------------------------------------------------------------------------------------------
+
+class Hooks:
+    """What the shared verbs need to know about one game. Subclasses fill in the rest."""
+    hands_word = "hands"                      # what one deal played out is called ("rounds", "hands")
+    game_length_names: tuple[str, ...] = ("hands",)
+    game_extra_names: tuple[str, ...] = ()    # simulate --games only, e.g. ("p_supply_short",)
+    game_unit = "P(winning the game)"
+    side_outcome_names: tuple[str, ...] = ()  # match metrics per side, e.g. ("score",)
+    side_outcome_unit = ""
+    seat_outcome_names: tuple[str, ...] = ()  # what-if metrics per seat
+
+    def make_table(self, players: int, partners: bool, rule_args: tuple[str, ...], profiles: tuple[str, ...]):
+        raise NotImplementedError
+
+    def table_meta(self, setup: Setup) -> dict:
+        return {"players": setup.players}
+
+    def play(self, setup: Setup, strategies, rngs: list[np.random.Generator], size: int, record: bool = False):
+        """One hand per game: the engine's play entry point."""
+        return setup.entry.module("engine").play(setup.table, size, strategies, *rngs)
+
+    def play_games(self, setup: Setup, strategies, rngs: list[np.random.Generator], size: int):
+        return setup.entry.module("engine").play_games(setup.table, size, strategies, *rngs)
+
+    def game_length(self, g) -> dict[str, np.ndarray]:
+        return {"hands": g.hands}
+
+    def game_extras(self, g) -> dict[str, np.ndarray]:
+        return {}
+
+    def tally_hands(self, setup: Setup, res, tally: Tally) -> None:
+        raise NotImplementedError
+
+    def hand_tables(self, setup: Setup, t: Tally, res: Result) -> None:
+        raise NotImplementedError
+
+    def tally_games(self, setup: Setup, g, tally: Tally) -> None:
+        """Game-specific extras beside the shared win and length tallies."""
+
+    def game_tables(self, setup: Setup, t: Tally, res: Result) -> None:
+        """Game-specific extras beside the shared games and game_length tables."""
+
+    def side_outcomes(self, setup: Setup, res) -> dict[str, np.ndarray]:
+        raise NotImplementedError
+
+    def seat_outcomes(self, setup: Setup, res) -> dict[str, np.ndarray]:
+        raise NotImplementedError
+
+    @staticmethod
+    def no_profiles(game: str, profiles: tuple[str, ...]) -> None:
+        if profiles:
+            raise BadInput(f"--profile {profiles[0]!r}: {game} has no slap race; reaction profiles apply to "
+                           f"hit-the-deck")
+
+
+# --------------------------------------------------------------------------------------------
+# the game-specific analyses (`moonshot analyze GAME NAME`)
+# --------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Analysis:
+    """One entry of a game's ANALYSES: the function and the count it takes."""
+    run: Callable                 # run(setup, n, seed, jobs, progress=None[, seat=]) -> Result
+    unit: str                     # "hands" or "games": given with --hands/-n or --games
+    default: int                  # the count when none is given
+    help: str
+    every_table: bool = False     # without --players: one run per table of HOOKS.all_tables (run takes a list)
+    takes_seat: bool = False      # --seat chooses the seat analysed
+
+
+def analysis_setups(spec: Analysis, setup: Setup, players_given: bool) -> list[Setup]:
+    """The tables an analysis runs on: the one asked for, or every table the game has."""
+    if spec.every_table and not players_given:
+        return [replace(setup, players=p, partners=part) for p, part in setup.hooks.all_tables]
+    return [setup]
+
+
+def run_analysis(spec: Analysis, setups: list[Setup], n: int, seed: int, jobs: int, seat: int | None,
+                 progress: Progress = None) -> Result:
+    extra = {"seat": 0 if seat is None else seat} if spec.takes_seat else {}
+    return spec.run(setups if spec.every_table else setups[0], n, seed, jobs, progress=progress, **extra)

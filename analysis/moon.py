@@ -4,80 +4,24 @@ odds for strategy match-ups and rules what-ifs. Every number carries its n and 9
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from functools import lru_cache
-from typing import Callable
 
 import numpy as np
 import pandas as pd
 
-from analysis.common import (WHATIF_NOTE, Progress, arm_seeds, match_lineups, match_metrics, paired,
-                             paired_names, run, variant_rules)
+from analysis.common import Analysis, Hooks, Progress, Setup, arm_seeds, match, one_row, run
 from analysis.result import Result
 from analysis.stats import estimate
 from simulator.errors import BadInput
 from simulator.moon import engine as E
 from simulator.moon import tiles as T
-from simulator.moon.rules import FLAGS, check_players, parse_rules
+from simulator.moon.rules import check_players, parse_rules
 from simulator.moon.views import MOON_BID
 from simulator.runner import CHUNK, Tally, chunk_rngs
-from strategies.base import parse_seat_specs
 from strategies.moon import FixedTrump
 
 GAME = "moon"
-DEFAULT_STRATEGY = "threshold"
-METHODS = ("bid", "discard", "trump", "play")
 SEAT_ORDERS = ("first", "middle", "last")
 HAND_CHUNK = 16_384
-
-
-@dataclass(frozen=True)
-class Setup:
-    """Plain, picklable description of a table and its players (workers rebuild from it)."""
-    players: int = 3
-    rule_args: tuple[str, ...] = ()
-    strategy_specs: tuple[str, ...] = ()
-
-    @property
-    def table(self) -> E.MoonTable:
-        return _table(self.players, self.rule_args)
-
-    @property
-    def seats(self):
-        return _seats(self.players, self.strategy_specs)
-
-    def validate(self) -> "Setup":
-        self.table.tile_set, self.seats    # noqa: B018 - building them checks every value
-        return self
-
-    def meta(self, **extra) -> dict:
-        rules = self.table.rules
-        changed = {f.name: getattr(rules, f.field) for f in FLAGS if getattr(rules, f.field) != f.default}
-        return {"game": GAME, "players": self.players, "rules_changed": changed,
-                "strategies": list(self.seats.specs), **extra}
-
-
-@lru_cache(maxsize=64)
-def _table(players: int, rule_args: tuple[str, ...]) -> E.MoonTable:
-    check_players(players)
-    return E.MoonTable(players, parse_rules(rule_args, players))
-
-
-@lru_cache(maxsize=64)
-def _seats(players: int, specs: tuple[str, ...]):
-    return parse_seat_specs(GAME, specs, players, default=DEFAULT_STRATEGY, required=METHODS)
-
-
-def setup_from_cli(players, partners, rules, strategies) -> Setup:
-    players = players or 3
-    check_players(players)
-    if partners and players != 4:
-        raise BadInput(f"--partners needs 4 players in moon, got {players}; 3-player Moon is every player for themselves")
-    return Setup(players, tuple(rules or ()), tuple(strategies or ())).validate()
-
-
-def strategy(spec: str, players: int):
-    return parse_seat_specs(GAME, [spec], players, default=spec, required=METHODS).strategies[0]
 
 
 # --------------------------------------------------------------------------------------------
@@ -94,63 +38,68 @@ def trump_tiles_held(hands7: np.ndarray, trump: np.ndarray) -> np.ndarray:
     return IS_TRUMP[hands7, np.maximum(trump, 0)[:, None]].sum(axis=1)
 
 
-def _hands_chunk(setup: Setup, want_history: bool, seed: int, index: int, size: int) -> Tally:
-    table, seats = setup.table, setup.seats
-    deal_rng, play_rng = chunk_rngs(seed, index)
-    res = E.play_hands(table, size, seats.strategies, deal_rng, play_rng)
-    S = table.n_sides
-    played = res.bidder >= 0
-    bside = bidder_side(table, res)
-    tally = Tally()
-    tally.add_columns("sides", "side", {"score": res.score, "tricks": np.where(played[:, None], res.tricks, 0),
-                                        "p_bidder": bside[:, None] == np.arange(S)})
-    tally.add("thrown_in", {"all": np.zeros(size, dtype=np.int8)}, {"p_thrown_in": ~played})
-    p = np.flatnonzero(played)
-    if len(p):
-        btricks = res.tricks[p, bside[p]]
-        tally.add("contracts", {"bid": res.bid[p]},
-                  {"p_make": res.made[p], "bidder_score": res.score[p, bside[p]], "bidder_tricks": btricks})
-        tally.add("trumps", {"trump": res.trump[p]}, {"p_make": res.made[p]})
-    if want_history:
-        from simulator.moon import history
-        tally.records = history.records(res, table, seats.specs, seed, index * CHUNK)
-    return tally
+class MoonHooks(Hooks):
+    hands_word = "hands"
+    game_unit = "P(winning the game to 21)"
+    side_outcome_names = ("score",)
+    side_outcome_unit = "points per hand"
+    seat_outcome_names = ("score", "p_bidder", "p_thrown_in")
 
+    def make_table(self, players, partners, rule_args, profiles) -> E.MoonTable:
+        self.no_profiles(GAME, profiles)
+        check_players(players)
+        if partners and players != 4:
+            raise BadInput(f"--partners needs 4 players in moon, got {players}; 3-player Moon is every player "
+                           "for themselves")
+        return E.MoonTable(players, parse_rules(rule_args, players))
 
-def _games_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
-    table, seats = setup.table, setup.seats
-    deal_rng, play_rng = chunk_rngs(seed, index)
-    g = E.play_games(table, size, seats.strategies, deal_rng, play_rng)
-    S = table.n_sides
-    tally = Tally()
-    tally.add_columns("games", "side", {"p_win": g.winner[:, None] == np.arange(S)})
-    tally.add("length", {"all": np.zeros(size, dtype=np.int8)},
-              {"hands": g.hands, "p_unfinished": g.winner < 0})
-    return tally
+    def play(self, setup, strategies, rngs, size, record=False):
+        return E.play_hands(setup.table, size, strategies, *rngs)
 
+    def tally_hands(self, setup, res, tally: Tally) -> None:
+        table = setup.table
+        S = table.n_sides
+        size = len(res.bidder)
+        played = res.bidder >= 0
+        bside = bidder_side(table, res)
+        tally.add_columns("sides", "side", {"score": res.score, "tricks": np.where(played[:, None], res.tricks, 0),
+                                            "p_bidder": bside[:, None] == np.arange(S)})
+        tally.add("thrown_in", one_row(size), {"p_thrown_in": ~played})
+        p = np.flatnonzero(played)
+        if len(p):
+            btricks = res.tricks[p, bside[p]]
+            tally.add("contracts", {"bid": res.bid[p]},
+                      {"p_make": res.made[p], "bidder_score": res.score[p, bside[p]], "bidder_tricks": btricks})
+            tally.add("trumps", {"trump": res.trump[p]}, {"p_make": res.made[p]})
 
-def simulate(setup: Setup, hands: int | None, games: int | None, seed: int, jobs: int = 1,
-             progress: Progress = None, on_records: Callable[[list[str]], None] | None = None) -> Result:
-    setup.validate()
-    if games:
-        t = run(_games_chunk, (setup,), games, seed, jobs, progress)
-        res = Result("Moon: games", setup.meta(games=games, seed=seed))
-        res.tables["games"] = estimate(t.get("games"), ["side"], ["p_win"])
-        res.tables["game_length"] = estimate(t.get("length"), [], ["hands", "p_unfinished"])
+    def hand_tables(self, setup, t: Tally, res: Result) -> None:
+        res.tables["sides"] = estimate(t.get("sides"), ["side"], ["score", "tricks", "p_bidder"])
+        res.tables["thrown_in"] = estimate(t.get("thrown_in"), [], ["p_thrown_in"])
+        if "contracts" in t.tables:
+            res.tables["contracts"] = estimate(t.get("contracts"), ["bid"], ["p_make", "bidder_score",
+                                                                             "bidder_tricks"])
+            trumps = estimate(t.get("trumps"), ["trump"], ["p_make"])
+            res.tables["trumps"] = trumps.assign(trump=[T.trump_name(int(x)) for x in trumps["trump"]])
+        res.notes.append("score: points of the side this hand (0 on a thrown-in hand); contracts: the winning bid, "
+                         "how often it was made and what the bidder scored.")
+
+    def game_tables(self, setup, t: Tally, res: Result) -> None:
         res.notes.append("hands: hands dealt per game, thrown-in hands included; p_unfinished: games still "
                          "open after the engine's hand limit.")
-        return res
-    t = run(_hands_chunk, (setup, on_records is not None), hands, seed, jobs, progress, on_records)
-    res = Result("Moon: hands", setup.meta(hands=hands, seed=seed))
-    res.tables["sides"] = estimate(t.get("sides"), ["side"], ["score", "tricks", "p_bidder"])
-    res.tables["thrown_in"] = estimate(t.get("thrown_in"), [], ["p_thrown_in"])
-    if "contracts" in t.tables:
-        res.tables["contracts"] = estimate(t.get("contracts"), ["bid"], ["p_make", "bidder_score", "bidder_tricks"])
-        trumps = estimate(t.get("trumps"), ["trump"], ["p_make"])
-        res.tables["trumps"] = trumps.assign(trump=[T.trump_name(int(x)) for x in trumps["trump"]])
-    res.notes.append("score: points of the side this hand (0 on a thrown-in hand); contracts: the winning bid, "
-                     "how often it was made and what the bidder scored.")
-    return res
+
+    def side_outcomes(self, setup, res) -> dict[str, np.ndarray]:
+        return {"score": res.score}
+
+    def seat_outcomes(self, setup, res) -> dict[str, np.ndarray]:
+        table = setup.table
+        size, P = len(res.bidder), table.players
+        cols = np.tile(table.side_of_seat, (size, 1))
+        rows = np.arange(size)[:, None]
+        return {"score": res.score[rows, cols], "p_bidder": res.bidder[:, None] == np.arange(P),
+                "p_thrown_in": np.repeat((res.bidder < 0)[:, None], P, axis=1)}
+
+
+HOOKS = MoonHooks()
 
 
 # --------------------------------------------------------------------------------------------
@@ -392,80 +341,6 @@ def seat_advantage(setup: Setup, hands: int, seed: int, jobs: int = 1, progress:
     return res
 
 
-# --------------------------------------------------------------------------------------------
-# strategy match and rules what-if (same deals)
-# --------------------------------------------------------------------------------------------
-
-def _match_chunk(setup: Setup, spec_a: str, spec_b: str, games: bool, seed: int, index: int, size: int) -> Tally:
-    table = setup.table
-    a, b = strategy(spec_a, table.players), strategy(spec_b, table.players)
-    S, P = table.n_sides, table.players
-    deal_seed, play_seed = arm_seeds(seed, index)
-    outs = []
-    for lineup in match_lineups(table.side_of_seat, S, a, b):
-        deal_rng, play_rng = np.random.default_rng(deal_seed), np.random.default_rng(play_seed)
-        if games:
-            outs.append(E.play_games(table, size, lineup, deal_rng, play_rng).winner[:, None] == np.arange(S))
-        else:
-            outs.append(E.play_hands(table, size, lineup, deal_rng, play_rng).score)
-    metrics = match_metrics("win" if games else "score", outs)
-    tally = Tally()
-    tally.add("match", {"all": np.zeros(size, dtype=np.int8)}, metrics)
-    return tally
-
-
-def match(setup: Setup, spec_a: str, spec_b: str, hands: int | None, games: int | None, seed: int,
-          jobs: int = 1, progress: Progress = None) -> Result:
-    setup.validate()
-    strategy(spec_a, setup.players), strategy(spec_b, setup.players)
-    n = games or hands
-    t = run(_match_chunk, (setup, spec_a, spec_b, bool(games)), n, seed, jobs, progress)
-    metrics = ["a_win", "b_win", "d_win"] if games else ["a_score", "b_score", "d_score"]
-    res = Result(f"Moon: {spec_a} vs {spec_b}", {**setup.meta(seed=seed), "strategies": {"A": spec_a, "B": spec_b},
-                                                  ("games" if games else "hands"): n})
-    res.tables["match"] = estimate(t.get("match"), [], metrics)
-    unit = "P(winning the game to 21)" if games else "points per hand"
-    res.notes.append(f"Each deal is played once with B in every seat and once per side with A in that side's seats "
-                     f"(the others B); a_* is A's {unit} there, b_* B's in the same seats on the same deals, d_* the "
-                     f"paired difference averaged over the sides.")
-    return res
-
-
-def _whatif_chunk(setup: Setup, variant: tuple[str, ...], games: bool, seed: int, index: int, size: int) -> Tally:
-    tables = [setup.table, replace(setup, rule_args=variant).table]
-    P = setup.players
-    deal_seed, play_seed = arm_seeds(seed, index)
-    values = []
-    for table in tables:
-        deal_rng, play_rng = np.random.default_rng(deal_seed), np.random.default_rng(play_seed)
-        cols = np.tile(table.side_of_seat, (size, 1))
-        if games:
-            g = E.play_games(table, size, setup.seats.strategies, deal_rng, play_rng)
-            values.append({"p_win": g.winner[:, None] == cols, "hands": np.repeat(g.hands[:, None], P, axis=1)})
-        else:
-            r = E.play_hands(table, size, setup.seats.strategies, deal_rng, play_rng)
-            rows = np.arange(size)[:, None]
-            values.append({"score": r.score[rows, cols], "p_bidder": r.bidder[:, None] == np.arange(P),
-                           "p_thrown_in": np.repeat((r.bidder < 0)[:, None], P, axis=1)})
-    tally = Tally()
-    tally.add_columns("seats", "seat", paired(*values))
-    return tally
-
-
-def whatif(setup: Setup, variant_args: list[str], hands: int | None, games: int | None, seed: int,
-           jobs: int = 1, progress: Progress = None) -> Result:
-    variant = variant_rules(setup, variant_args)
-    n = games or hands
-    t = run(_whatif_chunk, (setup, variant, bool(games)), n, seed, jobs, progress)
-    names = ["p_win", "hands"] if games else ["score", "p_bidder", "p_thrown_in"]
-    metrics = paired_names(names)
-    res = Result("Moon: rules what-if", {**setup.meta(seed=seed), "variant": list(variant_args),
-                                          ("games" if games else "hands"): n})
-    res.tables["seats"] = estimate(t.get("seats"), ["seat"], metrics)
-    res.notes.append(WHATIF_NOTE)
-    return res
-
-
 GAME_ODDS_PAIRS = (("threshold", "random"), ("greedy", "random"), ("threshold", "greedy"))
 
 
@@ -482,9 +357,10 @@ def game_odds(setup: Setup, games: int, seed: int, jobs: int = 1, progress: Prog
     return res
 
 
-ANALYSES = {"bid-success": bid_success, "widow-value": widow_value, "seat-advantage": seat_advantage,
-            "game-odds": game_odds}
-
-
-def run_analysis(name: str, setup: Setup, n: int, seed: int, jobs: int, progress: Progress = None) -> Result:
-    return ANALYSES[name](setup, n, seed, jobs, progress=progress)
+ANALYSES = {
+    "bid-success": Analysis(bid_success, "hands", 20_000, "P(make) and score by bid and hand class, with the "
+                            "bidders' calibration"),
+    "widow-value": Analysis(widow_value, "hands", 20_000, "the same deals with and without the widow"),
+    "seat-advantage": Analysis(seat_advantage, "hands", 20_000, "speaking first, middle or last in the auction"),
+    "game-odds": Analysis(game_odds, "games", 20_000, "P(win the game to 21) for the built-in match-ups"),
+}

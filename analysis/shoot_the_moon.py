@@ -7,85 +7,22 @@ both sides: the deal generator of a chunk is re-seeded identically for every arm
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from functools import lru_cache
-from typing import Callable
 
 import numpy as np
 import pandas as pd
 
-from analysis.common import (WHATIF_NOTE, Progress, arm_seeds, match_lineups, match_metrics, paired,
-                             paired_names, run, variant_rules)
+from analysis.common import Analysis, Hooks, Progress, Setup, arm_seeds, one_row, run
 from analysis.result import Result
 from analysis.stats import Z, estimate, wilson
 from simulator.errors import BadInput
-from simulator.runner import Tally, chunk_rngs
+from simulator.runner import CHUNK, Tally, chunk_rngs
 from simulator.shoot_the_moon import cards as C
-from simulator.shoot_the_moon import history
 from simulator.shoot_the_moon.engine import Table, deal, play_games, play_round
-from simulator.shoot_the_moon.rules import FLAGS, parse_rules
-from strategies.base import parse_seat_specs
+from simulator.shoot_the_moon.rules import parse_rules
 
 GAME = "shoot-the-moon"
-DEFAULT_STRATEGY = "odd"
 ALL_TABLES = ((2, False), (3, False), (4, False), (4, True), (5, False), (6, False), (6, True))
 ROUND_METRICS = ["chips", "p_odd", "p_shoot", "tricks", "moon_chips"]
-
-@dataclass(frozen=True)
-class Setup:
-    """Everything a worker needs to rebuild a table and its players: plain, picklable data."""
-    players: int = 4
-    partners: bool = False
-    rule_args: tuple[str, ...] = ()
-    strategy_specs: tuple[str, ...] = ()
-
-    @property
-    def table(self) -> Table:
-        return _table(self.players, self.partners, self.rule_args)
-
-    @property
-    def seats(self):
-        return _seats(self.players, self.strategy_specs)
-
-    def validate(self) -> "Setup":
-        self.table.side_of_seat, self.seats    # noqa: B018 - building them checks every value
-        return self
-
-    @property
-    def label(self) -> str:
-        return f"{self.players}p" + (" partners" if self.partners else "")
-
-    def meta(self, **extra) -> dict:
-        rules = self.table.rules
-        changed = {f.name: v for f, v in zip(FLAGS, rules.as_dict().values())
-                   if getattr(rules, f.field) != f.default}
-        return {"game": GAME, "players": self.players, "partners": self.partners,
-                "rules_changed": changed, "strategies": list(self.seats.specs), **extra}
-
-
-@lru_cache(maxsize=64)
-def _table(players: int, partners: bool, rule_args: tuple[str, ...]) -> Table:
-    C.validate_table(players, partners)
-    return Table(players, partners, parse_rules(rule_args))
-
-
-@lru_cache(maxsize=64)
-def _seats(players: int, specs: tuple[str, ...]):
-    return parse_seat_specs(GAME, specs, players, default=DEFAULT_STRATEGY)
-
-
-def _start_chips(table: Table, n: int) -> np.ndarray:
-    return np.full((n, table.n_sides), table.rules.starting_chips, dtype=np.int16)
-
-
-def _deal(table: Table, rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """n deals and a random dealer for each (a single round: STM-3.2's first dealer is random)."""
-    return deal(rng, n, table.hands_dealt), rng.integers(0, table.players, n).astype(np.int8)
-
-
-def _play(table: Table, strategies, hands: np.ndarray, dealer: np.ndarray, rng: np.random.Generator):
-    """One round of every deal, from the starting chips."""
-    return play_round(table, hands, dealer, _start_chips(table, len(hands)), strategies, rng)
 
 
 def round_metrics(res, cols: np.ndarray | None = None) -> dict[str, np.ndarray]:
@@ -100,68 +37,87 @@ def round_metrics(res, cols: np.ndarray | None = None) -> dict[str, np.ndarray]:
             "tricks": tricks, "moon_chips": moon}
 
 
-# --------------------------------------------------------------------------------------------
-# simulate: headline numbers per side
-# --------------------------------------------------------------------------------------------
-
-def _hands_chunk(setup: Setup, want_history: bool, seed: int, index: int, size: int) -> Tally:
-    table, seats = setup.table, setup.seats
-    deal_rng, play_rng = chunk_rngs(seed, index)
-    res = _play(table, seats.strategies, *_deal(table, deal_rng, size), play_rng)
-    tally = Tally()
-    S = table.n_sides
-    m = round_metrics(res)
-    tally.add_columns("sides", "side", m)
-    counts = np.stack([np.bincount(m["tricks"][:, s], minlength=C.TRICKS + 1) for s in range(S)])
-    tally.add_counts("tricks_dist", {"side": np.repeat(np.arange(S), C.TRICKS + 1),
-                                     "tricks": np.tile(np.arange(C.TRICKS + 1), S)}, counts.ravel())
-    tally.add("annulled", {"all": np.zeros(size, dtype=np.int8)}, {"p_annulled": res.annulled})
-    if want_history:
-        from simulator.runner import CHUNK
-        tally.records = history.records(res, table, seats.specs, seed, index * CHUNK)
-    return tally
+def _deal(table: Table, rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """n deals and a random dealer for each (a single round: STM-3.2's first dealer is random)."""
+    return deal(rng, n, table.hands_dealt), rng.integers(0, table.players, n).astype(np.int8)
 
 
-def _games_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
-    table, seats = setup.table, setup.seats
-    deal_rng, play_rng = chunk_rngs(seed, index)
-    g = play_games(table, size, seats.strategies, deal_rng, play_rng)
-    tally = Tally()
-    S = table.n_sides
-    tally.add_columns("games", "side", {"p_win": g.winner[:, None] == np.arange(S)})
-    tally.add("length", {"all": np.zeros(size, dtype=np.int8)},
-              {"rounds": g.rounds, "p_supply_short": g.supply_short, "p_unfinished": g.winner < 0})
-    tally.add("length_dist", {"rounds": g.rounds}, {})
-    return tally
+def _play(table: Table, strategies, hands: np.ndarray, dealer: np.ndarray, rng: np.random.Generator):
+    """One round of every deal, from the starting chips."""
+    chips = np.full((len(hands), table.n_sides), table.rules.starting_chips, dtype=np.int16)
+    return play_round(table, hands, dealer, chips, strategies, rng)
 
 
-def simulate(setup: Setup, hands: int | None, games: int | None, seed: int, jobs: int = 1,
-             progress: Progress = None, on_records: Callable[[list[str]], None] | None = None) -> Result:
-    """Headline numbers per side: rounds (tricks, chips, P(odd), P(shoot)) or whole games."""
-    setup.validate()
-    if games:
-        t = run(_games_chunk, (setup,), games, seed, jobs, progress)
-        res = Result("Shoot the Moon: games", setup.meta(games=games, seed=seed))
-        res.tables["games"] = estimate(t.get("games"), ["side"], ["p_win"])
-        res.tables["game_length"] = estimate(t.get("length"), [], ["rounds", "p_supply_short", "p_unfinished"])
+class StmHooks(Hooks):
+    hands_word = "rounds"
+    game_length_names = ("rounds",)
+    game_extra_names = ("p_supply_short",)
+    side_outcome_names = ("chips", "odd")
+    side_outcome_unit = "chips per round and P(odd)"
+    seat_outcome_names = ("chips", "p_odd", "p_shoot", "moon_chips")
+    all_tables = ALL_TABLES
+
+    def make_table(self, players, partners, rule_args, profiles) -> Table:
+        self.no_profiles(GAME, profiles)
+        C.validate_table(players, partners)
+        return Table(players, partners, parse_rules(rule_args))
+
+    def table_meta(self, setup: Setup) -> dict:
+        return {"players": setup.players, "partners": setup.partners}
+
+    def play(self, setup, strategies, rngs, size, record=False):
+        deal_rng, play_rng = rngs
+        return _play(setup.table, strategies, *_deal(setup.table, deal_rng, size), play_rng)
+
+    def game_length(self, g) -> dict[str, np.ndarray]:
+        return {"rounds": g.rounds}
+
+    def game_extras(self, g) -> dict[str, np.ndarray]:
+        return {"p_supply_short": g.supply_short}
+
+    def tally_hands(self, setup, res, tally: Tally) -> None:
+        S = setup.table.n_sides
+        m = round_metrics(res)
+        tally.add_columns("sides", "side", m)
+        counts = np.stack([np.bincount(m["tricks"][:, s], minlength=C.TRICKS + 1) for s in range(S)])
+        tally.add_counts("tricks_dist", {"side": np.repeat(np.arange(S), C.TRICKS + 1),
+                                         "tricks": np.tile(np.arange(C.TRICKS + 1), S)}, counts.ravel())
+        tally.add("annulled", one_row(len(res.annulled)), {"p_annulled": res.annulled})
+
+    def hand_tables(self, setup, t: Tally, res: Result) -> None:
+        res.tables["sides"] = estimate(t.get("sides"), ["side"], ROUND_METRICS)
+        dist = t.get("tricks_dist")[["side", "tricks", "n"]]
+        totals = dist.groupby("side")["n"].transform("sum")
+        p, lo, hi = wilson(dist["n"], totals)
+        res.tables["tricks_distribution"] = dist.assign(n=totals, count=dist["n"], estimate=p, ci_low=lo, ci_high=hi)
+        annulled = t.get("annulled")
+        if annulled["p_annulled"].sum() > 0:
+            res.tables["annulled"] = estimate(annulled, [], ["p_annulled"])
+        res.notes.append("chips: net chip change of the side in one round, from the starting chips "
+                         f"({setup.table.rules.starting_chips} per side); p_odd: 1 or 3 tricks; p_shoot: all 5.")
+
+    def tally_games(self, setup, g, tally: Tally) -> None:
+        tally.add("length_dist", {"rounds": g.rounds}, {})
+
+    def game_tables(self, setup, t: Tally, res: Result) -> None:
         dist = t.get("length_dist")[["rounds", "n"]]
         res.tables["game_length_distribution"] = dist.assign(share=dist["n"] / dist["n"].sum())
         res.notes.append("p_supply_short: share of games in which the 40 physical chips would have run out "
                          "(A-STM-5); the simulation treats chips as unlimited unless stm.chip_supply=finite40.")
-        return res
-    t = run(_hands_chunk, (setup, on_records is not None), hands, seed, jobs, progress, on_records)
-    res = Result("Shoot the Moon: rounds", setup.meta(hands=hands, seed=seed))
-    res.tables["sides"] = estimate(t.get("sides"), ["side"], ROUND_METRICS)
-    dist = t.get("tricks_dist")[["side", "tricks", "n"]]
-    totals = dist.groupby("side")["n"].transform("sum")
-    p, lo, hi = wilson(dist["n"], totals)
-    res.tables["tricks_distribution"] = dist.assign(n=totals, count=dist["n"], estimate=p, ci_low=lo, ci_high=hi)
-    annulled = t.get("annulled")
-    if annulled["p_annulled"].sum() > 0:
-        res.tables["annulled"] = estimate(annulled, [], ["p_annulled"])
-    res.notes.append("chips: net chip change of the side in one round, from the starting chips "
-                     f"({setup.table.rules.starting_chips} per side); p_odd: 1 or 3 tricks; p_shoot: all 5.")
-    return res
+
+    def side_outcomes(self, setup, res) -> dict[str, np.ndarray]:
+        return {"chips": res.chips_after - res.chips_before, "odd": np.isin(res.tricks, (1, 3))}
+
+    def seat_outcomes(self, setup, res) -> dict[str, np.ndarray]:
+        table = setup.table
+        cols = np.tile(table.side_of_seat[:table.players], (len(res.tricks), 1))
+        rows = np.arange(len(res.tricks))[:, None]
+        tricks = res.tricks[rows, cols]
+        return {"chips": (res.chips_after - res.chips_before)[rows, cols], "p_odd": np.isin(tricks, (1, 3)),
+                "p_shoot": tricks == 5, "moon_chips": res.moon_chips[rows, cols]}
+
+
+HOOKS = StmHooks()
 
 
 # --------------------------------------------------------------------------------------------
@@ -228,8 +184,8 @@ def _big_moon_chunk(setup: Setup, seat: int, seed: int, index: int, size: int) -
     return tally
 
 
-def big_moon_value(setups: list[Setup], deals: int, seed: int, jobs: int = 1, seat: int = 0,
-                   progress: Progress = None) -> Result:
+def big_moon_value(setups: list[Setup], deals: int, seed: int, jobs: int = 1, progress: Progress = None,
+                   seat: int = 0) -> Result:
     """What a Big Moon is worth, by holding and as a paired swap, for each table in `setups`."""
     for s in setups:
         s.validate()
@@ -295,7 +251,7 @@ def _odds_chunk(setup: Setup, seat: int, seed: int, index: int, size: int) -> Ta
     return tally
 
 
-def hand_odds(setup: Setup, hands: int, seed: int, jobs: int = 1, seat: int = 0, progress: Progress = None) -> Result:
+def hand_odds(setup: Setup, hands: int, seed: int, jobs: int = 1, progress: Progress = None, seat: int = 0) -> Result:
     setup.validate()
     if not 0 <= seat < setup.players:
         raise BadInput(f"--seat {seat} does not exist; accepted: 0..{setup.players - 1}")
@@ -321,7 +277,6 @@ def chip_states(target: int) -> list[tuple[int, int]]:
 
 
 def _chip_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
-    from simulator.runner import CHUNK
     table, seats = setup.table, setup.seats
     states = np.array(chip_states(table.rules.target_chips))
     which = (index * CHUNK + np.arange(size)) % len(states)
@@ -360,94 +315,12 @@ def chip_value(setup: Setup, games: int, seed: int, jobs: int = 1, progress: Pro
     return res
 
 
-# --------------------------------------------------------------------------------------------
-# strategy match and rules what-if (both on the same deals)
-# --------------------------------------------------------------------------------------------
-
-def _paired_games(table: Table, strategies: list, size, deal_seed, play_seed) -> list:
-    return [play_games(table, size, s, np.random.default_rng(deal_seed), np.random.default_rng(play_seed))
-            for s in strategies]
 
 
-def _match_chunk(setup: Setup, spec_a: str, spec_b: str, games: bool, seed: int, index: int,
-                 size: int) -> Tally:
-    table = setup.table
-    a = parse_seat_specs(GAME, [spec_a], table.players, default=spec_a).strategies[0]
-    b = parse_seat_specs(GAME, [spec_b], table.players, default=spec_b).strategies[0]
-    S = table.n_sides
-    lineups = match_lineups(table.side_of_seat[:table.players], S, a, b)
-    deal_seed, play_seed = arm_seeds(seed, index)
-    tally = Tally()
-    if games:
-        outs = _paired_games(table, lineups, size, deal_seed, play_seed)
-        metrics = match_metrics("win", [o.winner[:, None] == np.arange(S) for o in outs])
-    else:
-        deal_rng = np.random.default_rng(deal_seed)
-        hands, dealer = _deal(table, deal_rng, size)
-        outs = [_play(table, lineup, hands, dealer, np.random.default_rng(play_seed)) for lineup in lineups]
-        metrics = {**match_metrics("chips", [o.chips_after - o.chips_before for o in outs]),
-                   **match_metrics("odd", [np.isin(o.tricks, (1, 3)) for o in outs])}
-    tally.add("match", {"all": np.zeros(size, dtype=np.int8)}, metrics)
-    return tally
-
-
-def match(setup: Setup, spec_a: str, spec_b: str, hands: int | None, games: int | None, seed: int,
-          jobs: int = 1, progress: Progress = None) -> Result:
-    """Strategy A against B on the same deals: A takes each side's seats in turn against B."""
-    setup.validate()
-    for spec in (spec_a, spec_b):
-        parse_seat_specs(GAME, [spec], setup.players, default=spec)
-    n = games or hands
-    t = run(_match_chunk, (setup, spec_a, spec_b, bool(games)), n, seed, jobs, progress)
-    metrics = (["a_win", "b_win", "d_win"] if games else
-               ["a_chips", "b_chips", "d_chips", "a_odd", "b_odd", "d_odd"])
-    res = Result(f"Shoot the Moon: {spec_a} vs {spec_b}",
-                 {**setup.meta(seed=seed), "strategies": {"A": spec_a, "B": spec_b},
-                  ("games" if games else "hands"): n})
-    res.tables["match"] = estimate(t.get("match"), [], metrics)
-    unit = "P(winning the game)" if games else "chips per round and P(odd)"
-    res.notes.append(f"Each deal is played once with B in every seat and once per side with A in that side's "
-                     f"seats (the others B). a_* is A's {unit} in those seats, b_* B's in the same seats on the "
-                     f"same deals, d_* the paired difference (A minus B), averaged over the sides so every "
-                     f"seat is controlled for.")
-    return res
-
-
-def _whatif_chunk(setup: Setup, variant: tuple[str, ...], games: bool, seed: int, index: int,
-                  size: int) -> Tally:
-    tables = [setup.table, replace(setup, rule_args=variant).table]
-    seats = setup.seats.strategies
-    P = setup.players
-    deal_seed, play_seed = arm_seeds(seed, index)
-    values = []
-    for table in tables:
-        cols = np.tile(table.side_of_seat[:P], (size, 1))
-        rows = np.arange(size)[:, None]
-        if games:
-            g = play_games(table, size, seats, np.random.default_rng(deal_seed), np.random.default_rng(play_seed))
-            values.append({"p_win": g.winner[:, None] == cols, "rounds": np.repeat(g.rounds[:, None], P, axis=1)})
-        else:
-            deal_rng = np.random.default_rng(deal_seed)
-            r = _play(table, seats, *_deal(table, deal_rng, size), np.random.default_rng(play_seed))
-            chips = (r.chips_after - r.chips_before)[rows, cols]
-            tricks = r.tricks[rows, cols]
-            values.append({"chips": chips, "p_odd": np.isin(tricks, (1, 3)), "p_shoot": tricks == 5,
-                           "moon_chips": r.moon_chips[rows, cols]})
-    tally = Tally()
-    tally.add_columns("seats", "seat", paired(*values))
-    return tally
-
-
-def whatif(setup: Setup, variant_args: list[str], hands: int | None, games: int | None, seed: int,
-           jobs: int = 1, progress: Progress = None) -> Result:
-    """The same deals under `setup`'s rules and with `variant_args` applied on top."""
-    variant = variant_rules(setup, variant_args)
-    n = games or hands
-    t = run(_whatif_chunk, (setup, variant, bool(games)), n, seed, jobs, progress)
-    names = ["p_win", "rounds"] if games else ["chips", "p_odd", "p_shoot", "moon_chips"]
-    metrics = paired_names(names)
-    res = Result("Shoot the Moon: rules what-if",
-                 {**setup.meta(seed=seed), "variant": list(variant_args), ("games" if games else "hands"): n})
-    res.tables["seats"] = estimate(t.get("seats"), ["seat"], metrics)
-    res.notes.append(WHATIF_NOTE)
-    return res
+ANALYSES = {
+    "big-moon-value": Analysis(big_moon_value, "games", 20_000, "what a Big Moon is worth, by holding and as a "
+                               "paired swap; every table unless --players", every_table=True, takes_seat=True),
+    "hand-odds": Analysis(hand_odds, "hands", 200_000, "P(odd), P(shoot) and chips by hand feature",
+                          takes_seat=True),
+    "chip-value": Analysis(chip_value, "games", 40_000, "P(win the game) from every chips state"),
+}

@@ -1,7 +1,9 @@
 """Estimates with honest intervals, from the sums a Tally keeps.
 
-Proportions (metric names starting with ``p_``) get a Wilson 95% interval; means (and paired
-differences, which are means of per-deal differences) get mean +- 1.96 standard errors.
+Proportions get a Wilson 95% interval; means (and paired differences, which are means of
+per-deal differences) get mean +- 1.96 standard errors. Which is which is declared where the
+metric is tallied (simulator.runner.Tally: a boolean outcome is a proportion), never guessed
+from its name: a summed table has ``<metric>__sq`` for a mean and no such column for a proportion.
 """
 from __future__ import annotations
 
@@ -39,7 +41,7 @@ def estimate(summed: pd.DataFrame, keys: list[str], metrics: list[str], n_col: s
     rows = []
     for metric in metrics:
         n = summed[n_col].to_numpy()
-        if metric.startswith("p_"):
+        if metric + "__sq" not in summed.columns:          # a proportion (see the module docstring)
             est, lo, hi = wilson(summed[metric].to_numpy(), n)
         else:
             est, lo, hi = mean_ci(summed[metric].to_numpy(), summed[metric + "__sq"].to_numpy(), n)

@@ -57,9 +57,10 @@ def moon_reference(players: int = 3):
 def hand_analyzer_seconds(samples: int = 100_000, jobs: int = 2) -> float:
     """Wall time of `moonshot hand moon --hand ... --samples 100000 --jobs 2` (in-process)."""
     import time
-    from analysis.moon import Setup, analyze_hand
+    from analysis.common import make_setup
+    from analysis.moon import analyze_hand
     t0 = time.perf_counter()
-    analyze_hand(Setup().validate(), "6-6 6-5 6-4 6-2 5-5 3-3 1-1", "first", samples, seed=1, jobs=jobs)
+    analyze_hand(make_setup("moon"), "6-6 6-5 6-4 6-2 5-5 3-3 1-1", "first", samples, seed=1, jobs=jobs)
     return time.perf_counter() - t0
 
 

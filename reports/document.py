@@ -35,6 +35,22 @@ def say(quiet: bool, text: str) -> None:
         print(text, file=sys.stderr, flush=True)
 
 
+class Steps:
+    """Numbered progress lines ("[2/6] ...") for the sections of a report."""
+
+    def __init__(self, total: int, quiet: bool):
+        self.total, self.quiet, self.done = total, quiet, 0
+
+    def __call__(self, text: str) -> None:
+        self.done += 1
+        say(self.quiet, f"[{self.done}/{self.total}] {text}")
+
+
+def share(hands: int, divisor: int, floor: int) -> int:
+    """A section's sample: a share of the report's --hands, at least `floor` (tests pass floor=1)."""
+    return max(floor, hands // divisor)
+
+
 def metric(df: pd.DataFrame, name: str) -> pd.DataFrame:
     """The rows of a long estimates table for one metric."""
     return df[df["metric"] == name]
@@ -60,6 +76,28 @@ class Document:
         """Show the table (estimates pivoted to 'est [lo, hi]') and save it whole as tables/NAME.csv."""
         self.tables[name] = df
         self.blocks.append(("table", (name, pivot_estimates(df), caption)))
+
+    def intro(self, game: str, setup_text: str, strategy: str, hands: int, seed: int) -> None:
+        """The opening paragraph every report has: what ran, how to read the numbers, how to regenerate."""
+        self.text(f"{setup_text} RULES.md defaults unless a section says otherwise; strategy `{strategy}` in every "
+                  f"seat unless named; seed {seed}. Every number below comes from simulated play with its sample "
+                  f"size n and a 95% interval (Wilson for probabilities, mean ± 1.96 SE for averages). Regenerate "
+                  f"with `moonshot report {game} --out DIR --hands {hands} --seed {seed}`.")
+
+    def matches(self, setup, pairs, n: int, seed: int, jobs: int) -> None:
+        """One table per strategy pair (same deals, seats rotated) and the note on how to read them."""
+        from analysis.common import match
+        for a, b in pairs:
+            m = match(setup, a, b, n, None, seed, jobs)
+            self.table(f"match_{a}_vs_{b}", m.tables["match"], f"{a} (A) against {b} (B), same deals, seats rotated")
+        self.note(m.notes[0])
+
+    def whatif(self, setup, rules: list[str], name: str, heading: str, n: int, seed: int, jobs: int) -> None:
+        from analysis.common import whatif
+        w = whatif(setup, rules, n, None, seed, jobs)
+        self.heading(heading)
+        self.table(name, w.tables["seats"], f"Default rules (base) against {' '.join(rules)}")
+        self.note(w.notes[0])
 
     def figure(self, name: str, fig, caption: str) -> None:
         import io

@@ -9,7 +9,8 @@ import numpy as np
 import pandas as pd
 
 from analysis import moon as M
-from reports.document import Document, metric, say
+from analysis.common import make_setup
+from reports.document import Document, Steps, metric, share
 
 EXAMPLE_HAND = "6-6 6-5 6-4 6-2 5-5 3-3 1-1"
 
@@ -93,14 +94,14 @@ def seat_figure(positions: pd.DataFrame):
     return fig
 
 
-def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False) -> Path:
-    setup = M.Setup().validate()
+def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = 2_000) -> Path:
+    """The whole report; every section's sample is a share of `hands`, at least `floor`."""
+    setup = make_setup(M.GAME)
+    step = Steps(6, quiet)
     doc = Document("Moon (dominoes) — bidding report")
-    doc.text(f"Three players, RULES.md defaults, strategy `{M.DEFAULT_STRATEGY}` in every seat unless named; "
-             f"seed {seed}. Every rate has its sample size n and a 95% interval. Regenerate with "
-             f"`moonshot report moon --out DIR --hands {hands} --seed {seed}`.")
+    doc.intro(M.GAME, "Three players.", setup.seats.specs[0], hands, seed)
 
-    say(quiet, f"[1/6] bid success: {hands:,} hands")
+    step(f"bid success: {hands:,} hands")
     bs = M.bid_success(setup, hands, seed, jobs)
     doc.heading("How often does a bid make?")
     doc.table("bid_success_by_bid", bs.tables["by_bid"], "Success rate and bidder's score by bid level")
@@ -116,8 +117,8 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
                    "Each bidding strategy's predicted P(make) against the realised rate.")
         doc.table("calibration", bs.tables["calibration"], "Calibration by predicted decile")
 
-    samples = max(2_000, hands // 4)
-    say(quiet, f"[2/6] example hand {EXAMPLE_HAND}: {samples:,} deals per trump")
+    samples = share(hands, 4, floor)
+    step(f"example hand {EXAMPLE_HAND}: {samples:,} deals per trump")
     h = M.analyze_hand(setup, EXAMPLE_HAND, "first", samples, seed, jobs)
     doc.heading(f"One hand: {EXAMPLE_HAND}")
     doc.figure("example_hand", hand_heatmap(h.tables["trump_by_bid"], EXAMPLE_HAND),
@@ -126,29 +127,27 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     doc.table("example_hand_outbid", h.tables["outbid"], "Chance another player takes the contract at that bid")
     doc.table("example_hand_grid", h.tables["trump_by_bid"], "Every trump and bid")
 
-    say(quiet, f"[3/6] widow value: {hands // 2:,} paired hands")
-    w = M.widow_value(setup, max(2_000, hands // 2), seed, jobs)
+    widow_hands = share(hands, 2, floor)
+    step(f"widow value: {widow_hands:,} paired hands")
+    w = M.widow_value(setup, widow_hands, seed, jobs)
     doc.heading("What is the widow worth?")
     doc.table("widow_overall", w.tables["overall"], "Bidder with the widow against keeping its dealt seven")
     doc.table("widow_by_bid", w.tables["by_bid"], "By bid level")
     doc.note(w.notes[0])
 
-    say(quiet, f"[4/6] seat advantage: {hands:,} hands")
+    step(f"seat advantage: {hands:,} hands")
     sa = M.seat_advantage(setup, hands, seed, jobs)
     doc.heading("Does it pay to bid first, middle or last?")
     doc.figure("seat_advantage", seat_figure(sa.tables["positions"]), "By position in the auction.")
     doc.table("seat_advantage", sa.tables["positions"], "By position in the auction")
 
-    games = max(500, hands // 40)
-    say(quiet, f"[5/6] game odds: {games:,} games per match-up")
+    games = share(hands, 40, max(1, floor // 4))
+    step(f"game odds: {games:,} games per match-up")
     go = M.game_odds(setup, games, seed, jobs)
     doc.heading("Who wins the game to 21?")
     doc.table("game_odds", go.tables["matchups"], "Strategy match-ups, same deals, seats rotated")
     doc.note(go.notes[0])
 
-    say(quiet, f"[6/6] rules what-if moon.min_bid=3: {hands // 2:,} hands")
-    wi = M.whatif(setup, ["moon.min_bid=3"], max(2_000, hands // 2), None, seed, jobs)
-    doc.heading("Rules what-if: minimum bid 3")
-    doc.table("whatif_min_bid_3", wi.tables["seats"], "Default rules (base) against moon.min_bid=3")
-    doc.note(wi.notes[0])
+    step(f"rules what-if moon.min_bid=3: {widow_hands:,} hands")
+    doc.whatif(setup, ["moon.min_bid=3"], "whatif_min_bid_3", "Rules what-if: minimum bid 3", widow_hands, seed, jobs)
     return doc.write(out)

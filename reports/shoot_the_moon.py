@@ -2,6 +2,7 @@
 odds by hand feature, strategy matches and a rules what-if, with figures and CSV tables."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -9,7 +10,8 @@ import numpy as np
 import pandas as pd
 
 import analysis.shoot_the_moon as A
-from reports.document import Document, metric, say
+from analysis.common import make_setup, simulate
+from reports.document import Document, Steps, metric, share
 
 WHATIF_RULES = ["stm.little_moon_lead_trumps=true"]
 
@@ -81,26 +83,24 @@ def tricks_figure(dist: pd.DataFrame):
     return fig
 
 
-def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False) -> Path:
-    base = A.Setup().validate()
+def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = 2_000) -> Path:
+    """The whole report; every section's sample is a share of `hands`, at least `floor`."""
+    base = make_setup(A.GAME)
+    step = Steps(6, quiet)
     doc = Document("Shoot the Moon — strategy report")
-    doc.text(f"Every number below comes from simulated play with its sample size n and a 95% interval "
-             f"(Wilson for probabilities, mean ± 1.96 SE for averages). Seed {seed}; rules: RULES.md defaults "
-             f"unless a section says otherwise; strategy `{A.DEFAULT_STRATEGY}` in every seat unless named. "
-             f"Regenerate with `moonshot report shoot-the-moon --out DIR --hands {hands} --seed {seed}`.")
+    doc.intro(A.GAME, "Four players, each for themselves.", base.seats.specs[0], hands, seed)
 
-    say(quiet, f"[1/6] headline: {hands:,} rounds, 4 players")
-    head = A.simulate(base, hands, None, seed, jobs)
+    step(f"headline: {hands:,} rounds, 4 players")
+    head = simulate(base, hands, None, seed, jobs)
     doc.heading("Headline: four players, each for themselves")
     doc.table("headline_sides", head.tables["sides"], "Per side, one round from 2 chips each")
     doc.figure("tricks_distribution", tricks_figure(head.tables["tricks_distribution"]),
                "How many tricks one seat takes in a round.")
     doc.tables["tricks_distribution"] = head.tables["tricks_distribution"]
 
-    deals = max(2_000, hands // 10)
-    say(quiet, f"[2/6] Big Moon value: {deals:,} paired deals (whole games) per table, 7 tables")
-    setups = [A.Setup(p, part) for p, part in A.ALL_TABLES]
-    bmv = A.big_moon_value(setups, deals, seed, jobs)
+    deals = share(hands, 10, floor)
+    step(f"Big Moon value: {deals:,} paired deals (whole games) per table, 7 tables")
+    bmv = A.big_moon_value([replace(base, players=p, partners=part) for p, part in A.ALL_TABLES], deals, seed, jobs)
     doc.heading("What is a Big Moon worth?")
     doc.figure("big_moon_value", big_moon_figure(bmv.tables["paired_value"]),
                "Paired value of one Big Moon swapped into seat 0's opening hand, by table.")
@@ -111,8 +111,8 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     for note in bmv.notes:
         doc.note(note)
 
-    games = max(4_000, hands // 4)
-    say(quiet, f"[3/6] chip value: {games:,} games from every chips state")
+    games = share(hands, 4, 2 * floor)
+    step(f"chip value: {games:,} games from every chips state")
     cv = A.chip_value(base, games, seed, jobs)
     doc.heading("What is one chip worth in games won?")
     doc.figure("chip_value", chip_heatmap(cv.tables["win_probability"], base.table.rules.target_chips),
@@ -122,24 +122,19 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     for note in cv.notes:
         doc.note(note)
 
-    say(quiet, f"[4/6] hand odds: {hands:,} rounds")
+    step(f"hand odds: {hands:,} rounds")
     odds = A.hand_odds(base, hands, seed, jobs)
     doc.heading("Which hands make an odd number of tricks?")
     doc.figure("hand_odds", odds_figure(odds.tables), "P(odd) and P(shoot the moon) by hand feature.")
     for name in A.FEATURES:
         doc.table(f"odds_{name}", odds.tables[name], f"By {name.replace('_', ' ')}")
 
-    n_match = max(2_000, hands // 4)
-    say(quiet, f"[5/6] strategy matches: {n_match:,} deals each")
+    n_match = share(hands, 4, floor)
+    step(f"strategy matches: {n_match:,} deals each")
     doc.heading("Which playing style wins more chips?")
-    for a, b in (("odd", "random"), ("odd", "greedy"), ("greedy", "random")):
-        m = A.match(base, a, b, n_match, None, seed, jobs)
-        doc.table(f"match_{a}_vs_{b}", m.tables["match"], f"{a} (A) against {b} (B), same deals, seats rotated")
-    doc.note(m.notes[0])
+    doc.matches(base, (("odd", "random"), ("odd", "greedy"), ("greedy", "random")), n_match, seed, jobs)
 
-    say(quiet, f"[6/6] rules what-if {WHATIF_RULES}: {n_match:,} deals")
-    w = A.whatif(base, WHATIF_RULES, n_match, None, seed, jobs)
-    doc.heading("Rules what-if: red still trumps a Little Moon lead")
-    doc.table("whatif_little_moon_lead_trumps", w.tables["seats"], "Default rules (base) against the variant")
-    doc.note(w.notes[0])
+    step(f"rules what-if {WHATIF_RULES}: {n_match:,} deals")
+    doc.whatif(base, WHATIF_RULES, "whatif_little_moon_lead_trumps",
+               "Rules what-if: red still trumps a Little Moon lead", n_match, seed, jobs)
     return doc.write(out)

@@ -35,6 +35,10 @@ class Tally:
 
     ``add("sides", {"side": side}, {"chips": x, "p_odd": odd})`` groups N rows by the keys.
     Adding two tallies adds the sums cell by cell, so chunks merge in any grouping.
+
+    A boolean metric is a proportion (a yes/no outcome per row): it is stored as a count of
+    successes with no sum of squares, and ``analysis.stats.estimate`` gives it a Wilson interval.
+    Any other metric is a mean, stored with its sum of squares for mean +- 1.96 SE.
     """
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     records: list[str] = field(default_factory=list)     # optional per-hand lines (hand histories)
@@ -48,9 +52,11 @@ class Tally:
         inverse = dense[code]
         columns = {"n": counts[present].astype(np.int64)}
         for m, v in metrics.items():
+            proportion = np.asarray(v).dtype == bool
             v = np.asarray(v, dtype=np.float64)
             columns[m] = np.bincount(inverse, weights=v, minlength=len(present))
-            columns[m + "__sq"] = np.bincount(inverse, weights=v * v, minlength=len(present))
+            if not proportion:
+                columns[m + "__sq"] = np.bincount(inverse, weights=v * v, minlength=len(present))
         values = _decode(present, levels)
         index = (pd.Index(values[0], name=next(iter(keys))) if len(values) == 1 else
                  pd.MultiIndex.from_arrays(values, names=list(keys)))
@@ -62,9 +68,11 @@ class Tally:
         rows, groups = first.shape
         columns = {"n": np.full(groups, rows, dtype=np.int64)}
         for m, v in metrics.items():
+            proportion = np.asarray(v).dtype == bool
             v = np.asarray(v, dtype=np.float64)
             columns[m] = v.sum(axis=0)
-            columns[m + "__sq"] = (v * v).sum(axis=0)
+            if not proportion:
+                columns[m + "__sq"] = (v * v).sum(axis=0)
         self._merge_table(name, pd.DataFrame(columns, index=pd.Index(np.arange(groups), name=key)))
 
     def add_counts(self, name: str, keys: dict[str, np.ndarray], counts: np.ndarray) -> None:
@@ -91,7 +99,7 @@ class Tally:
         return self
 
     def get(self, name: str) -> pd.DataFrame:
-        """The table with keys as columns: n, and <metric> / <metric>__sq sums."""
+        """The table with keys as columns: n, and <metric> sums (with <metric>__sq for means)."""
         return self.tables[name].reset_index()
 
 

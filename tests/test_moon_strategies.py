@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from analysis.moon import Setup, match
+from analysis.common import Setup, match
 from simulator.moon import engine as E
 from simulator.moon import tiles as T
 from strategies.base import parse_seat_specs
@@ -18,7 +18,7 @@ def seats(spec, players=3):
 @pytest.mark.parametrize("players", [3, 4])
 @pytest.mark.parametrize("spec", ["random", "threshold", "greedy", "defend", "threshold:play=random,margin=1"])
 def test_every_registered_strategy_plays_legal_hands(players, spec):
-    table = Setup(players).validate().table
+    table = Setup("moon", players).validate().table
     res = E.play_hands(table, 3000, seats(spec, players), np.random.default_rng(1), np.random.default_rng(2))
     played = res.bidder >= 0
     assert played.any()
@@ -26,7 +26,7 @@ def test_every_registered_strategy_plays_legal_hands(players, spec):
 
 
 def test_threshold_bids_strong_hands_high_and_weak_hands_not_at_all():
-    table = Setup(3).validate().table
+    table = Setup("moon", 3).validate().table
     strong = [T.parse_tile(x) for x in "6-6 6-5 6-4 6-3 6-2 5-5 4-4".split()]
     weak = [T.parse_tile(x) for x in "2-1 3-2 4-3 5-4 6-3 5-1 4-2".split()]
     est = trick_estimate(np.array([strong, weak]))
@@ -37,14 +37,14 @@ def test_threshold_bids_strong_hands_high_and_weak_hands_not_at_all():
 
 
 def test_threshold_beats_random_on_the_same_deals():
-    res = match(Setup(3), "threshold", "random", 6000, None, seed=3).tables["match"]
+    res = match(Setup("moon", 3), "threshold", "random", 6000, None, seed=3).tables["match"]
     d = res[res.metric == "d_score"].iloc[0]
     assert d.ci_low > 0
 
 
 def test_defenders_who_gang_up_set_more_contracts():
     """Same deals and bids: the bidder plays greedy; defenders greedy or `defend`."""
-    table = Setup(3).validate().table
+    table = Setup("moon", 3).validate().table
     n = 20_000
     hands, widow = E.deal(np.random.default_rng(5), n, table)
     bidder, bid = np.zeros(n, dtype=np.int64), np.full(n, 4)
@@ -60,7 +60,7 @@ def test_defenders_who_gang_up_set_more_contracts():
 
 
 def test_deal_around_keeps_the_hand_and_shuffles_the_rest_uniformly():
-    table = Setup(3).validate().table
+    table = Setup("moon", 3).validate().table
     hand = np.array([T.parse_tile(x) for x in "6-6 6-5 6-4 6-2 5-5 3-3 1-1".split()], dtype=np.int8)
     hands, widow = deal_around(np.random.default_rng(0), table, 1, np.tile(hand, (30_000, 1)))
     assert (hands[:, 1] == hand).all()
@@ -73,7 +73,7 @@ def test_deal_around_keeps_the_hand_and_shuffles_the_rest_uniformly():
 
 
 def test_fixed_trump_names_its_trump_and_discards_for_it():
-    table = Setup(3).validate().table
+    table = Setup("moon", 3).validate().table
     base = seats("threshold")[0]
     lineup = [FixedTrump(base, 2), base, base]
     rng = np.random.default_rng(1)
@@ -85,7 +85,7 @@ def test_fixed_trump_names_its_trump_and_discards_for_it():
 
 def test_montecarlo_bidder_bids_a_sure_hand_and_passes_a_hopeless_one():
     mc = parse_seat_specs("moon", ["montecarlo:samples=24"], 3, default="random", required=METHODS).strategies[0]
-    table = Setup(3).validate().table
+    table = Setup("moon", 3).validate().table
     from simulator.moon.views import BID_VALUES, BidView
     sure = [T.parse_tile(x) for x in "6-6 6-5 6-4 6-3 6-2 5-5 4-4".split()]
     hopeless = [T.parse_tile(x) for x in "2-1 3-2 4-3 5-4 6-3 5-1 4-2".split()]
@@ -102,7 +102,7 @@ def test_montecarlo_bidder_bids_a_sure_hand_and_passes_a_hopeless_one():
 def test_heuristic_hands_replay_through_the_reference(players, spec):
     """Parity with the rules oracle also holds for the built-in strategies' choices."""
     from tests.moon_testing import replay_hand
-    table = Setup(players).validate().table
+    table = Setup("moon", players).validate().table
     res = E.play_hands(table, 150, seats(spec, players), np.random.default_rng(11), np.random.default_rng(12),
                        trace=True)
     for i in range(150):

@@ -4,7 +4,7 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.shoot_the_moon import Setup, simulate
+from analysis.common import Setup, simulate
 from analysis.stats import estimate, mean_ci, wilson
 from simulator.runner import Tally, chunk_rngs, chunk_sizes
 
@@ -80,7 +80,7 @@ def test_estimate_long_table_has_n_and_interval():
 
 
 def test_same_seed_same_numbers_for_any_jobs():
-    setup = Setup(3, False, (), ("greedy",))
+    setup = Setup("shoot-the-moon", 3, False, (), ("greedy",))
     a = simulate(setup, 70_000, None, seed=11, jobs=1).tables["sides"]
     b = simulate(setup, 70_000, None, seed=11, jobs=2).tables["sides"]
     c = simulate(setup, 70_000, None, seed=12, jobs=1).tables["sides"]

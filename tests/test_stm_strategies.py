@@ -2,7 +2,8 @@
 import numpy as np
 import pytest
 
-from analysis.shoot_the_moon import Setup, add_big_moon, match
+from analysis.common import Setup, match
+from analysis.shoot_the_moon import add_big_moon
 from simulator.shoot_the_moon import cards as C
 from simulator.shoot_the_moon.engine import PlayView, Table, deal, play_games, play_round
 from simulator.shoot_the_moon.rules import Rules
@@ -47,7 +48,7 @@ def test_seed_reproduces_a_round(strategy):
 
 
 def test_odd_planner_makes_odd_more_often_than_random_and_greedy():
-    setup = Setup(4, False)
+    setup = Setup("shoot-the-moon", 4, False)
     for other in ("random", "greedy"):
         res = match(setup, "odd", other, 20_000, None, seed=5).tables["match"]
         d_odd = res[res.metric == "d_odd"].iloc[0]
