@@ -15,7 +15,7 @@ from simulator.errors import BadInput
 from simulator.moon import engine as E
 from simulator.moon import tiles as T
 from simulator.moon.rules import check_players, parse_rules
-from simulator.moon.views import MOON_BID
+from simulator.moon.views import BID_VALUES, MOON_BID
 from simulator.runner import CHUNK, Tally, chunk_rngs
 from strategies.moon import FixedTrump
 
@@ -137,8 +137,14 @@ def _hand_chunk(setup: Setup, hand: tuple[int, ...], order: int, trumps: tuple[i
     cat = {k: np.concatenate(v) for k, v in rows.items()}
     tally.add("table", {"trump": cat["trump"], "bid": cat["bid"]},
               {k: cat[k] for k in ("p_make", "score", "tricks")})
+    # Passing instead, on the same deals: the others bid and play as their strategies do.
+    play_rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index, 1)))
+    lineup = [Passer(seats.strategies[0])] + list(seats.strategies[1:])
+    passed = E.play_hands(table, size, lineup, None, play_rng, first_bidder=np.full(size, first_bidder),
+                          hands=hands, widow=widow)
+    tally.add("pass", one_row(size), {"score": passed.score[:, ours], "p_thrown_in": passed.bidder < 0})
     # The others' wishes with this deal: would a player before us bid at least b, or one after us more?
-    from simulator.moon.views import BidView, BID_VALUES
+    from simulator.moon.views import BidView
     wants = []
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index, 2)))
     for k in range(1, P):
@@ -175,15 +181,21 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
     outbid = estimate(t.get("outbid"), ["bid"], ["p_outbid"])
     scores = grid[grid.metric == "score"]
     best = scores.loc[scores["estimate"].idxmax()]
+    passing = estimate(t.get("pass"), [], ["score", "p_thrown_in"])
+    pass_score = passing[passing.metric == "score"].iloc[0]
+    bid_it = best["estimate"] > pass_score["estimate"]
     res = Result(f"Moon: hand {' '.join(T.tile_name(x) for x in hand)}",
                  setup.meta(hand=[T.tile_name(x) for x in hand], seat_order=seat_order, samples_per_trump=samples,
                             seed=seed))
     res.tables["trump_by_bid"] = grid
     res.tables["best_bid"] = pd.DataFrame([{
-        "trump": best["trump"], "bid": int(best["bid"]), "expected_score": best["estimate"],
-        "ci_low": best["ci_low"], "ci_high": best["ci_high"], "n": int(best["n"]),
+        "choice": "bid" if bid_it else "pass", "trump": best["trump"], "bid": int(best["bid"]),
+        "expected_score": best["estimate"], "ci_low": best["ci_low"], "ci_high": best["ci_high"], "n": int(best["n"]),
         "p_make": float(grid[(grid.metric == "p_make") & (grid.trump == best["trump"]) &
-                             (grid.bid == best["bid"])]["estimate"].iloc[0])}])
+                             (grid.bid == best["bid"])]["estimate"].iloc[0]),
+        "pass_score": pass_score["estimate"], "pass_ci_low": pass_score["ci_low"],
+        "pass_ci_high": pass_score["ci_high"]}])
+    res.tables["pass"] = passing
     res.tables["outbid"] = outbid
     res.notes += [
         f"The hand is the bidder's (seat 0, speaking {seat_order}); the other tiles are dealt at random, "
@@ -194,6 +206,9 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
         "trick count and P(make) of every bid level come from the same plays.",
         "outbid: how often another player would take the contract from this hand at that bid: a player "
         "speaking before it bids at least that much, or one after it bids more (their strategy's bid).",
+        "pass: the same deals with this hand passing (forced to bid only when the rules force it): its side's "
+        "expected points as a defender, 0 on a thrown-in hand. best_bid's choice is the best bid when its "
+        "expected score beats passing, else pass.",
     ]
     return res
 
@@ -255,6 +270,26 @@ def bid_success(setup: Setup, hands: int, seed: int, jobs: int = 1, progress: Pr
                   "calibration: the bidding strategy's own predicted P(make) (binned by decile) against the "
                   "realised rate."]
     return res
+
+
+class Passer:
+    """Wraps a strategy: always passes in the auction (takes its lowest bid only when forced)."""
+
+    def __init__(self, base):
+        self.base, self.spec = base, getattr(base, "spec", "?") + "+pass"
+
+    def bid(self, view, rng):
+        lowest = view.legal.argmax(axis=1)          # column 0 is pass; a forced bidder's first legal bid
+        return np.asarray(BID_VALUES)[lowest]
+
+    def discard(self, view, rng):
+        return self.base.discard(view, rng)
+
+    def trump(self, view, rng):
+        return self.base.trump(view, rng)
+
+    def play(self, view, rng):
+        return self.base.play(view, rng)
 
 
 class KeepDealt:

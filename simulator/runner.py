@@ -147,12 +147,22 @@ def run_chunks(task: Callable[..., Tally], args: Sequence[Any], total: int, seed
     return merged
 
 
+def backend_configured() -> bool:
+    """Whether the caller chose a joblib backend (``joblib.parallel_config``, e.g. a Dask cluster)
+    other than joblib's default process pool: then every chunk goes through it, even at --jobs 1."""
+    from joblib.parallel import DEFAULT_BACKEND, get_active_backend
+    backend, _ = get_active_backend()
+    return type(backend).__name__.lower() != DEFAULT_BACKEND + "backend"
+
+
 def _results(task, args, sizes, seed, jobs) -> Iterator[Tally]:
     calls = ((task, (*args, seed, i, size)) for i, size in enumerate(sizes))
-    if jobs == 1 or len(sizes) == 1:
-        for fn, a in calls:
+    if (jobs == 1 or len(sizes) == 1) and not backend_configured():
+        for fn, a in calls:           # nothing to gain from joblib: run in this process
             yield fn(*a)
         return
     from joblib import Parallel, delayed
-    parallel = Parallel(n_jobs=jobs, return_as="generator", pre_dispatch="2*n_jobs", batch_size=1)
+    # A configured backend with --jobs 1 keeps its own worker count (joblib would run n_jobs=1 inline).
+    n_jobs = None if jobs == 1 else jobs
+    parallel = Parallel(n_jobs=n_jobs, return_as="generator", pre_dispatch="2*n_jobs", batch_size=1)
     yield from parallel(delayed(fn)(*a) for fn, a in calls)

@@ -23,14 +23,13 @@ from typing import Any, Callable
 from simulator.errors import BadInput
 
 REGISTRY: dict[str, dict[str, type]] = {}
-MODULES = {"shoot-the-moon": "strategies.shoot_the_moon", "moon": "strategies.moon",
-           "hit-the-deck": "strategies.hit_the_deck"}
 
 
 def registered(game: str) -> dict[str, type]:
     """The built-in strategies of `game` by name (importing its module registers them)."""
-    if game not in REGISTRY and game in MODULES:
-        importlib.import_module(MODULES[game])
+    from simulator.games import GAMES
+    if game not in REGISTRY and game in GAMES:
+        importlib.import_module(GAMES[game].strategies)
     return REGISTRY.get(game, {})
 
 

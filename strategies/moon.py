@@ -258,13 +258,14 @@ class ThresholdBidder(_Heuristics):
     Estimated tricks = base + w_trump x trumps + w_top x (holds the trump double) + w_double x
     off-suit doubles (no-trump: base + w_nt_double x doubles); the defaults are a least-squares fit
     of the bidder's tricks on these features in simulated hands (3 players, widow included). Bids
-    floor(estimate - margin) when that is a legal bid, 21 when the estimate reaches `moon_at`,
-    else passes. Plays `play` (defend by default).
+    floor(estimate - margin) when that is a legal bid, else passes; when that reaches 7 (all seven
+    tricks) it bids 21 instead, which asks no more tricks and pays three times as much (7 when 21
+    is not open to it). Plays `play` (defend by default).
     """
 
     def __init__(self, margin: float = 0.0, base: float = 1.2, w_trump: float = 0.8, w_top: float = 0.5,
-                 w_double: float = 0.6, w_nt_double: float = 0.9, moon_at: float = 8.0, play: str = "defend"):
-        self.margin, self.base, self.moon_at = margin, base, moon_at
+                 w_double: float = 0.6, w_nt_double: float = 0.9, play: str = "defend"):
+        self.margin, self.base = margin, base
         self.contribution = contribution_table(w_trump, w_top, w_double, w_nt_double)
         _play_style(play)
         self.play_name = play
@@ -275,8 +276,10 @@ class ThresholdBidder(_Heuristics):
     def bid(self, view: BidView, rng) -> np.ndarray:
         allowed = allowed_trumps(view.players, view.rules)
         _, est = best_trump(view.hand, allowed, self.estimate)
-        want = np.floor(est - self.margin).astype(np.int16)
-        want = np.where(est >= self.moon_at, MOON_BID, np.clip(want, 0, 7))
+        want = np.clip(np.floor(est - self.margin), 0, 7).astype(np.int16)
+        # A 7 bid needs every trick, as 21 does (MOON-8.2), and 21 scores three times as much.
+        moon_open = view.legal[:, list(BID_VALUES).index(MOON_BID)]
+        want = np.where((want == 7) & moon_open, MOON_BID, want)
         return _closest_legal(view, want)
 
     def trump(self, view: TrumpView, rng) -> np.ndarray:

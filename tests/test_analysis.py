@@ -1,0 +1,91 @@
+"""The shared analysis layer: intervals declared where tallied, games-mode unfinished games,
+the registry's counts and seats, the Moon hand analyzer's pass value, and joblib backends."""
+import threading
+
+import joblib
+import numpy as np
+import pytest
+
+from analysis.common import Setup, make_setup, match, simulate, whatif
+from analysis.stats import estimate
+from simulator.errors import BadInput
+from simulator.games import GAMES, get
+from simulator.runner import Tally, run_chunks
+
+
+def test_a_boolean_metric_is_a_proportion_whatever_its_name():
+    t = Tally()
+    t.add("x", {"k": np.zeros(300, dtype=np.int8)}, {"with_make": np.arange(300) < 2, "score": np.ones(300)})
+    table = estimate(t.get("x"), ["k"], ["with_make", "score"]).set_index("metric")
+    assert table.loc["with_make", "ci_low"] > 0            # Wilson: never below 0, never collapsed
+    assert table.loc["with_make", "ci_high"] < 0.03
+    assert "with_make__sq" not in t.get("x").columns and "score__sq" in t.get("x").columns
+
+
+def test_whatif_proportions_keep_their_wilson_interval():
+    setup = make_setup("shoot-the-moon")
+    w = whatif(setup, ["stm.moon_chip_netting=sequential"], 300, None, seed=1).tables["seats"]
+    s = simulate(setup, 300, None, seed=1).tables["sides"]
+    base = w[(w.metric == "base_p_shoot") & (w.seat == 0)].iloc[0]
+    sim = s[(s.metric == "p_shoot") & (s.side == 0)].iloc[0]
+    assert base["ci_low"] >= 0 and base["ci_high"] > base["estimate"]
+    assert base["estimate"] == pytest.approx(sim["estimate"])
+    assert base["ci_low"] == pytest.approx(sim["ci_low"]) and base["ci_high"] == pytest.approx(sim["ci_high"])
+
+
+def test_games_mode_tables_report_unfinished_games():
+    setup = make_setup("moon")
+    m = match(setup, "random", "random", None, 40, seed=2).tables["match"]
+    assert {"p_unfinished_a", "p_unfinished_b"} <= set(m.metric)
+    w = whatif(setup, ["moon.min_bid=5"], None, 40, seed=2).tables["seats"]
+    assert {"base_p_unfinished", "variant_p_unfinished", "d_unfinished"} <= set(w.metric)
+
+
+def test_threshold_bids_21_on_a_laydown():
+    from simulator.moon import engine as E
+    from simulator.moon import tiles as T
+    setup = make_setup("moon")
+    hand = [T.parse_tile(x) for x in "6-6 6-5 6-4 6-3 6-2 6-1 5-5".split()]
+    hands, widow = E.deal_with_hand(np.random.default_rng(1), 200, setup.table, 0, hand)
+    res = E.play_hands(setup.table, 200, setup.seats.strategies, None, np.random.default_rng(2),
+                       first_bidder=np.zeros(200), hands=hands, widow=widow)
+    assert (res.calls[:, 0] == 21).all()
+
+
+def test_hand_analyzer_weighs_bidding_against_passing():
+    from analysis.moon import analyze_hand
+    setup = make_setup("moon")
+    weak = analyze_hand(setup, "0-0 6-1 2-1 3-2 4-3 5-4 3-1", "first", 2000, seed=3)
+    best = weak.tables["best_bid"].iloc[0]
+    assert best["choice"] == "pass" and best["pass_score"] > best["expected_score"]
+    strong = analyze_hand(setup, "6-6 6-5 6-4 6-3 6-2 6-1 5-5", "first", 2000, seed=3)
+    assert strong.tables["best_bid"].iloc[0]["choice"] == "bid"
+
+
+def test_a_configured_joblib_backend_runs_every_chunk_even_at_one_job():
+    threads = []
+
+    def task(seed, index, size):
+        threads.append(threading.current_thread().name)
+        return Tally()
+    run_chunks(task, (), 6, 1, jobs=1, chunk=2)
+    assert set(threads) == {"MainThread"}
+    threads.clear()
+    with joblib.parallel_config(backend="threading", n_jobs=2):
+        run_chunks(task, (), 6, 1, jobs=1, chunk=2)
+    assert len(threads) == 3 and "MainThread" not in threads
+
+
+def test_registry_names_every_part_of_every_game():
+    for game in GAMES.values():
+        assert game.flags and game.decisions and game.default_players in game.players
+        assert callable(game.module("history").replay)
+    with pytest.raises(BadInput, match="unknown game 'chess'; accepted: shoot-the-moon, moon"):
+        get("chess")
+
+
+def test_setups_are_plain_data_and_check_their_values():
+    with pytest.raises(BadInput):
+        Setup("moon", 5).validate()
+    with pytest.raises(BadInput, match="profile"):
+        make_setup("moon", profiles=["child"])
