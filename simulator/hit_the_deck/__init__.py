@@ -3,6 +3,7 @@
 ``cards``     kind ids, the 110-card deck, notation (HISTORY.md), demand encoding, lookup arrays
 ``rules``     the ``htd.*`` variant flags (RULES.md §4) as a frozen dataclass
 ``profiles``  per-seat reaction profiles of the slap model (RULES.md §C.14, §C.16 P9)
-``reference`` the one-hand-at-a-time rules oracle and replayer, with its chance sources
+``reference`` the one-hand-at-a-time rules oracle and replayer, and a Game to the target score
+``chance``    chance sources for the reference: drawn from an RNG, or read back from a record
 ``history``   hand-history records (HISTORY.md) and the checked, readable replay
 """

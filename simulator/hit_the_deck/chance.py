@@ -173,6 +173,11 @@ class RecordedChance:
         optional drawn card means it was kept (DRAW)."""
         from simulator.hit_the_deck.cards import DRAW
         ev = self._peek()
+        if isinstance(ev, list) and ev[:1] == ["reshuffle"]:     # a voluntary draw's reshuffle
+            i = len(self.hand.events) + 1
+            ev = self.events[i] if i < len(self.events) else None
+            if not (isinstance(ev, list) and ev[:2] == ["draw", view.seat]):
+                ev = self._peek()
         if isinstance(ev, list) and len(ev) == 3 and ev[0] == "play" and ev[1] == view.seat:
             return parse_card(ev[2])
         if isinstance(ev, list) and ev[:2] in (["draw", view.seat], ["pass", view.seat]):

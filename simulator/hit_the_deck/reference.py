@@ -249,9 +249,11 @@ class Hand:
 
     # ------------------------------------------------------------------ the hand
 
-    def play(self) -> "Hand":
+    def play(self, start: bool = True) -> "Hand":
+        """Play to the end; ``start=False`` continues from the state as set (hand-made positions)."""
         try:
-            self._start()
+            if start:
+                self._start()
             while True:
                 todo, self.todo = self.todo, NORMAL
                 {NORMAL: self._turn, DO_CUT: self._cut, DO_FLIP: self._flip,
@@ -332,11 +334,11 @@ class Hand:
                     len(self.draw), len(self.discard), tuple(self.seen))
         choice = self.chooser(view, options)
         if choice not in options:
-            raise IllegalMove(f"event #{len(self.events)}: seat {seat} chose "
-                              f"{NAMES[choice] if 0 <= choice < C.N_KINDS else choice!r}, not legal on "
+            shown = NAMES[choice] if isinstance(choice, int) and 0 <= choice < C.N_KINDS else repr(choice)
+            raise IllegalMove(f"event #{len(self.events)}: seat {seat} chose {shown}, not legal on "
                               f"{NAMES[self.top]} (demand {C.demand_name(self.demand)}); legal: "
                               f"{', '.join(sorted('draw' if k == DRAW else NAMES[k] for k in options))}")
-        return choice
+        return int(choice)
 
     # HTD-3.7, HTD-4, HTD-7.1, A-HTD-3
     def _play(self, seat: int, card: int) -> None:
