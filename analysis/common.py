@@ -146,8 +146,9 @@ def _games_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
     hooks = setup.hooks
     g = hooks.play_games(setup, setup.seats.strategies, chunk_rngs(seed, index, setup.entry.streams), size)
     tally = Tally()
-    tally.add_columns("games", "side", {"p_win": g.winner[:, None] == np.arange(setup.table.n_sides)})
-    tally.add("length", one_row(size), {**hooks.game_length(g), **hooks.game_extras(g), "p_unfinished": g.winner < 0})
+    tally.add_columns("games", "side", {"p_win": hooks.wins(setup, g)})
+    tally.add("length", one_row(size), {**hooks.game_length(g), **hooks.game_extras(g),
+                                        "p_unfinished": hooks.unfinished(g)})
     hooks.tally_games(setup, g, tally)
     return tally
 
@@ -199,8 +200,8 @@ def _match_chunk(setup: Setup, spec_a: str, spec_b: str, games: bool, seed: int,
     for lineup in lineups:
         if games:
             g = hooks.play_games(setup, lineup, arm_rngs(seeds), size)
-            outs.append({"win": g.winner[:, None] == np.arange(S)})
-            unfinished.append(g.winner < 0)
+            outs.append({"win": hooks.wins(setup, g)})
+            unfinished.append(hooks.unfinished(g))
         else:
             outs.append(hooks.side_outcomes(setup, hooks.play(setup, lineup, arm_rngs(seeds), size)))
     metrics = {}
@@ -275,12 +276,11 @@ def _whatif_chunk(setup: Setup, variant: tuple[str, ...], games: bool, seed: int
     for arm in (setup, replace(setup, rule_args=variant)):
         table = arm.table
         P = table.players
-        side = np.tile(table.side_of_seat[:P], (size, 1))
         if games:
             g = hooks.play_games(arm, arm.seats.strategies, arm_rngs(seeds), size)
             length = {k: np.repeat(v[:, None], P, axis=1) for k, v in hooks.game_length(g).items()}
-            values.append({"p_win": g.winner[:, None] == side, **length,
-                           "p_unfinished": np.repeat((g.winner < 0)[:, None], P, axis=1)})
+            values.append({"p_win": hooks.wins(arm, g)[:, table.side_of_seat[:P]], **length,
+                           "p_unfinished": np.repeat(hooks.unfinished(g)[:, None], P, axis=1)})
         else:
             values.append(hooks.seat_outcomes(arm, hooks.play(arm, arm.seats.strategies, arm_rngs(seeds), size)))
     tally = Tally()
@@ -335,6 +335,13 @@ class Hooks:
 
     def game_length(self, g) -> dict[str, np.ndarray]:
         return {"hands": g.hands}
+
+    def wins(self, setup: Setup, g) -> np.ndarray:
+        """(n, sides) bool: which side won each game (a game has at most one winner here)."""
+        return g.winner[:, None] == np.arange(setup.table.n_sides)
+
+    def unfinished(self, g) -> np.ndarray:
+        return g.winner < 0
 
     def game_extras(self, g) -> dict[str, np.ndarray]:
         return {}

@@ -1,0 +1,301 @@
+"""Hit the Deck analyses: headline simulation, what each card is worth in the opening hand, what
+quick (or forgetful) hands at the slap are worth, seat advantage and the opening-hand analyzer.
+Every number carries its n and 95% interval; comparisons play the same deals, play and chance
+streams on every arm.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+
+from analysis.common import Analysis, Hooks, Progress, Setup, arm_rngs, arm_seeds, one_row, run
+from analysis.result import Result
+from analysis.stats import estimate
+from simulator.errors import BadInput
+from simulator.hit_the_deck import cards as C
+from simulator.hit_the_deck import engine as E
+from simulator.hit_the_deck.profiles import seat_profiles
+from simulator.hit_the_deck.rules import parse_rules
+from simulator.runner import Tally
+
+GAME = "hit-the-deck"
+CAUSES = ("slap", "forgot", "false_slap")          # penalty cards by cause, as in Result.penalty
+ALL_TABLES = tuple((p, False) for p in range(2, 7))
+HAND_METRICS = ["p_out", "penalty", "cards_left", *(f"cards_{c}" for c in CAUSES)]
+
+
+def seat_metrics(res) -> dict[str, np.ndarray]:
+    """(n, P) per seat: went out first, penalty points this hand, cards left, penalty cards by cause."""
+    P = res.score.shape[1]
+    out = {"p_out": res.went_out[:, None] == np.arange(P), "penalty": res.score.astype(np.int64),
+           "cards_left": res.cards_left.astype(np.int64)}
+    for c, cause in enumerate(CAUSES):
+        out[f"cards_{cause}"] = res.penalty[:, :, c].astype(np.int64)
+    return out
+
+
+class HtdHooks(Hooks):
+    hands_word = "hands"
+    game_unit = "P(winning the game; a shared win counts)"
+    side_outcome_names = ("penalty", "out")
+    side_outcome_unit = "penalty points per hand and P(going out first)"
+    seat_outcome_names = ("penalty", "p_out", "turns")
+    all_tables = ALL_TABLES
+
+    def make_table(self, players, partners, rule_args, profiles) -> E.Table:
+        if partners:
+            raise BadInput("hit-the-deck has no partnerships; accepted: --players 2..6 without --partners")
+        rules = parse_rules(rule_args, players)
+        return E.Table(players, rules, seat_profiles(list(profiles), players, default=rules.reaction))
+
+    def table_meta(self, setup: Setup) -> dict:
+        return {"players": setup.players, "profiles": [p.name for p in setup.table.profiles]}
+
+    def play(self, setup, strategies, rngs, size, record=False):
+        return E.play(setup.table, size, strategies, *rngs, record=record)
+
+    def wins(self, setup, g) -> np.ndarray:
+        return g.winners
+
+    def unfinished(self, g) -> np.ndarray:
+        return ~g.winners.any(axis=1)
+
+    def game_extras(self, g) -> dict[str, np.ndarray]:
+        return {"p_shared": g.winners.sum(axis=1) > 1}
+
+    game_extra_names = ("p_shared",)
+
+    def tally_hands(self, setup, res, tally: Tally) -> None:
+        tally.add_columns("seats", "seat", seat_metrics(res))
+        size = len(res.went_out)
+        tally.add("hand", one_row(size), {"turns": res.turns.astype(np.int64), "p_blocked": res.went_out < 0,
+                                          "p_max_turns": res.hit_max_turns})
+        tally.add("length", {"turns": np.minimum(res.turns, 400) // 10 * 10}, {})
+
+    def hand_tables(self, setup, t: Tally, res: Result) -> None:
+        res.tables["seats"] = estimate(t.get("seats"), ["seat"], HAND_METRICS)
+        res.tables["hand"] = estimate(t.get("hand"), [], ["turns", "p_blocked", "p_max_turns"])
+        dist = t.get("length")[["turns", "n"]]
+        res.tables["hand_length_distribution"] = dist.assign(share=dist["n"] / dist["n"].sum())
+        res.notes += [
+            "Per seat (seat 0 deals the first hand, the deal passes left): p_out = went out first; penalty = "
+            "points scored this hand (0 for the seat that went out); cards_* = penalty cards drawn by cause "
+            "(slap race lost, forgotten shout, false slap).",
+            "turns: turns in the hand (HTD-6.5); p_blocked: hands ended by HTD-6.4/6.5 with nobody out; "
+            "hand_length_distribution bins turns by 10 (400 = 400 or more).",
+        ]
+
+    def game_tables(self, setup, t: Tally, res: Result) -> None:
+        res.notes.append("p_win counts a shared win (a tie for the lowest total, A-HTD-8) as a win for each tied "
+                         "seat; p_shared is how often the game ended in one.")
+
+    def side_outcomes(self, setup, res) -> dict[str, np.ndarray]:
+        m = seat_metrics(res)
+        return {"penalty": m["penalty"], "out": m["p_out"]}
+
+    def seat_outcomes(self, setup, res) -> dict[str, np.ndarray]:
+        m = seat_metrics(res)
+        P = res.score.shape[1]
+        return {"penalty": m["penalty"], "p_out": m["p_out"], "turns": np.repeat(res.turns[:, None], P, axis=1)}
+
+
+HOOKS = HtdHooks()
+
+
+# --------------------------------------------------------------------------------------------
+# card-value: one more card of a kind in the opening hand, same deals
+# --------------------------------------------------------------------------------------------
+
+CARD_KINDS = {f"number {v}": [c * 7 + v - 1 for c in range(4)] for v in range(1, 6)}
+CARD_KINDS.update({"Cut": [c * 7 + 5 for c in range(4)], "Flip": [c * 7 + 6 for c in range(4)],
+                   "HTD-N": list(range(28, 33)), "HTD-C": list(range(33, 37)), "HTD-H": [37]})
+
+
+def swap_in(hands: np.ndarray, draw: np.ndarray, seat: int, kinds: list[int], rng: np.random.Generator):
+    """Give `seat` one more card of `kinds` in place of one of its number cards (chosen at random).
+
+    The card comes from a random position holding such a card among the draw pile and the other
+    hands; the number card goes where it was. Returns (hands, draw, eligible): a row is eligible
+    when the seat holds a number card and such a card exists outside its hand."""
+    n, P, K = hands.shape
+    mine = hands[:, seat]
+    u = np.where(C.CLASS[mine] == C.NUMBER, rng.random(mine.shape), -1.0)
+    slot = u.argmax(axis=1)
+    other_seats = [s for s in range(P) if s != seat]
+    pool = np.concatenate([hands[:, other_seats].reshape(n, -1), draw], axis=1)
+    v = np.where(np.isin(pool, kinds), rng.random(pool.shape), -1.0)
+    pos = v.argmax(axis=1)
+    eligible = (u.max(axis=1) >= 0) & (v.max(axis=1) >= 0)
+    rows = np.flatnonzero(eligible)
+    new_card = pool[rows, pos[rows]].copy()
+    pool[rows, pos[rows]] = mine[rows, slot[rows]]
+    swapped = hands.copy()
+    swapped[:, other_seats] = pool[:, :(P - 1) * K].reshape(n, P - 1, K)
+    swapped[rows, seat, slot[rows]] = new_card
+    return swapped, pool[:, (P - 1) * K:], eligible
+
+
+def _card_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
+    table, strategies = setup.table, setup.seats.strategies
+    seeds = arm_seeds(seed, index, 3)
+    deal_rng = np.random.default_rng(seeds[0])
+    hands, draw = E.deal(deal_rng, size, table)
+    dealer = deal_rng.integers(0, table.players, size).astype(np.int8)
+    swap_rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index, 3)))
+
+    def outcome(h, d):
+        _, play_rng, chance_rng = arm_rngs(seeds)
+        g = E.play_games(table, size, strategies, np.random.default_rng(seeds[0]), play_rng, chance_rng,
+                         first_hands=h, first_draw=d, dealer0=dealer)
+        m = seat_metrics(g.first_hand)
+        return {"p_out": m["p_out"][:, 0], "penalty": m["penalty"][:, 0], "win": g.winners[:, 0]}
+
+    base = outcome(hands, draw)
+    tally = Tally()
+    for label, kinds in CARD_KINDS.items():
+        h2, d2, ok = swap_in(hands, draw, 0, kinds, swap_rng)
+        treat = outcome(h2, d2)
+        e = np.flatnonzero(ok)
+        tally.add("paired", {"card": np.full(len(e), list(CARD_KINDS).index(label))},
+                  {f"d_{k}": (treat[k].astype(float) - base[k])[e] for k in base})
+    return tally
+
+
+def card_value(setups: list[Setup], games: int, seed: int, jobs: int = 1, progress: Progress = None) -> Result:
+    """For each card kind, the paired value of one more in seat 0's opening hand, by table size."""
+    parts = []
+    for s in setups:
+        s.validate()
+        t = run(_card_chunk, (s,), games, seed, jobs, progress)
+        p = estimate(t.get("paired"), ["card"], ["d_p_out", "d_penalty", "d_win"])
+        p["card"] = [list(CARD_KINDS)[int(i)] for i in p["card"]]
+        parts.append(p.assign(players=s.players))
+    res = Result("Hit the Deck: what a card is worth in the opening hand",
+                 {**setups[0].meta(games_per_table=games, seed=seed), "tables": [s.players for s in setups]})
+    table = pd.concat(parts, ignore_index=True)
+    res.tables["card_value"] = table[["players", *[c for c in table.columns if c != "players"]]]
+    res.notes.append("Each game is played twice from the same deal, play and chance streams: as dealt, and with "
+                     "one card of the kind swapped into seat 0's opening hand for a random number card of it "
+                     "(taken from the draw pile or another hand). d_p_out: change in P(seat 0 goes out first in "
+                     "that hand); d_penalty: change in its penalty points that hand; d_win: change in P(it wins "
+                     "the game, a shared win counts).")
+    return res
+
+
+# --------------------------------------------------------------------------------------------
+# reaction-value: one seat's reflexes changed, same deals
+# --------------------------------------------------------------------------------------------
+
+REACTION_PROFILES = ("off", "adult", "distracted", "child")
+
+
+def _reaction_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
+    seeds = arm_seeds(seed, index, 3)
+    tally = Tally()
+    base_win = None
+    for code, name in enumerate(REACTION_PROFILES):
+        arm = replace(setup, profile_specs=tuple(setup.profile_specs) + (f"0={name}",))
+        g = E.play_games(arm.table, size, arm.seats.strategies, *arm_rngs(seeds))
+        m = seat_metrics(g.first_hand)
+        win = g.winners[:, 0]
+        base_win = win if base_win is None else base_win
+        tally.add("profiles", {"profile": np.full(size, code)},
+                  {**{f"cards_{c}": m[f"cards_{c}"][:, 0] for c in CAUSES}, "penalty": m["penalty"][:, 0],
+                   "p_win": win, "d_win_vs_off": win.astype(float) - base_win})
+    return tally
+
+
+def reaction_value(setup: Setup, games: int, seed: int, jobs: int = 1, progress: Progress = None) -> Result:
+    """Seat 0 with each reaction profile (the others as set up), same deals: penalties and wins."""
+    setup.validate()
+    t = run(_reaction_chunk, (setup,), games, seed, jobs, progress)
+    table = estimate(t.get("profiles"), ["profile"], [*(f"cards_{c}" for c in CAUSES), "penalty", "p_win",
+                                                        "d_win_vs_off"])
+    table["profile"] = [REACTION_PROFILES[int(i)] for i in table["profile"]]
+    res = Result("Hit the Deck: what quick hands are worth", setup.meta(games=games, seed=seed))
+    res.tables["reaction_value"] = table
+    res.notes.append("Seat 0's reaction profile is set to each of off (perfect reflexes), adult, distracted and "
+                     "child, the other seats as set up, on the same deals, play and chance streams. cards_*: "
+                     "penalty cards seat 0 drew in the first hand by cause; penalty: its points that hand; p_win: "
+                     "P(it wins the game); d_win_vs_off: the paired change in P(win) against perfect reflexes.")
+    return res
+
+
+# --------------------------------------------------------------------------------------------
+# seat-advantage and the opening-hand analyzer
+# --------------------------------------------------------------------------------------------
+
+def _seat_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
+    from simulator.runner import chunk_rngs
+    table = setup.table
+    g = E.play_games(table, size, setup.seats.strategies, *chunk_rngs(seed, index, 3))
+    P = table.players
+    m = seat_metrics(g.first_hand)
+    seat = np.arange(P)
+    position = (seat[None, :] - g.first_hand.dealer[:, None] - 1) % P     # 0 = plays first
+    tally = Tally()
+    tally.add("positions", {"position": position.ravel()},
+              {"p_out": m["p_out"].ravel(), "penalty": m["penalty"].ravel(), "p_win": g.winners.ravel()})
+    return tally
+
+
+def seat_advantage(setup: Setup, games: int, seed: int, jobs: int = 1, progress: Progress = None) -> Result:
+    setup.validate()
+    t = run(_seat_chunk, (setup,), games, seed, jobs, progress)
+    res = Result("Hit the Deck: does it pay to play first?", setup.meta(games=games, seed=seed))
+    res.tables["positions"] = estimate(t.get("positions"), ["position"], ["p_out", "penalty", "p_win"])
+    res.notes.append(f"position 0 plays first (the dealer's left), position {setup.players - 1} is the first "
+                     "hand's dealer. p_out and penalty: the first hand; p_win: the whole game (the deal then "
+                     "passes as htd.dealer_rotation says).")
+    return res
+
+
+SEAT_ORDERS = ("first", "second", "third", "fourth", "fifth", "last")
+
+
+def _hand_chunk(setup: Setup, hand: tuple[int, ...], position: int, seed: int, index: int, size: int) -> Tally:
+    from simulator.runner import chunk_rngs
+    table = setup.table
+    deal_rng, play_rng, chance_rng = chunk_rngs(seed, index, 3)
+    hands, draw = E.deal_with_hand(deal_rng, size, table, 0, list(hand))
+    dealer = np.full(size, (-1 - position) % table.players, dtype=np.int8)
+    res = E.play(table, size, setup.seats.strategies, None, play_rng, chance_rng, dealer=dealer, hands=hands,
+                 draw_pile=draw)
+    m = seat_metrics(res)
+    tally = Tally()
+    tally.add("hand", one_row(size), {k: v[:, 0] for k, v in m.items()})
+    tally.add("penalty_dist", {"penalty": np.minimum(m["penalty"][:, 0], 100) // 5 * 5}, {})
+    return tally
+
+
+def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, seed: int, jobs: int = 1,
+                 progress: Progress = None) -> Result:
+    """P(go out first) and the penalty distribution of one opening hand."""
+    setup.validate()
+    hand = tuple(C.parse_hand(hand_text, setup.table.rules, size=7))
+    orders = SEAT_ORDERS[:setup.players - 1] + ("last",)
+    if seat_order not in orders:
+        raise BadInput(f"unknown --seat-order {seat_order!r} at {setup.players} players; accepted: "
+                       f"{', '.join(orders)} (first plays first, last deals)")
+    position = orders.index(seat_order)
+    t = run(_hand_chunk, (setup, hand, position), samples, seed, jobs, progress, chunk=16_384)
+    res = Result(f"Hit the Deck: hand {' '.join(C.name(k) for k in hand)}",
+                 setup.meta(hand=[C.name(k) for k in hand], seat_order=seat_order, samples=samples, seed=seed))
+    res.tables["hand"] = estimate(t.get("hand"), [], HAND_METRICS)
+    dist = t.get("penalty_dist")[["penalty", "n"]]
+    res.tables["penalty_distribution"] = dist.assign(share=dist["n"] / dist["n"].sum())
+    res.notes.append(f"Seat 0 holds the hand and plays {seat_order} (position {position} after the dealer); the "
+                     f"other cards are dealt at random, {samples:,} deals. p_out: it goes out first; penalty: "
+                     "its points that hand; penalty_distribution bins points by 5 (100 = 100 or more).")
+    return res
+
+
+ANALYSES = {
+    "card-value": Analysis(card_value, "games", 2_000, "the paired value of one more card of each kind in the "
+                           "opening hand, by table size; every table unless --players", every_table=True),
+    "reaction-value": Analysis(reaction_value, "games", 4_000, "one seat's reflexes (off, adult, distracted, "
+                               "child) against the others': penalty cards by cause and games won"),
+    "seat-advantage": Analysis(seat_advantage, "games", 20_000, "going out first and winning by position"),
+}
