@@ -1,0 +1,128 @@
+"""Vectorized Hit the Deck engine: N hands (or games) in lock-step as numpy arrays (RULES.md §3).
+
+The loops run over steps (turns, cuts, flips, draws), never over hands; finished hands are inert
+and the arrays are compacted to the unfinished ones now and then, so the long tail is cheap.
+Parts:
+  table.py   Table (players, rules, per-seat profiles) and the lookup tables (legal-play masks,
+             false-slap tables)
+  state.py   the batch state (its encodings are listed there) and the pile and hand operations
+  hand.py    the phases of a hand: opening, turns, cuts, flips, slaps, false slaps, penalties
+  chance.py  counter-based chance: each game's outcomes from its own key (paired comparisons)
+  view.py    the lazy PlayView strategies see (views.py)
+  record.py  record mode: HISTORY.md events and the legal set of every decision
+  games.py   whole games to htd.target_score (HTD-8)
+
+Randomness: `deal_rng` deals (and draws the first dealer), `play_rng` is the strategies', and
+`chance_rng` gives each hand one 64-bit key from which every chance outcome of that hand comes
+(cut depths, burials, reshuffles, reaction times, forgetting, false slaps).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from simulator.hit_the_deck import cards as C
+from simulator.hit_the_deck.engine.hand import HandRun
+from simulator.hit_the_deck.engine.record import assemble
+from simulator.hit_the_deck.engine.state import State
+from simulator.hit_the_deck.engine.table import Table, legal_kinds, legal_table
+
+__all__ = ["Table", "deal", "play", "Result", "play_games", "GameResult", "legal_kinds", "legal_table"]
+
+HAND = C.HAND_SIZE
+
+
+def deal(rng: np.random.Generator, n: int, table: Table,
+         games: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(hands (n,P,7) int8, draw_pile (n,110-7P) int8 top first), the layout of reference.deal:
+    seat s gets positions 7s..7s+6 of a uniform permutation of the deck, the rest is the draw pile.
+    With `games`, all n decks are shuffled (same numbers) but only those games are returned."""
+    P = table.players
+    decks = rng.permuted(np.broadcast_to(table.deck, (n, len(table.deck))), axis=1)
+    if games is not None:
+        decks = decks[games]
+    hands = decks[:, :HAND * P].reshape(-1, P, HAND)
+    return np.ascontiguousarray(hands), np.ascontiguousarray(decks[:, HAND * P:])
+
+
+@dataclass
+class Result:
+    """Per-hand outputs, batch first (n hands)."""
+    dealer: np.ndarray          # (n,) int8
+    hands: np.ndarray           # (n,P,7) int8 kinds as dealt
+    opening: np.ndarray         # (n,P,38) int8 the same hands as counts per kind
+    went_out: np.ndarray        # (n,) int8 seat that went out, -1 for a blocked hand
+    score: np.ndarray           # (n,P) int16 points this hand (HTD-7.2; 0 for the seat out)
+    turns: np.ndarray           # (n,) int16 HTD-6.5 turns
+    blocked: np.ndarray         # (n,) bool HTD-6.4 or HTD-6.5
+    hit_max_turns: np.ndarray   # (n,) bool ended by htd.max_turns (treat any as an error in tests)
+    penalty: np.ndarray         # (n,P,3) int16 penalty cards received: [slap lost, forgot, false slap]
+    shouts: np.ndarray          # (n,P) int16 slap events the seat shouted (or should have)
+    slaps_lost: np.ndarray      # (n,P) int16 slap races lost
+    forgot: np.ndarray          # (n,P) int16 shouts forgotten
+    false_slaps: np.ndarray     # (n,P) int16 false slaps made
+    # record mode only:
+    draw_pile: list | None = None    # per hand: kinds, top first, before the start card is turned
+    events: list | None = None       # per hand: HISTORY.md events (cards as notation)
+    decisions: list | None = None    # per hand: [(seat, sorted legal kinds (DRAW = 38), drawn)] per decision
+    final: dict | None = None        # per hand piles and hands at the end (conservation tests)
+
+    def __len__(self) -> int:
+        return len(self.dealer)
+
+    @property
+    def max_turns_hit(self) -> int:
+        return int(self.hit_max_turns.sum())
+
+
+def _counts(hands: np.ndarray) -> np.ndarray:
+    n, P, _ = hands.shape
+    out = np.zeros((n * P, C.N_KINDS), dtype=np.int8)
+    np.add.at(out, (np.repeat(np.arange(n * P), HAND), hands.reshape(-1).astype(np.intp)), 1)
+    return out.reshape(n, P, C.N_KINDS)
+
+
+def groups(strategies: Sequence) -> list[tuple[object, np.ndarray]]:
+    """[(strategy, the seats it plays)]: seats sharing one strategy object are asked together."""
+    by_id: dict[int, tuple[object, list[int]]] = {}
+    for seat, strat in enumerate(strategies):
+        by_id.setdefault(id(strat), (strat, []))[1].append(seat)
+    return [(s, np.array(seats)) for s, seats in by_id.values()]
+
+
+def play(table: Table, n: int, strategies: Sequence, deal_rng: np.random.Generator | None,
+         play_rng: np.random.Generator, chance_rng: np.random.Generator, dealer=None, scores=None,
+         hands=None, draw_pile=None, record: bool = False, _hook=None, _keys=None) -> Result:
+    """One hand per game. `dealer` defaults to a random seat per game (deal_rng, drawn before the
+    deal); `hands` (n,P,7) with `draw_pile` (n,110-7P) top first replace the deal; `scores` (game
+    totals before the hand) are only shown to the strategies. `record` adds draw_pile, events and
+    decisions (small n: histories and parity tests)."""
+    P = table.players
+    if len(strategies) != P:
+        raise ValueError(f"one strategy per seat needed: {P}")
+    if dealer is None:
+        dealer = deal_rng.integers(0, P, n)
+    dealer = np.broadcast_to(np.asarray(dealer), (n,)).astype(np.int8)
+    if hands is None:
+        hands, draw_pile = deal(deal_rng, n, table)
+    hands = np.asarray(hands, dtype=np.int8)
+    draw_pile = np.asarray(draw_pile, dtype=np.int8)
+    if hands.shape != (n, P, HAND) or draw_pile.shape != (n, len(table.deck) - HAND * P):
+        raise ValueError(f"hands must be {(n, P, HAND)} and draw_pile {(n, len(table.deck) - HAND * P)}")
+    scores = np.zeros((n, P), dtype=np.int16) if scores is None else np.asarray(scores, dtype=np.int16)
+    keys = chance_rng.bit_generator.random_raw(n).astype(np.uint64) if _keys is None else _keys
+    st = State(table, hands, draw_pile, dealer, keys, scores, record)
+    HandRun(table, st, groups(strategies), play_rng, _hook).run()
+    res = st.res
+    out = Result(dealer, hands, _counts(hands), res["went_out"], res["score"], res["turns"], res["blocked"],
+                 res["hit_max_turns"], res["penalty"], res["shouts"], res["lost"], res["forgot"], res["fslaps"])
+    if record:
+        out.draw_pile = [row.tolist() for row in draw_pile]
+        out.events, out.decisions = assemble(st.log, n)
+        out.final = {k: res[k] for k in ("final_hands", "final_draw", "final_dn", "final_disc", "final_sn")}
+    return out
+
+
+from simulator.hit_the_deck.engine.games import GameResult, play_games  # noqa: E402

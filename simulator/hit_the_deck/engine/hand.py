@@ -1,0 +1,492 @@
+"""One hand per game, N games in lock-step: the phases of RULES.md §3 on row subsets.
+
+Each pass of the main loop gives every unfinished game one step of what its `phase` says the
+seat `cur` must do: TURN (play a legal card, or draw: HTD-3), CUT (HTD-4.2) or FLIP (HTD-4.3).
+A card that lands on the discard pile (played or exposed) is resolved at once by `land`:
+false slaps, then its effect sets the next phase (HTD-4, HTD-5), the slap of an HTD-H included.
+Event order and counting follow reference.Hand exactly (the parity tests replay every record).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from simulator.errors import IllegalMove
+from simulator.hit_the_deck import cards as C
+from simulator.hit_the_deck.engine import chance as X
+from simulator.hit_the_deck.engine.state import (CAUSES, CUT, DONE, FALSE_SLAP, FLIP, FORGOT, PILE, SLAP,
+                                                 TURN, State)
+from simulator.hit_the_deck.engine.table import DRAW, DRAW_BIT, KIND_BIT, N_KINDS, Table
+from simulator.hit_the_deck.engine.view import EnginePlayView
+
+QUIET_LIMIT = 30
+CLASS = C.CLASS.astype(np.int8)
+SLAP_KIND = C.SLAP_KIND.astype(np.intp)
+# DEMAND_OF[kind]: the demand a card sets when it lands (HTD-4.4, HTD-4.5), -1 for other cards
+DEMAND_OF = np.array([C.VALUE[k] - 1 if C.CLASS[k] == C.HTD_N else 5 + k - 33 if C.CLASS[k] == C.HTD_C else -1
+                      for k in range(N_KINDS)], dtype=np.int8)
+# NEXT_PHASE[kind]: what the next seat must do with a card that landed (HTD-4, HTD-5.1)
+NEXT_PHASE = np.where(C.CLASS == C.CUT, CUT, np.where(C.CLASS == C.FLIP, FLIP, TURN)).astype(np.int8)
+E = np.empty(0, dtype=np.intp)
+
+
+def _name(kinds) -> list:
+    return [None if k < 0 else C.NAMES[k] for k in np.asarray(kinds).tolist()]
+
+
+class HandRun:
+    """Plays the hands of one State to the end. `groups`: [(strategy, its seats)]."""
+
+    def __init__(self, table: Table, st: State, groups, rng: np.random.Generator, hook=None):
+        self.t, self.st, self.groups, self.rng, self.hook = table, st, groups, rng, hook
+        self.P = table.players
+        self.rules = table.rules
+        self.legal = table.legal
+        self.bury_middle = table.rules.bury_position == "exact_middle"
+        self.react = table.reaction
+        self.off = table.off
+        self.any_q, self.cond_q = table.false_slap_tables
+        self.q = table.q
+        self.no_false_slaps = not (self.any_q > 0).any()
+
+    # ================================================================ bookkeeping
+    def nxt(self, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        return ((seats + self.st.dirn[rows] + self.P) % self.P).astype(np.int8)
+
+    def end(self, rows: np.ndarray) -> None:
+        self.st.phase[rows] = DONE
+
+    def block(self, rows: np.ndarray, by_turns: np.ndarray | None = None) -> None:
+        st = self.st
+        st.blocked[rows] = True
+        if by_turns is not None:
+            st.maxed[rows] |= by_turns
+        st.phase[rows] = DONE
+        st.log("blocked", st.gid[rows])
+
+    def counted(self, rows: np.ndarray, kind: str, got_card: np.ndarray | None = None,
+                turn: bool = True, last_card: np.ndarray | None = None) -> np.ndarray:
+        """After an event (reference.Hand._emit): HTD-6.4 quiet stretch and HTD-6.5 turn limit.
+        Returns a mask of the rows still playing (the others are blocked, with their `blocked` event)."""
+        st = self.st
+        if kind in ("cut", "flip", "pass"):
+            st.quiet[rows] += 1
+        elif got_card is not None:
+            st.quiet[rows] = np.where(got_card, 0, st.quiet[rows])
+        else:
+            st.quiet[rows] = 0
+        stop = st.quiet[rows] >= QUIET_LIMIT
+        if turn:
+            t = st.turns[rows] + 1
+            st.turns[rows] = t
+            maxed = t >= self.rules.max_turns
+            if last_card is not None:
+                maxed &= ~last_card
+            stop |= maxed
+        if stop.any():
+            self.block(rows[stop], maxed[stop] if turn else None)
+        return ~stop
+
+    # ================================================================ the hand
+    def run(self) -> None:
+        self.opening()
+        st = self.st
+        while True:
+            phase = st.phase
+            cut_rows, flip_rows = np.flatnonzero(phase == CUT), np.flatnonzero(phase == FLIP)
+            turn_rows = np.flatnonzero(phase == TURN)
+            if not (len(turn_rows) or len(cut_rows) or len(flip_rows)):
+                break
+            if len(cut_rows):
+                self.cut(cut_rows)
+            if len(flip_rows):
+                self.flip(flip_rows)
+            if len(turn_rows):
+                self.turn(turn_rows)
+            if self.hook is not None:
+                self.hook(st)
+            live = st.phase != DONE
+            if len(live) > 4096 and live.sum() * 2 < len(live):
+                st.retire(np.flatnonzero(~live))
+                st.compact(np.flatnonzero(live))
+        st.retire(np.arange(len(st.gid)))
+
+    # HTD-2.3, HTD-5.4, A-HTD-1
+    def opening(self) -> None:
+        st = self.st
+        rows = np.arange(len(st.gid))
+        todo = rows
+        while len(todo):
+            card = st.pop_draw(todo)
+            st.push_discard(todo, card)
+            st.log("turn", st.gid[todo], _name(card))
+            hh = card == C.HH
+            todo = todo[hh]
+            if len(todo):                          # an opening HTD-H is always buried
+                self.bury(todo, "draw")
+        first = ((st.dealer + 1) % self.P).astype(np.int8)
+        top = st.top(rows)
+        if self.rules.start_card == "first_player_plays_normally":
+            self.false_slaps(rows, top, st.dealer.copy())
+            st.cur[:] = first
+            st.phase[:] = TURN
+        else:
+            self.land(rows, top, st.dealer.copy(), first)
+
+    # A-HTD-9
+    def bury(self, rows: np.ndarray, pile: str) -> None:
+        st = self.st
+        n = (st.dn[rows] if pile == "draw" else st.sn[rows] - 1).astype(np.int64)
+        if self.bury_middle:
+            pos = np.maximum(1, n // 2)
+        else:
+            c = st.chance(rows)
+            pos = np.minimum((st.uniform(rows, c, 0) * n).astype(np.int64) + 1, n)
+        card = st.top(rows)
+        if pile == "draw":                         # the opening HTD-H goes from the discard top to the draw pile
+            st.sn[rows] -= 1
+            at = st.dn[rows].astype(np.intp)
+            st.draw[rows, at] = card
+            st.dstamp[rows, at] = -1
+            st.dn[rows] += 1
+        st.bury_top(rows, pile, pos.astype(np.int16))
+        st.log("bury", st.gid[rows], pile, pos, _name(card))
+
+    # HTD-3.7, HTD-4, HTD-5.1..5.3: a card has just landed on the discard pile
+    def land(self, rows: np.ndarray, card: np.ndarray, actor: np.ndarray, x: np.ndarray,
+             played: bool = False) -> None:
+        st = self.st
+        hh = card == C.HH
+        if hh.any():
+            h = rows[hh]
+            if played:                            # HTD-4.6: the player shouts, then x plays any card
+                self.slap(h, actor[hh])
+                st.demand[h], st.cur[h], st.phase[h] = -1, x[hh], TURN
+            else:                                 # HTD-5.3, A-HTD-2: x shouts, then plays (or not)
+                self.slap(h, x[hh])
+                st.demand[h] = -1
+                nxt = x[hh]
+                if self.rules.exposed_hand_card == "shouter_turn_consumed":
+                    nxt = self.nxt(h, nxt)
+                st.cur[h], st.phase[h] = nxt, TURN
+            keep = ~hh
+            rows, card, actor, x = rows[keep], card[keep], actor[keep], x[keep]
+        if not len(rows):
+            return
+        self.false_slaps(rows, card, actor)
+        st.demand[rows] = DEMAND_OF[card]
+        st.cur[rows] = x
+        st.phase[rows] = NEXT_PHASE[card]
+
+    # ================================================================ turns (HTD-3.5, HTD-3.6, A-HTD-4)
+    def situation(self, rows: np.ndarray) -> np.ndarray:
+        st = self.st
+        d = st.demand[rows]
+        return np.where(d >= 0, N_KINDS + d.astype(np.intp), st.top(rows).astype(np.intp))
+
+    def turn(self, rows: np.ndarray) -> None:
+        st = self.st
+        seats = st.cur[rows]
+        legal = st.hbits[rows, seats] & self.legal[self.situation(rows)]
+        has = legal != 0
+        draw_rows = rows[~has]
+        if has.any():
+            ask = rows[has]
+            bits = legal[has]
+            if self.rules.voluntary_draw:
+                bits = bits | DRAW_BIT
+            choice = self.ask(ask, seats[has], bits, np.full(len(ask), -1, dtype=np.int8))
+            plays = choice != DRAW
+            self.play(ask[plays], seats[has][plays], choice[plays].astype(np.int8), after_draw=False)
+            if not plays.all():
+                draw_rows = np.concatenate([draw_rows, ask[~plays]])
+        if len(draw_rows):
+            self.draw_turn(draw_rows)
+
+    def draw_turn(self, rows: np.ndarray) -> None:
+        """No legal play (or a voluntary draw): draw one; a legal drawn card is played (or, under
+        htd.drawn_card_play=optional, played or kept); otherwise the turn passes (HTD-3.6)."""
+        st = self.st
+        seats = st.cur[rows]
+        card = self.take(rows, seats)
+        st.log("draw", st.gid[rows], seats, _name(card))
+        got = card >= 0
+        keep = self.counted(rows, "draw", got_card=got)
+        if not keep.all():
+            rows, seats, card, got = rows[keep], seats[keep], card[keep], got[keep]
+        k = np.maximum(card, 0).astype(np.intp)
+        playable = got & ((self.legal[self.situation(rows)] & KIND_BIT[k]) != 0)
+        if playable.any() and self.rules.drawn_card_play == "optional":
+            p = np.flatnonzero(playable)
+            choice = self.ask(rows[p], seats[p], KIND_BIT[k[p]] | DRAW_BIT, card[p])
+            playable[p[choice == DRAW]] = False
+        self.play(rows[playable], seats[playable], card[playable], after_draw=True)
+        rest = ~playable
+        rows, seats = rows[rest], seats[rest]
+        if len(rows):
+            st.log("pass", st.gid[rows], seats)
+            keep = self.counted(rows, "pass", turn=False)
+            rows, seats = rows[keep], seats[keep]
+            st.cur[rows] = self.nxt(rows, seats)          # an unmet demand passes on
+            st.phase[rows] = TURN
+
+    def take(self, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """One card from the draw pile (after any reshuffle, HTD-6.1) into each seat's hand:
+        the kinds, -1 where nothing could be drawn (HTD-6.2)."""
+        st = self.st
+        empty = st.dn[rows] == 0
+        if empty.any():
+            st.reshuffle(rows[empty])
+        card = np.full(len(rows), -1, dtype=np.int8)
+        ok = st.dn[rows] > 0
+        r = rows[ok]
+        if len(r):
+            k = st.pop_draw(r)
+            st.give(r, seats[ok], k)
+            card[ok] = k
+        return card
+
+    def play(self, rows: np.ndarray, seats: np.ndarray, card: np.ndarray, after_draw: bool) -> None:
+        """HTD-3.7, HTD-7.1, A-HTD-3: play card from seat's hand, then its effect."""
+        if not len(rows):
+            return
+        st = self.st
+        st.take_card(rows, seats, card)
+        st.push_discard(rows, card)
+        st.demand[rows] = -1
+        st.log("play", st.gid[rows], seats, _name(card))
+        last = st.size[rows, seats] == 0
+        keep = self.counted(rows, "play", turn=not after_draw, last_card=last)
+        if not keep.all():
+            rows, seats, card, last = rows[keep], seats[keep], card[keep], last[keep]
+        if last.any():
+            o, s = rows[last], seats[last]
+            if self.rules.final_card_effects == "resolve_then_score":
+                hh = card[last] == C.HH
+                if hh.any():
+                    self.slap(o[hh], s[hh], went_out=True)        # P4
+            st.out[o] = s
+            st.log("out", st.gid[o], s)
+            self.end(o)
+            rows, seats, card = rows[~last], seats[~last], card[~last]
+        if len(rows):
+            self.land(rows, card, seats, self.nxt(rows, seats), played=True)
+
+    def ask(self, rows: np.ndarray, seats: np.ndarray, bits: np.ndarray, drawn: np.ndarray) -> np.ndarray:
+        """Each seat's strategy chooses for its games; every answer is checked (IllegalMove)."""
+        st = self.st
+        view = EnginePlayView(self.t, st, rows, seats, bits, drawn)
+        if self.st.log.on:
+            st.log.decisions.append((st.gid[rows].copy(), seats.copy(), bits.copy(), drawn.copy()))
+        if len(self.groups) == 1:
+            strat = self.groups[0][0]
+            return _check(strat, view, strat.play(view, self.rng))
+        out = np.empty(len(rows), dtype=np.intp)
+        for strat, group_seats in self.groups:
+            idx = np.flatnonzero(np.isin(seats, group_seats))
+            if len(idx):
+                sub = view.take(idx)
+                out[idx] = _check(strat, sub, strat.play(sub, self.rng))
+        return out
+
+    # ================================================================ Cut and Flip
+    # HTD-4.2, A-HTD-6
+    def cut(self, rows: np.ndarray) -> None:
+        st = self.st
+        seats = st.cur[rows]
+        empty = st.dn[rows] == 0
+        if empty.any():
+            st.reshuffle(rows[empty])
+        after = self.nxt(rows, seats)
+        none = st.dn[rows] == 0
+        if none.any():                             # step 5: the Cut only uses up the turn
+            r, s = rows[none], seats[none]
+            st.log("cut", st.gid[r], s, 0, None)
+            keep = self.counted(r, "cut")
+            st.cur[r[keep]], st.phase[r[keep]] = after[none][keep], TURN
+            rows, seats, after = rows[~none], seats[~none], after[~none]
+        if not len(rows):
+            return
+        n = st.dn[rows].astype(np.int64)
+        bottom = self.rules.cut_exposed == "bottom_of_lifted"
+        lo, hi = (1, n) if bottom else (0, n - 1)
+        how = self.rules.cut_depth
+        if how == "exact_half":
+            k = np.maximum(1, n // 2)
+        else:
+            c = st.chance(rows)
+            u1 = st.uniform(rows, c, 0)
+            if how == "uniform":
+                k = lo + np.minimum((u1 * (hi - lo + 1)).astype(np.int64), hi - lo)
+            else:
+                z, _ = X.normal_pair(u1, st.uniform(rows, c, 1))
+                k = np.rint(n / 2 + n / 8 * z).astype(np.int64)
+        k = np.minimum(np.maximum(k, lo), hi)
+        card = st.remove_from_draw(rows, (k - 1 if bottom else k).astype(np.int16))
+        st.push_discard(rows, card)
+        st.log("cut", st.gid[rows], seats, k, _name(card))
+        keep = self.counted(rows, "cut")
+        if not keep.all():
+            rows, seats, card, after = rows[keep], seats[keep], card[keep], after[keep]
+        if len(rows):
+            self.land(rows, card, seats, after)
+
+    # HTD-4.3, HTD-5.2, P3
+    def flip(self, rows: np.ndarray) -> None:
+        st = self.st
+        seats = st.cur[rows]
+        empty = st.dn[rows] == 0
+        if empty.any():                            # step 6: HTD-6 first
+            st.reshuffle(rows[empty])
+        st.log("flip", st.gid[rows], seats)
+        keep = self.counted(rows, "flip")
+        if not keep.all():
+            rows, seats = rows[keep], seats[keep]
+        if not len(rows):
+            return
+        st.flip_piles(rows)
+        st.dirn[rows] = -st.dirn[rows]
+        bare = st.sn[rows] == 0
+        if bare.any():                             # step 6: start the discard pile
+            r = rows[bare]
+            card = st.pop_draw(r)
+            st.push_discard(r, card)
+            st.log("turn", st.gid[r], _name(card))
+        if not bare.all():
+            st.reveal_top(rows[~bare])
+        # step 5: a Flip turned up by a Flip is buried, at most once per card under it
+        todo = rows
+        left = (st.sn[rows] - 1).astype(np.int64)
+        while len(todo):
+            go = (CLASS[st.top(todo)] == C.FLIP) & (left > 0)
+            todo, left = todo[go], left[go] - 1
+            if len(todo):
+                self.bury(todo, "discard")
+                st.reveal_top(todo)
+        x = self.nxt(rows, seats)
+        top = st.top(rows)
+        stays = CLASS[top] == C.FLIP               # not carried out: a normal turn on it
+        if stays.any():
+            r = rows[stays]
+            self.false_slaps(r, top[stays], seats[stays])
+            st.demand[r], st.cur[r], st.phase[r] = -1, x[stays], TURN
+        go = ~stays
+        if go.any():
+            self.land(rows[go], top[go], seats[go], x[go])
+
+    # ================================================================ slaps (§C.14)
+    def slap(self, rows: np.ndarray, shouter: np.ndarray, went_out: bool = False) -> None:
+        """resolve_slap_event: a forgotten shout (the shouter draws 4 if noticed, A-HTD-7) or a race
+        whose last hand down draws 4; `off` seats never forget nor lose (P6); under P4 the shouter
+        went out and takes no part."""
+        if not len(rows):
+            return
+        st, P, R = self.st, self.P, self.react
+        s = shouter.astype(np.intp)
+        c = st.chance(rows)
+        st.shouts[rows, s] += 1
+        forgot = np.zeros(len(rows), dtype=bool)
+        if not went_out:
+            forgot = ~self.off[s] & (st.uniform(rows, c, 0) < R["p_forget"][s])
+        if forgot.any():
+            f, fs = rows[forgot], s[forgot]
+            st.forgot[f, fs] += 1
+            noticed = np.ones(len(f), dtype=bool)
+            if self.rules.p_notice < 1:
+                noticed = st.uniform(f, c[forgot], 1) < self.rules.p_notice
+            st.log("slap", st.gid[f], fs, False, None, np.where(noticed, fs, -1))
+            self.penalty(f[noticed], fs[noticed], 4, FORGOT)
+        race = ~forgot
+        if not race.any():
+            return
+        rows, s, c = rows[race], s[race], c[race]
+        m = len(rows)
+        seat = np.arange(P)
+        racing = np.broadcast_to(~self.off, (m, P)).copy()
+        if went_out:
+            racing[np.arange(m), s] = False
+        lat = np.full((m, P), -np.inf)
+        for i in range(P):
+            if self.off[i]:
+                continue
+            me = s == i
+            mu = np.where(me, R["mu_self"][i], R["mu"][i])
+            sd = np.where(me, R["sigma_self"][i], R["sigma"][i])
+            tau = np.where(me, R["tau_self"][i], R["tau"][i])
+            base = 8 + 5 * i
+            z1, z2 = X.normal_pair(st.uniform(rows, c, base), st.uniform(rows, c, base + 1))
+            d = mu + sd * z1 - tau * np.log(st.uniform(rows, c, base + 2))
+            lapse = st.uniform(rows, c, base + 3) < R["p_lapse"][i]
+            d = d + np.where(lapse, -R["lapse_mean"][i] * np.log(st.uniform(rows, c, base + 4)), 0.0)
+            move = np.maximum(0.0, R["move_mu"][i] + R["move_sd"][i] * z2)
+            lat[:, i] = np.where(racing[:, i], np.round(d + move, 2), -np.inf)
+        slowest = lat.max(axis=1)
+        tied = racing & (lat >= slowest[:, None] - self.rules.judge_window)
+        count = tied.sum(axis=1)
+        r = np.minimum((st.uniform(rows, c, 2) * count).astype(np.int64), np.maximum(count - 1, 0))
+        rank = np.cumsum(tied, axis=1) - 1
+        loser = np.where(count > 0, np.argmax(tied & (rank == r[:, None]), axis=1), -1)
+        if st.log.on:
+            lat_list = [[None if not racing[j, i] else float(lat[j, i]) for i in range(P)] for j in range(m)]
+            st.log("slap", st.gid[rows], s, True, lat_list, loser)
+        has = loser >= 0
+        st.lost[rows[has], loser[has]] += 1
+        self.penalty(rows[has], loser[has].astype(np.int8), 4, SLAP)
+
+    def penalty(self, rows: np.ndarray, seats: np.ndarray, count: int, cause: int) -> None:
+        """P7: `count` draws, each from the top after any reshuffle; a draw of nothing still counts."""
+        st = self.st
+        for _ in range(count):
+            if not len(rows):
+                return
+            card = self.take(rows, seats)
+            got = card >= 0
+            st.pen[rows, seats, cause] += got
+            st.quiet[rows[got]] = 0
+            st.log("penalty", st.gid[rows], seats, CAUSES[cause], _name(card))
+
+    # §C.14 false slaps: each seat but the actor, clockwise from the actor's left
+    def false_slaps(self, rows: np.ndarray, card: np.ndarray, actor: np.ndarray) -> None:
+        """One chance event per card event (not HTD-H): is there any false slap (ANY table), and
+        only then which seats (COND table, seat by seat): exactly independent Bernoulli(q) per seat."""
+        kind = SLAP_KIND[card]
+        ok = kind >= 0
+        if not ok.all():
+            rows, kind, actor = rows[ok], kind[ok], actor[ok]
+        if not len(rows) or self.no_false_slaps:
+            return
+        st, P = self.st, self.P
+        a = actor.astype(np.intp)
+        c = st.chance(rows)
+        hit = st.uniform(rows, c, 0) < self.any_q[a, kind]
+        if not hit.any():
+            return
+        rows, a, kind, c = rows[hit], a[hit], kind[hit], c[hit]
+        none_yet = np.ones(len(rows), dtype=bool)
+        slaps = []
+        for j in range(1, P):
+            seat = (a + j) % P
+            p = np.where(none_yet, self.cond_q[a, kind, j], self.q[seat, kind])
+            s = st.uniform(rows, c, j) < p
+            none_yet &= ~s
+            slaps.append((seat, s))
+        for seat, s in slaps:                       # in seat order, each with its penalties
+            if s.any():
+                r, who = rows[s], seat[s].astype(np.int8)
+                st.log("false_slap", st.gid[r], who)
+                st.fslaps[r, who] += 1
+                self.penalty(r, who, 2, FALSE_SLAP)
+
+
+def _check(strat, view, choice) -> np.ndarray:
+    from simulator.hit_the_deck.engine.view import strategy_name
+    c = np.asarray(choice)
+    ok = c.shape == (len(view),) and np.issubdtype(c.dtype, np.integer)
+    if ok:
+        c = c.astype(np.intp, copy=False)
+        ok = bool(((c >= 0) & (c <= DRAW)).all())
+        if ok:
+            ok = bool(((view.legal_bits >> c.astype(np.uint64)) & np.uint64(1)).all())
+    if not ok:
+        raise IllegalMove(f"strategy {strategy_name(strat)!r} returned an illegal play; accepted: one card "
+                          f"kind 0..37 per game where view.legal is True, or DRAW (38) where that column is")
+    return c

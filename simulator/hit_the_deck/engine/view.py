@@ -1,0 +1,111 @@
+"""The PlayView the engine hands to strategies: the fields of views.PlayView, each built on first
+use from the engine state (most strategies read only a few). Valid while the strategy is being
+asked; take(idx) selects games without building anything."""
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+
+from simulator.hit_the_deck.engine import chance as X
+from simulator.hit_the_deck.views import KNOWN_DEPTH, PlayView
+
+_BIT_BYTES = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.uint8)   # byte -> 8 bools
+
+
+def strategy_name(strat) -> str:
+    return getattr(strat, "spec", type(strat).__name__)
+
+
+def bools(bits: np.ndarray, width: int) -> np.ndarray:
+    """(n,) uint64 masks -> (n, width) bool, bit k = column k."""
+    b = np.ascontiguousarray(bits, dtype=np.uint64).view(np.uint8).reshape(-1, 8)
+    return _BIT_BYTES[b].reshape(-1, 64)[:, :width].astype(bool)
+
+
+def known_draw(st, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """(n, 8) int8 the top of the draw pile as each seat's memory knows it (§C.10, htd.memory):
+    a position is known when its card went public onto the discard pile and nothing since broke
+    the pile's order (stamp >= 0); window(K) keeps the last K discards, p_recall(P) each seen
+    card with probability P per seat (a fixed draw per card event and seat)."""
+    kind, param = st.table.memory
+    n = len(rows)
+    out = np.full((n, KNOWN_DEPTH), -1, dtype=np.int8)
+    if kind == "window" and param == 0:
+        return out
+    depth = np.arange(KNOWN_DEPTH)
+    at = st.dn[rows][:, None].astype(np.intp) - 1 - depth[None, :]
+    inside = at >= 0
+    at = np.maximum(at, 0)
+    stamp = st.dstamp[rows[:, None], at].astype(np.int64)
+    known = inside & (stamp >= 0)
+    if kind == "window":
+        known &= stamp >= st.seq[rows][:, None].astype(np.int64) - int(param)
+    elif kind == "p_recall":
+        keys = X.recall_keys(st.key[rows])[:, None]
+        u = X.uniform(keys, np.maximum(stamp, 0), seats.astype(np.uint64)[:, None])
+        known &= u < float(param)
+    out[known] = st.draw[rows[:, None], at][known]
+    return out
+
+
+class EnginePlayView(PlayView):
+    """A PlayView over state rows `rows` (the deciding seats `seats`, legal masks `bits`)."""
+
+    def __init__(self, table, st, rows, seats, bits, drawn):
+        self.players, self.rules = table.players, table.rules
+        self._st, self._rows, self._seats, self._bits, self._drawn = st, rows, seats, bits, drawn
+
+    def take(self, idx: np.ndarray) -> "EnginePlayView":
+        idx = np.asarray(idx)
+        if idx.dtype == bool:
+            idx = np.flatnonzero(idx)
+        v = EnginePlayView.__new__(EnginePlayView)
+        v.players, v.rules, v._st = self.players, self.rules, self._st
+        v._rows, v._seats, v._bits, v._drawn = self._rows[idx], self._seats[idx], self._bits[idx], self._drawn[idx]
+        return v
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @cached_property
+    def seat(self): return self._seats.copy()
+
+    @cached_property
+    def legal_bits(self): return self._bits
+
+    @cached_property
+    def legal(self): return bools(self._bits, 39)
+
+    @cached_property
+    def drawn(self): return self._drawn.copy()
+
+    @cached_property
+    def hand(self): return self._st.hand[self._rows, self._seats]
+
+    @cached_property
+    def top(self): return self._st.top(self._rows)
+
+    @cached_property
+    def demand(self): return self._st.demand[self._rows]
+
+    @cached_property
+    def direction(self): return self._st.dirn[self._rows]
+
+    @cached_property
+    def hand_sizes(self): return self._st.size[self._rows]
+
+    @cached_property
+    def scores(self): return self._st.scores[self._rows]
+
+    @cached_property
+    def draw_size(self): return self._st.dn[self._rows].astype(np.int16)
+
+    @cached_property
+    def discard_size(self): return self._st.sn[self._rows].astype(np.int16)
+
+    @cached_property
+    def seen(self): return self._st.seen[self._rows]
+
+    @cached_property
+    def known_draw(self): return known_draw(self._st, self._rows, self._seats)
