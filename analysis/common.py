@@ -154,19 +154,19 @@ def _games_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
 
 
 def simulate(setup: Setup, hands: int | None, games: int | None, seed: int, jobs: int = 1,
-             progress: Progress = None, on_records: Records = None) -> Result:
+             progress: Progress = None, on_records: Records = None, chunk: int = CHUNK) -> Result:
     """Headline numbers per side: single hands (the game's own tallies) or whole games."""
     setup.validate()
     hooks = setup.hooks
     if games:
-        t = run(_games_chunk, (setup,), games, seed, jobs, progress)
+        t = run(_games_chunk, (setup,), games, seed, jobs, progress, chunk=chunk)
         res = Result(f"{setup.entry.title}: games", setup.meta(games=games, seed=seed))
         res.tables["games"] = estimate(t.get("games"), ["side"], ["p_win"])
         res.tables["game_length"] = estimate(t.get("length"), [], [*hooks.game_length_names, *hooks.game_extra_names,
                                                                    "p_unfinished"])
         hooks.game_tables(setup, t, res)
         return res
-    t = run(_hands_chunk, (setup, on_records is not None), hands, seed, jobs, progress, on_records)
+    t = run(_hands_chunk, (setup, on_records is not None), hands, seed, jobs, progress, on_records, chunk=chunk)
     res = Result(f"{setup.entry.title}: {hooks.hands_word}", setup.meta(hands=hands, seed=seed))
     hooks.hand_tables(setup, t, res)
     return res

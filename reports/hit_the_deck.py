@@ -1,0 +1,145 @@
+"""The Hit the Deck report: headline odds and hand length, what each card is worth in the opening
+hand, what quick hands at the slap are worth, seat advantage, strategy matches and a rules
+what-if, with figures and CSV tables."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+import analysis.hit_the_deck as A
+from analysis.common import make_setup, simulate
+from reports.document import Document, Steps, metric, share
+
+WHATIF_RULES = ["htd.final_card_effects=resolve_then_score"]
+
+
+def _points(ax, labels, d: pd.DataFrame, offset: float = 0.0, label: str | None = None) -> None:
+    """Categorical estimates as points with 95% error bars."""
+    x = np.arange(len(labels)) + offset
+    err = [d["estimate"] - d["ci_low"], d["ci_high"] - d["estimate"]]
+    ax.errorbar(x, d["estimate"], yerr=err, fmt="o", capsize=3, label=label)
+    ax.set_xticks(np.arange(len(labels)), labels, rotation=30, ha="right")
+    ax.axhline(0, color="#999", lw=0.8)
+    ax.grid(axis="y", alpha=0.3)
+
+
+def card_value_figure(values: pd.DataFrame):
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for ax, name, label in ((axes[0], "d_penalty", "change in penalty points that hand"),
+                            (axes[1], "d_win", "change in P(win the game)")):
+        d = metric(values, name)
+        players = sorted(d["players"].unique())
+        labels = list(A.CARD_KINDS)
+        for i, p in enumerate(players):
+            part = d[d["players"] == p].set_index("card").loc[labels].reset_index()
+            _points(ax, labels, part, offset=(i - len(players) / 2) * 0.08, label=f"{p} players")
+        ax.set_ylabel(label)
+        ax.set_xlabel("card swapped into the opening hand (for a number card)")
+    axes[1].legend(fontsize=8)
+    fig.suptitle("What one more card of a kind is worth (95% intervals)")
+    fig.tight_layout()
+    return fig
+
+
+def reaction_figure(table: pd.DataFrame):
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    profiles = list(A.REACTION_PROFILES)
+    bottom = np.zeros(len(profiles))
+    for cause in A.CAUSES:
+        d = metric(table, f"cards_{cause}").set_index("profile").loc[profiles]
+        axes[0].bar(profiles, d["estimate"], bottom=bottom, label=cause.replace("_", " "))
+        bottom += d["estimate"].to_numpy()
+    axes[0].set_ylabel("penalty cards per hand (mean)")
+    axes[0].set_xlabel("seat 0's reaction profile")
+    axes[0].legend(title="cause")
+    d = metric(table, "p_win").set_index("profile").loc[profiles].reset_index()
+    _points(axes[1], profiles, d)
+    axes[1].set_ylabel("P(seat 0 wins the game)")
+    axes[1].set_xlabel("seat 0's reaction profile")
+    fig.suptitle("Quick hands at the slap: penalty cards and games won (95% intervals)")
+    fig.tight_layout()
+    return fig
+
+
+def length_figure(dist: pd.DataFrame):
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    ax.bar(dist["turns"], dist["share"], width=9, color="#2a6fbb")
+    ax.set_xlabel("turns in the hand (bins of 10)")
+    ax.set_ylabel("share of hands")
+    ax.set_title("How long a hand lasts")
+    fig.tight_layout()
+    return fig
+
+
+def seat_figure(positions: pd.DataFrame):
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
+    for ax, name, label in ((axes[0], "p_out", "P(goes out first), first hand"), (axes[1], "p_win", "P(wins the game)")):
+        d = metric(positions, name)
+        _points(ax, [str(int(p)) for p in d["position"]], d)
+        ax.set_xticks(range(len(d)), [str(int(p)) for p in d["position"]], rotation=0)
+        ax.set_xlabel("position (0 plays first)")
+        ax.set_ylabel(label)
+    fig.tight_layout()
+    return fig
+
+
+def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = 2_000) -> Path:
+    """The whole report; every section's sample is a share of `hands`, at least `floor`."""
+    base = make_setup(A.GAME)
+    step = Steps(6, quiet)
+    doc = Document("Hit the Deck — strategy report")
+    doc.intro(A.GAME, "Four players, adult reaction profiles.", base.seats.specs[0], hands, seed)
+
+    step(f"headline: {hands:,} hands, 4 players")
+    head = simulate(base, hands, None, seed, jobs)
+    doc.heading("Headline: four players")
+    doc.table("headline_seats", head.tables["seats"], "Per seat, one hand")
+    doc.table("headline_hand", head.tables["hand"], "Hand length and blocked hands")
+    doc.figure("hand_length", length_figure(head.tables["hand_length_distribution"]),
+               "Turns per hand (HTD-6.5 counts each draw, cut, flip and play that does not follow its own draw).")
+    doc.tables["hand_length_distribution"] = head.tables["hand_length_distribution"]
+
+    games = share(hands, 40, max(1, floor // 4))
+    step(f"card value: {games:,} paired games per table, 2-6 players")
+    cv = A.card_value([make_setup(A.GAME, p) for p, _ in A.ALL_TABLES], games, seed, jobs)
+    doc.heading("Which cards are worth holding?")
+    doc.figure("card_value", card_value_figure(cv.tables["card_value"]),
+               "One more card of a kind in seat 0's opening hand, paired with the same deal as dealt.")
+    doc.table("card_value", cv.tables["card_value"], "Paired value of one more card, by table size")
+    doc.note(cv.notes[0])
+
+    step(f"reaction value: {games:,} paired games per profile")
+    rv = A.reaction_value(base, games, seed, jobs)
+    doc.heading("How much is being quick at the slap worth?")
+    doc.figure("reaction_value", reaction_figure(rv.tables["reaction_value"]),
+               "Seat 0's profile changed, the other seats adult, the same deals.")
+    doc.table("reaction_value", rv.tables["reaction_value"], "Penalty cards by cause and games won, by profile")
+    doc.note(rv.notes[0])
+    rv2 = A.reaction_value(make_setup(A.GAME, 2), games, seed, jobs)
+    doc.table("reaction_value_2p", rv2.tables["reaction_value"], "The same at two players")
+
+    step(f"seat advantage: {games:,} games")
+    sa = A.seat_advantage(base, games, seed, jobs)
+    doc.heading("Does it pay to play first?")
+    doc.figure("seat_advantage", seat_figure(sa.tables["positions"]), "By position after the dealer.")
+    doc.table("seat_advantage", sa.tables["positions"], "By position after the dealer")
+    doc.note(sa.notes[0])
+
+    n_match = share(hands, 4, floor)
+    step(f"strategy matches: {n_match:,} deals each")
+    doc.heading("Which playing style sheds best?")
+    names = [s for s in ("tactician", "hold", "dump", "random") if s in _registered()]
+    doc.matches(base, [(names[0], other) for other in names[1:]], n_match, seed, jobs)
+
+    step(f"rules what-if {WHATIF_RULES}: {n_match:,} deals")
+    doc.whatif(base, WHATIF_RULES, "whatif_final_card_effects", "Rules what-if: the last card's effects resolve "
+               "before scoring", n_match, seed, jobs)
+    return doc.write(out)
+
+
+def _registered() -> dict:
+    from strategies.base import registered
+    return registered(A.GAME)
