@@ -23,14 +23,13 @@ from simulator.runner import Tally
 GAME = "hit-the-deck"
 CAUSES = ("slap", "forgot", "false_slap")          # penalty cards by cause, as in Result.penalty
 ALL_TABLES = tuple((p, False) for p in range(2, 7))
-HAND_METRICS = ["p_out", "penalty", "cards_left", *(f"cards_{c}" for c in CAUSES)]
+HAND_METRICS = ["p_out", "penalty", *(f"cards_{c}" for c in CAUSES)]
 
 
 def seat_metrics(res) -> dict[str, np.ndarray]:
-    """(n, P) per seat: went out first, penalty points this hand, cards left, penalty cards by cause."""
+    """(n, P) per seat: went out first, penalty points this hand, penalty cards by cause."""
     P = res.score.shape[1]
-    out = {"p_out": res.went_out[:, None] == np.arange(P), "penalty": res.score.astype(np.int64),
-           "cards_left": res.cards_left.astype(np.int64)}
+    out = {"p_out": res.went_out[:, None] == np.arange(P), "penalty": res.score.astype(np.int64)}
     for c, cause in enumerate(CAUSES):
         out[f"cards_{cause}"] = res.penalty[:, :, c].astype(np.int64)
     return out
@@ -80,7 +79,7 @@ class HtdHooks(Hooks):
         dist = t.get("length")[["turns", "n"]]
         res.tables["hand_length_distribution"] = dist.assign(share=dist["n"] / dist["n"].sum())
         res.notes += [
-            "Per seat (seat 0 deals the first hand, the deal passes left): p_out = went out first; penalty = "
+            "Per seat (the dealer is drawn at random for each hand): p_out = went out first; penalty = "
             "points scored this hand (0 for the seat that went out); cards_* = penalty cards drawn by cause "
             "(slap race lost, forgotten shout, false slap).",
             "turns: turns in the hand (HTD-6.5); p_blocked: hands ended by HTD-6.4/6.5 with nobody out; "
@@ -255,11 +254,23 @@ def seat_advantage(setup: Setup, games: int, seed: int, jobs: int = 1, progress:
 SEAT_ORDERS = ("first", "second", "third", "fourth", "fifth", "last")
 
 
+def deal_with_hand(rng: np.random.Generator, n: int, table: E.Table, hand: list[int]):
+    """n deals in which seat 0 holds `hand`: the rest of the deck shuffled to the others and the pile."""
+    P = table.players
+    left = table.deck_counts.astype(np.int64) - np.bincount(hand, minlength=C.N_KINDS)
+    rest = np.repeat(np.arange(C.N_KINDS, dtype=np.int8), left)
+    decks = rng.permuted(np.broadcast_to(rest, (n, len(rest))), axis=1)
+    hands = np.empty((n, P, 7), dtype=np.int8)
+    hands[:, 0] = hand
+    hands[:, 1:] = decks[:, :7 * (P - 1)].reshape(n, P - 1, 7)
+    return hands, np.ascontiguousarray(decks[:, 7 * (P - 1):])
+
+
 def _hand_chunk(setup: Setup, hand: tuple[int, ...], position: int, seed: int, index: int, size: int) -> Tally:
     from simulator.runner import chunk_rngs
     table = setup.table
     deal_rng, play_rng, chance_rng = chunk_rngs(seed, index, 3)
-    hands, draw = E.deal_with_hand(deal_rng, size, table, 0, list(hand))
+    hands, draw = deal_with_hand(deal_rng, size, table, list(hand))
     dealer = np.full(size, (-1 - position) % table.players, dtype=np.int8)
     res = E.play(table, size, setup.seats.strategies, None, play_rng, chance_rng, dealer=dealer, hands=hands,
                  draw_pile=draw)

@@ -22,6 +22,7 @@ class GameResult:
     hit_max_turns: np.ndarray   # (n,) int16 hands ended by htd.max_turns
     penalty: np.ndarray         # (n,P,3) int32 penalty cards by cause over the game
     first_dealer: np.ndarray    # (n,) int8
+    first_hand: object = None   # the opening hand of every game (engine Result)
 
     @property
     def finished(self) -> np.ndarray:
@@ -30,11 +31,17 @@ class GameResult:
 
 def play_games(table: Table, n: int, strategies: Sequence, deal_rng: np.random.Generator,
                play_rng: np.random.Generator, chance_rng: np.random.Generator,
-               max_hands: int = 1000) -> GameResult:
+               max_hands: int = 1000, first_hands: np.ndarray | None = None, first_draw: np.ndarray | None = None,
+               dealer0: np.ndarray | None = None) -> GameResult:
+    """`first_hands` (n,P,7) with `first_draw` replace the first hand's deal (its deal is still
+    drawn, so later hands see the same deals), `dealer0` the first dealer (still drawn)."""
     from simulator.hit_the_deck.engine import deal, play
     P, rules = table.players, table.rules
     dealer = deal_rng.integers(0, P, n).astype(np.int8)
+    if dealer0 is not None:
+        dealer = np.asarray(dealer0, dtype=np.int8).copy()
     first = dealer.copy()
+    first_hand = None
     scores = np.zeros((n, P), dtype=np.int16)
     winners = np.zeros((n, P), dtype=bool)
     hands_n = np.zeros(n, dtype=np.int16)
@@ -43,14 +50,18 @@ def play_games(table: Table, n: int, strategies: Sequence, deal_rng: np.random.G
     maxed = np.zeros(n, dtype=np.int16)
     penalty = np.zeros((n, P, 3), dtype=np.int32)
     done = np.zeros(n, dtype=bool)
-    for _ in range(max_hands):
+    for h in range(max_hands):
         active = np.flatnonzero(~done)
         if not len(active):
             break
         hands, draw_pile = deal(deal_rng, n, table, active)
+        if h == 0 and first_hands is not None:
+            hands, draw_pile = first_hands, first_draw
         keys = chance_rng.bit_generator.random_raw(n).astype(np.uint64)[active]
         res = play(table, len(active), strategies, None, play_rng, None, dealer=dealer[active],
                    scores=scores[active], hands=hands, draw_pile=draw_pile, _keys=keys)
+        if h == 0:
+            first_hand = res
         new = scores[active] + res.score
         scores[active] = new
         hands_n[active] += 1
@@ -72,4 +83,4 @@ def play_games(table: Table, n: int, strategies: Sequence, deal_rng: np.random.G
             over &= low.sum(axis=1) == 1
         winners[active[over]] = low[over]
         done[active[over]] = True
-    return GameResult(winners, scores, hands_n, went, blocked, maxed, penalty, first)
+    return GameResult(winners, scores, hands_n, went, blocked, maxed, penalty, first, first_hand)

@@ -67,6 +67,15 @@ class Table:
         if len(self.profiles) != self.players or not all(isinstance(p, Profile) for p in self.profiles):
             raise BadInput(f"profiles: one Profile per seat needed, {self.players} seats")
 
+    @cached_property
+    def side_of_seat(self) -> np.ndarray:
+        """Every seat is its own side (no partnerships in Hit the Deck)."""
+        return np.arange(self.players, dtype=np.int8)
+
+    @property
+    def n_sides(self) -> int:
+        return self.players
+
     # ------------------------------------------------------------------ rules tables
     @cached_property
     def legal(self) -> np.ndarray:
