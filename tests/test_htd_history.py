@@ -2,7 +2,6 @@
 event against the reference and names the first wrong one."""
 from __future__ import annotations
 
-import copy
 import json
 from types import SimpleNamespace
 
