@@ -1,6 +1,6 @@
 """Shoot the Moon strategies. Each `play(view, rng)` returns one card slot (0..4) per game.
 
-`view` is an engine.PlayView: the mover's hand, the legal mask, the trick so far, the cards
+`view` is a views.PlayView: the mover's hand, the legal mask, the trick so far, the cards
 seen this round, tricks and chips per side. Nothing hidden is in it. The built-in strategies
 work on the view's slot bit masks (player hands are sorted cheapest card first, so the lowest
 set bit is the cheapest card), which keeps them as fast as the engine.
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from simulator.batch import HIGHEST, LOWEST
 from simulator.shoot_the_moon import cards as C
-from simulator.shoot_the_moon.engine import HIGHEST, LOWEST, UNIFORM, PlayView
-
-UNIFORM_FLAT = UNIFORM.reshape(-1)
+from simulator.shoot_the_moon.engine import UNIFORM_FLAT, UNIFORM_R
+from simulator.shoot_the_moon.views import PlayView
 from strategies.base import register
 
 GAME = "shoot-the-moon"
@@ -41,7 +41,8 @@ class RandomPlay:
     """
 
     def play(self, view: PlayView, rng: np.random.Generator) -> np.ndarray:
-        return UNIFORM_FLAT[view.legal_bits.astype(np.int16) * 60 + rng.integers(0, 60, len(view), dtype=np.int16)]
+        r = rng.integers(0, UNIFORM_R, len(view), dtype=np.int16)
+        return UNIFORM_FLAT[view.legal_bits.astype(np.int16) * UNIFORM_R + r]
 
 
 @register(GAME, "greedy")

@@ -1,7 +1,9 @@
 """Vectorized Shoot the Moon engine: N rounds (or games) in lock-step as numpy arrays.
 
 The loops run over tricks and seats, never over hands. Rules come from lookup tables indexed by
-card id (cards.py); tests check them, and whole rounds, against reference.py.
+card id (cards.py); tests check them, and whole rounds, against reference.py. The entry points
+are `play` (one round per deal, dealt here or given) and `play_games` (whole games); strategies
+see views.PlayView. Bit tables, strategy groups and the shuffle are shared (simulator.batch).
 
 Encodings used throughout (batch dimension first; see RoundState):
   hands   (N, H, 5) int8   card ids dealt to each hand; H = players, or 3 with the 2-player dummy
@@ -19,13 +21,11 @@ from typing import Sequence
 
 import numpy as np
 
-from simulator.errors import IllegalMove
+from simulator.batch import SLOT_BIT, as_choice, ask, groups, illegal, partial_shuffle, uniform_table
 from simulator.shoot_the_moon import cards as C
 from simulator.shoot_the_moon.rules import SUPPLY_CHIPS, Rules
+from simulator.shoot_the_moon.views import BITS5, LEAD_BIG, LEAD_CLASS, LEAD_LITTLE, PlayView  # noqa: F401
 
-# What a trick's lead asks for: suit 0..3 for a numbered card, 4 after a Big Moon, 5 after a Little Moon.
-LEAD_BIG, LEAD_LITTLE = 4, 5
-LEAD_CLASS = np.where(C.IS_BIG, LEAD_BIG, np.where(C.IS_LITTLE, LEAD_LITTLE, C.SUIT)).astype(np.intp)
 # Suit a follower must match: the suit of a numbered lead; -1 (nothing to follow) after a Moon lead.
 FOLLOW = np.where(C.IS_MOON, -1, C.SUIT).astype(np.int8)
 
@@ -98,21 +98,15 @@ class Table:
         return strength_table(self.rules)
 
 
-# Hands are kept as 5 slots; sets of slots (legal, live, Big Moons...) as 5-bit masks (uint8),
-# so the per-step rules are a few (N,) operations. Player hands are sorted by DISCARD_VALUE, so
-# the lowest set bit of a mask is its cheapest card and the highest its most valuable.
-SLOT_BIT = (1 << np.arange(C.HAND_SIZE)).astype(np.uint8)
-BITS = ((np.arange(32)[:, None] >> np.arange(C.HAND_SIZE)) & 1).astype(bool)   # mask -> (5,) bools
-LOWEST = np.array([(m & -m).bit_length() - 1 for m in range(32)], dtype=np.int8)  # -1 for empty
-HIGHEST = np.array([m.bit_length() - 1 for m in range(32)], dtype=np.int8)
-POPCOUNT = BITS.sum(axis=1).astype(np.int8)
-# UNIFORM[mask, r] = the (r mod popcount)-th set bit: with r uniform on 0..59 (60 = lcm(1..5))
-# this is an exactly uniform pick among the set bits.
-UNIFORM = np.array([[np.flatnonzero(BITS[m])[r % max(1, POPCOUNT[m])] if m else -1 for r in range(60)]
-                    for m in range(32)], dtype=np.int8)
-# Discard order, lowest first: Little Moon, numbers (off-suit before red), Big Moon last.
+# Hands are kept as 5 slots; sets of slots (legal, live, Big Moons...) as 5-bit masks (uint8,
+# simulator.batch), so the per-step rules are a few (N,) operations. Player hands are sorted by
+# DISCARD_VALUE, so the lowest set bit of a mask is its cheapest card and the highest its most valuable.
+UNIFORM = uniform_table(C.HAND_SIZE)        # (32, 60): UNIFORM[mask, r] uniform over the set slots, r in 0..59
+UNIFORM_R = UNIFORM.shape[1]
+UNIFORM_FLAT = UNIFORM.reshape(-1)          # index mask * UNIFORM_R + r
 MOON_DELTA = (C.IS_BIG.astype(np.int8) - C.IS_LITTLE)           # a card's part in a trick's Moon chips
 RED_BIT = np.where(np.arange(C.DECK_SIZE) < 12, 1 << np.arange(C.DECK_SIZE) % 16, 0).astype(np.uint16)
+# Discard order, lowest first: Little Moon, numbers (off-suit before red), Big Moon last.
 DISCARD_VALUE = np.where(C.IS_LITTLE, 0, np.where(C.IS_BIG, 100, C.NUMBER + 12 * (C.SUIT == C.RED))).astype(np.int16)
 
 
@@ -128,10 +122,6 @@ def feature_masks(rows: np.ndarray) -> np.ndarray:
     for i in range(C.HAND_SIZE):
         word |= FEATURE_WORD[rows[:, i]] << np.uint64(i)
     return word.view(np.uint8).reshape(len(rows), 8)
-
-
-def bits_to_bool(mask: np.ndarray) -> np.ndarray:
-    return BITS[mask]
 
 
 class RoundState:
@@ -165,105 +155,8 @@ class RoundState:
         self.dealer = dealer
 
 
-class PlayView:
-    """What the seat to move may know, for n games all at the same trick and position.
-
-    Strategies get this, never the engine state: no other hand is in it (except a face-up dummy
-    in the open-dummy variant). Arrays are computed on first use. Card slots are 0..4; bit masks
-    have bit i set for slot i.
-      seat, side (n,)          mover (the dummy is seat `players`, side -1)
-      hand (n,5)               mover's cards (ids); live/legal (n,5) bool and live_bits/legal_bits
-      big_bits, little_bits    slots holding a Big / Little Moon
-      trick (n,H)              cards played to this trick in order, -1 not yet
-      best (n,)                strength to beat (position > 0), winning_side (n,)
-      seen (n,52)              cards played this round;  tricks, chips (n,S) per side
-      side_tricks (n,)         tricks the mover's side has won this round
-      reds_played, red_dealt   (n,) uint16, bit r = red card r+1 played this round / dealt to the mover
-    """
-
-    def __init__(self, table: Table, trick_no: int, position: int, state: RoundState,
-                 step: dict, rows: np.ndarray | None = None):
-        self.table, self.trick_no, self.position = table, trick_no, position
-        self._state, self._step, self._rows = state, step, rows
-
-    def _sel(self, a: np.ndarray) -> np.ndarray:
-        return a if self._rows is None else a[self._rows]
-
-    def take(self, idx: np.ndarray) -> "PlayView":
-        rows = idx if self._rows is None else self._rows[idx]
-        return PlayView(self.table, self.trick_no, self.position, self._state, self._step, rows)
-
-    def __len__(self) -> int:
-        return len(self.seat)
-
-    @cached_property
-    def seat(self): return self._sel(self._step["seat"])
-    @cached_property
-    def side(self): return self.table.side_of_seat[self.seat]
-    @cached_property
-    def _row(self): return self._sel(self._step["row"])
-    @cached_property
-    def legal_bits(self): return self._sel(self._step["legal"])
-    @cached_property
-    def live_bits(self): return self._state.live[self._row]
-    @cached_property
-    def big_bits(self): return self._state.big_bits[self._row]
-    @cached_property
-    def little_bits(self): return self._state.little_bits[self._row]
-    @cached_property
-    def hand(self): return self._state.words[self._row].view(np.int8).reshape(-1, 8)[:, :C.HAND_SIZE]
-    @cached_property
-    def legal(self): return BITS[self.legal_bits]
-    @cached_property
-    def live(self): return BITS[self.live_bits]
-    @cached_property
-    def trick(self): return self._sel(self._state.trick)
-    @cached_property
-    def seen(self):
-        played = self._sel(self._state.play_cards[:, :self._state.n_played])
-        seen = np.zeros((len(played), C.DECK_SIZE), dtype=bool)
-        np.put_along_axis(seen, played.astype(np.intp), True, axis=1)
-        return seen
-    @cached_property
-    def tricks(self): return self._sel(self._state.tricks)
-    @cached_property
-    def chips(self): return self._sel(self._state.chips)
-    @cached_property
-    def dealer(self): return self._sel(self._state.dealer)
-    @cached_property
-    def red_dealt(self): return self._state.red_dealt[self._row]
-    @cached_property
-    def reds_played(self): return self._sel(self._state.reds_played)
-    @cached_property
-    def side_tricks(self):
-        """(n,) tricks the mover's side has won this round (0 for the dummy)."""
-        st = self._state
-        games = np.arange(st.N) if self._rows is None else self._rows
-        return st.tricks.reshape(-1)[games * st.tricks.shape[1] + np.maximum(self.side, 0)]
-    @cached_property
-    def best(self): return self._sel(self._step["best"])
-    @cached_property
-    def winning_side(self): return self.table.side_of_seat[self._sel(self._step["win_seat"])]
-    @cached_property
-    def lead_class(self): return LEAD_CLASS[self.trick[:, 0]]
-
-    @cached_property
-    def dummy_hand(self) -> np.ndarray | None:
-        """Open-dummy variant only: the face-up dummy's cards, -1 where played."""
-        t = self.table
-        if t.dummy is None or t.rules.dummy_mode == "blind_stack":
-            return None
-        rows = self._sel(np.arange(self._state.N)) * self._state.H + t.dummy
-        return np.where(BITS[self._state.live[rows]], self._state.rows[rows], -1)
-
-    def card_strength(self, cards: np.ndarray) -> np.ndarray:
-        """Strength of `cards` (n,k) in this trick (as a lead when position == 0); higher wins."""
-        lead = LEAD_CLASS[cards] if self.position == 0 else self.lead_class[:, None]
-        return self.table.strength[lead, cards]
-
-
 @dataclass
-class RoundResult:
+class Result:
     """Per-round outcome arrays (batch first); the record fields are filled when asked for."""
     tricks_seat: np.ndarray    # (N,H) int8 tricks won by each seat (dummy last)
     tricks: np.ndarray         # (N,S) int8 tricks per side
@@ -282,9 +175,6 @@ class RoundResult:
     legal_trace: list = field(default_factory=list)  # per step: (seat (N,), legal cards (N,5), -1 = not legal)
 
 
-DEAL_BLOCK = 8192   # games shuffled together: their 52-card decks (416 KiB) stay in a core's L2 cache
-
-
 def deal(rng: np.random.Generator, n: int, hands_dealt: int) -> np.ndarray:
     """(n, hands_dealt, 5) int8: partial Fisher-Yates shuffle of 52 cards, hand h = cards 5h..5h+4.
 
@@ -292,21 +182,9 @@ def deal(rng: np.random.Generator, n: int, hands_dealt: int) -> np.ndarray:
     """
     k = C.HAND_SIZE * hands_dealt
     left = (C.DECK_SIZE - np.arange(k, dtype=np.float32))[:, None]   # cards not yet placed before step i
-    step = np.minimum((rng.random((k, n), dtype=np.float32) * left).astype(np.int16), (left - 1).astype(np.int16))
-    out = np.empty((k, n), dtype=np.int8)
-    for lo in range(0, n, DEAL_BLOCK):
-        m = min(DEAL_BLOCK, n - lo)
-        deck = np.empty((C.DECK_SIZE, m), dtype=np.int8)  # transposed: each swap touches contiguous rows
-        deck[:] = np.arange(C.DECK_SIZE, dtype=np.int8)[:, None]
-        flat = deck.reshape(-1)
-        # flat index of the card swapped into row i, for every game of the block
-        target = (step[:, lo:lo + m] + np.arange(k, dtype=np.int16)[:, None]).astype(np.intp) * m + np.arange(m)
-        for i in range(k):
-            top = deck[i].copy()
-            deck[i] = flat[target[i]]
-            flat[target[i]] = top
-        out[:, lo:lo + m] = deck[:k]
-    return np.ascontiguousarray(out.T).reshape(n, hands_dealt, C.HAND_SIZE)
+    offsets = np.minimum((rng.random((k, n), dtype=np.float32) * left).astype(np.int16), (left - 1).astype(np.int16))
+    deck = partial_shuffle(np.arange(C.DECK_SIZE), offsets)          # (k, n)
+    return np.ascontiguousarray(deck.T).reshape(n, hands_dealt, C.HAND_SIZE)
 
 
 # Optimal 5-element sorting network (9 compare-exchanges): much faster than argsort on a tiny axis.
@@ -324,43 +202,36 @@ def sort_hands(hands: np.ndarray, players: int) -> np.ndarray:
     return out
 
 
-def _groups(strategies: Sequence) -> list[tuple[object, np.ndarray]]:
-    """[(strategy, the seats it plays)]: seats sharing one strategy object are served by one call."""
-    groups: dict[int, tuple[object, list[int]]] = {}
-    for seat, strat in enumerate(strategies):
-        groups.setdefault(id(strat), (strat, []))[1].append(seat)
-    return [(s, np.array(seats)) for s, seats in groups.values()]
-
-
-def _choose(groups, view: PlayView, chooser: np.ndarray, rng) -> np.ndarray:
-    if len(groups) == 1:
-        strat = groups[0][0]
-        return _checked(strat, view, strat.play(view, rng))
-    choice = np.empty(len(chooser), dtype=np.intp)
-    for strat, seats in groups:
-        idx = np.flatnonzero(np.isin(chooser, seats))
-        if len(idx):
-            sub = view.take(idx)
-            choice[idx] = _checked(strat, sub, strat.play(sub, rng))
-    return choice
-
-
-def _checked(strat, view: PlayView, choice) -> np.ndarray:
+def _check_play(strat, view: PlayView, choice) -> np.ndarray:
     """A strategy's choice must be one legal slot per game; anything else names the strategy."""
-    choice = np.asarray(choice)
-    ok = choice.shape == (len(view),) and np.issubdtype(choice.dtype, np.integer)
+    c = as_choice(choice, len(view))
+    ok = c is not None and bool(((c >= 0) & (c < C.HAND_SIZE)).all())
     if ok:
-        ok = bool(((choice >= 0) & (choice < C.HAND_SIZE)).all())
-        ok = ok and bool(((view.legal_bits >> choice.astype(np.uint8)) & 1).all())
+        ok = bool(((view.legal_bits >> c.astype(np.uint8)) & 1).all())
     if not ok:
-        name = getattr(strat, "spec", type(strat).__name__)
-        raise IllegalMove(f"strategy {name!r} returned an illegal play; accepted: one card slot 0..4 "
-                          f"per game where view.legal is True")
-    return choice.astype(np.intp)
+        raise illegal(strat, "play", "one card slot 0..4 per game where view.legal is True")
+    return c
+
+
+def play(table: Table, n: int, strategies: Sequence, deal_rng: np.random.Generator | None,
+         play_rng: np.random.Generator, hands: np.ndarray | None = None, dealer: np.ndarray | None = None,
+         chips: np.ndarray | None = None, trace: bool = False) -> Result:
+    """One round per game: deal (unless `hands` given), a random dealer (unless `dealer` given;
+    STM-3.2: the first dealer is random), both from deal_rng, then play it from `chips`
+    (default: every side's starting chips)."""
+    if hands is None:
+        hands = deal(deal_rng, n, table.hands_dealt)
+    elif hands.shape != (n, table.hands_dealt, C.HAND_SIZE):
+        raise ValueError(f"hands must have shape {(n, table.hands_dealt, C.HAND_SIZE)}, got {hands.shape}")
+    if dealer is None:
+        dealer = deal_rng.integers(0, table.players, n).astype(np.int8)
+    if chips is None:
+        chips = np.full((n, table.n_sides), table.rules.starting_chips, dtype=np.int16)
+    return play_round(table, hands, dealer, chips, strategies, play_rng, trace)
 
 
 def play_round(table: Table, hands: np.ndarray, dealer: np.ndarray, chips: np.ndarray,
-               strategies: Sequence, rng: np.random.Generator, trace: bool = False) -> RoundResult:
+               strategies: Sequence, rng: np.random.Generator, trace: bool = False) -> Result:
     """Play one 5-trick round for each of N deals. `strategies[seat]` plays each player seat."""
     rules = table.rules
     P, H, S = table.players, table.hands_dealt, table.n_sides
@@ -377,7 +248,7 @@ def play_round(table: Table, hands: np.ndarray, dealer: np.ndarray, chips: np.nd
     moon_chips = np.zeros((N, S), dtype=np.int16)
     leader = ((dealer + 1) % P).astype(np.intp)
     dealer_base = dealer.astype(np.intp) * H
-    groups = _groups(strategies)
+    strategy_groups = groups(strategies)
     dummy = table.dummy
     blind_dummy = dummy is not None and rules.dummy_mode == "blind_stack"
     revoke = rules.revoke_model
@@ -415,15 +286,15 @@ def play_round(table: Table, hands: np.ndarray, dealer: np.ndarray, chips: np.nd
             else:
                 chooser = seat
             if trace:
-                legal_trace.append((seat.copy(), np.where(BITS[legal], st.rows[row], -1)))
+                legal_trace.append((seat.copy(), np.where(BITS5[legal], st.rows[row], -1)))
             step = {"seat": seat, "row": row, "legal": legal, "best": best, "win_seat": win_seat}
             view = PlayView(table, t, k, st, step)
             if blind_dummy:
                 slot = np.full(N, t, dtype=np.intp)
                 human = np.flatnonzero(~is_dummy)
-                slot[human] = _choose(groups, view.take(human), chooser[human], rng)
+                slot[human] = ask(strategy_groups, "play", view.take(human), chooser[human], rng, _check_play)
             else:
-                slot = _choose(groups, view, chooser, rng)
+                slot = ask(strategy_groups, "play", view, chooser, rng, _check_play)
             if revoke is not None and k > 0:
                 slot, detected = _apply_revokes(revoke, rng, mine, on_suit, moons, moon_lead, slot, seat, P, side_of)
                 revoked[detected, side_of[seat[detected]]] = True
@@ -479,7 +350,7 @@ def play_round(table: Table, hands: np.ndarray, dealer: np.ndarray, chips: np.nd
             moon_chips[annulled] = 0
         penalty[annulled] = np.minimum(chips[annulled], revoked[annulled])
         chips[annulled] -= penalty[annulled]
-    result = RoundResult(tricks_seat, st.tricks, moon_chips, round_chips.astype(np.int16), penalty,
+    result = Result(tricks_seat, st.tricks, moon_chips, round_chips.astype(np.int16), penalty,
                          chips_before, (chips + round_chips).astype(np.int16), annulled, hands, dealer,
                          st.play_seats, st.play_cards, winners, revoke_detected)
     result.legal_trace = legal_trace
@@ -492,7 +363,7 @@ def _apply_revokes(revoke, rng, mine, on_suit, moons, moon_lead, slot, seat, pla
     Returns the slots actually played and the games whose revoke will be detected."""
     off_suit = mine & ~on_suit & ~moons
     u = rng.random((len(slot), 2))
-    r = rng.integers(0, 60, len(slot))
+    r = rng.integers(0, UNIFORM_R, len(slot))
     eligible = (on_suit != 0) & ~moon_lead & (off_suit != 0) & (seat < players)   # the dummy never revokes
     does = eligible & (u[:, 0] < revoke.p_revoke)
     slot = np.where(does, UNIFORM[off_suit, r], slot)
@@ -557,7 +428,7 @@ class GameResult:
     rounds: np.ndarray        # (N,) rounds played (annulled ones included)
     chips: np.ndarray         # (N,S) final chips
     supply_short: np.ndarray  # (N,) a real 40-chip supply would have run out at some point
-    first_round: RoundResult  # the opening round of every game
+    first_round: Result       # the opening round of every game
 
 
 def game_winner(chips: np.ndarray, target: int) -> np.ndarray:
@@ -598,3 +469,7 @@ def play_games(table: Table, n: int, strategies: Sequence, deal_rng: np.random.G
         dealer[active] = np.where(res.annulled, dealer[active], (dealer[active] + 1) % table.players)
         winner[active] = game_winner(res.chips_after, table.rules.target_chips)
     return GameResult(winner, rounds, chips, short, first)
+
+
+RoundResult = Result       # old name, used by analysis/ until it moves to the new one
+# PlayView lives in views.py; importing it above keeps engine.PlayView working for the same reason.

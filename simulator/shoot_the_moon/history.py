@@ -8,13 +8,13 @@ import numpy as np
 from simulator.errors import BadInput
 from simulator.shoot_the_moon import reference as ref
 from simulator.shoot_the_moon.cards import card_name, parse_card
-from simulator.shoot_the_moon.engine import RoundResult, Table
+from simulator.shoot_the_moon.engine import Result, Table
 from simulator.shoot_the_moon.rules import FLAGS, parse_rules
 
 GAME = "shoot-the-moon"
 
 
-def records(res: RoundResult, table: Table, specs: tuple[str, ...], seed: int, first_id: int) -> list[str]:
+def records(res: Result, table: Table, specs: tuple[str, ...], seed: int, first_id: int) -> list[str]:
     """One JSON line per round in `res` (hand ids first_id, first_id+1, ...)."""
     P = table.players
     common = {"game": GAME, "format": 1, "rules": table.rules.as_dict(), "seed": seed, "players": P,
