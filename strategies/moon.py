@@ -390,7 +390,7 @@ class MonteCarloBidder(_Heuristics):
     def evaluate(self, hand: np.ndarray, seat: np.ndarray, players: int, rules, rng) -> tuple[np.ndarray, np.ndarray]:
         """(p_make, expected score), each (n, 9 trumps, levels) for BID_LEVELS; NaN for trumps not simulated."""
         from simulator.moon import engine as E
-        table = E.MoonTable(players, rules)
+        table = E.Table(players, rules)
         levels = self.levels(rules)
         n = len(hand)
         p_make = np.full((n, N_TRUMPS, len(levels)), np.nan)

@@ -7,7 +7,7 @@ import numpy as np
 
 from simulator.errors import BadInput
 from simulator.moon import reference as ref
-from simulator.moon.engine import HandResult, MoonTable
+from simulator.moon.engine import Result, Table
 from simulator.moon.rules import FLAGS, parse_rules
 from simulator.moon.tiles import N_TILES, TRUMP_NAMES, parse_tile, side_of_seats, tile_name, trump_name
 
@@ -17,7 +17,7 @@ MOON_KEYS = ("first_bidder", "hands", "widow", "bids", "bidder", "bid", "discard
              "trick_winners", "tricks", "score")
 
 
-def records(result: HandResult, table: MoonTable, specs, seed: int, first_id: int) -> list[str]:
+def records(result: Result, table: Table, specs, seed: int, first_id: int) -> list[str]:
     """One JSON line per hand of `result` (hand ids first_id, first_id + 1, ...), with the common
     and Moon keys of HISTORY.md. Thrown-in hands have null bidder/bid/discard/trump, no plays or
     trick winners, and zero tricks and score (as reference.Hand.record)."""
