@@ -71,11 +71,15 @@ class PlayView(_Batch):
 
 # ---------------------------------------------------------------------------- choosing among set bits
 
-POP8 = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)      # set bits of a byte
-# SELECT8[byte, r]: position of the r-th set bit (0-based) of the byte, 0 when there is none
-SELECT8 = np.array([[([i for i in range(8) if b >> i & 1] + [0] * 8)[r] for r in range(8)]
-                    for b in range(256)], dtype=np.int8)
-_BYTES = 5          # bits 0..38 live in the low 5 bytes of a legal_bits word
+# Masks are read 13 bits at a time (bits 0..38 in three chunks) through these tables:
+CHUNK = 13
+POP13 = np.array([bin(b).count("1") for b in range(1 << CHUNK)], dtype=np.int16)     # set bits
+# SELECT13[chunk * 13 + r]: position of the r-th set bit (0-based) of the chunk, 0 when none
+SELECT13 = np.zeros((1 << CHUNK) * CHUNK, dtype=np.int16)
+for _b in range(1, 1 << CHUNK):
+    _set = [i for i in range(CHUNK) if _b >> i & 1]
+    SELECT13[_b * CHUNK:_b * CHUNK + len(_set)] = _set
+_MASK13 = np.uint64((1 << CHUNK) - 1)
 
 
 def bits_of(legal: np.ndarray) -> np.ndarray:
@@ -84,23 +88,29 @@ def bits_of(legal: np.ndarray) -> np.ndarray:
     return (legal.astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64)
 
 
+def _chunks(bits: np.ndarray) -> list[np.ndarray]:
+    bits = np.asarray(bits, dtype=np.uint64)
+    return [((bits >> np.uint64(CHUNK * j)) & _MASK13).astype(np.intp) for j in range(3)]
+
+
 def count_bits(bits: np.ndarray) -> np.ndarray:
-    """(n,) uint64 -> (n,) int16 number of set bits among bits 0..39."""
-    b = np.ascontiguousarray(bits, dtype=np.uint64).view(np.uint8).reshape(-1, 8)[:, :_BYTES]
-    return POP8[b].sum(axis=1, dtype=np.int16)
+    """(n,) uint64 -> (n,) int16 number of set bits among bits 0..38."""
+    a, b, c = _chunks(bits)
+    return POP13[a] + POP13[b] + POP13[c]
 
 
 def nth_bit(bits: np.ndarray, r: np.ndarray) -> np.ndarray:
     """(n,) uint64 masks, (n,) ranks -> (n,) int16 the position of the r-th set bit (0-based);
-    r must be below the mask's count of set bits (bits 0..39 only)."""
-    b = np.ascontiguousarray(bits, dtype=np.uint64).view(np.uint8).reshape(-1, 8)
-    rem = np.asarray(r, dtype=np.int16).copy()
+    r must be below the mask's count of set bits (bits 0..38 only)."""
+    chunks = _chunks(bits)
+    rem = np.asarray(r, dtype=np.int16)
     out = np.zeros(len(rem), dtype=np.int16)
-    for j in range(_BYTES):
-        byte = b[:, j]
-        c = POP8[byte].astype(np.int16)
-        here = (rem >= 0) & (rem < c)
-        pos = SELECT8[byte, np.clip(rem, 0, 7)].astype(np.int16) + 8 * j
+    done = np.zeros(len(rem), dtype=bool)
+    for j, ch in enumerate(chunks):
+        c = POP13[ch]
+        here = ~done & (rem < c)
+        pos = SELECT13[ch * CHUNK + np.clip(rem, 0, CHUNK - 1)] + CHUNK * j
         out = np.where(here, pos, out)
-        rem -= c
+        done |= here
+        rem = rem - c
     return out

@@ -26,12 +26,31 @@ import numpy as np
 from simulator.hit_the_deck import cards as C
 from simulator.hit_the_deck.engine.hand import HandRun
 from simulator.hit_the_deck.engine.record import assemble
-from simulator.hit_the_deck.engine.state import State
+from simulator.hit_the_deck.engine.state import State, counts
 from simulator.hit_the_deck.engine.table import Table, legal_kinds, legal_table
 
 __all__ = ["Table", "deal", "play", "Result", "play_games", "GameResult", "legal_kinds", "legal_table"]
 
 HAND = C.HAND_SIZE
+
+
+def shuffled_decks(rng: np.random.Generator, n: int, deck: np.ndarray) -> np.ndarray:
+    """(M, n) int8: a uniform random permutation of `deck` per game (column), by Fisher-Yates on
+    the transposed decks (each swap step touches two contiguous rows). Position i swaps with
+    i + floor(u * (M - i)) for a 32-bit uniform u (multiply-shift: bias below M / 2**32)."""
+    M = len(deck)
+    raw = rng.bit_generator.random_raw(((M - 1) * n + 1) // 2).view(np.uint32)[:(M - 1) * n].reshape(M - 1, n)
+    decks = np.empty((M, n), dtype=np.int8)
+    decks[:] = deck[:, None]
+    flat = decks.reshape(-1)
+    cols = np.arange(n, dtype=np.int64)
+    for i in range(M - 1):
+        j = ((raw[i].astype(np.uint64) * np.uint64(M - i)) >> np.uint64(32)).astype(np.int64) + i
+        at = j * n + cols
+        row = decks[i].copy()
+        decks[i] = flat[at]
+        flat[at] = row
+    return decks
 
 
 def deal(rng: np.random.Generator, n: int, table: Table,
@@ -40,11 +59,11 @@ def deal(rng: np.random.Generator, n: int, table: Table,
     seat s gets positions 7s..7s+6 of a uniform permutation of the deck, the rest is the draw pile.
     With `games`, all n decks are shuffled (same numbers) but only those games are returned."""
     P = table.players
-    decks = rng.permuted(np.broadcast_to(table.deck, (n, len(table.deck))), axis=1)
+    decks = shuffled_decks(rng, n, table.deck)
     if games is not None:
-        decks = decks[games]
-    hands = decks[:, :HAND * P].reshape(-1, P, HAND)
-    return np.ascontiguousarray(hands), np.ascontiguousarray(decks[:, HAND * P:])
+        decks = decks[:, games]
+    hands = np.ascontiguousarray(decks[:HAND * P].T).reshape(-1, P, HAND)
+    return hands, np.ascontiguousarray(decks[HAND * P:].T)
 
 
 @dataclass
@@ -75,13 +94,6 @@ class Result:
     @property
     def max_turns_hit(self) -> int:
         return int(self.hit_max_turns.sum())
-
-
-def _counts(hands: np.ndarray) -> np.ndarray:
-    n, P, _ = hands.shape
-    out = np.zeros((n * P, C.N_KINDS), dtype=np.int8)
-    np.add.at(out, (np.repeat(np.arange(n * P), HAND), hands.reshape(-1).astype(np.intp)), 1)
-    return out.reshape(n, P, C.N_KINDS)
 
 
 def groups(strategies: Sequence) -> list[tuple[object, np.ndarray]]:
@@ -116,7 +128,7 @@ def play(table: Table, n: int, strategies: Sequence, deal_rng: np.random.Generat
     st = State(table, hands, draw_pile, dealer, keys, scores, record)
     HandRun(table, st, groups(strategies), play_rng, _hook).run()
     res = st.res
-    out = Result(dealer, hands, _counts(hands), res["went_out"], res["score"], res["turns"], res["blocked"],
+    out = Result(dealer, hands, counts(hands), res["went_out"], res["score"], res["turns"], res["blocked"],
                  res["hit_max_turns"], res["penalty"], res["shouts"], res["lost"], res["forgot"], res["fslaps"])
     if record:
         out.draw_pile = [row.tolist() for row in draw_pile]

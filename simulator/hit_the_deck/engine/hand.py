@@ -26,11 +26,15 @@ DEMAND_OF = np.array([C.VALUE[k] - 1 if C.CLASS[k] == C.HTD_N else 5 + k - 33 if
                       for k in range(N_KINDS)], dtype=np.int8)
 # NEXT_PHASE[kind]: what the next seat must do with a card that landed (HTD-4, HTD-5.1)
 NEXT_PHASE = np.where(C.CLASS == C.CUT, CUT, np.where(C.CLASS == C.FLIP, FLIP, TURN)).astype(np.int8)
-E = np.empty(0, dtype=np.intp)
+SLAP_SLOTS = np.arange(8, 8 + 5 * 6, dtype=np.uint64)   # slap event slots: 0 forget, 1 notice, 2 tie, 8.. seats
 
 
 def _name(kinds) -> list:
     return [None if k < 0 else C.NAMES[k] for k in np.asarray(kinds).tolist()]
+
+
+def _no_name(kinds) -> None:
+    return None
 
 
 class HandRun:
@@ -47,6 +51,8 @@ class HandRun:
         self.any_q, self.cond_q = table.false_slap_tables
         self.q = table.q
         self.no_false_slaps = not (self.any_q > 0).any()
+        self.nm = _name if st.log.on else _no_name          # card names only for the record
+        self.pending: list = []                             # landings of this pass (land, resolve)
 
     # ================================================================ bookkeeping
     def nxt(self, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
@@ -102,10 +108,11 @@ class HandRun:
                 self.flip(flip_rows)
             if len(turn_rows):
                 self.turn(turn_rows)
+            self.resolve()
             if self.hook is not None:
                 self.hook(st)
             live = st.phase != DONE
-            if len(live) > 4096 and live.sum() * 2 < len(live):
+            if len(live) > 256 and live.sum() * 2 < len(live):
                 st.retire(np.flatnonzero(~live))
                 st.compact(np.flatnonzero(live))
         st.retire(np.arange(len(st.gid)))
@@ -118,7 +125,7 @@ class HandRun:
         while len(todo):
             card = st.pop_draw(todo)
             st.push_discard(todo, card)
-            st.log("turn", st.gid[todo], _name(card))
+            st.log("turn", st.gid[todo], self.nm(card))
             hh = card == C.HH
             todo = todo[hh]
             if len(todo):                          # an opening HTD-H is always buried
@@ -131,6 +138,7 @@ class HandRun:
             st.phase[:] = TURN
         else:
             self.land(rows, top, st.dealer.copy(), first)
+            self.resolve()
 
     # A-HTD-9
     def bury(self, rows: np.ndarray, pile: str) -> None:
@@ -149,25 +157,35 @@ class HandRun:
             st.dstamp[rows, at] = -1
             st.dn[rows] += 1
         st.bury_top(rows, pile, pos.astype(np.int16))
-        st.log("bury", st.gid[rows], pile, pos, _name(card))
+        st.log("bury", st.gid[rows], pile, pos, self.nm(card))
 
     # HTD-3.7, HTD-4, HTD-5.1..5.3: a card has just landed on the discard pile
     def land(self, rows: np.ndarray, card: np.ndarray, actor: np.ndarray, x: np.ndarray,
              played: bool = False) -> None:
+        """Card `card` has just landed on the discard pile, played by `actor` (played=True) or
+        exposed for x; x is the next to act. Resolved by `resolve` at the end of the pass (each
+        game lands at most one card per pass, so all landings of a pass go through one call)."""
+        if len(rows):
+            self.pending.append((rows, card, actor, x, np.full(len(rows), played)))
+
+    def resolve(self) -> None:
+        """HTD-3.7, HTD-4, HTD-5.1..5.3: false slaps, then each landed card's effect for x."""
+        if not self.pending:
+            return
+        parts = self.pending
+        self.pending = []
+        rows, card, actor, x, played = (np.concatenate(a) for a in zip(*parts)) if len(parts) > 1 else parts[0]
         st = self.st
         hh = card == C.HH
         if hh.any():
-            h = rows[hh]
-            if played:                            # HTD-4.6: the player shouts, then x plays any card
-                self.slap(h, actor[hh])
-                st.demand[h], st.cur[h], st.phase[h] = -1, x[hh], TURN
-            else:                                 # HTD-5.3, A-HTD-2: x shouts, then plays (or not)
-                self.slap(h, x[hh])
-                st.demand[h] = -1
-                nxt = x[hh]
-                if self.rules.exposed_hand_card == "shouter_turn_consumed":
-                    nxt = self.nxt(h, nxt)
-                st.cur[h], st.phase[h] = nxt, TURN
+            h, x_h, p_h = rows[hh], x[hh], played[hh]
+            # HTD-4.6: a played HTD-H's player shouts, then x plays any card;
+            # HTD-5.3, A-HTD-2: x shouts for an exposed one, then plays (or its turn is used up)
+            self.slap(h, np.where(p_h, actor[hh], x_h).astype(np.int8))
+            nxt = x_h
+            if self.rules.exposed_hand_card == "shouter_turn_consumed":
+                nxt = np.where(p_h, x_h, self.nxt(h, x_h))
+            st.demand[h], st.cur[h], st.phase[h] = -1, nxt, TURN
             keep = ~hh
             rows, card, actor, x = rows[keep], card[keep], actor[keep], x[keep]
         if not len(rows):
@@ -186,7 +204,7 @@ class HandRun:
     def turn(self, rows: np.ndarray) -> None:
         st = self.st
         seats = st.cur[rows]
-        legal = st.hbits[rows, seats] & self.legal[self.situation(rows)]
+        legal = st.hbits.reshape(-1)[rows * self.P + seats] & self.legal[self.situation(rows)]
         has = legal != 0
         draw_rows = rows[~has]
         if has.any():
@@ -208,7 +226,7 @@ class HandRun:
         st = self.st
         seats = st.cur[rows]
         card = self.take(rows, seats)
-        st.log("draw", st.gid[rows], seats, _name(card))
+        st.log("draw", st.gid[rows], seats, self.nm(card))
         got = card >= 0
         keep = self.counted(rows, "draw", got_card=got)
         if not keep.all():
@@ -253,8 +271,8 @@ class HandRun:
         st.take_card(rows, seats, card)
         st.push_discard(rows, card)
         st.demand[rows] = -1
-        st.log("play", st.gid[rows], seats, _name(card))
-        last = st.size[rows, seats] == 0
+        st.log("play", st.gid[rows], seats, self.nm(card))
+        last = st.size.reshape(-1)[rows * self.P + seats] == 0
         keep = self.counted(rows, "play", turn=not after_draw, last_card=last)
         if not keep.all():
             rows, seats, card, last = rows[keep], seats[keep], card[keep], last[keep]
@@ -323,7 +341,7 @@ class HandRun:
         k = np.minimum(np.maximum(k, lo), hi)
         card = st.remove_from_draw(rows, (k - 1 if bottom else k).astype(np.int16))
         st.push_discard(rows, card)
-        st.log("cut", st.gid[rows], seats, k, _name(card))
+        st.log("cut", st.gid[rows], seats, k, self.nm(card))
         keep = self.counted(rows, "cut")
         if not keep.all():
             rows, seats, card, after = rows[keep], seats[keep], card[keep], after[keep]
@@ -350,7 +368,7 @@ class HandRun:
             r = rows[bare]
             card = st.pop_draw(r)
             st.push_discard(r, card)
-            st.log("turn", st.gid[r], _name(card))
+            st.log("turn", st.gid[r], self.nm(card))
         if not bare.all():
             st.reveal_top(rows[~bare])
         # step 5: a Flip turned up by a Flip is buried, at most once per card under it
@@ -394,9 +412,14 @@ class HandRun:
             if self.rules.p_notice < 1:
                 noticed = st.uniform(f, c[forgot], 1) < self.rules.p_notice
             st.log("slap", st.gid[f], fs, False, None, np.where(noticed, fs, -1))
-            self.penalty(f[noticed], fs[noticed], 4, FORGOT)
+            pen_rows, pen_seats = [f[noticed]], [fs[noticed].astype(np.int8)]
+            pen_cause = [np.full(int(noticed.sum()), FORGOT)]
+        else:
+            pen_rows, pen_seats, pen_cause = [], [], []
         race = ~forgot
         if not race.any():
+            if pen_rows:
+                self.penalty(pen_rows[0], pen_seats[0], 4, pen_cause[0])
             return
         rows, s, c = rows[race], s[race], c[race]
         m = len(rows)
@@ -405,6 +428,7 @@ class HandRun:
         if went_out:
             racing[np.arange(m), s] = False
         lat = np.full((m, P), -np.inf)
+        U = st.uniform(rows[:, None], c[:, None], SLAP_SLOTS[None, :5 * P])     # 5 uniforms per seat
         for i in range(P):
             if self.off[i]:
                 continue
@@ -412,11 +436,11 @@ class HandRun:
             mu = np.where(me, R["mu_self"][i], R["mu"][i])
             sd = np.where(me, R["sigma_self"][i], R["sigma"][i])
             tau = np.where(me, R["tau_self"][i], R["tau"][i])
-            base = 8 + 5 * i
-            z1, z2 = X.normal_pair(st.uniform(rows, c, base), st.uniform(rows, c, base + 1))
-            d = mu + sd * z1 - tau * np.log(st.uniform(rows, c, base + 2))
-            lapse = st.uniform(rows, c, base + 3) < R["p_lapse"][i]
-            d = d + np.where(lapse, -R["lapse_mean"][i] * np.log(st.uniform(rows, c, base + 4)), 0.0)
+            u = U[:, 5 * i:5 * i + 5]
+            z1, z2 = X.normal_pair(u[:, 0], u[:, 1])
+            d = mu + sd * z1 - tau * np.log(u[:, 2])
+            lapse = u[:, 3] < R["p_lapse"][i]
+            d = d + np.where(lapse, -R["lapse_mean"][i] * np.log(u[:, 4]), 0.0)
             move = np.maximum(0.0, R["move_mu"][i] + R["move_sd"][i] * z2)
             lat[:, i] = np.where(racing[:, i], np.round(d + move, 2), -np.inf)
         slowest = lat.max(axis=1)
@@ -430,11 +454,28 @@ class HandRun:
             st.log("slap", st.gid[rows], s, True, lat_list, loser)
         has = loser >= 0
         st.lost[rows[has], loser[has]] += 1
-        self.penalty(rows[has], loser[has].astype(np.int8), 4, SLAP)
+        pen_rows.append(rows[has])
+        pen_seats.append(loser[has].astype(np.int8))
+        pen_cause.append(np.full(int(has.sum()), SLAP))
+        self.penalty(np.concatenate(pen_rows), np.concatenate(pen_seats), 4, np.concatenate(pen_cause))
 
-    def penalty(self, rows: np.ndarray, seats: np.ndarray, count: int, cause: int) -> None:
-        """P7: `count` draws, each from the top after any reshuffle; a draw of nothing still counts."""
+    def penalty(self, rows: np.ndarray, seats: np.ndarray, count: int, cause) -> None:
+        """P7: `count` draws, each from the top after any reshuffle; a draw of nothing still counts.
+        `cause` (0 slap, 1 forgot, 2 false slap): one for all rows, or one per row."""
         st = self.st
+        cause = np.broadcast_to(np.asarray(cause, dtype=np.intp), (len(rows),))
+        if not st.log.on:                          # fast path: rows whose draw pile holds them all
+            full = st.dn[rows] >= count
+            if full.all() or full.mean() > 0.5:
+                r, s = rows[full], seats[full]
+                at = r * PILE + st.dn[r]
+                flat = st.draw.reshape(-1)
+                for j in range(1, count + 1):
+                    st.give(r, s, flat[at - j])
+                st.dn[r] -= count
+                st.pen[r, s, cause[full]] += count
+                st.quiet[r] = 0
+                rows, seats, cause = rows[~full], seats[~full], cause[~full]
         for _ in range(count):
             if not len(rows):
                 return
@@ -442,7 +483,8 @@ class HandRun:
             got = card >= 0
             st.pen[rows, seats, cause] += got
             st.quiet[rows[got]] = 0
-            st.log("penalty", st.gid[rows], seats, CAUSES[cause], _name(card))
+            if st.log.on:
+                st.log("penalty", st.gid[rows], seats, [CAUSES[x] for x in cause.tolist()], self.nm(card))
 
     # §C.14 false slaps: each seat but the actor, clockwise from the actor's left
     def false_slaps(self, rows: np.ndarray, card: np.ndarray, actor: np.ndarray) -> None:
@@ -462,19 +504,24 @@ class HandRun:
             return
         rows, a, kind, c = rows[hit], a[hit], kind[hit], c[hit]
         none_yet = np.ones(len(rows), dtype=bool)
-        slaps = []
+        slapped = np.zeros((len(rows), P), dtype=bool)      # column j: seat actor + j
         for j in range(1, P):
             seat = (a + j) % P
             p = np.where(none_yet, self.cond_q[a, kind, j], self.q[seat, kind])
             s = st.uniform(rows, c, j) < p
             none_yet &= ~s
-            slaps.append((seat, s))
-        for seat, s in slaps:                       # in seat order, each with its penalties
-            if s.any():
-                r, who = rows[s], seat[s].astype(np.int8)
-                st.log("false_slap", st.gid[r], who)
-                st.fslaps[r, who] += 1
-                self.penalty(r, who, 2, FALSE_SLAP)
+            slapped[:, j] = s
+        while True:                                 # round t: each game's t-th slapper, in seat order
+            some = slapped.any(axis=1)
+            if not some.any():
+                break
+            i = np.flatnonzero(some)
+            j = np.argmax(slapped[i], axis=1)
+            slapped[i, j] = False
+            r, who = rows[i], ((a[i] + j) % P).astype(np.int8)
+            st.log("false_slap", st.gid[r], who)
+            st.fslaps[r, who] += 1
+            self.penalty(r, who, 2, FALSE_SLAP)
 
 
 def _check(strat, view, choice) -> np.ndarray:

@@ -40,6 +40,17 @@ COLS = np.arange(PILE, dtype=np.int16)
 PENALTY16 = C.PENALTY.astype(np.int16)
 
 
+def counts(hands: np.ndarray) -> np.ndarray:
+    """(n, P, k) kinds -> (n, P, 38) int8 copies per kind."""
+    n, P, k = hands.shape
+    out = np.zeros((n * P, N_KINDS), dtype=np.int8)
+    flat, base = out.reshape(-1), np.arange(n * P) * N_KINDS
+    rows = hands.reshape(n * P, k).astype(np.intp)
+    for j in range(k):                   # one card per row at a time: no repeated index in a step
+        flat[base + rows[:, j]] += 1
+    return out.reshape(n, P, N_KINDS)
+
+
 class Log:
     """Record mode: events as arrays per emission, turned into HISTORY.md lists at the end.
 
@@ -68,14 +79,12 @@ class State:
         self.table, self.P, self.n = table, P, n
         self.log = Log(record)
         self.gid = np.arange(n)
-        hand = np.zeros((n, P, N_KINDS), dtype=np.int8)
-        flat = hand.reshape(n * P, N_KINDS)
-        rows = np.repeat(np.arange(n * P), hands7.shape[2])
-        np.add.at(flat, (rows, hands7.reshape(-1).astype(np.intp)), 1)
+        hand = counts(hands7)
         self.hand = hand
         self.hbits = np.zeros((n, P), dtype=np.uint64)
-        self.size = hand.sum(axis=2, dtype=np.int16)
-        self._refresh_bits()
+        for j in range(hands7.shape[2]):
+            self.hbits |= KIND_BIT[hands7[:, :, j]]
+        self.size = np.full((n, P), hands7.shape[2], dtype=np.int16)
         m = draw_top_first.shape[1]
         self.draw = np.zeros((n, PILE), dtype=np.int8)
         self.draw[:, :m] = draw_top_first[:, ::-1]
@@ -135,13 +144,6 @@ class State:
             res["final_disc"][g] = self.disc[rows]
             res["final_sn"][g] = self.sn[rows]
 
-    def _refresh_bits(self) -> None:
-        present = self.hand > 0
-        bits = np.zeros(self.hand.shape[:2], dtype=np.uint64)
-        for k in range(N_KINDS):
-            bits |= np.where(present[:, :, k], KIND_BIT[k], np.uint64(0))
-        self.hbits = bits
-
     def compact(self, keep: np.ndarray) -> None:
         """Keep rows `keep` only (finished games leave the arrays; results were written out)."""
         for name in self.ARRAYS:
@@ -181,23 +183,24 @@ class State:
 
     # ------------------------------------------------------------------ piles
     def top(self, rows: np.ndarray) -> np.ndarray:
-        return self.disc[rows, np.maximum(self.sn[rows] - 1, 0)]
+        return self.disc.reshape(-1)[rows * PILE + np.maximum(self.sn[rows] - 1, 0)]
 
     def push_discard(self, rows: np.ndarray, kinds: np.ndarray) -> None:
         """A card goes public onto the discard pile (played or exposed)."""
-        at = self.sn[rows].astype(np.intp)
-        self.disc[rows, at] = kinds
+        n = self.sn[rows]
+        at = rows * PILE + n
+        self.disc.reshape(-1)[at] = kinds
         s = self.seq[rows]
-        self.sstamp[rows, at] = s
+        self.sstamp.reshape(-1)[at] = s
         self.seq[rows] = s + 1
-        self.sn[rows] = at + 1
-        self.seen[rows, kinds] += 1
+        self.sn[rows] = n + 1
+        self.seen.reshape(-1)[rows * N_KINDS + kinds] += 1
 
     def pop_draw(self, rows: np.ndarray) -> np.ndarray:
         """The top card of each row's draw pile (rows with a non-empty pile), removed."""
-        at = self.dn[rows] - 1
-        kinds = self.draw[rows, at]
-        self.dn[rows] = at
+        n = self.dn[rows] - 1
+        kinds = self.draw.reshape(-1)[rows * PILE + n]
+        self.dn[rows] = n
         return kinds
 
     def reshuffle(self, rows: np.ndarray) -> np.ndarray:
@@ -208,12 +211,15 @@ class State:
             return rows
         c = self.chance(rows)
         m = (self.sn[rows] - 1).astype(np.int16)
-        h = X.hashes(self.key[rows][:, None], c[:, None], COLS[None, :])
-        h[COLS[None, :] >= m[:, None]] = np.uint64(0xFFFFFFFFFFFFFFFF)
+        w = int(m.max())                                          # only the used columns are sorted
+        cols = COLS[None, :w]
+        h = X.hashes(self.key[rows][:, None], c[:, None], cols)
+        h[cols >= m[:, None]] = np.uint64(0xFFFFFFFFFFFFFFFF)
         order = np.argsort(h, axis=1, kind="stable")            # a uniform permutation of 0..m-1
         below = self.disc[rows]
-        new = np.take_along_axis(below, order, axis=1)            # new[i] = position i (bottom first)
-        new[COLS[None, :] >= m[:, None]] = 0
+        new = np.zeros((len(rows), PILE), dtype=np.int8)
+        new[:, :w] = np.take_along_axis(below[:, :w], order, axis=1)   # new[i] = position i (bottom first)
+        new[:, :w][cols >= m[:, None]] = 0
         top = below[np.arange(len(rows)), m]
         self.draw[rows] = new
         self.dn[rows] = m
