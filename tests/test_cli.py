@@ -134,20 +134,6 @@ def test_compare_and_whatif_are_paired(capsys):
     assert code == 2 and "at least one --rule" in err
 
 
-def test_report_writes_md_html_png_csv(tmp_path, capsys):
-    out = tmp_path / "rep"
-    code, stdout, _ = run(["report", "shoot-the-moon", "--out", out, "-n", "4000", "-q"], capsys)
-    assert code == 0 and "report.md" in stdout
-    assert (out / "report.md").read_text().startswith("# Shoot the Moon")
-    html = (out / "report.html").read_text()
-    assert "data:image/png;base64," in html
-    assert len(list((out / "figures").glob("*.png"))) >= 4
-    assert (out / "tables" / "big_moon_paired.csv").exists()
-    import pandas as pd
-    paired = pd.read_parquet(out / "tables" / "big_moon_paired.parquet")
-    assert {"table", "metric", "estimate", "n", "ci_low", "ci_high"} <= set(paired.columns)
-
-
 def test_ctrl_c_stops_cleanly_and_leaves_no_file(tmp_path):
     """A real process interrupted mid-run: exit 130, one line, and no history file or temp file."""
     import signal

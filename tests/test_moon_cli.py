@@ -102,10 +102,3 @@ def test_moon_compare_and_whatif(capsys):
     assert rows[(0, "d_thrown_in")]["estimate"] < 0        # a lower minimum bid throws in fewer hands
 
 
-def test_moon_report(tmp_path, capsys):
-    out = tmp_path / "moon"
-    code, stdout, _ = run(["report", "moon", "--out", out, "-n", "4000", "-q"], capsys)
-    assert code == 0
-    assert (out / "report.html").read_text().count("data:image/png;base64,") >= 3
-    assert (out / "tables" / "bid_success_by_class.csv").exists()
-    assert (out / "figures" / "example_hand.png").exists()
