@@ -37,8 +37,22 @@ class App(typer.Typer):
                 print(exc.format_message() if hasattr(exc, "format_message") else exc, file=sys.stderr)
                 sys.exit(2)
             if hasattr(exc, "format_message") and getattr(exc, "exit_code", 0) == 2:
-                _fail(" ".join(exc.format_message().split()))
+                _fail(_usage_line(exc))
             raise
+
+
+def _usage_line(exc) -> str:
+    """click's usage error on one line, with what is accepted where click does not say it."""
+    message = " ".join(exc.format_message().split())
+    if message.startswith("No such command"):
+        names = sorted((c.name or c.callback.__name__) for c in app.registered_commands)
+        message += f" accepted: {', '.join(names)}"
+    elif message.lower().startswith("missing argument 'analysis'"):
+        message += " accepted: the names `moonshot analyze GAME list` prints"
+    elif message.lower().startswith("missing argument 'game'"):
+        from simulator.games import GAMES
+        message += f" accepted: {', '.join(GAMES)}"
+    return message
 
 
 def _fail(message: str) -> None:
@@ -53,6 +67,22 @@ def _interrupted() -> None:
 
 app = App(help="Monte Carlo strategy analyzer for Shoot the Moon, Moon dominoes and Hit the Deck.",
           add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None, no_args_is_help=True)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+        try:
+            print(f"moonshot {version('moonshot')}")
+        except PackageNotFoundError:
+            print("moonshot (not installed)")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(version: bool = typer.Option(False, "--version", help="print the version and exit", is_eager=True,
+                                      callback=_version)):
+    """Monte Carlo strategy analyzer for Shoot the Moon, Moon dominoes and Hit the Deck."""
 
 
 # ------------------------------------------------------------------------------------------
@@ -71,29 +101,59 @@ def _positive(name: str, value: Optional[int]) -> Optional[int]:
     return value
 
 
-def _format(fmt: str, out: Optional[Path]) -> str:
+EXTENSIONS = {".json": "json", ".csv": "csv", ".parquet": "parquet", ".txt": "table"}
+
+
+def _format(fmt: Optional[str], out: Optional[Path]) -> str:
+    """--format, or the one --out's extension names; a conflict between the two is an error."""
+    implied = EXTENSIONS.get(out.suffix.lower()) if out is not None else None
+    if fmt is None:
+        return implied or "table"
     if fmt not in FORMATS:
         raise BadInput(f"unknown --format {fmt!r}; accepted: {', '.join(FORMATS)}")
+    if implied is not None and implied != fmt:
+        raise BadInput(f"--format {fmt} but --out {str(out)!r} names {implied}; accepted: matching ones, or "
+                       "leave out --format")
     if fmt == "parquet" and out is None:
         raise BadInput("--format parquet writes a file; give --out FILE.parquet")
     return fmt
 
 
 def _jobs(jobs: int) -> int:
+    """--jobs, capped at the cores this machine has (more only slows the run down)."""
+    import os
     if jobs == 0 or jobs < -1:
         raise BadInput(f"--jobs {jobs} is not accepted; accepted: a positive count, or -1 for every core")
+    cores = os.cpu_count() or 1
+    if jobs > cores:
+        print(f"moonshot: note: --jobs {jobs} capped at {cores}, the cores this machine has", file=sys.stderr)
+        return cores
     return jobs
 
 
-def _check_out_file(out: Optional[Path]) -> None:
+def _seed(seed: int) -> int:
+    if seed < 0 or seed >= 2**63:
+        raise BadInput(f"--seed {seed} is not accepted; accepted: an integer from 0 to 2**63 - 1")
+    return seed
+
+
+def _check_out_file(out: Optional[Path], option: str = "--out") -> None:
+    """Fail before any work if `out` cannot be written: a folder, a missing or read-only folder."""
     if out is None:
         return
+    import os
+    import tempfile
+    if out.is_dir():
+        raise BadInput(f"{option} {str(out)!r} is a folder; accepted: a file name")
     parent = out.parent if str(out.parent) else Path(".")
     if not parent.is_dir():
         raise BadInput(f"cannot write {str(out)!r}: folder {str(parent)!r} does not exist; accepted: a file in an existing folder")
-    import os
-    if not os.access(parent, os.W_OK):
-        raise BadInput(f"cannot write {str(out)!r}: folder {str(parent)!r} is not writable")
+    try:                                    # the real test of "writable" (root may not write into /proc)
+        fd, probe = tempfile.mkstemp(prefix=f".{out.name}.", dir=parent)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise BadInput(f"cannot write {str(out)!r}: {exc.strerror or exc}") from None
 
 
 @contextmanager
@@ -131,9 +191,12 @@ GamesOpt = typer.Option(None, "--games", help="play whole games instead of singl
 StrategyOpt = typer.Option(None, "--strategy", "-s", help="NAME, SEAT=NAME, NAME:k=v or SEAT=file.py:Class")
 RuleOpt = typer.Option(None, "--rule", "-r", help="rules flag, e.g. stm.moon_chip_netting=sequential")
 ProfileOpt = typer.Option(None, "--profile", help="hit-the-deck reaction profile: NAME, SEAT=NAME or NAME:k=v")
-SeedOpt = typer.Option(2026, "--seed", help="random seed: the same seed gives the same numbers")
-JobsOpt = typer.Option(1, "--jobs", "-j", help="parallel worker processes (-1: every core)")
-FormatOpt = typer.Option("table", "--format", "-f", help="table, json, csv or parquet")
+SeedOpt = typer.Option(2026, "--seed", help="random seed (0 or more): the same seed gives the same numbers",
+                       callback=_seed)
+JobsOpt = typer.Option(1, "--jobs", "-j", help="parallel worker processes (-1: every core; at most the cores)",
+                       callback=_jobs)
+FormatOpt = typer.Option(None, "--format", "-f", help="table, json, csv or parquet (default: from --out's "
+                         "extension, else table)")
 OutOpt = typer.Option(None, "--out", "-o", help="write the output to this file")
 QuietOpt = typer.Option(False, "--quiet", "-q", help="no progress bar")
 SeatOpt = typer.Option(None, "--seat", help="the seat whose hand is analysed (default 0)")
@@ -144,8 +207,8 @@ def _setup(game, players, partners, rules, strategies, profiles=None):
     return make_setup(game.name, players, partners, rules, strategies, profiles)
 
 
-def _checked_counts(hands, games, jobs) -> None:
-    _positive("--hands", hands), _positive("--games", games), _jobs(jobs)
+def _checked_counts(hands, games) -> None:
+    _positive("--hands", hands), _positive("--games", games)
     if hands and games:
         raise BadInput("give --hands or --games, not both")
 
@@ -161,19 +224,21 @@ def simulate(game: str, players: Optional[int] = PlayersOpt, partners: bool = Pa
              profile: Optional[List[str]] = ProfileOpt,
              seed: int = SeedOpt, jobs: int = JobsOpt, history: Optional[Path] = typer.Option(
                  None, "--history", help="write every hand to this JSON-lines file (HISTORY.md)"),
-             format: str = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
+             format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
     """Play hands (or whole games) and print the headline numbers per seat or side."""
     from analysis.common import simulate as run
     entry = _game(game)
     fmt = _format(format, out)
-    _checked_counts(hands, games, jobs)
+    _checked_counts(hands, games)
     if history is not None and games:
         raise BadInput("--history records hands; use it with --hands, not --games")
-    _check_out_file(out), _check_out_file(history)
+    if history is not None and out is not None and history.absolute() == out.absolute():
+        raise BadInput(f"--history and --out are the same file {str(out)!r}; accepted: two different files")
+    _check_out_file(out), _check_out_file(history, "--history")
     setup = _setup(entry, players, partners, rule, strategy, profile)
     total = games or hands or 100_000
     with _history_writer(history) as write, _progress(total, quiet, "simulating") as progress:
-        result = run(setup, None if games else total, games, seed, _jobs(jobs), progress=progress, on_records=write)
+        result = run(setup, None if games else total, games, seed, jobs, progress=progress, on_records=write)
     _emit(result, fmt, out)
 
 
@@ -203,7 +268,7 @@ def analyze(game: str, analysis: str, players: Optional[int] = PlayersOpt, partn
             strategy: Optional[List[str]] = StrategyOpt, rule: Optional[List[str]] = RuleOpt,
             profile: Optional[List[str]] = ProfileOpt,
             seed: int = SeedOpt, jobs: int = JobsOpt, seat: Optional[int] = SeatOpt,
-            format: str = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
+            format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
     """Run one of the game's analyses (`moonshot analyze GAME list` names them): big-moon-value,
     hand-odds, chip-value (shoot-the-moon); bid-success, widow-value, seat-advantage, game-odds (moon)."""
     from analysis.common import analysis_setups, run_analysis
@@ -217,7 +282,7 @@ def analyze(game: str, analysis: str, players: Optional[int] = PlayersOpt, partn
     if spec is None:
         raise BadInput(f"unknown analysis {analysis!r} for {entry.name}; accepted: {', '.join(analyses)}")
     fmt = _format(format, out)
-    _checked_counts(hands, games, jobs)
+    _checked_counts(hands, games)
     n = _analysis_count(analysis, spec.unit, spec.default, hands, games)
     if seat is not None and not spec.takes_seat:
         takes = [k for k, v in analyses.items() if v.takes_seat]
@@ -227,7 +292,7 @@ def analyze(game: str, analysis: str, players: Optional[int] = PlayersOpt, partn
     if seat is not None and not 0 <= seat < min(s.players for s in setups):
         raise BadInput(f"--seat {seat} does not exist; accepted: 0..{min(s.players for s in setups) - 1}")
     with _progress(n * len(setups), quiet, analysis) as progress:
-        result = run_analysis(spec, setups, n, seed, _jobs(jobs), seat, progress)
+        result = run_analysis(spec, setups, n, seed, jobs, seat, progress)
     _emit(result, fmt, out)
 
 
@@ -237,17 +302,17 @@ def compare(game: str, strategy: str = typer.Option(..., "--strategy", "-s", hel
             partners: bool = PartnersOpt, hands: Optional[int] = HandsOpt, games: Optional[int] = GamesOpt,
             rule: Optional[List[str]] = RuleOpt, profile: Optional[List[str]] = ProfileOpt,
             seed: int = SeedOpt, jobs: int = JobsOpt,
-            format: str = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
+            format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
     """Strategy A against strategy B on the same deals, seats rotated; the paired difference."""
     from analysis.common import match
     entry = _game(game)
     fmt = _format(format, out)
-    _checked_counts(hands, games, jobs)
+    _checked_counts(hands, games)
     _check_out_file(out)
     setup = _setup(entry, players, partners, rule, None, profile)
     n = games or hands or 100_000
     with _progress(n, quiet, "comparing") as progress:
-        result = match(setup, strategy, vs, None if games else n, games, seed, _jobs(jobs), progress=progress)
+        result = match(setup, strategy, vs, None if games else n, games, seed, jobs, progress=progress)
     _emit(result, fmt, out)
 
 
@@ -256,17 +321,17 @@ def whatif(game: str, rule: Optional[List[str]] = RuleOpt, players: Optional[int
            partners: bool = PartnersOpt, hands: Optional[int] = HandsOpt, games: Optional[int] = GamesOpt,
            strategy: Optional[List[str]] = StrategyOpt, profile: Optional[List[str]] = ProfileOpt,
            seed: int = SeedOpt, jobs: int = JobsOpt,
-           format: str = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
+           format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
     """The same deals under the default rules and with the --rule changes; paired differences."""
     from analysis.common import whatif as run
     entry = _game(game)
     fmt = _format(format, out)
-    _checked_counts(hands, games, jobs)
+    _checked_counts(hands, games)
     _check_out_file(out)
     setup = _setup(entry, players, partners, None, strategy, profile)
     n = games or hands or 100_000
     with _progress(n, quiet, "what-if") as progress:
-        result = run(setup, list(rule or []), None if games else n, games, seed, _jobs(jobs), progress=progress)
+        result = run(setup, list(rule or []), None if games else n, games, seed, jobs, progress=progress)
     _emit(result, fmt, out)
 
 
@@ -275,7 +340,7 @@ def report(game: str, out: Path = typer.Option(..., "--out", "-o", help="folder 
            hands: Optional[int] = HandsOpt, seed: int = SeedOpt, jobs: int = JobsOpt, quiet: bool = QuietOpt):
     """Write report.md, report.html (figures embedded), PNG figures and CSV tables into a folder."""
     entry = _game(game)
-    _positive("--hands", hands), _jobs(jobs)
+    _positive("--hands", hands)
     if out.exists() and not out.is_dir():
         raise BadInput(f"--out {str(out)!r} is a file; accepted: a folder (created if missing)")
     import os
@@ -289,7 +354,7 @@ def report(game: str, out: Path = typer.Option(..., "--out", "-o", help="folder 
         os.rmdir(tempfile.mkdtemp(dir=probe))         # the real test of "writable"
     except OSError:
         raise BadInput(f"cannot write the report into {str(out)!r}: {str(probe)!r} is not a writable folder") from None
-    path = entry.build_report(out, hands or 200_000, seed, _jobs(jobs), quiet=quiet)
+    path = entry.build_report(out, hands or 200_000, seed, jobs, quiet=quiet)
     print(f"report written: {path}")
 
 
@@ -299,7 +364,7 @@ def hand(game: str, hand: str = typer.Option(..., "--hand", help='the hand, e.g.
          players: Optional[int] = PlayersOpt, samples: int = typer.Option(100_000, "--samples", help="deals per choice"),
          strategy: Optional[List[str]] = StrategyOpt, rule: Optional[List[str]] = RuleOpt,
          profile: Optional[List[str]] = ProfileOpt, seed: int = SeedOpt,
-         jobs: int = JobsOpt, format: str = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
+         jobs: int = JobsOpt, format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
     """The hand analyzer: the odds and expected score of one hand (moon: every trump and bid)."""
     entry = _game(game)
     analyze_hand = getattr(importlib.import_module(entry.analysis), "analyze_hand", None)
@@ -308,11 +373,11 @@ def hand(game: str, hand: str = typer.Option(..., "--hand", help='the hand, e.g.
         have = [g.name for g in GAMES.values() if hasattr(importlib.import_module(g.analysis), "analyze_hand")]
         raise BadInput(f"there is no hand analyzer for {entry.name} yet; accepted: {', '.join(have)}")
     fmt = _format(format, out)
-    _positive("--samples", samples), _jobs(jobs)
+    _positive("--samples", samples)
     _check_out_file(out)
     setup = _setup(entry, players, False, rule, strategy, profile)
     with _progress(samples, quiet, "hand") as progress:
-        result = analyze_hand(setup, hand, seat_order, samples, seed, _jobs(jobs), progress=progress)
+        result = analyze_hand(setup, hand, seat_order, samples, seed, jobs, progress=progress)
     _emit(result, fmt, out)
 
 
@@ -348,28 +413,38 @@ def replay(file: Path, hand_id: Optional[int] = typer.Option(None, "--hand-id", 
     if not file.is_file():
         raise BadInput(f"no history file {str(file)!r}; accepted: a JSON-lines file written by --history")
     shown = 0
-    with file.open() as fh:
-        for line_no, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise BadInput(f"{file}:{line_no}: not JSON ({exc.msg}); accepted: JSON lines as in HISTORY.md") from None
-            if not isinstance(record, dict):
-                raise BadInput(f"{file}:{line_no}: not a JSON object; accepted: JSON lines as in HISTORY.md")
-            if hand_id is not None and record.get("hand_id") != hand_id:
-                continue
-            try:
-                entry = _game(str(record.get("game")))
-            except BadInput as exc:
-                raise BadInput(f"{file}:{line_no}: {exc}") from None
-            text = entry.replay(record, str(file), line_no)
-            print(text + "\n")
-            shown += 1
+    with file.open(encoding="utf-8") as fh:
+        try:
+            shown = _replay_lines(file, fh, hand_id)
+        except UnicodeDecodeError:
+            raise BadInput(f"{file}: not UTF-8 text; accepted: a JSON-lines file written by --history") from None
     if shown == 0:
         what = f"no hand with --hand-id {hand_id}" if hand_id is not None else "no hands"
         raise BadInput(f"{file}: {what}; accepted: a hand_id present in the file")
+
+
+def _replay_lines(file: Path, fh, hand_id: Optional[int]) -> int:
+    """Replay (and print) every record of the open file, or the one with `hand_id`; how many were shown."""
+    shown = 0
+    for line_no, line in enumerate(fh, 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise BadInput(f"{file}:{line_no}: not JSON ({exc.msg}); accepted: JSON lines as in HISTORY.md") from None
+        if not isinstance(record, dict):
+            raise BadInput(f"{file}:{line_no}: not a JSON object; accepted: JSON lines as in HISTORY.md")
+        if hand_id is not None and record.get("hand_id") != hand_id:
+            continue
+        try:
+            entry = _game(str(record.get("game")))
+        except BadInput as exc:
+            raise BadInput(f"{file}:{line_no}: {exc}") from None
+        text = entry.replay(record, str(file), line_no)
+        print(text + "\n")
+        shown += 1
+    return shown
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ import numpy as np
 from analysis.result import Result
 from analysis.stats import estimate
 from simulator.errors import BadInput
-from simulator.flags import changed_flags
+from simulator.flags import changed_flags, check_table
 from simulator.games import Game, get
 from simulator.runner import CHUNK, Tally, chunk_rngs, run_chunks
 from strategies.base import parse_seat_specs
@@ -78,7 +78,10 @@ class Setup:
 
 @lru_cache(maxsize=64)
 def _table(game: str, players: int, partners: bool, rule_args: tuple[str, ...], profiles: tuple[str, ...]):
-    return get(game).hooks.make_table(players, partners, rule_args, profiles)
+    entry = get(game)
+    rules = entry.module("rules")
+    check_table(entry.flags, getattr(rules, "ONLY_AT", {}), rule_args, players, partners)
+    return entry.hooks.make_table(players, partners, rule_args, profiles)
 
 
 @lru_cache(maxsize=64)
@@ -91,7 +94,7 @@ def make_setup(game: str, players: int | None = None, partners: bool = False, ru
                profiles=()) -> Setup:
     """A checked Setup from command-line values (None: the game's default table)."""
     entry = get(game)
-    return Setup(game, players or entry.default_players, partners, tuple(rules or ()), tuple(strategies or ()),
+    return Setup(game, entry.default_players if players is None else players, partners, tuple(rules or ()), tuple(strategies or ()),
                  tuple(profiles or ())).validate()
 
 

@@ -72,6 +72,9 @@ def apply_rule_args(rules: Any, flags: Sequence[Flag], args: Sequence[str]) -> A
             value = flag.parse(text)
         except (ValueError, TypeError):
             raise BadInput(f"bad value {text!r} for {flag.name}; accepted: {flag.accepted}") from None
+        if flag.field in changes and changes[flag.field] != value:
+            raise BadInput(f"{flag.name} is given twice with different values ({format_value(changes[flag.field])} "
+                           f"and {format_value(value)}); accepted: one value per flag")
         changes[flag.field] = value
     return dataclasses.replace(rules, **changes)
 
@@ -91,3 +94,17 @@ def rules_dict(rules: Any, flags: Sequence[Flag]) -> dict[str, Any]:
 def changed_flags(rules: Any, flags: Sequence[Flag]) -> dict[str, Any]:
     return {f.name: format_value(getattr(rules, f.field)) for f in flags
             if getattr(rules, f.field) != f.default}
+
+
+def check_table(flags: Sequence[Flag], only_at: dict, args: Sequence[str], players: int, partners: bool) -> None:
+    """BadInput for a flag in `args` that does not apply at this table: `only_at` maps a flag name
+    to (the tables it applies to, in words; predicate(players, partners))."""
+    prefix = flags[0].name.split(".", 1)[0] + "."
+    for arg in args:
+        key = arg.partition("=")[0].strip()
+        key = key if key.startswith(prefix) else prefix + key
+        if key in only_at:
+            where, applies = only_at[key]
+            if not applies(players, partners):
+                table = f"{players} players" + (" in partnerships" if partners else "")
+                raise BadInput(f"{key} does not apply at {table}; it applies to {where}")

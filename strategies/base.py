@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,7 +47,8 @@ def rule_of_thumb(cls: type) -> str:
     return " ".join(doc.split("\n\n")[0].split())
 
 
-def _convert(text: str, default: Any) -> Any:
+def _convert(key: str, text: str, default: Any) -> Any:
+    """A parameter's text as the type of its default; floats finite, p_* parameters in [0, 1]."""
     if isinstance(default, bool):
         if text.lower() in ("true", "1", "yes"):
             return True
@@ -56,8 +58,21 @@ def _convert(text: str, default: Any) -> Any:
     if isinstance(default, int):
         return int(text)
     if isinstance(default, float):
-        return float(text)
+        value = float(text)
+        if not math.isfinite(value) or (key.startswith("p_") and not 0 <= value <= 1):
+            raise ValueError
+        return value
     return text
+
+
+def _accepted(key: str, default: Any) -> str:
+    if isinstance(default, bool):
+        return "true or false"
+    if isinstance(default, int):
+        return f"an integer like {default}"
+    if isinstance(default, float):
+        return "a probability in [0, 1]" if key.startswith("p_") else f"a finite number like {default}"
+    return f"a value like {default!r}"
 
 
 def _instantiate(cls: type, params: dict[str, str], spec: str) -> Any:
@@ -69,13 +84,56 @@ def _instantiate(cls: type, params: dict[str, str], spec: str) -> Any:
             names = ", ".join(accepted) or "none"
             raise BadInput(f"strategy {spec!r}: unknown parameter {key!r}; accepted: {names}")
         try:
-            kwargs[key] = _convert(text, accepted[key])
+            kwargs[key] = _convert(key, text, accepted[key])
         except ValueError:
             raise BadInput(f"strategy {spec!r}: bad value {text!r} for {key}; "
-                           f"accepted: a value like {accepted[key]!r}") from None
-    obj = cls(**kwargs)
+                           f"accepted: {_accepted(key, accepted[key])}") from None
+    try:
+        obj = cls(**kwargs)
+    except BadInput:
+        raise
+    except Exception as exc:     # a user's class: its constructor's failure in one line
+        where = _where(exc)
+        if where.endswith(f"({Path(__file__).name}:{exc.__traceback__.tb_lineno})"):   # the call itself failed
+            code = getattr(cls.__init__, "__code__", None)       # point at the user's __init__
+            if code is not None:
+                where = f"{type(exc).__name__}: {exc} ({Path(code.co_filename).name}:{code.co_firstlineno})"
+        raise BadInput(f"strategy {spec!r} could not be built: {where}") from None
     obj.spec = spec
     return obj
+
+
+def _where(exc: BaseException) -> str:
+    """'TypeError: message (file.py:12)': the exception and the innermost frame that raised it."""
+    import traceback
+    frames = traceback.extract_tb(exc.__traceback__)
+    place = f" ({Path(frames[-1].filename).name}:{frames[-1].lineno})" if frames else ""
+    return f"{type(exc).__name__}: {exc}{place}"
+
+
+class Guarded:
+    """A user's strategy (loaded from a file) whose exceptions become one BadInput line naming the
+    strategy, the exception and its file:line, also inside worker processes."""
+
+    def __init__(self, inner: Any, spec: str, methods: tuple[str, ...]):
+        self._inner, self.spec = inner, spec
+        for name in methods:
+            setattr(self, name, self._guard(name))
+
+    def _guard(self, name: str):
+        method = getattr(self._inner, name)
+
+        def call(*args, **kwargs):
+            try:
+                return method(*args, **kwargs)
+            except BadInput:
+                raise
+            except Exception as exc:
+                raise BadInput(f"strategy {self.spec!r} failed in {name}: {_where(exc)}") from None
+        return call
+
+    def __getattr__(self, name: str):       # optional extras (call_end, predict_make, ...)
+        return getattr(self._inner, name)
 
 
 def _load_plugin(path: str, class_name: str, spec: str) -> type:
@@ -120,6 +178,9 @@ def make_strategy(game: str, spec: str, required: tuple[str, ...] = ("play",)) -
     if missing:
         raise BadInput(f"strategy {spec!r} has no method {', '.join(missing)}; a {game} strategy needs "
                        f"{', '.join(required)}")
+    if head.endswith(".py"):
+        optional = [m for m in ("call_end",) if callable(getattr(obj, m, None))]
+        return Guarded(obj, spec, tuple(required) + tuple(optional))
     return obj
 
 
@@ -134,22 +195,31 @@ def parse_seat_specs(game: str, specs: list[str] | tuple[str, ...], seats: int, 
                      required: tuple[str, ...] = ("play",)) -> SeatStrategies:
     """Turn the repeated `--strategy` values into one strategy per seat.
 
-    A spec without `seat=` sets every seat; `seat=spec` then overrides single seats. Seats with
-    the same spec share one object (the engine then calls it once for all of them).
+    A spec without `seat=` sets every seat; `seat=spec` overrides single seats, whatever the order
+    they are given in. Two different specs for every seat, or for one seat, are an error. Seats
+    with the same spec share one object (the engine then calls it once for all of them).
     """
-    per_seat = [default] * seats
+    everyone: str | None = None
+    single: dict[int, str] = {}
     for spec in specs:
         seat_text, sep, rest = spec.partition("=")
         if sep and seat_text.strip().isdigit():
             seat = int(seat_text)
             if not 0 <= seat < seats:
                 raise BadInput(f"--strategy {spec!r}: seat {seat} does not exist; accepted seats: 0..{seats - 1}")
-            per_seat[seat] = rest.strip()
+            if single.get(seat, rest.strip()) != rest.strip():
+                raise BadInput(f"--strategy gives seat {seat} two strategies ({single[seat]!r} and {rest.strip()!r}); "
+                               "accepted: one per seat")
+            single[seat] = rest.strip()
         elif sep and ":" not in seat_text and not seat_text.endswith(".py"):
             raise BadInput(f"--strategy {spec!r}: seat {seat_text!r} is not a number; accepted: SEAT=NAME, "
                            f"SEAT in 0..{seats - 1}")
         else:
-            per_seat = [spec.strip()] * seats
+            if everyone not in (None, spec.strip()):
+                raise BadInput(f"--strategy gives every seat two strategies ({everyone!r} and {spec.strip()!r}); "
+                               "accepted: one for every seat, then SEAT=NAME for single seats")
+            everyone = spec.strip()
+    per_seat = [single.get(s, everyone or default) for s in range(seats)]
     built: dict[str, Any] = {}
     for spec in per_seat:
         if spec not in built:

@@ -138,3 +138,13 @@ def parse_rules(args: list[str] | tuple[str, ...] = (), players: int | None = No
     if players is not None:
         validate(rules, players)
     return rules
+
+# Flags that only mean something at some tables (a what-if with them elsewhere would change nothing).
+ONLY_AT = {
+    "moon.widow_timing": ("3 players (the widow)", lambda players, partners: players == 3),
+    "moon.widow": ("3 players", lambda players, partners: players == 3),
+    "moon.allow_doubles_trump": ("3 players (moon.allow_doubles_trump_4p at 4)", lambda players, partners: players == 3),
+    "moon.allow_doubles_trump_4p": ("4 players", lambda players, partners: players == 4),
+    "moon.bidder_score_4p": ("4 players", lambda players, partners: players == 4),
+    "moon.set_twice_loses_4p": ("4 players", lambda players, partners: players == 4),
+}

@@ -81,3 +81,10 @@ def parse_rules(args: list[str] | tuple[str, ...] = ()) -> Rules:
 
 
 SUPPLY_CHIPS = 40  # STM-1.3: the physical chip count (used by chip_supply=finite40 and the run-out counter)
+
+# Flags that only mean something at some tables (a what-if with them elsewhere would change nothing).
+ONLY_AT = {
+    "stm.partnership_trick_count": ("partnerships (--partners)", lambda players, partners: partners),
+    "stm.six_player_teams": ("6 players in partnerships", lambda players, partners: players == 6 and partners),
+    "stm.dummy_mode": ("2 players (the dummy)", lambda players, partners: players == 2),
+}

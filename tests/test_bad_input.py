@@ -1,0 +1,121 @@
+"""Every bad input of the issue "Every bad input caught": one line naming the value and what is
+accepted, exit code 2, no traceback and no file written."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.test_cli import run
+
+PLUGINS = Path(__file__).parent / "plugins"
+
+
+@pytest.mark.parametrize("verb", [
+    ["simulate", "moon", "-n", "10"], ["analyze", "moon", "bid-success", "-n", "10"],
+    ["compare", "moon", "-s", "random", "--vs", "greedy", "-n", "10"], ["whatif", "moon", "-r", "moon.min_bid=5"],
+    ["hand", "moon", "--hand", "6-6 6-5 6-4 6-2 5-5 3-3 1-1"], ["report", "moon"],
+])
+def test_a_negative_seed_is_refused_by_every_verb(verb, tmp_path, capsys):
+    args = verb + (["--out", tmp_path / "r"] if verb[0] == "report" else []) + ["--seed", "-1"]
+    code, _, err = run(args, capsys)
+    assert code == 2 and "--seed -1" in err and "accepted" in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["simulate", "moon", "-p", "0"], "accepted: 3 or 4"),
+    (["analyze", "moon", "bid-success", "--seat", "9"], "--seat does not apply to bid-success"),
+    (["analyze", "shoot-the-moon", "hand-odds", "--seat", "9"], "--seat 9 does not exist"),
+    (["analyze", "shoot-the-moon", "hand-odds", "--games", "100"], "hand-odds counts hands: give --hands/-n"),
+    (["analyze", "shoot-the-moon", "chip-value", "-n", "1000"], "chip-value counts games: give --games"),
+    (["analyze", "moon", "bid-success", "--games", "100"], "bid-success counts hands"),
+    (["simulate", "moon", "-r", "moon.min_bid=5", "-r", "moon.min_bid=3"], "given twice with different values"),
+    (["simulate", "moon", "-s", "1=random", "-s", "1=greedy"], "seat 1 two strategies"),
+    (["simulate", "moon", "-s", "random", "-s", "greedy"], "every seat two strategies"),
+    (["simulate", "shoot-the-moon", "-r", "stm.six_player_teams=three_teams_of_two"], "does not apply at 4 players"),
+    (["simulate", "shoot-the-moon", "-p", "3", "-r", "stm.dummy_mode=open_hand_nondealer_chooses"], "2 players"),
+    (["simulate", "shoot-the-moon", "-r", "stm.partnership_trick_count=per_player"], "partnerships"),
+    (["simulate", "moon", "-p", "4", "-r", "moon.widow_timing=trump_first"], "3 players"),
+    (["simulate", "moon", "-r", "moon.bidder_score_4p=bid"], "4 players"),
+    (["simulate", "moon", "-s", "threshold:margin=nan"], "a finite number"),
+    (["simulate", "moon", "-s", "random:p_pass=2"], "a probability in [0, 1]"),
+    (["simulate", "moon", "-s", "random:p_pass=-1"], "a probability in [0, 1]"),
+    (["simulate", "moon", "-f", "json", "--out", "x.csv"], "names csv"),
+    (["simulat", "moon"], "accepted: analyze, compare"),
+    ([], None),
+])
+def test_silently_accepted_values_are_refused(args, needle, capsys, tmp_path, monkeypatch):
+    if not args:
+        code, _, err = run(["simulate"], capsys)
+        assert code == 2 and "accepted: shoot-the-moon, moon, hit-the-deck" in err
+        return
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(args + ["-n", "10"] * (args[0] == "simulate" and "-n" not in args), capsys)
+    assert code == 2 and needle in err and len(err.strip().splitlines()) == 1, err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_plugins_that_raise_or_need_arguments_are_one_line(tmp_path, capsys):
+    plugin = tmp_path / "bad.py"
+    plugin.write_text("class Boom:\n    def play(self, view, rng):\n        raise ZeroDivisionError('no luck')\n"
+                      "class NeedsArgs:\n    def __init__(self, depth):\n        pass\n"
+                      "    def play(self, view, rng):\n        return 0\n")
+    out = tmp_path / "o.json"
+    code, _, err = run(["simulate", "shoot-the-moon", "-n", "100", "-s", f"1={plugin}:Boom", "-o", out], capsys)
+    assert code == 2 and "ZeroDivisionError: no luck (bad.py:3)" in err and not out.exists()
+    code, _, err = run(["simulate", "shoot-the-moon", "-n", "100", "-s", f"1={plugin}:NeedsArgs"], capsys)
+    assert code == 2 and "could not be built" in err and "bad.py:5" in err
+
+
+def test_a_plugin_that_raises_in_a_worker_process_is_one_line(tmp_path):
+    plugin = tmp_path / "bad.py"
+    plugin.write_text("class Boom:\n    def play(self, view, rng):\n        raise ZeroDivisionError('no luck')\n")
+    exe = Path(sys.executable).with_name("moonshot")
+    p = subprocess.run([str(exe), "simulate", "shoot-the-moon", "-n", "140000", "-j", "2", "-s", f"1={plugin}:Boom"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and "Traceback" not in p.stderr and "no luck (bad.py:3)" in p.stderr
+
+
+def test_outputs_that_cannot_be_files(tmp_path, capsys):
+    code, _, err = run(["simulate", "moon", "-n", "10", "--out", tmp_path], capsys)
+    assert code == 2 and "is a folder" in err
+    code, _, err = run(["simulate", "moon", "-n", "10", "--history", tmp_path], capsys)
+    assert code == 2 and "--history" in err and "is a folder" in err
+    code, _, err = run(["simulate", "moon", "-n", "10", "--out", "/proc/x.json"], capsys)
+    assert code == 2 and "cannot write '/proc/x.json'" in err
+    same = tmp_path / "h.jsonl"
+    code, _, err = run(["simulate", "moon", "-n", "10", "--history", same, "--out", same], capsys)
+    assert code == 2 and "the same file" in err and not same.exists()
+
+
+def test_replay_of_a_file_that_is_not_utf8(tmp_path, capsys):
+    bad = tmp_path / "h.jsonl"
+    bad.write_bytes(b"\xff\xfe{}\n")
+    code, _, err = run(["replay", bad], capsys)
+    assert code == 2 and "not UTF-8" in err
+
+
+def test_the_format_follows_the_out_extension(tmp_path, capsys):
+    for ext, check in ((".json", lambda t: json.loads(t)["meta"]["game"] == "moon"),
+                       (".csv", lambda t: t.startswith("table,"))):
+        out = tmp_path / f"r{ext}"
+        code, _, _ = run(["simulate", "moon", "-n", "50", "--out", out, "-q"], capsys)
+        assert code == 0 and check(out.read_text())
+
+
+def test_jobs_above_the_cores_are_capped_with_a_note(capsys):
+    import os
+    code, _, err = run(["simulate", "moon", "-n", "50", "-j", str((os.cpu_count() or 1) + 6), "-q"], capsys)
+    assert code == 0 and "capped at" in err
+
+
+def test_version(capsys):
+    code, out, _ = run(["--version"], capsys)
+    assert code == 0 and out.startswith("moonshot ")
+
+
+def test_a_seat_override_survives_an_every_seat_strategy_given_after_it(capsys):
+    code, out, _ = run(["simulate", "moon", "-n", "50", "-s", "1=threshold:margin=1", "-s", "greedy", "-f", "json",
+                        "-q"], capsys)
+    assert json.loads(out)["meta"]["strategies"] == ["greedy", "threshold:margin=1", "greedy"]
