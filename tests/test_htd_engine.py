@@ -11,7 +11,7 @@ from simulator.hit_the_deck.chance import RecordedChance
 from simulator.hit_the_deck.engine import Table, play, play_games
 from simulator.hit_the_deck.engine import state as S
 from simulator.hit_the_deck.engine.view import known_draw
-from simulator.hit_the_deck.profiles import parse_profile, seat_profiles
+from simulator.hit_the_deck.profiles import seat_profiles
 from simulator.hit_the_deck.rules import parse_rules
 from simulator.hit_the_deck.views import DRAW, bits_of
 from strategies.base import make_strategy

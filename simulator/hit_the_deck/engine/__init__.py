@@ -18,7 +18,7 @@ Randomness: `deal_rng` deals (and draws the first dealer), `play_rng` is the str
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
