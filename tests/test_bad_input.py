@@ -119,3 +119,32 @@ def test_a_seat_override_survives_an_every_seat_strategy_given_after_it(capsys):
     code, out, _ = run(["simulate", "moon", "-n", "50", "-s", "1=threshold:margin=1", "-s", "greedy", "-f", "json",
                         "-q"], capsys)
     assert json.loads(out)["meta"]["strategies"] == ["greedy", "threshold:margin=1", "greedy"]
+
+
+@pytest.mark.parametrize("game,key", [("shoot-the-moon", "trick_winners"), ("shoot-the-moon", "chips_after"),
+                                      ("moon", "trick_winners"), ("moon", "score")])
+def test_replay_of_a_record_that_breaks_the_rules_says_where_and_fails(game, key, tmp_path, capsys):
+    hist = tmp_path / "h.jsonl"
+    assert run(["simulate", game, "-n", "5", "--history", hist, "-q"], capsys)[0] == 0
+    records = [json.loads(x) for x in hist.read_text().splitlines()]
+    rec = next(r for r in records if r.get(key) is not None and (game != "moon" or r["bidder"] is not None))
+    if key == "trick_winners":
+        rec[key][0] = (rec[key][0] + 1) % rec["players"]
+    else:
+        rec[key][0] += 1
+    hist.write_text(json.dumps(rec) + "\n")
+    code, _, err = run(["replay", hist], capsys)
+    assert code == 2 and f"{hist}:1" in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_last_trick_shows_chips_before_the_end_of_round_award(tmp_path, capsys):
+    hist = tmp_path / "h.jsonl"
+    run(["simulate", "shoot-the-moon", "-n", "30", "--history", hist, "-q"], capsys)
+    for line in hist.read_text().splitlines():
+        rec = json.loads(line)
+        if any(rec["round_chips"]) and not rec.get("annulled"):
+            break
+    code, out, _ = run(["replay", hist, "--hand-id", rec["hand_id"]], capsys)
+    last = [x for x in out.splitlines() if "trick 5:" in x][0]
+    before_award = [a - r for a, r in zip(rec["chips_after"], rec["round_chips"])]
+    assert code == 0 and last.endswith(f"chips {before_award}")

@@ -93,15 +93,23 @@ def replay(record: dict, path: str = "history", line: int = 0) -> str:
         trick.append(f"{who(seat)} {card_name(card)}{' (revoke)' if revoke else ''}")
         if len(rnd.trick_winners) == trick_no:
             winner = rnd.trick_winners[-1]
-            lines.append(f"  trick {trick_no}: {', '.join(trick)}  -> {who(winner)} wins; chips {rnd.chips}")
+            shown = rnd.chips
+            if rnd.done and not rnd.annulled:      # the last trick's line: before the end-of-round award
+                shown = [a - r for a, r in zip(rnd.chips_after, rnd.round_chips)]
+            lines.append(f"  trick {trick_no}: {', '.join(trick)}  -> {who(winner)} wins; chips {shown}")
             trick, trick_no = [], trick_no + 1
     if not rnd.done:
         raise _fail(path, line, "fewer than 5 tricks")
     lines.append(f"  tricks per side: {rnd.tricks}; Moon chips {rnd.moon_chips}; "
                  f"round award {rnd.round_chips}; chips after: {rnd.chips_after}"
                  + ("  (round annulled by a detected revoke)" if rnd.annulled else ""))
-    if rnd.chips_after != [int(c) for c in record.get("chips_after", rnd.chips_after)]:
-        lines.append(f"  WARNING: the file says chips after {record['chips_after']}, the rules give {rnd.chips_after}")
+    dummy_seat = (lambda s: players if s == dummy else s)
+    given = {"trick_winners": [dummy_seat(w) for w in rnd.trick_winners], "tricks": rnd.tricks,
+             "moon_chips": rnd.moon_chips, "round_chips": rnd.round_chips, "chips_after": rnd.chips_after}
+    for key, want in given.items():
+        if key in record and list(record[key]) != list(want):
+            raise BadInput(f"{path}:{line}: the record breaks the rules: {key} is {record[key]}, the rules give "
+                           f"{list(want)}")
     return "\n".join(lines)
 
 
