@@ -341,8 +341,8 @@ def report(game: str, out: Path = typer.Option(..., "--out", "-o", help="folder 
     """Write report.md, report.html (figures embedded), PNG figures and CSV tables into a folder."""
     entry = _game(game)
     _positive("--hands", hands)
-    if out.exists() and not out.is_dir():
-        raise BadInput(f"--out {str(out)!r} is a file; accepted: a folder (created if missing)")
+    from reports.document import check_report_folder
+    check_report_folder(out)
     import os
     import tempfile
     probe = out.absolute()

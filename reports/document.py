@@ -35,6 +35,16 @@ def say(quiet: bool, text: str) -> None:
         print(text, file=sys.stderr, flush=True)
 
 
+def check_report_folder(out: Path) -> None:
+    """A report replaces its folder whole, so the folder must be new, empty or an earlier report."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise BadInput(f"--out {str(out)!r} is a file; accepted: a folder (created if missing)")
+    if out.is_dir() and any(out.iterdir()) and not (out / "report.md").exists():
+        raise BadInput(f"--out {str(out)!r} is a folder with other files in it; accepted: a new or empty "
+                       "folder, or one a report was written to (it is replaced whole)")
+
+
 class Steps:
     """Numbered progress lines ("[2/6] ...") for the sections of a report."""
 
@@ -153,6 +163,7 @@ class Document:
         """Write everything into `out` (created if missing); returns the report.md path."""
         out = Path(out)
         parent = out.parent if str(out.parent) else Path(".")
+        check_report_folder(out)
         try:
             parent.mkdir(parents=True, exist_ok=True)
             tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=parent))
@@ -172,15 +183,13 @@ class Document:
             umask = os.umask(0)
             os.umask(umask)
             os.chmod(tmp, 0o777 & ~umask)         # mkdtemp makes 0700; the report is an ordinary folder
-            if not out.exists():
+            if out.exists():                      # replace the old report whole: no stale files
+                old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=parent))
+                os.replace(out, old / "report")
                 os.replace(tmp, out)
+                shutil.rmtree(old, ignore_errors=True)
             else:
-                for item in tmp.iterdir():
-                    target = out / item.name
-                    if target.is_dir():
-                        shutil.rmtree(target)
-                    os.replace(item, target)
-                tmp.rmdir()
+                os.replace(tmp, out)
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise

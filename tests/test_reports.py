@@ -28,6 +28,16 @@ def test_report_into_an_existing_folder_replaces_its_files(tmp_path):
     out = tmp_path / "rep"
     GAMES["moon"].build_report(out, 150, 3, 1, quiet=True, floor=10)
     first = (out / "report.md").read_text()
+    (out / "figures" / "stale.png").write_bytes(b"old")
     GAMES["moon"].build_report(out, 150, 4, 1, quiet=True, floor=10)
     assert (out / "report.md").read_text() != first
+    assert not (out / "figures" / "stale.png").exists()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".rep")]     # no temp folder left
+
+
+def test_a_report_never_replaces_a_folder_that_is_not_a_report(tmp_path):
+    from simulator.errors import BadInput
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(BadInput, match="other files"):
+        GAMES["moon"].build_report(tmp_path, 150, 3, 1, quiet=True, floor=10)
+    assert (tmp_path / "notes.txt").read_text() == "mine"
