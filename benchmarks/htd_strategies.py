@@ -18,12 +18,14 @@ htd.target_score (P(win), shared wins count as wins).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from itertools import combinations
 from pathlib import Path
 
-import numpy as np
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")     # one core: no BLAS worker threads (set before numpy)
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 

@@ -184,75 +184,126 @@ def _deck(rules) -> np.ndarray:
     return C.deck_counts(rules).astype(np.float32)
 
 
+def lowest_bit(bits: np.ndarray) -> np.ndarray:
+    """(n,) uint64 -> (n,) position of the lowest set bit (0 for an empty mask)."""
+    low = bits & (~bits + np.uint64(1))
+    return np.log2(np.maximum(low, np.uint64(1)).astype(np.float64)).astype(np.intp)
+
+
+_BIT_BYTES = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(bool)
+
+
+def unpack(bits: np.ndarray) -> np.ndarray:
+    """(n,) uint64 -> (n, 39) bool, column k = bit k."""
+    b = np.ascontiguousarray(bits, dtype=np.uint64).view(np.uint8).reshape(-1, 8)[:, :5]
+    return _BIT_BYTES[b].reshape(-1, 40)[:, :N_KINDS + 1]
+
+
 @register(GAME, "tactician")
 class Tactician:
-    """Sheds 10-point cards while its hand is long, plays the colour it holds most of, and never
-    hands the seat about to go out an easy card: that seat gets a Cut or Flip (its turn used up) or
-    an HTD-N/HTD-C demand it likely cannot meet.
+    """Sheds 10-point cards while its hand is long, plays where its other cards can follow (the colour
+    it holds most of), and hands the next seat what it likely cannot answer, the harder the closer
+    that seat is to going out: a Cut or Flip (turn used up) or an HTD-N/HTD-C demand.
 
-    Every legal card gets a score: its penalty (weighted more when the hand is long or an opponent
-    is short), how many of the remaining cards could follow it, minus the chance, from the cards
-    not yet seen, that the next seat can answer it times how close that seat is to going out.
-    A Flip is an extra turn (bonus), a Cut skips the next seat; an HTD-H (4 cards to a slow hand)
-    is played early unless the next seat is nearly out; the last Hit the Deck card is kept as a
-    final card that goes on anything. The argmax wins, ties at random.
+    Every legal card gets a score: its penalty (weighted more the longer the hand is than the
+    shortest opponent's), how many of the remaining cards could follow it, minus the chance, from
+    the cards not yet seen, that the next seat can answer it times how close that seat is to going
+    out (an HTD-H lets the next seat play anything unless it loses the slap race). A Flip is an
+    extra turn, unless the seat it brings round next is nearly out; the last Hit the Deck card is
+    kept as a final card that goes on anything. A drawn card is kept, or a card drawn by choice
+    (htd.voluntary_draw), only when every play hands a nearly-out next seat an easy answer. The
+    best score wins, ties at random. Only choices with two or more options are scored.
     """
 
-    def __init__(self, shed: float = 1.0, long_hand: float = 0.3, follow: float = 2.0, fear: float = 30.0,
+    def __init__(self, shed: float = 1.0, long_hand: float = 0.5, follow: float = 3.0, fear: float = 15.0,
                  flip: float = 8.0, cut: float = 2.0, slap: float = 6.0, keep_last: float = 12.0,
-                 block: float = 0.0):
+                 block: float = 0.05, draw_cost: float = 15.0):
         self.shed, self.long_hand, self.follow, self.fear = shed, long_hand, follow, fear
         self.flip, self.cut, self.slap, self.keep_last = flip, cut, slap, keep_last
+        self.draw_cost = draw_cost
         self.threat = THREAT.copy()
         self.threat[4:] = block
+        self.threat *= fear
+        self._tables: dict = {}
+
+    def tables(self, rules, players: int):
+        key = (bool(rules.word_matches_word), players, rules)
+        if key not in self._tables:
+            sit = situation_table(key[0])
+            follow = (sit[:N_KINDS].T * IS_COLOURED[None, :]) * self.follow        # (38 held, 38 played)
+            lin = np.zeros((N_KINDS, N_KINDS + 2), dtype=np.float32)
+            lin[:, :N_KINDS] = follow
+            lin[:, N_KINDS] = IS_HTD                                  # column 38: Hit the Deck cards held
+            lin[:, N_KINDS + 1] = PENALTY                             # column 39: points held
+            const = (np.where(IS_COLOURED, -self.follow, 0.0) + np.where(C.CLASS == C.FLIP, self.flip, 0.0)
+                     + np.where(C.CLASS == C.HTD_H, self.slap, 0.0) + np.where(C.CLASS == C.CUT, self.cut, 0.0))
+            answer = np.zeros((N_KINDS, N_KINDS + 1), dtype=np.float32)
+            answer[:, :N_KINDS] = answer_table(key[0], players).T
+            answer[:, N_KINDS] = 1.0                                  # column 38: cards unseen in all
+            flip_cut = np.where(C.CLASS == C.FLIP, 0.4, 0.0).astype(np.float32)
+            cut_bonus = np.where(C.CLASS == C.CUT, 3 * self.cut / max(self.fear, 1e-6), 0.0).astype(np.float32)
+            self._tables[key] = (lin, const.astype(np.float32), answer, flip_cut, cut_bonus, sit,
+                                 _deck(rules))
+        return self._tables[key]
 
     def play(self, view: PlayView, rng: np.random.Generator) -> np.ndarray:
-        legal = np.asarray(view.legal)
-        n = len(legal)
-        rows = np.arange(n)
+        bits = legal_bits(view)
+        choice = lowest_bit(bits)
+        multi = np.flatnonzero(bits & (bits - np.uint64(1)))
+        if len(multi):
+            sub = view.take(multi) if len(multi) < len(bits) else view
+            choice[multi] = self.choose(sub, bits[multi], rng)
+        return choice
+
+    def choose(self, view: PlayView, bits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        lin, const, answer, flip_cut, cut_bonus, sit, deck = self.tables(view.rules, view.players)
+        m = len(bits)
+        rows = np.arange(m)
         hand = view.hand.astype(np.float32)
-        size = hand.sum(axis=1)
-        opp = opponent_sizes(view)
-        min_opp = opp.min(axis=1).astype(np.float32)
-        nxt = next_seat(view, 1)
-        nsize = view.hand_sizes[rows, nxt]
-        prv = next_seat(view, -1)
-        psize = view.hand_sizes[rows, prv]
-        word = bool(view.rules.word_matches_word)
-        sit = situation_table(word)
-        # shedding: penalty points, weighted up with a long hand or a short opponent
-        w_shed = self.shed + self.long_hand * np.clip(size - min_opp, 0, 8)
-        score = np.zeros((n, N_KINDS + 1), dtype=np.float32)
-        score[:, :N_KINDS] = w_shed[:, None] * PENALTY[None, :]
-        # colour flexibility: my other cards that could follow this one
-        fol = hand @ sit[:N_KINDS].T                    # (n,38): my cards legal on top k
-        fol -= np.where(IS_COLOURED, 1.0, 0.0)          # the card itself
-        fol = np.where(IS_COLOURED[None, :], fol, 0.0)
-        score[:, :N_KINDS] += self.follow * fol
-        # effects
-        score[:, :N_KINDS] += np.where(C.CLASS == C.FLIP, self.flip, 0.0)[None, :]
-        score[:, :N_KINDS] += np.where(C.CLASS == C.HTD_H, self.slap, 0.0)[None, :]
-        # keep one Hit the Deck card as the last card (goes on anything without a demand)
-        n_htd = hand @ IS_HTD.astype(np.float32)
-        last_wild = (n_htd == 1) & (size <= 3)
-        score[:, :N_KINDS] -= np.where(last_wild[:, None] & IS_HTD[None, :], self.keep_last, 0.0)
-        # danger: the next seat answers what I leave, weighted by how close it is to going out
-        threat = self.threat[np.minimum(nsize, 8)]
-        hot = np.flatnonzero(threat > 0)
-        if len(hot):
-            unseen = np.maximum(_deck(view.rules)[None, :] - hand[hot] - view.seen[hot], 0)
-            unseen /= unseen.sum(axis=1, keepdims=True) + 1e-6
-            p = unseen @ answer_table(word, view.players).T        # (h,38) chance the next seat answers
-            score[hot, :N_KINDS] -= (self.fear * threat[hot])[:, None] * p
-            score[hot, :N_KINDS] += np.where(C.CLASS == C.CUT, self.cut * 3, 0.0)[None, :] * threat[hot, None]
-        # a Flip reverses: the seat before me becomes the next one after my extra turn
-        pthreat = self.threat[np.minimum(psize, 8)]
-        score[:, :N_KINDS] -= np.where(C.CLASS == C.FLIP, 0.4 * self.fear, 0.0)[None, :] * pthreat[:, None]
-        score[:, :N_KINDS] += np.where(C.CLASS == C.CUT, self.cut, 0.0)[None, :]
-        score[:, DRAW] = -1000.0
-        drawn = np.asarray(view.drawn)
-        score[:, DRAW] = np.where(drawn >= 0, -1000.0, -1000.0)
-        return scored_choice(score, legal, rng)
+        seat = view.seat.astype(np.intp)
+        sizes = view.hand_sizes
+        size = sizes[rows, seat]
+        opp = sizes.astype(np.int16)
+        opp[rows, seat] = 999
+        min_opp = opp.min(axis=1)
+        step = view.direction.astype(np.intp)
+        nsize = np.minimum(sizes[rows, (seat + step) % view.players], 8)
+        psize = np.minimum(sizes[rows, (seat - step) % view.players], 8)
+        both = hand @ lin                          # (m,40): follow; col 38 = HTD held, col 39 = points held
+        score = both[:, :N_KINDS + 1]
+        n_htd = both[:, N_KINDS].copy()
+        points = both[:, N_KINDS + 1].copy()
+        w_shed = self.shed + self.long_hand * np.clip(size - min_opp, 0, 8).astype(np.float32)
+        score[:, :N_KINDS] += w_shed[:, None] * PENALTY + const
+        last_wild = ((n_htd == 1) & (size <= 3)).astype(np.float32) * self.keep_last
+        score[:, :N_KINDS] -= last_wild[:, None] * IS_HTD
+        # the next seat's chance to answer each card, from the cards not yet seen
+        threat = self.threat[nsize]
+        unseen = deck - hand - view.seen
+        np.maximum(unseen, 0, out=unseen)
+        p = unseen @ answer                                          # (m,39); col 38 = unseen in all
+        total = p[:, N_KINDS:] + 1e-6
+        p /= total
+        # expected points lost if the next seat goes out on what I leave: chance x points still held
+        left = (points[:, None] - PENALTY) * (1.0 / 10)
+        score[:, :N_KINDS] -= threat[:, None] * (p[:, :N_KINDS] * left - cut_bonus) \
+            + self.threat[psize][:, None] * flip_cut
+        # not playing (a draw by choice, or keeping a drawn card): the next seat faces the pile as it is
+        draw = (bits >> np.uint64(DRAW)) & np.uint64(1) != 0
+        if draw.any():
+            d = np.flatnonzero(draw)
+            situ = np.where(view.demand[d] >= 0, N_KINDS + view.demand[d].astype(np.intp), view.top[d])
+            p_now = (unseen[d] * sit[situ]).sum(axis=1) / total[d, 0]
+            turn = view.drawn[d] < 0
+            held = (points[d] + np.where(turn, 5.0, 0.0)) * (1.0 / 10)
+            score[d, DRAW] = -threat[d] * p_now * held - np.where(turn, self.draw_cost, 0.0)
+        score += NOISE[rng.integers(0, len(NOISE), m)]
+        score += unpack(bits) * LEGAL_LIFT                  # legal columns above every illegal one
+        return score.argmax(axis=1)
+
+
+LEGAL_LIFT = np.float32(1e6)
+NOISE = np.random.default_rng(12345).random((256, N_KINDS + 1), dtype=np.float32) * 0.01
 
 
 THREAT = np.array([0, 1.0, 0.35, 0.12, 0, 0, 0, 0, 0], dtype=np.float32)
