@@ -8,8 +8,11 @@ Nothing hidden is in it.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
+from simulator.hit_the_deck import cards as C
 from simulator.hit_the_deck.views import PlayView, bits_of, count_bits, nth_bit
 from strategies.base import register
 
@@ -42,18 +45,10 @@ class RandomPlay:
 
 # ============================================================================ lookup tables
 
-from functools import lru_cache  # noqa: E402
-
-from simulator.hit_the_deck import cards as C  # noqa: E402
-
 N_KINDS = C.N_KINDS
 DRAW = C.DRAW
-_KIND = np.arange(N_KINDS)
 IS_HTD = C.CLASS >= C.HTD_N                          # Hit the Deck cards (no colour, HTD-1.2)
-IS_DEMAND = (C.CLASS == C.HTD_N) | (C.CLASS == C.HTD_C)
-IS_WORD = (C.CLASS == C.CUT) | (C.CLASS == C.FLIP)
 IS_COLOURED = C.COLOUR >= 0
-_BIT = np.uint64(1) << np.arange(N_KINDS + 1, dtype=np.uint64)
 TEN_BITS = np.uint64(int(sum(1 << k for k in range(N_KINDS) if C.PENALTY[k] == 10)))
 # VALUE_BITS[v]: the number cards of value v (any colour), v = 1..5
 VALUE_BITS = [np.uint64(int(sum(1 << k for k in range(N_KINDS) if C.CLASS[k] == C.NUMBER and C.VALUE[k] == v)))
@@ -215,7 +210,7 @@ class Tactician:
     best score wins, ties at random. Only choices with two or more options are scored.
     """
 
-    def __init__(self, shed: float = 1.0, long_hand: float = 0.5, follow: float = 3.0, fear: float = 15.0,
+    def __init__(self, shed: float = 1.0, long_hand: float = 0.5, follow: float = 4.0, fear: float = 15.0,
                  flip: float = 8.0, cut: float = 2.0, slap: float = 6.0, keep_last: float = 12.0,
                  block: float = 0.05, draw_cost: float = 15.0):
         self.shed, self.long_hand, self.follow, self.fear = shed, long_hand, follow, fear
