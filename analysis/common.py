@@ -15,7 +15,7 @@ from typing import Callable
 
 import numpy as np
 
-from analysis.result import Result
+from analysis.result import Result, say
 from analysis.stats import estimate
 from simulator.errors import BadInput
 from simulator.flags import changed_flags, check_table
@@ -68,7 +68,7 @@ class Setup:
 
     @property
     def label(self) -> str:
-        return f"{self.players}p" + (" partners" if self.partners else "")
+        return f"{self.players} players" + (" in partnerships" if self.partners else "")
 
     def meta(self, **extra) -> dict:
         table = self.table
@@ -104,13 +104,36 @@ def make_setup(game: str, players: int | None = None, partners: bool = False, ru
 
 def run(task, args: tuple, total: int, seed: int, jobs: int, progress: Progress = None,
         on_records: Records = None, chunk: int = CHUNK) -> Tally:
-    """run_chunks with a progress callback (hands done) and hand-history lines streamed out."""
+    """run_chunks with a progress callback (hands done) and hand-history lines streamed out.
+
+    Under ``--save-hands`` (simulator.store.hands_file) simulate's hands chunks also return one row
+    per hand (the game hook's ``hand_rows`` plus the hand number), written chunk by chunk. The
+    chunks keep their name in a run store either way (--save-hands changes no number)."""
+    from simulator.store import hands_sink
+    name = f"{task.__module__}.{task.__qualname__}"
+    sink = hands_sink() if task is _hands_chunk else None
+    if sink is not None:
+        def task(setup: Setup, want_history: bool, seed: int, index: int, size: int) -> Tally:
+            # _hands_chunk that also keeps the hands' rows (nested: cloudpickle ships it to workers)
+            hooks = setup.hooks
+            res = hooks.play(setup, setup.seats.strategies, chunk_rngs(seed, index, setup.entry.streams), size,
+                             record=want_history)
+            tally = Tally()
+            hooks.tally_hands(setup, res, tally)
+            if want_history:
+                tally.records = setup.entry.module("history").records(res, setup.table, setup.seats.specs, seed,
+                                                                      index * CHUNK)
+            tally.rows = {"hand": index * chunk + np.arange(size, dtype=np.int64), **hooks.hand_rows(setup, res)}
+            return tally
+
     def on_chunk(part: Tally, size: int) -> None:
         if on_records is not None and part.records:
             on_records(part.records)
+        if sink is not None and part.rows is not None:
+            sink.write(part.rows)
         if progress is not None:
             progress(size)
-    return run_chunks(task, args, total, seed, jobs, chunk=chunk, on_chunk=on_chunk)
+    return run_chunks(task, args, total, seed, jobs, chunk=chunk, on_chunk=on_chunk, name=name)
 
 
 def arm_seeds(seed: int, index: int, streams: int = 2) -> list[np.random.SeedSequence]:
@@ -167,6 +190,11 @@ def simulate(setup: Setup, hands: int | None, games: int | None, seed: int, jobs
         res.tables["games"] = estimate(t.get("games"), ["side"], ["p_win"])
         res.tables["game_length"] = estimate(t.get("length"), [], [*hooks.game_length_names, *hooks.game_extra_names,
                                                                    "p_unfinished"])
+        wins = res.tables["games"]
+        best = wins.loc[wins["estimate"].idxmax()]
+        length = res.row("game_length", hooks.game_length_names[0])
+        res.findings.append(f"Side {int(best['side'])} wins most often: {say(best)} of {games:,} games; a game "
+                            f"lasts {say(length)} {hooks.game_length_names[0]} on average.")
         hooks.game_tables(setup, t, res)
         return res
     t = run(_hands_chunk, (setup, on_records is not None), hands, seed, jobs, progress, on_records, chunk=chunk)
@@ -234,6 +262,15 @@ def match(setup: Setup, spec_a: str, spec_b: str, hands: int | None, games: int 
                  {**setup.meta(seed=seed), "strategies": {"A": spec_a, "B": spec_b}, ("games" if games else "hands"): n})
     res.tables["match"] = estimate(t.get("match"), [], metrics)
     unit = hooks.game_unit if games else hooks.side_outcome_unit
+    first = f"d_{names[0]}"
+    d = res.row("match", first)
+    verdict = ("A does better" if d["ci_low"] > 0 else "B does better" if d["ci_high"] < 0 else
+               "no difference shows at this sample size")
+    if names[0] in hooks.lower_is_better:
+        verdict = {"A does better": "B does better", "B does better": "A does better"}.get(verdict, verdict)
+    res.findings.append(f"{spec_a} (A) against {spec_b} (B) on the same {n:,} deals: A minus B in "
+                        f"{hooks.metric_words.get(names[0], names[0])} is {say(d, percent=games, signed=True)}; "
+                        f"{verdict}.")
     res.notes.append(f"Each deal is played once with B in every seat and once per side with A in that side's "
                      f"seats (the others B). a_* is A's {unit} in those seats, b_* B's in the same seats on the "
                      f"same deals, d_* the paired difference (A minus B), averaged over the sides so every "
@@ -241,6 +278,24 @@ def match(setup: Setup, spec_a: str, spec_b: str, hands: int | None, games: int 
     if games:
         res.notes.append(UNFINISHED_NOTE)
     return res
+
+
+def _whatif_findings(res: Result, names: list[str], variant_args: list[str], n: int) -> None:
+    """The biggest change the variant made, or that it made none at all on these deals."""
+    seats = res.tables["seats"]
+    diffs = seats[seats["metric"].str.startswith("d_")]
+    if (diffs["estimate"] == 0).all() and (diffs["ci_low"] == diffs["ci_high"]).all():
+        res.findings.append(f"{' '.join(variant_args)} changed nothing on these {n:,} deals: under these strategies "
+                            "the situation the rule governs never came up (e.g. a rule about bids the strategies "
+                            "never make). Try other strategies (-s) to see what it does.")
+        return
+    first = diffs[diffs["metric"] == f"d_{names[0].removeprefix('p_')}"]
+    top = first.loc[first["estimate"].abs().idxmax()]
+    shown = say(top, percent=names[0].startswith("p_"), signed=True)
+    significant = top["ci_low"] > 0 or top["ci_high"] < 0
+    res.findings.append(f"{' '.join(variant_args)}: the largest change in {names[0]} is at seat {int(top['seat'])}, "
+                        f"{shown} (variant minus base, same deals); "
+                        + ("a real difference." if significant else "within the noise at this sample size."))
 
 
 UNFINISHED_NOTE = ("Unfinished games (still open when the engine's cap on hands per game is reached) have no "
@@ -302,6 +357,7 @@ def whatif(setup: Setup, variant_args: list[str], hands: int | None, games: int 
     res = Result(f"{setup.entry.title}: rules what-if",
                  {**setup.meta(seed=seed), "variant": list(variant_args), ("games" if games else "hands"): n})
     res.tables["seats"] = estimate(t.get("seats"), ["seat"], paired_names(names))
+    _whatif_findings(res, names, variant_args, n)
     res.notes.append("The same deals and the same random streams under both rule sets; per seat, the outcome of "
                      "the seat's side. d_* = variant minus base, a paired difference with its 95% interval.")
     if games:
@@ -322,6 +378,8 @@ class Hooks:
     side_outcome_names: tuple[str, ...] = ()  # match metrics per side, e.g. ("score",)
     side_outcome_unit = ""
     seat_outcome_names: tuple[str, ...] = ()  # what-if metrics per seat
+    lower_is_better: tuple[str, ...] = ()     # match metrics where less is better (penalty points)
+    metric_words: dict = {"win": "P(winning the game)"}   # how a finding names a match metric
 
     def make_table(self, players: int, partners: bool, rule_args: tuple[str, ...], profiles: tuple[str, ...]):
         raise NotImplementedError

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.common import Analysis, Hooks, Progress, Setup, arm_rngs, arm_seeds, one_row, run
-from analysis.result import Result
+from analysis.result import Result, say, say_points
 from analysis.stats import estimate
 from simulator.errors import BadInput
 from simulator.hit_the_deck import cards as C
@@ -40,6 +40,8 @@ class HtdHooks(Hooks):
     game_unit = "P(winning the game; a shared win counts)"
     side_outcome_names = ("penalty", "out")
     side_outcome_unit = "penalty points per hand and P(going out first)"
+    lower_is_better = ("penalty",)
+    metric_words = {"penalty": "penalty points per hand", "win": "P(winning the game)"}
     seat_outcome_names = ("penalty", "p_out", "turns")
     all_tables = ALL_TABLES
 
@@ -78,6 +80,12 @@ class HtdHooks(Hooks):
         res.tables["hand"] = estimate(t.get("hand"), [], ["turns", "p_blocked", "p_max_turns"])
         dist = t.get("length")[["turns", "n"]]
         res.tables["hand_length_distribution"] = dist.assign(share=dist["n"] / dist["n"].sum())
+        seats = res.tables["seats"]
+        out = seats[seats["metric"] == "p_out"]
+        top = out.loc[out["estimate"].idxmax()]
+        res.findings.append(f"Seat {int(top['seat'])} goes out first most often ({say(top)}); a hand lasts "
+                            f"{say(res.row('hand', 'turns'))} turns and seat 0 draws "
+                            f"{say(res.row('seats', 'cards_slap', seat=0))} penalty cards from lost slap races.")
         res.notes += [
             "Per seat (the dealer is drawn at random for each hand): p_out = went out first; penalty = "
             "points scored this hand (0 for the seat that went out); cards_* = penalty cards drawn by cause "
@@ -98,6 +106,24 @@ class HtdHooks(Hooks):
         m = seat_metrics(res)
         P = res.score.shape[1]
         return {"penalty": m["penalty"], "p_out": m["p_out"], "turns": np.repeat(res.turns[:, None], P, axis=1)}
+
+    def hand_rows(self, setup, res) -> dict[str, np.ndarray]:
+        """One row per hand (--save-hands): dealer, who went out (-1 blocked), turns; per seat its
+        opening hand by class and points held, its penalty points, penalty cards by cause and its
+        slap-race counts."""
+        rows = {"dealer": res.dealer.astype(np.int8), "went_out": res.went_out.astype(np.int8),
+                "turns": res.turns.astype(np.int16), "blocked": res.blocked, "hit_max_turns": res.hit_max_turns}
+        classes = (("numbers", C.NUMBER), ("cuts", C.CUT), ("flips", C.FLIP), ("htd_n", C.HTD_N),
+                   ("htd_c", C.HTD_C), ("htd_h", C.HTD_H))
+        for s in range(res.score.shape[1]):
+            hand = res.hands[:, s]
+            rows |= {f"seat{s}_{name}": (C.CLASS[hand] == k).sum(axis=1).astype(np.int8) for name, k in classes}
+            rows[f"seat{s}_points_held"] = C.PENALTY[hand].sum(axis=1, dtype=np.int16)
+            rows[f"seat{s}_penalty"] = res.score[:, s].astype(np.int16)
+            rows |= {f"seat{s}_cards_{cause}": res.penalty[:, s, c].astype(np.int16) for c, cause in enumerate(CAUSES)}
+            for name in ("shouts", "slaps_lost", "forgot", "false_slaps"):
+                rows[f"seat{s}_{name}"] = getattr(res, name)[:, s].astype(np.int16)
+        return rows
 
 
 HOOKS = HtdHooks()
@@ -171,10 +197,17 @@ def card_value(setups: list[Setup], games: int, seed: int, jobs: int = 1, progre
         p = estimate(t.get("paired"), ["card"], ["d_p_out", "d_penalty", "d_win"])
         p["card"] = [list(CARD_KINDS)[int(i)] for i in p["card"]]
         parts.append(p.assign(players=s.players))
-    res = Result("Hit the Deck: what a card is worth in the opening hand",
-                 {**setups[0].meta(games_per_table=games, seed=seed), "tables": [s.players for s in setups]})
+    meta = setups[0].meta(games_per_table=games, seed=seed)
+    if len(setups) > 1:                  # several tables ran: say which, not the first one's size
+        meta = {k: v for k, v in meta.items() if k not in ("players", "profiles")}
+    res = Result("Hit the Deck: what a card is worth in the opening hand", {**meta, "tables": [s.label for s in setups]})
     table = pd.concat(parts, ignore_index=True)
     res.tables["card_value"] = table[["players", *[c for c in table.columns if c != "players"]]]
+    at = table[table["players"] == (4 if 4 in table["players"].values else table["players"].iloc[0])]
+    wins = at[at["metric"] == "d_win"]
+    best, worst = wins.loc[wins["estimate"].idxmax()], wins.loc[wins["estimate"].idxmin()]
+    res.findings.append(f"At {int(best['players'])} players the most valuable card to hold is {best['card']} "
+                        f"({say_points(best)} of P(win)), the least {worst['card']} ({say_points(worst)}).")
     res.notes.append("Each game is played twice from the same deal, play and chance streams: as dealt, and with "
                      "one card of the kind swapped into seat 0's opening hand for a random number card of it "
                      "(taken from the draw pile or another hand). d_p_out: change in P(seat 0 goes out first in "
@@ -215,6 +248,9 @@ def reaction_value(setup: Setup, games: int, seed: int, jobs: int = 1, progress:
     table["profile"] = [REACTION_PROFILES[int(i)] for i in table["profile"]]
     res = Result("Hit the Deck: what quick hands are worth", setup.meta(games=games, seed=seed))
     res.tables["reaction_value"] = table
+    d = table[table["metric"] == "d_win_vs_off"].set_index("profile")
+    res.findings.append(f"Against perfect reflexes, an adult seat's P(win) changes by {say_points(d.loc['adult'])} "
+                        f"and a child's by {say_points(d.loc['child'])}.")
     res.notes.append("Seat 0's reaction profile is set to each of off (perfect reflexes), adult, distracted and "
                      "child, the other seats as set up, on the same deals, play and chance streams. cards_*: "
                      "penalty cards seat 0 drew in the first hand by cause; penalty: its points that hand; p_win: "
@@ -245,6 +281,10 @@ def seat_advantage(setup: Setup, games: int, seed: int, jobs: int = 1, progress:
     t = run(_seat_chunk, (setup,), games, seed, jobs, progress)
     res = Result("Hit the Deck: does it pay to play first?", setup.meta(games=games, seed=seed))
     res.tables["positions"] = estimate(t.get("positions"), ["position"], ["p_out", "penalty", "p_win"])
+    p = res.tables["positions"]
+    wins = p[p["metric"] == "p_win"]
+    res.findings.append("P(win) by position: " + "; ".join(f"{int(r['position'])}: {say(r)}"
+                                                           for _, r in wins.iterrows()) + ".")
     res.notes.append(f"position 0 plays first (the dealer's left), position {setup.players - 1} is the first "
                      "hand's dealer. p_out and penalty: the first hand; p_win: the whole game (the deal then "
                      "passes as htd.dealer_rotation says).")
@@ -297,6 +337,8 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
     res.tables["hand"] = estimate(t.get("hand"), [], HAND_METRICS)
     dist = t.get("penalty_dist")[["penalty", "n"]]
     res.tables["penalty_distribution"] = dist.assign(share=dist["n"] / dist["n"].sum())
+    res.findings.append(f"This hand goes out first {say(res.row('hand', 'p_out'))} of the time and scores "
+                        f"{say(res.row('hand', 'penalty'))} penalty points on average.")
     res.notes.append(f"Seat 0 holds the hand and plays {seat_order} (position {position} after the dealer); the "
                      f"other cards are dealt at random, {samples:,} deals. p_out: it goes out first; penalty: "
                      "its points that hand; penalty_distribution bins points by 5 (100 = 100 or more).")

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.common import Analysis, Hooks, Progress, Setup, arm_seeds, match, one_row, run
-from analysis.result import Result
+from analysis.result import Result, say, say_points
 from analysis.stats import estimate
 from simulator.errors import BadInput
 from simulator.moon import engine as E
@@ -43,6 +43,7 @@ class MoonHooks(Hooks):
     game_unit = "P(winning the game to 21)"
     side_outcome_names = ("score",)
     side_outcome_unit = "points per hand"
+    metric_words = {"score": "points per hand", "win": "P(winning the game)"}
     seat_outcome_names = ("score", "p_bidder", "p_thrown_in")
 
     def make_table(self, players, partners, rule_args, profiles) -> E.MoonTable:
@@ -80,6 +81,12 @@ class MoonHooks(Hooks):
                                                                              "bidder_tricks"])
             trumps = estimate(t.get("trumps"), ["trump"], ["p_make"])
             res.tables["trumps"] = trumps.assign(trump=[T.trump_name(int(x)) for x in trumps["trump"]])
+        if "contracts" in res.tables:
+            c = res.tables["contracts"]
+            made = c[c["metric"] == "p_make"]
+            common = made.loc[made["n"].idxmax()]
+            res.findings.append(f"The most common contract is {int(common['bid'])}, made {say(common)} of the time; "
+                                f"{say(res.row('thrown_in', 'p_thrown_in'))} of hands are thrown in.")
         res.notes.append("score: points of the side this hand (0 on a thrown-in hand); contracts: the winning bid, "
                          "how often it was made and what the bidder scored.")
 
@@ -97,6 +104,29 @@ class MoonHooks(Hooks):
         rows = np.arange(size)[:, None]
         return {"score": res.score[rows, cols], "p_bidder": res.bidder[:, None] == np.arange(P),
                 "p_thrown_in": np.repeat((res.bidder < 0)[:, None], P, axis=1)}
+
+    def hand_rows(self, setup, res) -> dict[str, np.ndarray]:
+        """One row per hand (--save-hands): the auction (first bidder, winning bidder and bid, -1/0
+        when thrown in), trump, discard, widow and whether the bid was made; per seat its hand's
+        doubles and longest suit as dealt, its highest call (-1 none, 0 pass), its tricks and its
+        side's score."""
+        table = setup.table
+        n = len(res.bidder)
+        rows = {"first_bidder": res.first_bidder.astype(np.int8), "bidder": res.bidder.astype(np.int8),
+                "bid": res.bid.astype(np.int8), "trump": res.trump.astype(np.int8),
+                "discard": res.discard.astype(np.int8),
+                "widow": (np.full(n, -1, dtype=np.int8) if res.widow is None else res.widow.astype(np.int8)),
+                "made": res.made, "thrown_in": res.bidder < 0}
+        for s in range(table.players):
+            side, hand = int(table.side_of_seat[s]), res.hands[:, s]
+            pips = np.stack([((T.HIGH[hand] == v) | (T.LOW[hand] == v)).sum(axis=1) for v in range(7)], axis=1)
+            rows[f"seat{s}_doubles"] = T.IS_DOUBLE[hand].sum(axis=1).astype(np.int8)
+            rows[f"seat{s}_longest_suit"] = pips.max(axis=1).astype(np.int8)
+            rows[f"seat{s}_call"] = np.where(res.call_seats == s, res.calls, -1).max(axis=1).astype(np.int8)
+            rows[f"seat{s}_side"] = np.full(n, side, dtype=np.int8)
+            rows[f"seat{s}_tricks"] = res.tricks_seat[:, s].astype(np.int8)
+            rows[f"seat{s}_score"] = res.score[:, side].astype(np.int16)
+        return rows
 
 
 HOOKS = MoonHooks()
@@ -197,6 +227,10 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
         "pass_ci_high": pass_score["ci_high"]}])
     res.tables["pass"] = passing
     res.tables["outbid"] = outbid
+    choice = res.tables["best_bid"].iloc[0]
+    res.findings.append(f"Best: bid {int(choice['bid'])} in trump {choice['trump']}, expected score "
+                        f"{say(best, signed=True)} with P(make) {100 * choice['p_make']:.1f}%; passing scores "
+                        f"{say(pass_score, signed=True)}, so {'bid' if bid_it else 'pass'}.")
     res.notes += [
         f"The hand is the bidder's (seat 0, speaking {seat_order}); the other tiles are dealt at random, "
         f"{samples:,} deals per trump, the same deals for every trump and bid.",
@@ -265,6 +299,9 @@ def bid_success(setup: Setup, hands: int, seed: int, jobs: int = 1, progress: Pr
         cal = estimate(t.get("calibration"), ["strategy", "decile"], ["predicted", "p_make"])
         cal["strategy"] = [setup.seats.specs[int(i)] for i in cal["strategy"]]
         res.tables["calibration"] = cal
+    by_bid = res.tables["by_bid"]
+    res.findings.append("Bids make: " + "; ".join(f"{int(r['bid'])} in {say(r)}" for _, r in
+                                                  by_bid[by_bid["metric"] == "p_make"].iterrows()) + ".")
     res.notes += ["Hand class of the bidder's dealt hand (before the widow): tiles of the trump it named "
                   "(its double included), doubles held, and whether it held the trump double.",
                   "calibration: the bidding strategy's own predicted P(make) (binned by decile) against the "
@@ -340,6 +377,8 @@ def widow_value(setup: Setup, hands: int, seed: int, jobs: int = 1, progress: Pr
     metrics = ["with_p_make", "without_p_make", "d_make", "d_score"]
     res.tables["overall"] = estimate(t.get("by_all"), [], metrics)
     res.tables["by_bid"] = estimate(t.get("by_bid"), ["bid"], metrics)
+    res.findings.append(f"Taking the widow changes the bidder's P(make) by {say_points(res.row('overall', 'd_make'))} "
+                        f"and its points by {say(res.row('overall', 'd_score'), signed=True)} per contract.")
     res.notes.append("The same deals and auctions played twice: the bidder picks up the widow and discards as "
                      "usual, or keeps its dealt seven (discarding the widow tile). d_* = with minus without.")
     return res
@@ -371,6 +410,10 @@ def seat_advantage(setup: Setup, hands: int, seed: int, jobs: int = 1, progress:
              3: "last"}
     table["position"] = [names[int(p)] for p in table["position"]]
     res.tables["positions"] = table
+    pos = res.tables["positions"]
+    pts = pos[pos["metric"] == "score"]
+    res.findings.append("Points per hand by position: " + "; ".join(f"{r['position']} {say(r, signed=True)}"
+                                                                     for _, r in pts.iterrows()) + ".")
     res.notes.append("Per seat and hand, by where the seat speaks in the auction: how often it wins the contract, "
                      "how often it wins and makes it, and its side's points that hand.")
     return res
@@ -388,6 +431,8 @@ def game_odds(setup: Setup, games: int, seed: int, jobs: int = 1, progress: Prog
     res = Result("Moon: who wins the game to 21", {**setup.meta(seed=seed), "games_per_match": games})
     res.tables["matchups"] = pd.concat(tables, ignore_index=True)[["a", "b", "metric", "estimate", "n",
                                                                   "ci_low", "ci_high"]]
+    for _, r in res.tables["matchups"][res.tables["matchups"]["metric"] == "d_win"].iterrows():
+        res.findings.append(f"{r['a']} against {r['b']}: {say_points(r)} of P(winning the game).")
     res.notes.append(m.notes[0])
     return res
 

@@ -11,25 +11,51 @@ class Result:
     """An analysis outcome.
 
     `tables` are long tables: key columns, then `metric`, `estimate`, `n`, `ci_low`, `ci_high`
-    (95%), one row per estimate; a few tables (distributions) carry counts instead.
-    `meta` says what stands behind the numbers: game, table, rules in force, strategies, hands,
-    seed. `notes` are sentences for a reader.
+    (95%) and `kind` (proportion or mean), one row per estimate; a few tables (distributions)
+    carry counts instead. `meta` says what stands behind the numbers: game, table, rules in
+    force, strategies, hands, seed. `findings` are one or two plain sentences of what the run
+    found, with intervals; `notes` say how to read the tables.
     """
     title: str
     meta: dict
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    findings: list[str] = field(default_factory=list)
 
     def to_json_obj(self) -> dict:
         return {
             "title": self.title,
             "meta": self.meta,
+            "findings": self.findings,
             "notes": self.notes,
             "tables": {name: _records(df) for name, df in self.tables.items()},
         }
+
+    def row(self, name: str, metric: str, /, **keys) -> pd.Series:
+        """The estimate of `metric` in table `name` where the key columns equal `keys`."""
+        df = self.tables[name]
+        hit = df["metric"] == metric
+        for k, v in keys.items():
+            hit &= df[k] == v
+        return df[hit].iloc[0]
 
 
 def _records(df: pd.DataFrame) -> list[dict]:
     out = df.astype(object).where(pd.notna(df), None)
     return [{k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()}
             for row in out.to_dict(orient="records")]
+
+
+def say(row, percent: bool | None = None, signed: bool = False) -> str:
+    """An estimate as a reader wants it: '45.2% [44.9%, 45.5%]' or '+0.91 [0.85, 0.97]'."""
+    if percent is None:
+        percent = row.get("kind") == "proportion"
+    if percent:
+        return f"{100 * row['estimate']:.1f}% [{100 * row['ci_low']:.1f}%, {100 * row['ci_high']:.1f}%]"
+    sign = "+" if signed else ""
+    return f"{row['estimate']:{sign}.2f} [{row['ci_low']:.2f}, {row['ci_high']:.2f}]"
+
+
+def say_points(row) -> str:
+    """A difference of proportions in percentage points."""
+    return f"{100 * row['estimate']:+.1f} points [{100 * row['ci_low']:+.1f}, {100 * row['ci_high']:+.1f}]"

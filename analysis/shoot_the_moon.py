@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.common import Analysis, Hooks, Progress, Setup, arm_seeds, one_row, run
-from analysis.result import Result
+from analysis.result import Result, say, say_points
 from analysis.stats import Z, estimate, wilson
 from simulator.errors import BadInput
 from simulator.runner import CHUNK, Tally, chunk_rngs
@@ -54,6 +54,7 @@ class StmHooks(Hooks):
     game_extra_names = ("p_supply_short",)
     side_outcome_names = ("chips", "odd")
     side_outcome_unit = "chips per round and P(odd)"
+    metric_words = {"chips": "chips per round", "win": "P(winning the game)"}
     seat_outcome_names = ("chips", "p_odd", "p_shoot", "moon_chips")
     all_tables = ALL_TABLES
 
@@ -89,10 +90,15 @@ class StmHooks(Hooks):
         dist = t.get("tricks_dist")[["side", "tricks", "n"]]
         totals = dist.groupby("side")["n"].transform("sum")
         p, lo, hi = wilson(dist["n"], totals)
-        res.tables["tricks_distribution"] = dist.assign(n=totals, count=dist["n"], estimate=p, ci_low=lo, ci_high=hi)
+        res.tables["tricks_distribution"] = dist.assign(n=totals, count=dist["n"], metric="share", estimate=p,
+                                                        ci_low=lo, ci_high=hi, kind="proportion")
         annulled = t.get("annulled")
         if annulled["p_annulled"].sum() > 0:
             res.tables["annulled"] = estimate(annulled, [], ["p_annulled"])
+        side0 = lambda m: res.row("sides", m, side=0)   # noqa: E731
+        res.findings.append(f"At {setup.label} a side takes an odd number of tricks in {say(side0('p_odd'))} of "
+                            f"rounds and shoots the moon in {say(side0('p_shoot'))}; it wins "
+                            f"{say(side0('chips'), signed=True)} chips per round.")
         res.notes.append("chips: net chip change of the side in one round, from the starting chips "
                          f"({setup.table.rules.starting_chips} per side); p_odd: 1 or 3 tricks; p_shoot: all 5.")
 
@@ -115,6 +121,23 @@ class StmHooks(Hooks):
         tricks = res.tricks[rows, cols]
         return {"chips": (res.chips_after - res.chips_before)[rows, cols], "p_odd": np.isin(tricks, (1, 3)),
                 "p_shoot": tricks == 5, "moon_chips": res.moon_chips[rows, cols]}
+
+    def hand_rows(self, setup, res) -> dict[str, np.ndarray]:
+        """One row per round (--save-hands): the dealer and, per seat, its hand's features as dealt,
+        the tricks it took and its side's chips and Moon chips that round."""
+        table = setup.table
+        chips = res.chips_after - res.chips_before
+        rows = {"dealer": res.dealer.astype(np.int8), "annulled": res.annulled}
+        for s in range(table.players):
+            side, hand = int(table.side_of_seat[s]), res.hands[:, s]
+            rows |= {f"seat{s}_{k}": v.astype(np.int8) for k, v in hand_features(hand).items()}
+            rows[f"seat{s}_big_moons"] = np.isin(hand, C.BIG_MOONS).sum(axis=1).astype(np.int8)
+            rows[f"seat{s}_side"] = np.full(len(hand), side, dtype=np.int8)
+            rows[f"seat{s}_tricks"] = res.tricks_seat[:, s].astype(np.int8)
+            rows[f"seat{s}_side_tricks"] = res.tricks[:, side].astype(np.int8)
+            rows[f"seat{s}_chips"] = chips[:, side].astype(np.int16)
+            rows[f"seat{s}_moon_chips"] = res.moon_chips[:, side].astype(np.int16)
+        return rows
 
 
 HOOKS = StmHooks()
@@ -202,11 +225,16 @@ def big_moon_value(setups: list[Setup], deals: int, seed: int, jobs: int = 1, pr
                      ["d_chips", "d_odd", "d_shoot", "d_win"])
         paired.append(p.assign(table=s.label, players=s.players, partners=s.partners))
     first = setups[0]
-    res = Result("Shoot the Moon: what a Big Moon is worth",
-                 {**first.meta(deals_per_table=deals, seed=seed, seat=seat),
-                  "tables": [s.label for s in setups]})
+    meta = first.meta(deals_per_table=deals, seed=seed, seat=seat)
+    if len(setups) > 1:                  # several tables ran: say which, not the first one's size
+        meta = {k: v for k, v in meta.items() if k not in ("players", "partners")}
+    res = Result("Shoot the Moon: what a Big Moon is worth", {**meta, "tables": [s.label for s in setups]})
     res.tables["by_holding"] = _front(pd.concat(holding, ignore_index=True), ["table", "players", "partners"])
     res.tables["paired_value"] = _front(pd.concat(paired, ignore_index=True), ["table", "players", "partners"])
+    for table in res.tables["paired_value"]["table"].unique():
+        row = lambda m: res.row("paired_value", m, table=table, big_before="any")   # noqa: E731
+        res.findings.append(f"At {table} a Big Moon swapped into the hand is worth {say(row('d_chips'), signed=True)} "
+                            f"chips in that round and {say_points(row('d_win'))} of P(winning the game).")
     res.notes += [
         f"by_holding: seat {seat}'s first-round outcome (chips, P(odd), P(shoot)) and P(its side wins the game) "
         "by the Big and Little Moons in its opening hand.",
@@ -260,6 +288,11 @@ def hand_odds(setup: Setup, hands: int, seed: int, jobs: int = 1, progress: Prog
     for name in FEATURES:
         res.tables[name] = estimate(t.get(name), ["value"], ["p_odd", "p_shoot", "chips"]).rename(
             columns={"value": name})
+    reds = res.tables["red_cards"]
+    odd = reds[(reds["metric"] == "p_odd") & (reds["n"] >= 30)].sort_values("red_cards")
+    lo, hi = odd.iloc[0], odd.iloc[-1]
+    res.findings.append(f"P(odd) is {say(lo)} with {int(lo['red_cards'])} red cards and {say(hi)} with "
+                        f"{int(hi['red_cards'])}.")
     res.notes.append(f"Seat {seat}'s hand as dealt; outcomes of its side in that round. moon_cards counts Big "
                      "and Little Moons; highest_red is 0 with no red card.")
     return res
@@ -308,6 +341,12 @@ def chip_value(setup: Setup, games: int, seed: int, jobs: int = 1, progress: Pro
             rows.append({"ours": a, "theirs": b, "metric": "d_win_one_more_chip", "estimate": d,
                          "n": int(min(states["n"][i], states["n"][j])), "ci_low": d - half, "ci_high": d + half})
     res.tables["one_more_chip"] = pd.DataFrame(rows)
+    start = setup.table.rules.starting_chips
+    one = res.tables["one_more_chip"]
+    at_start = one[(one["ours"] == start) & (one["theirs"] == start)]
+    if len(at_start):
+        res.findings.append(f"From the start ({start} chips each) one more chip raises P(win) by "
+                            f"{say_points(at_start.iloc[0])}.")
     res.notes += ["Side 0 (seat 0's side) starts the game state with `ours` chips and every other side with "
                   "`theirs`; the first dealer is random. n games per state.",
                   "one_more_chip: the gain in P(win) from holding one chip more (difference of two "

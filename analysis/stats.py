@@ -37,11 +37,13 @@ def mean_ci(total: np.ndarray, total_sq: np.ndarray, n: np.ndarray) -> tuple[np.
 
 
 def estimate(summed: pd.DataFrame, keys: list[str], metrics: list[str], n_col: str = "n") -> pd.DataFrame:
-    """Long table: one row per key combination and metric, with estimate, n, ci_low, ci_high."""
+    """Long table: one row per key combination and metric, with estimate, n, ci_low, ci_high and
+    kind ("proportion" or "mean": how to read the estimate)."""
     rows = []
     for metric in metrics:
         n = summed[n_col].to_numpy()
-        if metric + "__sq" not in summed.columns:          # a proportion (see the module docstring)
+        proportion = metric + "__sq" not in summed.columns          # see the module docstring
+        if proportion:
             est, lo, hi = wilson(summed[metric].to_numpy(), n)
         else:
             est, lo, hi = mean_ci(summed[metric].to_numpy(), summed[metric + "__sq"].to_numpy(), n)
@@ -51,5 +53,6 @@ def estimate(summed: pd.DataFrame, keys: list[str], metrics: list[str], n_col: s
         part["n"] = n.astype(np.int64)
         part["ci_low"] = lo
         part["ci_high"] = hi
+        part["kind"] = "proportion" if proportion else "mean"
         rows.append(part)
     return pd.concat(rows, ignore_index=True)

@@ -13,7 +13,7 @@ import pandas as pd
 
 from analysis.result import Result
 
-ESTIMATE_COLS = ("metric", "estimate", "n", "ci_low", "ci_high")
+ESTIMATE_COLS = ("metric", "estimate", "n", "ci_low", "ci_high", "kind")
 
 
 def fmt_number(x: float) -> str:
@@ -25,34 +25,56 @@ def fmt_number(x: float) -> str:
     return f"{x:.4f}" if ax < 10 else f"{x:.2f}"
 
 
-def pivot_estimates(df: pd.DataFrame) -> pd.DataFrame:
-    """Long estimates -> one row per key combination, one 'est [lo, hi]' column per metric, plus n."""
-    if not set(ESTIMATE_COLS) <= set(df.columns):
+def _cell(r) -> str:
+    if r.get("kind") == "proportion":            # proportions read as percentages in text
+        return f"{fmt_percent(r['estimate'])} [{fmt_percent(r['ci_low'])}, {fmt_percent(r['ci_high'])}]"
+    return f"{fmt_number(r['estimate'])} [{fmt_number(r['ci_low'])}, {fmt_number(r['ci_high'])}]"
+
+
+def fmt_percent(x: float) -> str:
+    if x is None or (isinstance(x, float) and np.isnan(x)):
+        return "-"
+    return f"{100 * x:.2f}%" if abs(x) < 0.01 and x != 0 else f"{100 * x:.1f}%"
+
+
+def pivot_estimates(df: pd.DataFrame, labels=None) -> pd.DataFrame:
+    """Long estimates -> one row per key combination, one 'est [lo, hi]' column per metric, plus n;
+    `labels(metric)` gives the column header a player reads (the metric name by default)."""
+    if not set(ESTIMATE_COLS) - {"kind"} <= set(df.columns):
         return df
+    labels = labels or (lambda m: m)
     keys = [c for c in df.columns if c not in ESTIMATE_COLS]
-    cell = df.apply(lambda r: f"{fmt_number(r['estimate'])} [{fmt_number(r['ci_low'])}, {fmt_number(r['ci_high'])}]",
-                    axis=1)
+    cell = df.apply(_cell, axis=1)
     frame = df.assign(cell=cell)
     if not keys:   # one row per metric
-        return frame[["metric", "cell", "n"]].rename(columns={"cell": "estimate [95% interval]"})
+        shown = frame[["metric", "cell", "n"]].rename(columns={"cell": "estimate [95% interval]"})
+        return shown.assign(metric=[labels(m) for m in shown["metric"]])
     table = frame.pivot_table(index=keys, columns="metric", values="cell", aggfunc="first", sort=False)
     table = table[list(dict.fromkeys(frame["metric"]))]
     n = frame.groupby(keys, sort=False)["n"].max()
     table.insert(0, "n", n)
-    return table.reset_index()
+    return table.rename(columns=labels).reset_index()
 
 
 def render_table(result: Result) -> str:
+    from reports.glossary import glossary_lines, label, strategy_lines
+    game = result.meta.get("game")
     out = [result.title, "=" * len(result.title)]
-    meta = ", ".join(f"{k}={v}" for k, v in result.meta.items() if v not in (None, {}, []))
+    meta = ", ".join(f"{k}={v}" for k, v in result.meta.items() if v not in (None, {}, []) and k != "strategies")
     out.append(meta)
+    out += strategy_lines(game, result.meta.get("strategies"))
     for name, df in result.tables.items():
         out += ["", f"{name}  (estimate [95% interval]; n = sample size)", ""]
-        shown = pivot_estimates(df)
+        shown = pivot_estimates(df, lambda m: label(game, m))
         out.append(shown.to_string(index=False, float_format=fmt_number))
+    if result.findings:
+        out += ["", "What it found:"] + [f"  {f}" for f in result.findings]
     if result.notes:
         out.append("")
         out += [f"* {note}" for note in result.notes]
+    words = glossary_lines(game, result.tables)
+    if words:
+        out += ["", "Glossary:"] + [f"  {w}" for w in words]
     return "\n".join(out)
 
 
