@@ -112,12 +112,12 @@ def partial_shuffle(pool: np.ndarray, offsets: np.ndarray, k: int | None = None)
         deck = np.empty((len(items), m), dtype=np.int8)
         deck[:] = items
         flat = deck.reshape(-1)
-        games = np.arange(m)
+        # flat index of the item swapped into row i, for every game of the block
+        target = (offsets[:, lo:lo + m] + np.arange(steps, dtype=offsets.dtype)[:, None]).astype(np.intp) * m + np.arange(m)
         for i in range(steps):
-            target = (offsets[i, lo:lo + m] + i).astype(np.intp) * m + games    # flat index of the swapped item
             top = deck[i].copy()
-            deck[i] = flat[target]
-            flat[target] = top
+            deck[i] = flat[target[i]]
+            flat[target[i]] = top
         out[:, lo:lo + m] = deck[:k]
     return out
 

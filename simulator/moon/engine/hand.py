@@ -79,10 +79,12 @@ def play(table: Table, n: int, strategies: Sequence, deal_rng: np.random.Generat
     auc = auction(table, words(rows8), first_bidder, scores, strategy_groups, play_rng)
     discard, trump = exchange_and_name_trump(table, rows8, widow, auc.bidder, auc.bid, strategy_groups,
                                              play_rng, scores)
-    played = rows_where(auc.bidder >= 0)                   # thrown-in hands are rows not played
-    tricks = play_rows(table, take(rows8.reshape(n, P * 8), played).reshape(-1, 8), take(auc.bidder, played),
-                       take(auc.bid, played), take(trump, played), strategy_groups, play_rng,
-                       take(scores, played), trace, take(discard, played)).spread(played, n)
+    # Hands with a contract are played; a thrown-in hand is a row not played (-1 plays, 0 tricks).
+    played = rows_where(auc.bidder >= 0)
+    seat_rows = take(rows8.reshape(n, P * 8), played).reshape(-1, 8)
+    tricks = play_rows(table, seat_rows, take(auc.bidder, played), take(auc.bid, played), take(trump, played),
+                       strategy_groups, play_rng, take(scores, played), trace, take(discard, played))
+    tricks = tricks.spread(played, n)
     points, made = score(table, auc.bidder, auc.bid, tricks.tricks)
     wins, loses = instant_results(table, auc.bidder, auc.bid, made)
     hands7 = rows8[:, :HAND].reshape(n, P, HAND)

@@ -43,12 +43,15 @@ class PlayResult:
         the other rows are hands not played (UNPLAYED; trace rows -1)."""
         if games is None:
             return self
+        m = len(games)
+        column = np.full(n, m, dtype=np.intp)      # column of each game in (k, m+1) [played | filler]
+        column[games] = np.arange(m)
         full = {}
         for name, fill in self.UNPLAYED.items():
-            part = getattr(self, name)
-            out = np.full((part.shape[1], n), fill, dtype=np.int8)       # C-order (k, n), as played
-            out[:, games] = part.T
-            full[name] = out.T
+            part = getattr(self, name)             # (m, k) views of C-order (k, m) storage
+            ext = np.full((part.shape[1], m + 1), fill, dtype=np.int8)
+            ext[:, :m] = part.T
+            full[name] = np.take(ext, column, axis=1).T          # a gather per row, C-order (k, n) again
         trace = []
         for seat_t, legal_t in self.legal_trace:
             s_full = np.full(n, -1, dtype=np.int8)
