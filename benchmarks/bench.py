@@ -30,7 +30,7 @@ def rate(fn, hands: int, repeat: int = 3) -> float:
 
 
 def stm_batch(strategy: str, players: int = 4, partners: bool = False):
-    from simulator.shoot_the_moon.engine import Table, deal, play_round
+    from simulator.shoot_the_moon.engine import Table, play
     from simulator.shoot_the_moon.rules import Rules
     from strategies.base import parse_seat_specs
     table = Table(players, partners, Rules())
@@ -39,11 +39,7 @@ def stm_batch(strategy: str, players: int = 4, partners: bool = False):
 
     def run(n):
         for start in range(0, n, CHUNK):
-            size = min(CHUNK, n - start)
-            hands = deal(rng, size, table.hands_dealt)
-            dealer = rng.integers(0, players, size).astype(np.int8)
-            chips = np.full((size, table.n_sides), 2, dtype=np.int16)
-            play_round(table, hands, dealer, chips, seats, rng)
+            play(table, min(CHUNK, n - start), seats, rng, rng)     # deal, dealer, round from 2 chips
     return run
 
 

@@ -23,17 +23,17 @@ HANDS = 8 * CHUNK
 
 def moon_batch(players: int = 3, flags: tuple[str, ...] = (), strategy: str = "random"):
     """fn(n): n full hands in chunks of CHUNK with the batch engine and a registered strategy."""
-    from simulator.moon.engine import MoonTable, play_hands
+    from simulator.moon.engine import Table, play
     from simulator.moon.rules import parse_rules
     from strategies.base import parse_seat_specs
-    table = MoonTable(players, parse_rules(list(flags)))
+    table = Table(players, parse_rules(list(flags)))
     seats = parse_seat_specs("moon", [strategy], players, default=strategy,
                              required=("bid", "discard", "trump", "play")).strategies
     deal_rng, play_rng = np.random.default_rng(1), np.random.default_rng(2)
 
     def run(n):
         for start in range(0, n, CHUNK):
-            play_hands(table, min(CHUNK, n - start), seats, deal_rng, play_rng)
+            play(table, min(CHUNK, n - start), seats, deal_rng, play_rng)
     return run
 
 

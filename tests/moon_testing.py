@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.moon import tiles as T
-from simulator.moon.engine import LOWEST
+from simulator.batch import LOWEST
 from simulator.moon.views import BID_VALUES, PASS
 from strategies.moon import RandomMoon
 
@@ -111,7 +111,7 @@ class IllegalPlayer(RandomPlayer):
 # ---------------------------------------------------------------------------- replaying batch hands
 
 def replay_hand(res, i: int, table, trace: bool = True):
-    """Replay game i of a HandResult through reference.Hand, asserting at every step that the
+    """Replay game i of an engine Result through reference.Hand, asserting at every step that the
     reference agrees with the batch engine (legal calls, discards, trumps, tiles, winners, score).
     Returns the finished reference Hand."""
     from simulator.moon import reference as ref

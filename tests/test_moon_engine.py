@@ -12,8 +12,8 @@ from simulator.errors import BadInput, IllegalMove
 from simulator.moon import reference as ref
 from simulator.moon import tiles as T
 from simulator.moon.engine import (
-    BITS7, UNIFORM, MoonTable, deal, deal_with_hand, game_winner, play_games, play_hands, play_tricks,
-    run_auction, score, widow_and_trump,
+    BITS7, UNIFORM, Table, deal, deal_with_hand, game_winner, play, play_games, play_tricks, run_auction,
+    score, widow_and_trump,
 )
 from simulator.moon.history import records, replay
 from simulator.moon.rules import FLAGS, Rules, parse_rules
@@ -23,25 +23,25 @@ from simulator.moon.views import BidView, DiscardView, PlayView, TrumpView
 # ---------------------------------------------------------------------------- table
 
 def test_table_properties_and_validation():
-    t3 = MoonTable(3, Rules())
+    t3 = Table(3, Rules())
     assert t3.tile_set.tolist() == list(range(22)) and t3.has_widow
     assert t3.side_of_seat.tolist() == [0, 1, 2] and t3.n_sides == 3
     assert t3.allowed_trumps.dtype == bool and t3.allowed_trumps.shape == (9,)
     assert np.flatnonzero(t3.allowed_trumps).tolist() == ref.allowed_trumps(3, Rules())
-    t21 = MoonTable(3, parse_rules(["moon.widow=none"]))
+    t21 = Table(3, parse_rules(["moon.widow=none"]))
     assert len(t21.tile_set) == 21 and not t21.has_widow and not t21.allowed_trumps[0]
-    t4 = MoonTable(4, Rules())
+    t4 = Table(4, Rules())
     assert len(t4.tile_set) == 28 and not t4.has_widow
     assert t4.side_of_seat.tolist() == [0, 1, 0, 1] and t4.n_sides == 2
     assert not t4.allowed_trumps[T.DOUBLES]
-    assert MoonTable(4, Rules(allow_doubles_trump_4p=True)).allowed_trumps[T.DOUBLES]
+    assert Table(4, Rules(allow_doubles_trump_4p=True)).allowed_trumps[T.DOUBLES]
     assert t4.tables is T.tables(Rules())
     with pytest.raises(BadInput):
-        MoonTable(5, Rules())
+        Table(5, Rules())
     with pytest.raises(BadInput):
-        MoonTable(4, Rules(tile_set="keep00_22"))
+        Table(4, Rules(tile_set="keep00_22"))
     with pytest.raises(BadInput):
-        MoonTable(3, Rules(tile_set="keep00_22", widow="none"))
+        Table(3, Rules(tile_set="keep00_22", widow="none"))
 
 
 def test_uniform_table_is_uniform_over_set_bits():
@@ -56,7 +56,7 @@ def test_uniform_table_is_uniform_over_set_bits():
 
 @pytest.mark.parametrize("players,flags", [(3, []), (3, ["moon.widow=none"]), (4, [])])
 def test_deal_layout_and_uniformity(players, flags):
-    table = MoonTable(players, parse_rules(flags))
+    table = Table(players, parse_rules(flags))
     rng = np.random.default_rng(3)
     n = 44_000
     hands, widow = deal(rng, n, table)
@@ -81,7 +81,7 @@ def test_deal_layout_and_uniformity(players, flags):
 @pytest.mark.parametrize("players", [3, 4])
 def test_deal_of_some_games_is_the_same_as_the_full_deal(players):
     """play_games deals only the games still going, from the same random numbers as a full deal."""
-    table = MoonTable(players, Rules())
+    table = Table(players, Rules())
     games = np.sort(np.random.default_rng(1).choice(2000, 700, replace=False))
     rng_a, rng_b = np.random.default_rng(5), np.random.default_rng(5)
     hands, widow = deal(rng_a, 2000, table)
@@ -94,7 +94,7 @@ def test_deal_of_some_games_is_the_same_as_the_full_deal(players):
 
 @pytest.mark.parametrize("players,seat", [(3, 0), (3, 2), (4, 1)])
 def test_deal_with_hand(players, seat):
-    table = MoonTable(players, Rules())
+    table = Table(players, Rules())
     rng = np.random.default_rng(8)
     hand = [20, 14, 9, 5, 2, 0, 12]
     n = 30_000
@@ -115,7 +115,7 @@ def test_deal_with_hand(players, seat):
 
 
 def test_deal_with_hand_rejects_bad_hands():
-    table = MoonTable(3, Rules())
+    table = Table(3, Rules())
     rng = np.random.default_rng(0)
     with pytest.raises(BadInput):
         deal_with_hand(rng, 5, table, 0, [1, 1, 2, 3, 4, 5, 6])
@@ -181,12 +181,12 @@ class CheckingPlayer(RandomPlayer):
 ])
 def test_views_show_exactly_the_public_state(players, flags):
     rules = parse_rules(flags + ["moon.all_pass=force_dealer"])    # every hand is played
-    table = MoonTable(players, rules)
+    table = Table(players, rules)
     rng = np.random.default_rng(11)
     n = 120
     player = CheckingPlayer(favour=T.NOTRUMP if rules.notrump_doubles == "own_suit" else None)
     scores = rng.integers(-5, 15, (n, table.n_sides)).astype(np.int16)
-    res = play_hands(table, n, [player] * players, rng, rng, scores=scores)
+    res = play(table, n, [player] * players, rng, rng, scores=scores)
     P, ar = players, np.arange(n)
     assert (res.bidder >= 0).all()
     # bidding views
@@ -271,10 +271,10 @@ def test_views_show_exactly_the_public_state(players, flags):
 
 def test_conformance_dtypes_and_shapes():
     for players in (3, 4):
-        table = MoonTable(players, Rules())
+        table = Table(players, Rules())
         rng = np.random.default_rng(2)
         n = 500
-        res = play_hands(table, n, [RandomPlayer()] * players, rng, rng)
+        res = play(table, n, [RandomPlayer()] * players, rng, rng)
         S = table.n_sides
         assert res.hands.shape == (n, players, 7) and res.hands.dtype == np.int8
         for name, shape in [("calls", (n, table.max_calls)), ("call_seats", (n, table.max_calls)),
@@ -295,7 +295,7 @@ def test_conformance_dtypes_and_shapes():
 
 def test_play_tricks_and_widow_and_trump_directly():
     """The phase functions used on their own (as the analysis layer does)."""
-    table = MoonTable(3, Rules())
+    table = Table(3, Rules())
     rng = np.random.default_rng(4)
     n = 300
     hands, widow = deal(rng, n, table)
@@ -327,16 +327,16 @@ def test_play_tricks_and_widow_and_trump_directly():
 @pytest.mark.parametrize("phase", ["bid", "discard", "trump", "play", "call_end"])
 def test_illegal_choice_names_the_strategy(phase):
     flags = ["moon.lead_suit_rule=leader_calls_end"] if phase == "call_end" else []
-    table = MoonTable(3, parse_rules(flags))
+    table = Table(3, parse_rules(flags))
     bad = IllegalPlayer(phase)
     bad.spec = "bad_plugin.py:Cheater"
     rng = np.random.default_rng(1)
     with pytest.raises(IllegalMove, match="bad_plugin.py:Cheater"):
-        play_hands(table, 200, [RandomPlayer(), bad, RandomPlayer()], rng, rng)
+        play(table, 200, [RandomPlayer(), bad, RandomPlayer()], rng, rng)
 
 
 def test_illegal_choice_without_spec_uses_the_class_name_and_checks_shapes():
-    table = MoonTable(4, Rules())
+    table = Table(4, Rules())
 
     class WrongShape(RandomPlayer):
         def play(self, view, rng):
@@ -348,11 +348,11 @@ def test_illegal_choice_without_spec_uses_the_class_name_and_checks_shapes():
 
     rng = np.random.default_rng(1)
     with pytest.raises(IllegalMove, match="WrongShape"):
-        play_hands(table, 100, [WrongShape()] * 4, rng, rng)
+        play(table, 100, [WrongShape()] * 4, rng, rng)
     with pytest.raises(IllegalMove, match="FloatBids"):
-        play_hands(table, 100, [FloatBids()] * 4, rng, rng)
+        play(table, 100, [FloatBids()] * 4, rng, rng)
     with pytest.raises(IllegalMove, match="IllegalPlayer"):
-        play_hands(table, 100, [IllegalPlayer("trump")] * 4, rng, rng)       # doubles are not allowed in 4p
+        play(table, 100, [IllegalPlayer("trump")] * 4, rng, rng)       # doubles are not allowed in 4p
 
 
 def test_strategies_are_asked_once_per_step_per_object():
@@ -363,11 +363,11 @@ def test_strategies_are_asked_once_per_step_per_object():
             Counting.calls += 1
             return super().play(view, rng)
 
-    table = MoonTable(3, Rules(all_pass="force_dealer"))
+    table = Table(3, Rules(all_pass="force_dealer"))
     shared = Counting()
     rng = np.random.default_rng(2)
-    play_hands(table, 100, [shared, shared, SlowRandomPlayer()], rng, rng)
-    assert Counting.calls <= 21                         # one call per play step for seats 0 and 1 together
+    play(table, 100, [shared, shared, SlowRandomPlayer()], rng, rng)
+    assert Counting.calls == 21                         # one call per play step for seats 0 and 1 together
 
 
 # ---------------------------------------------------------------------------- scoring and game ends
@@ -379,7 +379,7 @@ def test_strategies_are_asked_once_per_step_per_object():
 ])
 def test_score_matches_reference_everywhere(players, flags):
     rules = parse_rules(flags)
-    table = MoonTable(players, rules)
+    table = Table(players, rules)
     rows = []
     for bidder, bid in itertools.product(range(players), [3, 4, 5, 6, 7, 21]):
         splits = [c for c in itertools.product(range(8), repeat=table.n_sides) if sum(c) == 7]
@@ -400,7 +400,7 @@ def test_score_matches_reference_everywhere(players, flags):
                                            (4, ["moon.end_tie=bidder_goes_out", "moon.scoring=marks7"])])
 def test_game_winner_matches_reference(players, flags):
     rules = parse_rules(flags)
-    table = MoonTable(players, rules)
+    table = Table(players, rules)
     rng = np.random.default_rng(9)
     n = 4000
     S = table.n_sides
@@ -418,7 +418,7 @@ def test_game_winner_matches_reference(players, flags):
 
 
 def test_games_seeds_reproduce_and_finished_games_are_inert():
-    table = MoonTable(3, Rules())
+    table = Table(3, Rules())
     strat = [RandomPlayer(p_moon=0.03, cautious=True)] * 3
 
     def run(seed, strategies=strat):
@@ -454,21 +454,21 @@ def test_games_seeds_reproduce_and_finished_games_are_inert():
         assert (res_a.hands[ia] == res_d.hands[id_]).all() and (res_a.widow[ia] == res_d.widow[id_]).all()
 
 
-def test_play_hands_reproduces_with_the_same_seeds():
-    table = MoonTable(4, parse_rules(["moon.lead_suit_rule=leader_calls_end"]))
+def test_play_reproduces_with_the_same_seeds():
+    table = Table(4, parse_rules(["moon.lead_suit_rule=leader_calls_end"]))
     outs = []
     for _ in range(2):
         rng1, rng2 = np.random.default_rng(1), np.random.default_rng(2)
-        outs.append(play_hands(table, 1000, [RandomPlayer()] * 4, rng1, rng2))
+        outs.append(play(table, 1000, [RandomPlayer()] * 4, rng1, rng2))
     for name in ("hands", "calls", "bidder", "trump", "play_tiles", "called_ends", "score"):
         assert (getattr(outs[0], name) == getattr(outs[1], name)).all()
 
 
 def test_given_hands_are_played_as_given():
-    table = MoonTable(3, Rules(all_pass="force_dealer"))
+    table = Table(3, Rules(all_pass="force_dealer"))
     rng = np.random.default_rng(3)
     hands, widow = deal(rng, 50, table)
-    res = play_hands(table, 50, [RandomPlayer()] * 3, None, rng, first_bidder=np.full(50, 2), hands=hands, widow=widow)
+    res = play(table, 50, [RandomPlayer()] * 3, None, rng, first_bidder=np.full(50, 2), hands=hands, widow=widow)
     assert (res.hands == hands).all() and (res.widow == widow).all() and (res.first_bidder == 2).all()
     assert (res.call_seats[:, 0] == 2).all()
     for i in range(50):
@@ -478,9 +478,9 @@ def test_given_hands_are_played_as_given():
 # ---------------------------------------------------------------------------- hand histories
 
 def _history(players, flags, n=60, seed=4):
-    table = MoonTable(players, parse_rules(flags))
+    table = Table(players, parse_rules(flags))
     rng = np.random.default_rng(seed)
-    res = play_hands(table, n, [RandomPlayer()] * players, rng, rng)
+    res = play(table, n, [RandomPlayer()] * players, rng, rng)
     specs = ("random",) * players
     return table, res, [json.loads(line) for line in records(res, table, specs, seed=42, first_id=100)]
 

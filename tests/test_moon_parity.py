@@ -10,7 +10,7 @@ import pytest
 
 from tests.moon_testing import RandomPlayer, SlowRandomPlayer, replay_hand
 from simulator.moon import reference as ref
-from simulator.moon.engine import MoonTable, play_games, play_hands
+from simulator.moon.engine import Table, play, play_games
 from simulator.moon.rules import parse_rules
 from simulator.moon.tiles import DOUBLES, NOTRUMP
 
@@ -70,12 +70,12 @@ def _strategies(kind: str, players: int, favour):
 @pytest.mark.parametrize("kind", ["shared", "mixed"])
 def test_hands_match_reference(case, kind):
     players, flags, favour = case
-    table = MoonTable(players, parse_rules(flags))
+    table = Table(players, parse_rules(flags))
     seed = zlib.crc32(repr((players, flags, kind)).encode())
     rng = np.random.default_rng(seed)
     n = 160
     scores = rng.integers(-10, 20, (n, table.n_sides)).astype(np.int16)
-    res = play_hands(table, n, _strategies(kind, players, favour), rng, rng, scores=scores, trace=True)
+    res = play(table, n, _strategies(kind, players, favour), rng, rng, scores=scores, trace=True)
     outcomes = set()
     for i in range(n):
         hand = replay_hand(res, i, table)
@@ -98,9 +98,9 @@ def test_hands_match_reference(case, kind):
 
 def test_lead_end_calls_include_the_lower_end():
     """Random end calls sometimes name the lower end, and the engine follows that suit."""
-    table = MoonTable(3, parse_rules(["moon.lead_suit_rule=leader_calls_end"]))
+    table = Table(3, parse_rules(["moon.lead_suit_rule=leader_calls_end"]))
     rng = np.random.default_rng(5)
-    res = play_hands(table, 300, [RandomPlayer()] * 3, rng, rng)
+    res = play(table, 300, [RandomPlayer()] * 3, rng, rng)
     from simulator.moon.tiles import HIGH, LOW
     lead_tiles = res.play_tiles[:, ::3]
     called = res.called_ends
@@ -109,9 +109,9 @@ def test_lead_end_calls_include_the_lower_end():
 
 
 def test_without_call_end_the_higher_end_is_named():
-    table = MoonTable(4, parse_rules(["moon.lead_suit_rule=leader_calls_end"]))
+    table = Table(4, parse_rules(["moon.lead_suit_rule=leader_calls_end"]))
     rng = np.random.default_rng(6)
-    res = play_hands(table, 200, [RandomPlayer(call_ends=False)] * 4, rng, rng)
+    res = play(table, 200, [RandomPlayer(call_ends=False)] * 4, rng, rng)
     from simulator.moon.tiles import HIGH
     lead_tiles = res.play_tiles[:, ::4]
     used = res.called_ends >= 0
@@ -134,7 +134,7 @@ GAME_CASES = [
 
 @pytest.mark.parametrize("players,flags", GAME_CASES, ids=[f"{p}p:{','.join(f) or 'default'}" for p, f in GAME_CASES])
 def test_games_match_reference_game(players, flags):
-    table = MoonTable(players, parse_rules(flags))
+    table = Table(players, parse_rules(flags))
     rules = table.rules
     n = 40
     seed = zlib.crc32(repr((players, flags)).encode())

@@ -19,7 +19,7 @@ def seats(spec, players=3):
 @pytest.mark.parametrize("spec", ["random", "threshold", "greedy", "defend", "threshold:play=random,margin=1"])
 def test_every_registered_strategy_plays_legal_hands(players, spec):
     table = Setup("moon", players).validate().table
-    res = E.play_hands(table, 3000, seats(spec, players), np.random.default_rng(1), np.random.default_rng(2))
+    res = E.play(table, 3000, seats(spec, players), np.random.default_rng(1), np.random.default_rng(2))
     played = res.bidder >= 0
     assert played.any()
     assert (res.tricks[played].sum(axis=1) == 7).all()
@@ -103,7 +103,7 @@ def test_heuristic_hands_replay_through_the_reference(players, spec):
     """Parity with the rules oracle also holds for the built-in strategies' choices."""
     from tests.moon_testing import replay_hand
     table = Setup("moon", players).validate().table
-    res = E.play_hands(table, 150, seats(spec, players), np.random.default_rng(11), np.random.default_rng(12),
+    res = E.play(table, 150, seats(spec, players), np.random.default_rng(11), np.random.default_rng(12),
                        trace=True)
     for i in range(150):
         replay_hand(res, i, table)

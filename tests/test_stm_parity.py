@@ -1,9 +1,11 @@
 """The batch engine against the reference engine: same deals, same choices -> same everything."""
+import zlib
+
 import numpy as np
 import pytest
 
 from simulator.shoot_the_moon import reference as ref
-from simulator.shoot_the_moon.engine import LEAD_CLASS, Table, deal, play_round, strength_table
+from simulator.shoot_the_moon.engine import LEAD_CLASS, Table, deal, play, play_round, strength_table
 from simulator.shoot_the_moon.rules import parse_rules
 from strategies.base import parse_seat_specs
 
@@ -26,7 +28,7 @@ CASES = [
 def test_batch_matches_reference(players, partners, rule_args, strategy):
     rules = parse_rules(rule_args)
     table = Table(players, partners, rules)
-    rng = np.random.default_rng(hash((players, partners, strategy, tuple(rule_args))) % 2**32)
+    rng = np.random.default_rng(zlib.crc32(repr((players, partners, strategy, tuple(rule_args))).encode()))
     n = 150
     hands = deal(rng, n, table.hands_dealt)
     dealer = rng.integers(0, players, n).astype(np.int8)
@@ -78,3 +80,21 @@ def test_deal_is_uniform_enough():
     assert counts.min() > 850 and counts.max() < 1150     # expected 1000 per card
     flat = hands.reshape(len(hands), -1)
     assert all(len(set(row)) == 20 for row in flat[:500].tolist())
+
+
+@pytest.mark.parametrize("players,partners", [(2, False), (6, True)])
+def test_play_deals_a_dealer_and_plays_from_the_starting_chips(players, partners):
+    """play(): the deal, then a random dealer, both from deal_rng; the round from stm.starting_chips."""
+    table = Table(players, partners, parse_rules(["stm.starting_chips=3"]))
+    seats = parse_seat_specs("shoot-the-moon", ["odd"], players, default="odd").strategies
+    res = play(table, 400, seats, np.random.default_rng(5), np.random.default_rng(6), trace=True)
+    rng = np.random.default_rng(5)
+    hands = deal(rng, 400, table.hands_dealt)
+    dealer = rng.integers(0, players, 400).astype(np.int8)
+    chips = np.full((400, table.n_sides), 3, dtype=np.int16)
+    by_hand = play_round(table, hands, dealer, chips, seats, np.random.default_rng(6), trace=True)
+    for name in ("hands", "dealer", "chips_before", "chips_after", "play_cards", "trick_winners"):
+        assert np.array_equal(getattr(res, name), getattr(by_hand, name)), name
+    assert (res.chips_before == 3).all() and len(res.legal_trace) == 5 * table.hands_dealt
+    given = play(table, 400, seats, None, np.random.default_rng(6), hands=hands, dealer=dealer, chips=chips)
+    assert np.array_equal(given.play_cards, res.play_cards)

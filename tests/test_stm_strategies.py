@@ -5,7 +5,8 @@ import pytest
 from analysis.common import Setup, match
 from analysis.shoot_the_moon import add_big_moon
 from simulator.shoot_the_moon import cards as C
-from simulator.shoot_the_moon.engine import PlayView, Table, deal, play_games, play_round
+from simulator.shoot_the_moon.engine import Table, deal, play_games, play_round
+from simulator.shoot_the_moon.views import PlayView
 from simulator.shoot_the_moon.rules import Rules
 from strategies.base import parse_seat_specs
 
