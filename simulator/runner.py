@@ -5,7 +5,13 @@ Work is split into fixed-size chunks. Chunk i draws all its randomness from
 result does not depend on how many jobs run it or in what order. Each chunk returns a
 :class:`Tally` of sums (never per-hand rows); tallies are merged in chunk order as they arrive,
 so memory stays flat however many hands are played. joblib runs the chunks; its backend can be
-chosen with ``joblib.parallel_config``.
+chosen with ``joblib.parallel_config`` (``simulator.cluster.scheduler`` sets a Dask cluster): a
+configured backend gets every chunk, and results come back in chunk order whatever finishes first,
+so a cluster gives the same numbers as ``--jobs 1``.
+
+With a run store active (``simulator.store.recording``: ``--save``/``--resume``) each finished chunk's
+tally is kept in the store as it arrives, and chunks already there are read back instead of being
+played again.
 """
 from __future__ import annotations
 
@@ -42,6 +48,7 @@ class Tally:
     """
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     records: list[str] = field(default_factory=list)     # optional per-hand lines (hand histories)
+    rows: dict[str, np.ndarray] | None = None              # optional per-hand columns (--save-hands)
 
     def add(self, name: str, keys: dict[str, np.ndarray], metrics: dict[str, np.ndarray]) -> None:
         code, levels = _encode([np.asarray(v) for v in keys.values()])
@@ -131,19 +138,36 @@ def _decode(code: np.ndarray, levels: list) -> list[np.ndarray]:
 
 
 def run_chunks(task: Callable[..., Tally], args: Sequence[Any], total: int, seed: int, jobs: int = 1,
-               chunk: int = CHUNK, on_chunk: Callable[[Tally, int], None] | None = None) -> Tally:
+               chunk: int = CHUNK, on_chunk: Callable[[Tally, int], None] | None = None,
+               name: str | None = None) -> Tally:
     """Run ``task(*args, seed, index, size)`` for every chunk and merge the tallies in chunk order.
 
     `on_chunk(tally, size)` sees each chunk's tally before it is merged (progress, streaming
-    hand histories); the chunk's per-hand records are dropped after that.
+    hand histories and per-hand rows); the chunk's records and rows are dropped after that.
+    `name` names these chunks in a run store (default: the task's module and name).
+
+    Under an active run store the chunks it holds are read back (on_chunk sees them too, without
+    records or rows) and only the others are played; each played chunk is stored before on_chunk
+    sees it. Stored and played tallies merge in the same chunk order, so the numbers are the same.
     """
+    from simulator import store
     sizes = chunk_sizes(total, chunk)
+    part = store.begin_part(name or f"{task.__module__}.{task.__qualname__}", total, seed, chunk, len(sizes))
+    stored = part.done() if part is not None else set()
+    todo = [(i, size) for i, size in enumerate(sizes) if i not in stored]
+    played = _results(task, args, todo, seed, jobs) if todo else iter(())
     merged = Tally()
-    for size, part in zip(sizes, _results(task, args, sizes, seed, jobs)):
+    for i, size in enumerate(sizes):
+        if i in stored:
+            piece = part.load(i)
+        else:
+            piece = next(played)
+            if part is not None:
+                part.save(i, piece)
         if on_chunk is not None:
-            on_chunk(part, size)
-        part.records = []
-        merged.merge(part)
+            on_chunk(piece, size)
+        piece.records, piece.rows = [], None
+        merged.merge(piece)
     return merged
 
 
@@ -155,9 +179,10 @@ def backend_configured() -> bool:
     return type(backend).__name__.lower() != DEFAULT_BACKEND + "backend"
 
 
-def _results(task, args, sizes, seed, jobs) -> Iterator[Tally]:
-    calls = ((task, (*args, seed, i, size)) for i, size in enumerate(sizes))
-    if (jobs == 1 or len(sizes) == 1) and not backend_configured():
+def _results(task, args, chunks: list[tuple[int, int]], seed, jobs) -> Iterator[Tally]:
+    """The tallies of `chunks` ((index, size) pairs), in that order."""
+    calls = ((task, (*args, seed, i, size)) for i, size in chunks)
+    if (jobs == 1 or len(chunks) == 1) and not backend_configured():
         for fn, a in calls:           # nothing to gain from joblib: run in this process
             yield fn(*a)
         return

@@ -1,0 +1,106 @@
+"""Running the chunks on a Dask cluster (``--scheduler``).
+
+``scheduler(spec)`` connects a ``distributed.Client`` and makes Dask joblib's backend for the
+block (``joblib.parallel_config(backend="dask")``); the runner then sends every chunk through it.
+Chunk results come back in chunk order and are merged in that order, and each chunk draws only on
+its own seeds, so a cluster gives byte-identical numbers to ``--jobs 1``. A worker that dies
+mid-run loses nothing: the scheduler runs its chunks again elsewhere (chunks are pure functions of
+their seeds).
+
+Two forms:
+
+- ``tcp://HOST:PORT``: an existing cluster (``dask scheduler`` and ``dask worker tcp://HOST:PORT``
+  on each machine). The workers import moonshot themselves, so each needs it installed (the same
+  version), and a ``--strategy SEAT=file.py:Class`` file must exist at the same path on each.
+- ``local:N``: a cluster of N worker processes on this machine (one thread each), started for the
+  run and stopped after it.
+
+Needs the ``cluster`` extra: ``pip install 'moonshot[cluster]'`` (dask[distributed]).
+"""
+from __future__ import annotations
+
+import logging
+import re
+from contextlib import contextmanager
+from typing import Iterator
+
+from simulator.errors import BadInput
+
+CONNECT_TIMEOUT = 5.0          # seconds to reach a scheduler before giving up
+FORMS = "tcp://HOST:PORT (a running Dask scheduler) or local:N (N worker processes on this machine)"
+INSTALL = "pip install 'moonshot[cluster]'"
+_TCP = re.compile(r"^tcp://(\[[0-9a-fA-F:]+\]|[A-Za-z0-9_.-]+):(\d{1,5})$")
+_LOCAL = re.compile(r"^local:(\d+)$")
+
+
+def parse(spec: str) -> tuple[str, str | int]:
+    """("tcp", address) or ("local", workers); BadInput naming the accepted forms otherwise."""
+    text = spec.strip()
+    m = _TCP.match(text)
+    if m and 0 < int(m.group(2)) < 65536:
+        return "tcp", text
+    m = _LOCAL.match(text)
+    if m and int(m.group(1)) >= 1:
+        return "local", int(m.group(1))
+    raise BadInput(f"unknown --scheduler {spec!r}; accepted: {FORMS}")
+
+
+def _distributed():
+    try:
+        import distributed
+        from joblib._dask import DaskDistributedBackend  # noqa: F401 - joblib's side of the bridge
+    except ImportError:
+        raise BadInput(f"--scheduler needs dask.distributed, which is not installed; accepted: {INSTALL}") from None
+    return distributed
+
+
+@contextmanager
+def scheduler(spec: str | None, timeout: float = CONNECT_TIMEOUT) -> Iterator[object | None]:
+    """For the block, every chunk runs on the cluster `spec` names (None: as before, nothing changes).
+
+    Yields the ``distributed.Client``. BadInput for an unknown form, a missing dask.distributed,
+    or a scheduler that cannot be reached within `timeout` seconds.
+    """
+    if spec is None:
+        yield None
+        return
+    kind, value = parse(spec)
+    distributed = _distributed()
+    import joblib
+    cluster = client = None
+    quiet = logging.getLogger("distributed")
+    level = quiet.level
+    quiet.setLevel(logging.CRITICAL)         # a failed connect logs tracebacks; the error below says it in one line
+    try:
+        if kind == "local":
+            cluster = distributed.LocalCluster(n_workers=value, threads_per_worker=1, processes=True,
+                                               host="127.0.0.1", dashboard_address=None,
+                                               silence_logs=logging.ERROR)
+            client = distributed.Client(cluster, timeout=timeout)
+        else:
+            client = distributed.Client(value, timeout=timeout)
+    except (OSError, TimeoutError) as exc:
+        if cluster is not None:
+            cluster.close()
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        raise BadInput(f"--scheduler {spec}: cannot reach a Dask scheduler within {timeout:g} s ({reason}); "
+                       f"accepted: {FORMS}") from None
+    finally:
+        quiet.setLevel(level)
+    try:
+        client.wait_for_workers(1, timeout=timeout)
+    except (OSError, TimeoutError):
+        client.close()
+        raise BadInput(f"--scheduler {spec}: the Dask scheduler has no workers after {timeout:g} s; accepted: a "
+                       f"scheduler with workers (start them with `dask worker {value}`)") from None
+    try:
+        with joblib.parallel_config(backend="dask", client=client):
+            yield client
+    finally:
+        quiet.setLevel(logging.CRITICAL)     # workers going away at shutdown is not news
+        try:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+        finally:
+            quiet.setLevel(level)

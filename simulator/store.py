@@ -1,0 +1,547 @@
+"""Run stores (``--save DIR``, ``--resume DIR``, ``moonshot runs``) and per-hand files (``--save-hands``).
+
+A run store is a folder that keeps a chunked run as it goes, so a run that was stopped (a killed
+process, a lost machine) can be finished later, playing only the chunks it lacks, and a finished one
+can be shown again without simulating::
+
+    DIR/manifest.json                  what was run: verb, game, every option, the full rules, the
+                                       strategies, seed, chunk size, package version, source revision;
+                                       then each chunked part as it starts (name, hands, chunk count);
+                                       "complete": true once the verb's result is in
+    DIR/chunks/<part>-<index>.parquet  one finished chunk's Tally (its tables of sums)
+    DIR/result.json                    the verb's final Result as ``--format json`` prints it
+
+Every file is written under a temporary name and renamed into place (``os.replace``), so a store
+holds only whole files whenever the process dies. Nothing in a store is ever deleted or rewritten
+except the manifest, which is replaced whole.
+
+The store reaches the runner through a context variable (:func:`recording` sets it,
+:func:`simulator.runner.run_chunks` asks :func:`begin_part`), so every verb and every analysis
+gets it without code of its own. A verb may run several chunked runs (an analysis over every
+table, a report): each is a *part*, named ``<sequence>-<task>`` (``00-hands``, ``03-big-moon``)
+in the order the verb starts them, which is the same on every run of the same command.
+"""
+from __future__ import annotations
+
+import contextvars
+import datetime as _dt
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+import numpy as np
+
+from simulator.errors import BadInput
+
+FORMAT = "moonshot-run-store"
+STORE_VERSION = 1
+MANIFEST = "manifest.json"
+RESULT = "result.json"
+CHUNKS = "chunks"
+TALLY_KEY = b"moonshot.tally"
+# Options that say where and how to run or print, not what is computed: they may differ on --resume.
+OUTPUT_OPTIONS = frozenset({"jobs", "scheduler", "format", "out", "quiet", "history", "save_hands", "save",
+                            "resume"})
+RESUME_HANDS = ("--resume plays only the chunks the store lacks, so it cannot write every hand; accepted: "
+                "--save-hands on a run with --save or without a store")
+_CHUNK_RE = re.compile(r"^(\d{2}-[a-z0-9-]+)-(\d{6})\.parquet$")
+
+_ACTIVE: contextvars.ContextVar["RunStore | None"] = contextvars.ContextVar("moonshot_run_store", default=None)
+_HANDS: contextvars.ContextVar["HandsWriter | None"] = contextvars.ContextVar("moonshot_hands", default=None)
+
+
+# --------------------------------------------------------------------------------------------
+# what a run is: the manifest
+# --------------------------------------------------------------------------------------------
+
+def package_version() -> str:
+    try:
+        from importlib.metadata import version
+        return version("moonshot")
+    except Exception:                        # running from a source tree that is not installed
+        return "unknown"
+
+
+def source_revision() -> str | None:
+    """``git rev-parse HEAD`` of the source tree this code runs from, when it is a git checkout."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).resolve().parent, capture_output=True,
+                             text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return (out.stdout.strip() or None) if out.returncode == 0 else None
+
+
+def _plain(value: Any) -> Any:
+    """JSON's view of a value (paths and other objects as text), so a manifest compares as stored."""
+    return json.loads(json.dumps(value, default=str))
+
+
+def new_manifest(verb: str, options: dict, *, game: str | None = None, rules: dict | None = None,
+                 strategies: list | None = None, seed: int | None = None, chunk: int | None = None) -> dict:
+    """The manifest of a run about to start: the command (verb, game, every option), what it
+    stands on (full rules, strategies, seed, chunk size) and the code that runs it."""
+    from simulator.runner import CHUNK
+    return _plain({
+        "format": FORMAT, "store_version": STORE_VERSION,
+        "verb": verb, "game": game, "options": dict(sorted(options.items())),
+        "rules": rules, "strategies": strategies, "seed": seed, "chunk": chunk or CHUNK,
+        "version": package_version(), "revision": source_revision(),
+        "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "parts": [], "chunks": 0, "complete": False,
+    })
+
+
+def identity(manifest: dict) -> dict:
+    """What must be equal for two commands to compute the same numbers."""
+    return {"verb": manifest.get("verb"), "game": manifest.get("game"),
+            "options": {k: v for k, v in (manifest.get("options") or {}).items() if k not in OUTPUT_OPTIONS},
+            "rules": manifest.get("rules"), "strategies": manifest.get("strategies"), "seed": manifest.get("seed"),
+            "chunk": manifest.get("chunk"), "version": manifest.get("version")}
+
+
+def _difference(stored: dict, wanted: dict, prefix: str = "") -> str | None:
+    """The first key whose value differs, as 'key: stored X, this command Y'."""
+    for key in list(dict.fromkeys([*stored, *wanted])):
+        a, b = stored.get(key), wanted.get(key)
+        if a == b:
+            continue
+        if isinstance(a, dict) and isinstance(b, dict):
+            return _difference(a, b, f"{prefix}{key}.")
+        return f"{prefix}{key}: the store has {json.dumps(a)}, this command {json.dumps(b)}"
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# a chunk's Tally as Parquet
+# --------------------------------------------------------------------------------------------
+
+def tally_to_arrow(tally) -> "pa.Table":
+    """Every table of a Tally in one Arrow table: the tables' rows stacked, each table's columns
+    (index levels first) named ``<table number>:<column>`` and null on the other tables' rows. The
+    layout (names, row counts, index levels, columns) rides in the schema metadata, so reading
+    gives back the same frames, dtypes included."""
+    import pyarrow as pa
+    frames = list(tally.tables.items())
+    total = sum(len(df) for _, df in frames)
+    columns: dict[str, pa.Array] = {}
+    layout, offset = [], 0
+    for t, (name, df) in enumerate(frames):
+        flat = df.reset_index()
+        for col in flat.columns:
+            values = flat[col].to_numpy()
+            arr = pa.array(values.astype(object) if values.dtype.kind in "OUT" else values)
+            columns[f"{t}:{col}"] = pa.concat_arrays([pa.nulls(offset, arr.type), arr,
+                                                      pa.nulls(total - offset - len(df), arr.type)])
+        layout.append({"name": name, "rows": len(df), "index": list(df.index.names), "columns": list(df.columns)})
+        offset += len(df)
+    table = pa.table(columns) if columns else pa.table({"_": pa.nulls(0)})
+    return table.replace_schema_metadata({TALLY_KEY: json.dumps({"tables": layout}).encode()})
+
+
+def tally_from_arrow(table) -> "Tally":
+    import pandas as pd
+    from simulator.runner import Tally
+    meta = (table.schema.metadata or {}).get(TALLY_KEY)
+    if meta is None:
+        raise ValueError("no moonshot tally in this Parquet file")
+    tally, offset = Tally(), 0
+    for t, spec in enumerate(json.loads(meta)["tables"]):
+        rows = spec["rows"]
+
+        def column(col: str) -> np.ndarray:
+            return table.column(f"{t}:{col}").slice(offset, rows).to_numpy(zero_copy_only=False)
+
+        levels = [column(c) for c in spec["index"]]
+        index = (pd.Index(levels[0], name=spec["index"][0]) if len(levels) == 1 else
+                 pd.MultiIndex.from_arrays(levels, names=spec["index"]))
+        tally.tables[spec["name"]] = pd.DataFrame({c: column(c) for c in spec["columns"]}, index=index)
+        offset += rows
+    return tally
+
+
+# --------------------------------------------------------------------------------------------
+# the store
+# --------------------------------------------------------------------------------------------
+
+def _write_atomic(path: Path, write) -> None:
+    """write(file object) into a temporary file beside `path`, flushed to disk, then renamed to it."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            write(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _write_json(path: Path, obj: dict) -> None:
+    _write_atomic(path, lambda fh: fh.write((json.dumps(obj, indent=1) + "\n").encode()))
+
+
+def _part_name(seq: int, task: str) -> str:
+    short = task.rsplit(".", 1)[-1].strip("_").removesuffix("_chunk").replace("_", "-").lower()
+    return f"{seq:02d}-{re.sub(r'[^a-z0-9-]', '', short) or 'run'}"
+
+
+class Part:
+    """One chunked run of a verb inside a store: which chunks are stored, read one, keep one."""
+
+    def __init__(self, store: "RunStore", name: str, chunks: int):
+        self.store, self.name, self.chunks = store, name, chunks
+
+    def path(self, index: int) -> Path:
+        return self.store.path / CHUNKS / f"{self.name}-{index:06d}.parquet"
+
+    def done(self) -> set[int]:
+        return {i for i in self.store.stored_chunks().get(self.name, set()) if i < self.chunks}
+
+    def load(self, index: int):
+        import pyarrow.parquet as pq
+        path = self.path(index)
+        try:
+            return tally_from_arrow(pq.read_table(path))
+        except Exception as exc:
+            raise BadInput(f"run store {str(self.store.path)!r} is damaged: {path.name} cannot be read ({exc}); "
+                           f"accepted: a store written by --save (move the file away to play that chunk again)") from None
+
+    def save(self, index: int, tally) -> None:
+        import pyarrow.parquet as pq
+        table = tally_to_arrow(tally)
+        _write_atomic(self.path(index), lambda fh: pq.write_table(table, fh))
+        self.store.saved += 1
+
+
+class RunStore:
+    """A run store folder (see the module doc). Make one with :meth:`create` (``--save``), reopen
+    one with :meth:`resume` (``--resume``) or read one with :meth:`open` (``runs show/list``)."""
+
+    def __init__(self, path: Path, manifest: dict, created: bool = False):
+        self.path, self.manifest = Path(path), manifest
+        self.created = created           # this process made the folder (removed again if the run never starts)
+        self.resumed = False             # opened by --resume: some chunks come from the store
+        self._next_part = 0
+        self.saved = 0                   # chunks saved by this process
+
+    # opening --------------------------------------------------------------------------------
+
+    @staticmethod
+    def check_new(path: Path) -> None:
+        """BadInput unless `path` can become a new store: a new or empty folder, never an existing store."""
+        path = Path(path)
+        if path.exists() and not path.is_dir():
+            raise BadInput(f"--save {str(path)!r} is a file; accepted: a new or empty folder")
+        if (path / MANIFEST).exists():
+            raise BadInput(f"--save {str(path)!r} is already a run store; accepted: --resume {path} to finish it, "
+                           f"`moonshot runs show {path}` to see it, or a new folder")
+        if path.is_dir() and any(path.iterdir()):
+            raise BadInput(f"--save {str(path)!r} is a folder that is not empty and not a run store; accepted: a new "
+                           f"or empty folder")
+        probe = path.absolute()
+        while not probe.exists():
+            probe = probe.parent
+        if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
+            raise BadInput(f"--save {str(path)!r}: {str(probe)!r} is not a writable folder; accepted: a folder "
+                           f"you can write to")
+
+    @classmethod
+    def create(cls, path: Path, manifest: dict) -> "RunStore":
+        path = Path(path)
+        cls.check_new(path)
+        created = not path.exists()
+        (path / CHUNKS).mkdir(parents=True, exist_ok=True)
+        store = cls(path, manifest, created)
+        store.write_manifest()
+        return store
+
+    @classmethod
+    def open(cls, path: Path, option: str = "--resume") -> "RunStore":
+        """A store as it is on disk; BadInput if `path` is no store or its manifest is damaged."""
+        path = Path(path)
+        if not (path / MANIFEST).is_file():
+            what = "does not exist" if not path.exists() else "is not a run store (no manifest.json)"
+            raise BadInput(f"{option} {str(path)!r} {what}; accepted: a folder written by --save")
+        try:
+            manifest = json.loads((path / MANIFEST).read_text())
+        except (OSError, ValueError) as exc:
+            raise BadInput(f"run store {str(path)!r} is damaged: manifest.json cannot be read ({exc}); accepted: a "
+                           f"store written by --save") from None
+        if not isinstance(manifest, dict) or manifest.get("format") != FORMAT or not isinstance(manifest.get("parts"), list):
+            raise BadInput(f"run store {str(path)!r} is damaged: manifest.json is not a moonshot run manifest; "
+                           f"accepted: a store written by --save")
+        if manifest.get("store_version") != STORE_VERSION:
+            raise BadInput(f"run store {str(path)!r} has store version {manifest.get('store_version')}; accepted: "
+                           f"version {STORE_VERSION} (this moonshot {package_version()})")
+        return cls(path, manifest)
+
+    @classmethod
+    def resume(cls, path: Path, wanted: dict) -> "RunStore":
+        """The store at `path`, checked against the command about to run (`wanted`, a new_manifest)
+        and checked whole (every chunk file readable) before anything is played."""
+        store = cls.open(path)
+        diff = _difference(identity(store.manifest), identity(wanted))
+        if diff is not None:
+            raise BadInput(f"--resume {str(path)!r} was saved by another command ({diff}); accepted: the same "
+                           f"command that made the store, with --resume in place of --save")
+        store.check_chunks()
+        store.resumed = True
+        return store
+
+    def check_chunks(self) -> None:
+        """BadInput if a chunk file is not one this store wrote, or cannot be read. Temporary files
+        left by a killed process (never a whole chunk) are removed."""
+        import pyarrow.parquet as pq
+        folder = self.path / CHUNKS
+        if not folder.is_dir():
+            raise BadInput(f"run store {str(self.path)!r} is damaged: its chunks folder is missing")
+        parts = {p["name"]: p["chunks"] for p in self.manifest["parts"]}
+        for f in folder.iterdir():
+            if f.name.startswith(".") and f.name.endswith(".tmp"):
+                f.unlink(missing_ok=True)
+                continue
+            m = _CHUNK_RE.match(f.name)
+            if m is None or m.group(1) not in parts or int(m.group(2)) >= parts[m.group(1)]:
+                raise BadInput(f"run store {str(self.path)!r} is damaged: {f.name} is not one of its chunks")
+            try:
+                meta = pq.read_schema(f).metadata or {}
+            except Exception as exc:
+                raise BadInput(f"run store {str(self.path)!r} is damaged: {f.name} cannot be read ({exc}); move it "
+                               f"away to play that chunk again") from None
+            if TALLY_KEY not in meta:
+                raise BadInput(f"run store {str(self.path)!r} is damaged: {f.name} holds no chunk tally")
+
+    # during a run ---------------------------------------------------------------------------
+
+    def write_manifest(self) -> None:
+        self.manifest["chunks"] = sum(p["chunks"] for p in self.manifest["parts"])
+        _write_json(self.path / MANIFEST, self.manifest)
+
+    def begin_part(self, task: str, total: int, seed: int, chunk: int, chunks: int) -> Part:
+        """The next chunked run of this verb: checked against the store's record of it (a resumed
+        run), or recorded in the manifest (a new one)."""
+        seq = self._next_part
+        self._next_part += 1
+        name = _part_name(seq, task)
+        record = {"name": name, "task": task, "hands": total, "seed": seed, "chunk": chunk, "chunks": chunks}
+        parts = self.manifest["parts"]
+        if seq < len(parts):
+            if parts[seq] != record:
+                diff = _difference(parts[seq], record)
+                raise BadInput(f"--resume {str(self.path)!r}: the store's part {seq} does not match this command's "
+                               f"({diff}); accepted: the same command that made the store")
+        else:
+            parts.append(record)
+            self.manifest["complete"] = False
+            self.write_manifest()
+        return Part(self, name, chunks)
+
+    def stored_chunks(self) -> dict[str, set[int]]:
+        out: dict[str, set[int]] = {}
+        folder = self.path / CHUNKS
+        for f in (folder.iterdir() if folder.is_dir() else ()):
+            m = _CHUNK_RE.match(f.name)
+            if m:
+                out.setdefault(m.group(1), set()).add(int(m.group(2)))
+        return out
+
+    def finish(self, result_json: str) -> None:
+        """Keep the verb's final result (its --format json text) and mark the run complete."""
+        _write_atomic(self.path / RESULT, lambda fh: fh.write(result_json.rstrip("\n").encode() + b"\n"))
+        self.manifest["complete"] = True
+        self.manifest["finished"] = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+        self.write_manifest()
+
+    # reading --------------------------------------------------------------------------------
+
+    def result_json(self) -> str | None:
+        """The finished run's result (as --format json printed it), None while the run is incomplete."""
+        path = self.path / RESULT
+        if not self.manifest.get("complete") or not path.is_file():
+            return None
+        return path.read_text()
+
+    def progress(self) -> dict:
+        """Chunks stored of the chunks known so far (a verb's later parts are known once they start)."""
+        stored = self.stored_chunks()
+        parts = [{"name": p["name"], "hands": p["hands"], "chunks": p["chunks"],
+                  "done": len({i for i in stored.get(p["name"], ()) if i < p["chunks"]})}
+                 for p in self.manifest["parts"]]
+        return {"complete": bool(self.manifest.get("complete")), "parts": parts,
+                "chunks": sum(p["chunks"] for p in parts), "done": sum(p["done"] for p in parts)}
+
+    def command(self) -> str:
+        """The command that made the store, as one line."""
+        m = self.manifest
+        words = ["moonshot", m.get("verb") or "?"] + ([m["game"]] if m.get("game") else [])
+        for key, value in (m.get("options") or {}).items():
+            if key in ("game", "save", "resume") or value in (None, False, [], ()):
+                continue
+            flag = "--" + key.replace("_", "-")
+            for v in (value if isinstance(value, list) else [value]):
+                words += [flag] if v is True else [flag, str(v)]
+        return " ".join(words)
+
+    def summary(self) -> str:
+        """One line: where, what, how far."""
+        p = self.progress()
+        state = "complete" if p["complete"] else "incomplete"
+        share = f" ({100 * p['done'] / p['chunks']:.1f}%)" if p["chunks"] and not p["complete"] else ""
+        return (f"{self.path}  {state}  {p['done']}/{p['chunks']} chunks{share}  seed {self.manifest.get('seed')}  "
+                f"{self.command()}")
+
+    def how_far(self) -> str:
+        """For an incomplete store: what is done, part by part, and how to finish it."""
+        p = self.progress()
+        lines = [f"run store {self.path}: incomplete, {p['done']} of {p['chunks']} chunks stored"
+                 + (f" ({100 * p['done'] / p['chunks']:.1f}%)" if p["chunks"] else "")]
+        for part in p["parts"]:
+            lines.append(f"  part {part['name']}: {part['done']}/{part['chunks']} chunks of {part['hands']:,}")
+        if p["done"] == p["chunks"] and p["chunks"]:
+            lines.append("  every chunk known so far is stored; the run stopped before its result was written")
+        lines.append(f"finish it with: {self.command()} --resume {self.path}")
+        return "\n".join(lines)
+
+
+def find_stores(paths: list[Path]) -> Iterator[RunStore]:
+    """The stores among `paths` and in their immediate subfolders (``runs list``)."""
+    for path in paths:
+        path = Path(path)
+        if not path.is_dir():
+            raise BadInput(f"runs list: {str(path)!r} is not a folder; accepted: run store folders or folders "
+                           f"holding them")
+        if (path / MANIFEST).is_file():
+            yield RunStore.open(path, "runs list")
+            continue
+        for sub in sorted(p for p in path.iterdir() if (p / MANIFEST).is_file()):
+            yield RunStore.open(sub, "runs list")
+
+
+# --------------------------------------------------------------------------------------------
+# the hook the runner calls
+# --------------------------------------------------------------------------------------------
+
+def active() -> RunStore | None:
+    return _ACTIVE.get()
+
+
+def begin_part(task: str, total: int, seed: int, chunk: int, chunks: int) -> Part | None:
+    """The active store's next part (None when no store is active): called by run_chunks."""
+    store = _ACTIVE.get()
+    return None if store is None else store.begin_part(task, total, seed, chunk, chunks)
+
+
+def check(save: Path | None, resume: Path | None, manifest: dict | None = None) -> None:
+    """Check --save/--resume before anything else starts (a cluster, a run); writes nothing."""
+    if save is not None and resume is not None:
+        raise BadInput("give --save DIR or --resume DIR, not both")
+    if save is not None:
+        RunStore.check_new(save)
+    elif resume is not None:
+        RunStore.resume(resume, manifest or {})
+
+
+@contextmanager
+def recording(save: Path | None, resume: Path | None, manifest: dict) -> Iterator[RunStore | None]:
+    """With --save DIR (a new store) or --resume DIR (an interrupted one, checked against
+    `manifest`), every chunked run inside is kept in the store; None when neither is given.
+
+    A --save whose run fails on bad input before any chunk is stored leaves no folder behind."""
+    check(save, resume, manifest)
+    if save is None and resume is None:
+        yield None
+        return
+    if resume is not None and hands_sink() is not None:
+        raise BadInput(RESUME_HANDS)
+    store = RunStore.create(save, manifest) if save is not None else RunStore.resume(resume, manifest)
+    token = _ACTIVE.set(store)
+    try:
+        yield store
+    except BadInput:
+        if store.created and store.saved == 0 and not store.stored_chunks():
+            shutil.rmtree(store.path, ignore_errors=True)
+        raise
+    finally:
+        _ACTIVE.reset(token)
+
+
+# --------------------------------------------------------------------------------------------
+# per-hand rows (--save-hands)
+# --------------------------------------------------------------------------------------------
+
+class HandsWriter:
+    """Per-hand rows streamed into one Parquet file, a row group per chunk (constant memory): into
+    a temporary name beside the file, renamed to it when the run completes, removed otherwise."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
+        os.close(fd)
+        self.tmp = Path(tmp)
+        self.writer = None
+        self.rows = 0
+
+    def write(self, columns: dict[str, np.ndarray]) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+        table = pa.table({k: np.asarray(v) for k, v in columns.items()})
+        if self.writer is None:
+            self.writer = pq.ParquetWriter(self.tmp, table.schema, compression="zstd")
+        self.writer.write_table(table)
+        self.rows += table.num_rows
+
+    def close(self, keep: bool) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        if keep and self.writer is not None:
+            os.chmod(self.tmp, 0o644)
+            os.replace(self.tmp, self.path)
+        else:
+            self.tmp.unlink(missing_ok=True)
+
+
+def check_hands_file(path: Path) -> None:
+    path = Path(path)
+    parent = path.parent if str(path.parent) else Path(".")
+    if path.suffix != ".parquet":
+        raise BadInput(f"--save-hands {str(path)!r}: accepted: a file name ending in .parquet")
+    if not parent.is_dir():
+        raise BadInput(f"--save-hands {str(path)!r}: folder {str(parent)!r} does not exist; accepted: a file in an "
+                       f"existing folder")
+    if path.is_dir() or not os.access(parent, os.W_OK):
+        raise BadInput(f"--save-hands {str(path)!r} cannot be written; accepted: a file in a writable folder")
+
+
+@contextmanager
+def hands_file(path: Path | None) -> Iterator[HandsWriter | None]:
+    """With a path: per-hand rows of every hands chunk run inside go to that Parquet file (see
+    :func:`hands_sink`); the file appears only when the block completes."""
+    if path is None:
+        yield None
+        return
+    check_hands_file(path)
+    if active() is not None and active().resumed:
+        raise BadInput(RESUME_HANDS)
+    writer = HandsWriter(path)
+    token = _HANDS.set(writer)
+    ok = False
+    try:
+        yield writer
+        ok = True
+    finally:
+        _HANDS.reset(token)
+        writer.close(keep=ok)
+
+
+def hands_sink() -> HandsWriter | None:
+    """The active --save-hands writer (None when per-hand rows are not asked for)."""
+    return _HANDS.get()

@@ -1,0 +1,144 @@
+"""Runs on a real Dask cluster (a scheduler and two worker processes on 127.0.0.1): the same numbers,
+byte for byte, as --jobs 1; every chunk goes through the cluster and progress sees each one; a
+worker killed mid-run changes nothing; bad --scheduler values are one line, exit 2."""
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import distributed
+import pytest
+
+from analysis.common import make_setup, run_analysis, simulate
+from reports.text import render
+from simulator.cluster import parse, scheduler
+from simulator.errors import BadInput
+from simulator.games import GAMES
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _warm() -> None:
+    for game in GAMES.values():
+        __import__(game.analysis)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A real scheduler and two single-threaded worker processes (with nannies) on 127.0.0.1."""
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None, silence_logs=logging.ERROR) as c, \
+            distributed.Client(c) as client:
+        client.run(_warm)
+        yield c.scheduler_address, client
+
+
+def _batches(stream) -> int:
+    return sum(1 for t in stream.data if t["key"].startswith("batch_of_"))
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_simulate_on_the_cluster_equals_jobs_1_byte_for_byte(cluster, game):
+    address, client = cluster
+    setup = make_setup(game)
+    hands, chunk = 5_000, 1_000
+    want = render(simulate(setup, hands, None, 41, 1, chunk=chunk), "json")
+    seen = []
+    with distributed.get_task_stream(client) as stream, scheduler(address):
+        got = render(simulate(setup, hands, None, 41, 1, progress=seen.append, chunk=chunk), "json")
+    assert got == want
+    assert seen == [chunk] * (hands // chunk)              # progress sees each finished chunk
+    assert _batches(stream) == hands // chunk              # and every chunk ran on the cluster
+
+
+def test_an_analysis_on_the_cluster_equals_jobs_1(cluster):
+    address, client = cluster
+    setup = make_setup("shoot-the-moon")
+    spec = setup.entry.analyses["hand-odds"]
+    want = render(run_analysis(spec, [setup], 140_000, 5, 1, 1), "json")
+    seen = []
+    with distributed.get_task_stream(client) as stream, scheduler(address):
+        got = render(run_analysis(spec, [setup], 140_000, 5, 2, 1, progress=seen.append), "json")
+    assert got == want
+    assert sum(seen) == 140_000 and _batches(stream) == len(seen) == 3
+
+
+def test_a_single_chunk_still_goes_through_the_cluster(cluster):
+    address, client = cluster
+    setup = make_setup("moon")
+    want = render(simulate(setup, 300, None, 3, 1), "json")
+    with distributed.get_task_stream(client) as stream, scheduler(address):
+        got = render(simulate(setup, 300, None, 3, 1), "json")
+    assert got == want and _batches(stream) == 1
+
+
+def test_a_worker_killed_mid_run_changes_nothing(cluster):
+    address, client = cluster
+    setup = make_setup("shoot-the-moon")
+    hands, chunk = 96_000, 8_000
+    want = render(simulate(setup, hands, None, 17, 1, chunk=chunk), "json")
+    worker, victim = sorted(client.run(os.getpid).items())[0]
+    killed = []
+
+    def progress(n: int) -> None:        # after the first chunk: most of the run is still to come
+        if not killed:
+            busy = client.processing(workers=[worker])[worker]
+            os.kill(victim, signal.SIGKILL)
+            killed.append(len(busy))
+
+    with distributed.get_task_stream(client) as stream, scheduler(address):
+        got = render(simulate(setup, hands, None, 17, 1, progress=progress, chunk=chunk), "json")
+    assert killed[0] >= 1 and got == want           # it died holding chunks, which ran again elsewhere
+    assert _batches(stream) >= hands // chunk
+    with pytest.raises(ProcessLookupError):
+        os.kill(victim, 0)
+    client.wait_for_workers(2, timeout=30)                 # the nanny brings a new worker up
+
+
+# ------------------------------------------------------------------------------------------
+# bad input
+# ------------------------------------------------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.parametrize("spec", ["dask://127.0.0.1:8786", "tcp://127.0.0.1", "tcp://127.0.0.1:99999", "local:0",
+                                  "local:two", "127.0.0.1:8786", ""])
+def test_unknown_scheduler_forms_are_refused(spec):
+    with pytest.raises(BadInput, match="accepted: tcp://HOST:PORT .* or local:N"):
+        parse(spec)
+
+
+def test_known_forms():
+    assert parse("tcp://127.0.0.1:8786") == ("tcp", "tcp://127.0.0.1:8786")
+    assert parse("local:3") == ("local", 3)
+
+
+def test_an_unreachable_scheduler_is_refused_within_the_timeout():
+    import time
+    start = time.monotonic()
+    with pytest.raises(BadInput, match="cannot reach a Dask scheduler within 1 s"):
+        with scheduler(f"tcp://127.0.0.1:{_free_port()}", timeout=1):
+            pass
+    assert time.monotonic() - start < 10
+
+
+def test_without_dask_distributed_the_message_says_what_to_install(tmp_path):
+    code = ("import sys; sys.modules['distributed'] = None\n"
+            "from simulator.cluster import scheduler\n"
+            "from simulator.errors import BadInput\n"
+            "try:\n"
+            "    with scheduler('local:1'): pass\n"
+            "except BadInput as exc:\n"
+            "    print(exc)\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "pip install 'moonshot[cluster]'" in out.stdout
