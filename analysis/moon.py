@@ -22,6 +22,7 @@ from strategies.moon import FixedTrump
 GAME = "moon"
 SEAT_ORDERS = ("first", "middle", "last")
 HAND_CHUNK = 16_384
+TRUMP_KINDS = ("number", "doubles", "notrump")      # the kind of trump a contract named
 
 
 # --------------------------------------------------------------------------------------------
@@ -266,7 +267,8 @@ def _bid_success_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
     held_double = (dealt == trump_double[:, None]).any(axis=1)
     side = table.side_of_seat[bidder]
     score = res.score[p, side]
-    tally.add("by_class", {"bid": bid, "trump_tiles": trump_tiles_held(dealt, trump), "doubles": doubles,
+    kind = np.where(trump < T.DOUBLES, 0, trump - T.DOUBLES + 1)          # TRUMP_KINDS index
+    tally.add("by_class", {"bid": bid, "trump_kind": kind, "trump_tiles": trump_tiles_held(dealt, trump), "doubles": doubles,
                            "trump_double": held_double},
               {"p_make": res.made[p], "score": score})
     tally.add("by_bid", {"bid": bid}, {"p_make": res.made[p], "score": score})
@@ -293,8 +295,9 @@ def bid_success(setup: Setup, hands: int, seed: int, jobs: int = 1, progress: Pr
     if "by_bid" not in t.tables:
         raise BadInput("no hand was bid in this run; accepted: more --hands or a bolder --strategy")
     res.tables["by_bid"] = estimate(t.get("by_bid"), ["bid"], ["p_make", "score"])
-    res.tables["by_class"] = estimate(t.get("by_class"), ["bid", "trump_tiles", "doubles", "trump_double"],
-                                      ["p_make", "score"])
+    by_class = estimate(t.get("by_class"), ["bid", "trump_kind", "trump_tiles", "doubles", "trump_double"],
+                        ["p_make", "score"])
+    res.tables["by_class"] = by_class.assign(trump_kind=[TRUMP_KINDS[int(k)] for k in by_class["trump_kind"]])
     if "calibration" in t.tables:
         cal = estimate(t.get("calibration"), ["strategy", "decile"], ["predicted", "p_make"])
         cal["strategy"] = [setup.seats.specs[int(i)] for i in cal["strategy"]]

@@ -19,6 +19,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from reports.text import fmt_number, pivot_estimates  # noqa: E402
@@ -61,14 +62,32 @@ def share(hands: int, divisor: int, floor: int) -> int:
     return max(floor, hands // divisor)
 
 
+def points(ax, x, d: pd.DataFrame, label: str | None = None, color=None, scale: float = 100.0) -> None:
+    """Estimates as points with 95% error bars (categories are never joined by lines); the marker's
+    area grows with the sample size n, so thin cells look thin. `scale` multiplies the values
+    (100 for percentages, 1 for means)."""
+    n = d["n"].to_numpy(dtype=float)
+    size = 12 + 60 * np.sqrt(n / max(n.max(), 1))
+    est = d["estimate"].to_numpy() * scale
+    err = [est - d["ci_low"].to_numpy() * scale, d["ci_high"].to_numpy() * scale - est]
+    dots = ax.scatter(x, est, s=size, color=color, label=label, zorder=3)
+    ax.errorbar(x, est, yerr=err, fmt="none", capsize=3, color=dots.get_facecolor()[0], lw=1)
+    ax.grid(alpha=0.3)
+
+
+def integer_ticks(ax, axis: str = "x") -> None:
+    from matplotlib.ticker import MaxNLocator
+    (ax.xaxis if axis == "x" else ax.yaxis).set_major_locator(MaxNLocator(integer=True))
+
+
 def metric(df: pd.DataFrame, name: str) -> pd.DataFrame:
     """The rows of a long estimates table for one metric."""
     return df[df["metric"] == name]
 
 
 class Document:
-    def __init__(self, title: str):
-        self.title = title
+    def __init__(self, title: str, game: str | None = None):
+        self.title, self.game = title, game
         self.blocks: list[tuple[str, object]] = []    # (kind, payload)
         self.figures: dict[str, bytes] = {}
         self.tables: dict[str, pd.DataFrame] = {}
@@ -84,15 +103,26 @@ class Document:
 
     def table(self, name: str, df: pd.DataFrame, caption: str = "") -> None:
         """Show the table (estimates pivoted to 'est [lo, hi]') and save it whole as tables/NAME.csv."""
+        from reports.glossary import label
         self.tables[name] = df
-        self.blocks.append(("table", (name, pivot_estimates(df), caption)))
+        self.blocks.append(("table", (name, pivot_estimates(df, lambda m: label(self.game, m)), caption)))
+
+    def found(self, result) -> None:
+        """What an analysis found, in its own plain sentences (with intervals)."""
+        for sentence in result.findings:
+            self.text(sentence)
 
     def intro(self, game: str, setup_text: str, strategy: str, hands: int, seed: int) -> None:
         """The opening paragraph every report has: what ran, how to read the numbers, how to regenerate."""
-        self.text(f"{setup_text} RULES.md defaults unless a section says otherwise; strategy `{strategy}` in every "
-                  f"seat unless named; seed {seed}. Every number below comes from simulated play with its sample "
-                  f"size n and a 95% interval (Wilson for probabilities, mean ± 1.96 SE for averages). Regenerate "
-                  f"with `moonshot report {game} --out DIR --hands {hands} --seed {seed}`.")
+        from strategies.base import registered, rule_of_thumb
+        cls = registered(game).get(strategy.split(":")[0])
+        thumb = f" ({rule_of_thumb(cls)})" if cls else ""
+        self.text(f"{setup_text} RULES.md defaults unless a section says otherwise; strategy `{strategy}`{thumb} in "
+                  f"every seat unless named: every number is what these players get, not what perfect play would. "
+                  f"Seed {seed}. Every number below comes from simulated play with its sample size n and a 95% "
+                  f"interval (Wilson for probabilities, mean ± 1.96 SE for averages); the glossary at the end says "
+                  f"what each column means. Regenerate with `moonshot report {game} --out DIR --hands {hands} "
+                  f"--seed {seed}`.")
 
     def matches(self, setup, pairs, n: int, seed: int, jobs: int) -> None:
         """One table per strategy pair (same deals, seats rotated) and the note on how to read them."""
@@ -100,6 +130,7 @@ class Document:
         for a, b in pairs:
             m = match(setup, a, b, n, None, seed, jobs)
             self.table(f"match_{a}_vs_{b}", m.tables["match"], f"{a} (A) against {b} (B), same deals, seats rotated")
+            self.found(m)
         self.note(m.notes[0])
 
     def whatif(self, setup, rules: list[str], name: str, heading: str, n: int, seed: int, jobs: int) -> None:
@@ -107,6 +138,7 @@ class Document:
         w = whatif(setup, rules, n, None, seed, jobs)
         self.heading(heading)
         self.table(name, w.tables["seats"], f"Default rules (base) against {' '.join(rules)}")
+        self.found(w)
         self.note(w.notes[0])
 
     def figure(self, name: str, fig, caption: str) -> None:
@@ -118,6 +150,10 @@ class Document:
         self.blocks.append(("figure", (name, caption)))
 
     # --- output ----------------------------------------------------------------------------
+
+    def _glossary(self) -> list[str]:
+        from reports.glossary import glossary_lines
+        return glossary_lines(self.game, self.tables)
 
     def markdown(self) -> str:
         out = [f"# {self.title}", ""]
@@ -134,6 +170,9 @@ class Document:
             elif kind == "figure":
                 name, caption = payload
                 out += [f"![{caption}](figures/{name}.png)", "", f"*{caption}*", ""]
+        words = self._glossary()
+        if words:
+            out += ["## Glossary", ""] + [f"- {w}" for w in words] + [""]
         return "\n".join(out)
 
     def html(self) -> str:
@@ -156,6 +195,9 @@ class Document:
                 data = base64.b64encode(self.figures[name]).decode()
                 parts.append(f"<figure><img alt='{html.escape(caption)}' src='data:image/png;base64,{data}'>"
                              f"<figcaption class='note'>{html.escape(caption)}</figcaption></figure>")
+        words = self._glossary()
+        if words:
+            parts.append("<h2>Glossary</h2><ul>" + "".join(f"<li>{html.escape(w)}</li>" for w in words) + "</ul>")
         parts.append("</body></html>")
         return "\n".join(parts)
 

@@ -56,6 +56,7 @@ GAMES = {
         "bid": ("bid", "the contract: 4..7 tricks, or 21 (all seven, for 21 points)"),
         "trump": ("trump", "0-6, doubles or notrump"),
         "trump_tiles": ("trump tiles", "tiles of the named trump in the dealt hand, its double included"),
+        "trump_kind": ("trump kind", "a number suit (0-6), doubles, or notrump (follow me)"),
         "doubles": ("doubles", "doubles in the dealt hand"),
         "trump_double": ("trump double", "the dealt hand holds the double of trump"),
     },

@@ -11,31 +11,29 @@ import pandas as pd
 
 import analysis.hit_the_deck as A
 from analysis.common import make_setup, simulate
-from reports.document import Document, Steps, metric, share
+from reports.document import Document, Steps, metric, points, share
 
 WHATIF_RULES = ["htd.final_card_effects=resolve_then_score"]
 
 
-def _points(ax, labels, d: pd.DataFrame, offset: float = 0.0, label: str | None = None) -> None:
-    """Categorical estimates as points with 95% error bars."""
-    x = np.arange(len(labels)) + offset
-    err = [d["estimate"] - d["ci_low"], d["ci_high"] - d["estimate"]]
-    ax.errorbar(x, d["estimate"], yerr=err, fmt="o", capsize=3, label=label)
+def _categories(ax, labels, d: pd.DataFrame, offset: float = 0.0, label: str | None = None,
+                scale: float = 1.0) -> None:
+    """Categorical estimates as points with 95% error bars, the categories named on the x axis."""
+    points(ax, np.arange(len(labels)) + offset, d, label=label, scale=scale)
     ax.set_xticks(np.arange(len(labels)), labels, rotation=30, ha="right")
     ax.axhline(0, color="#999", lw=0.8)
-    ax.grid(axis="y", alpha=0.3)
 
 
 def card_value_figure(values: pd.DataFrame):
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-    for ax, name, label in ((axes[0], "d_penalty", "change in penalty points that hand"),
-                            (axes[1], "d_win", "change in P(win the game)")):
+    for ax, name, label, scale in ((axes[0], "d_penalty", "change in penalty points that hand (points)", 1.0),
+                                   (axes[1], "d_win", "change in P(win the game) (percentage points)", 100.0)):
         d = metric(values, name)
         players = sorted(d["players"].unique())
         labels = list(A.CARD_KINDS)
         for i, p in enumerate(players):
             part = d[d["players"] == p].set_index("card").loc[labels].reset_index()
-            _points(ax, labels, part, offset=(i - len(players) / 2) * 0.08, label=f"{p} players")
+            _categories(ax, labels, part, offset=(i - len(players) / 2) * 0.08, label=f"{p} players", scale=scale)
         ax.set_ylabel(label)
         ax.set_xlabel("card swapped into the opening hand (for a number card)")
     axes[1].legend(fontsize=8)
@@ -52,12 +50,14 @@ def reaction_figure(table: pd.DataFrame):
         d = metric(table, f"cards_{cause}").set_index("profile").loc[profiles]
         axes[0].bar(profiles, d["estimate"], bottom=bottom, label=cause.replace("_", " "))
         bottom += d["estimate"].to_numpy()
+    for x, total in enumerate(bottom):        # a zero total is a label, never an invisible bar
+        axes[0].text(x, total + 0.05, f"{total:.1f}", ha="center", va="bottom", fontsize=8)
     axes[0].set_ylabel("penalty cards per hand (mean)")
     axes[0].set_xlabel("seat 0's reaction profile")
     axes[0].legend(title="cause")
     d = metric(table, "p_win").set_index("profile").loc[profiles].reset_index()
-    _points(axes[1], profiles, d)
-    axes[1].set_ylabel("P(seat 0 wins the game)")
+    _categories(axes[1], profiles, d, scale=100.0)
+    axes[1].set_ylabel("P(seat 0 wins the game) (%)")
     axes[1].set_xlabel("seat 0's reaction profile")
     fig.suptitle("Quick hands at the slap: penalty cards and games won (95% intervals)")
     fig.tight_layout()
@@ -76,9 +76,10 @@ def length_figure(dist: pd.DataFrame):
 
 def seat_figure(positions: pd.DataFrame):
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
-    for ax, name, label in ((axes[0], "p_out", "P(goes out first), first hand"), (axes[1], "p_win", "P(wins the game)")):
+    for ax, name, label in ((axes[0], "p_out", "P(goes out first), first hand (%)"),
+                            (axes[1], "p_win", "P(wins the game) (%)")):
         d = metric(positions, name)
-        _points(ax, [str(int(p)) for p in d["position"]], d)
+        _categories(ax, [str(int(p)) for p in d["position"]], d, scale=100.0)
         ax.set_xticks(range(len(d)), [str(int(p)) for p in d["position"]], rotation=0)
         ax.set_xlabel("position (0 plays first)")
         ax.set_ylabel(label)
@@ -90,12 +91,13 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     """The whole report; every section's sample is a share of `hands`, at least `floor`."""
     base = make_setup(A.GAME)
     step = Steps(6, quiet)
-    doc = Document("Hit the Deck — strategy report")
+    doc = Document("Hit the Deck — strategy report", A.GAME)
     doc.intro(A.GAME, "Four players, adult reaction profiles.", base.seats.specs[0], hands, seed)
 
     step(f"headline: {hands:,} hands, 4 players")
     head = simulate(base, hands, None, seed, jobs)
     doc.heading("Headline: four players")
+    doc.found(head)
     doc.table("headline_seats", head.tables["seats"], "Per seat, one hand")
     doc.table("headline_hand", head.tables["hand"], "Hand length and blocked hands")
     doc.figure("hand_length", length_figure(head.tables["hand_length_distribution"]),
@@ -106,6 +108,7 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     step(f"card value: {games:,} paired games per table, 2-6 players")
     cv = A.card_value([make_setup(A.GAME, p) for p, _ in A.ALL_TABLES], games, seed, jobs)
     doc.heading("Which cards are worth holding?")
+    doc.found(cv)
     doc.figure("card_value", card_value_figure(cv.tables["card_value"]),
                "One more card of a kind in seat 0's opening hand, paired with the same deal as dealt.")
     doc.table("card_value", cv.tables["card_value"], "Paired value of one more card, by table size")
@@ -114,16 +117,19 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     step(f"reaction value: {games:,} paired games per profile")
     rv = A.reaction_value(base, games, seed, jobs)
     doc.heading("How much is being quick at the slap worth?")
+    doc.found(rv)
     doc.figure("reaction_value", reaction_figure(rv.tables["reaction_value"]),
                "Seat 0's profile changed, the other seats adult, the same deals.")
     doc.table("reaction_value", rv.tables["reaction_value"], "Penalty cards by cause and games won, by profile")
     doc.note(rv.notes[0])
     rv2 = A.reaction_value(make_setup(A.GAME, 2), games, seed, jobs)
     doc.table("reaction_value_2p", rv2.tables["reaction_value"], "The same at two players")
+    doc.found(rv2)
 
     step(f"seat advantage: {games:,} games")
     sa = A.seat_advantage(base, games, seed, jobs)
     doc.heading("Does it pay to play first?")
+    doc.found(sa)
     doc.figure("seat_advantage", seat_figure(sa.tables["positions"]), "By position after the dealer.")
     doc.table("seat_advantage", sa.tables["positions"], "By position after the dealer")
     doc.note(sa.notes[0])

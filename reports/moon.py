@@ -10,29 +10,33 @@ import pandas as pd
 
 from analysis import moon as M
 from analysis.common import make_setup
-from reports.document import Document, Steps, metric, share
+from reports.document import Document, Steps, integer_ticks, metric, points, share
 
 EXAMPLE_HAND = "6-6 6-5 6-4 6-2 5-5 3-3 1-1"
 
 
 def bid_success_figure(by_class: pd.DataFrame):
-    d = metric(by_class, "p_make")
+    """P(make) by bid and trump tiles held, for hands that named a number suit as trump (a doubles
+    or no-trump contract has no "trump tiles" in that sense, so it is left out of this figure)."""
+    from analysis.stats import wilson
+    d = metric(by_class[by_class["trump_kind"] == "number"], "p_make")
     d = d.groupby(["bid", "trump_tiles"]).apply(
         lambda g: pd.Series({"made": (g["estimate"] * g["n"]).sum(), "n": g["n"].sum()}), include_groups=False
     ).reset_index()
     d = d[d["n"] >= 30]
     fig, ax = plt.subplots(figsize=(7, 4))
-    for bid, g in d.groupby("bid"):
-        p = g["made"] / g["n"]
-        se = np.sqrt(p * (1 - p) / g["n"])
-        label = "21" if bid == 21 else str(bid)
-        ax.errorbar(g["trump_tiles"], p, yerr=1.96 * se, marker="o", capsize=3, label=f"bid {label}")
-    ax.set_xlabel("tiles of the named trump in the dealt hand (its double included)")
-    ax.set_ylabel("P(make)")
-    ax.set_ylim(0, 1.02)
-    ax.grid(alpha=0.3)
+    bids = sorted(d["bid"].unique())
+    for i, (bid, g) in enumerate(d.groupby("bid")):
+        p, lo, hi = wilson(g["made"].to_numpy(), g["n"].to_numpy())
+        cell = pd.DataFrame({"estimate": p, "ci_low": lo, "ci_high": hi, "n": g["n"].to_numpy()})
+        points(ax, g["trump_tiles"].to_numpy() + (i - len(bids) / 2) * 0.08, cell,
+               label=f"bid {'21' if bid == 21 else bid}")
+    ax.set_xlabel("tiles of the named number trump in the dealt hand (its double included)")
+    ax.set_ylabel("P(make) (%)")
+    ax.set_ylim(0, 102)
+    integer_ticks(ax)
     ax.legend()
-    ax.set_title("How often a bid makes, by trumps held (95% intervals)")
+    ax.set_title("How often a bid makes, by trumps held (95% intervals; bigger points = more hands)")
     fig.tight_layout()
     return fig
 
@@ -68,12 +72,12 @@ def calibration_figure(cal: pd.DataFrame):
         real = metric(g, "p_make").set_index("decile")
         real = real[real["n"] >= 20]
         pred = pred.loc[real.index]
-        err = [real["estimate"] - real["ci_low"], real["ci_high"] - real["estimate"]]
-        ax.errorbar(pred["estimate"], real["estimate"], yerr=err, marker="o", capsize=3, label=spec)
-    ax.set_xlabel("predicted P(make) (bidder's own estimate)")
-    ax.set_ylabel("realised P(make)")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1)
+        points(ax, pred["estimate"].to_numpy() * 100, real, label=spec)
+    ax.plot([0, 100], [0, 100], color="#999", lw=1, ls="--")
+    ax.set_xlabel("predicted P(make) (bidder's own estimate, %)")
+    ax.set_ylabel("realised P(make) (%)")
+    ax.set_xlim(0, 100)
+    ax.set_ylim(0, 100)
     ax.grid(alpha=0.3)
     ax.legend()
     ax.set_title("Calibration of the bidders")
@@ -83,13 +87,15 @@ def calibration_figure(cal: pd.DataFrame):
 
 def seat_figure(positions: pd.DataFrame):
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.4))
-    for ax, name, label in ((axes[0], "p_bidder", "P(wins the auction)"), (axes[1], "score", "points per hand")):
+    for ax, name, label, scale in ((axes[0], "p_bidder", "P(wins the auction) (%)", 100.0),
+                                   (axes[1], "score", "points per hand", 1.0)):
         d = metric(positions, name)
-        err = [d["estimate"] - d["ci_low"], d["ci_high"] - d["estimate"]]
-        ax.bar(d["position"], d["estimate"], yerr=err, capsize=4, color="#2a6fbb")
-        ax.set_title(label)
-        ax.grid(axis="y", alpha=0.3)
-    fig.suptitle("Speaking first, middle or last in the auction")
+        x = np.arange(len(d))
+        points(ax, x, d, color="#2a6fbb", scale=scale)
+        ax.set_xticks(x, d["position"])
+        ax.set_xlabel("position in the auction")
+        ax.set_ylabel(label)
+    fig.suptitle("Speaking first, middle or last in the auction (95% intervals)")
     fig.tight_layout()
     return fig
 
@@ -98,12 +104,13 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     """The whole report; every section's sample is a share of `hands`, at least `floor`."""
     setup = make_setup(M.GAME)
     step = Steps(6, quiet)
-    doc = Document("Moon (dominoes) — bidding report")
+    doc = Document("Moon (dominoes) — bidding report", M.GAME)
     doc.intro(M.GAME, "Three players.", setup.seats.specs[0], hands, seed)
 
     step(f"bid success: {hands:,} hands")
     bs = M.bid_success(setup, hands, seed, jobs)
     doc.heading("How often does a bid make?")
+    doc.found(bs)
     doc.table("bid_success_by_bid", bs.tables["by_bid"], "Success rate and bidder's score by bid level")
     doc.figure("bid_success", bid_success_figure(bs.tables["by_class"]),
                "P(make) by bid level and the number of trumps in the bidder's dealt hand.")
@@ -121,6 +128,7 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     step(f"example hand {EXAMPLE_HAND}: {samples:,} deals per trump")
     h = M.analyze_hand(setup, EXAMPLE_HAND, "first", samples, seed, jobs)
     doc.heading(f"One hand: {EXAMPLE_HAND}")
+    doc.found(h)
     doc.figure("example_hand", hand_heatmap(h.tables["trump_by_bid"], EXAMPLE_HAND),
                "P(make) and expected score of every trump and bid for the example hand, bidding first.")
     doc.table("example_hand_best", h.tables["best_bid"], "The best bid by expected score")
@@ -131,6 +139,7 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     step(f"widow value: {widow_hands:,} paired hands")
     w = M.widow_value(setup, widow_hands, seed, jobs)
     doc.heading("What is the widow worth?")
+    doc.found(w)
     doc.table("widow_overall", w.tables["overall"], "Bidder with the widow against keeping its dealt seven")
     doc.table("widow_by_bid", w.tables["by_bid"], "By bid level")
     doc.note(w.notes[0])
@@ -138,6 +147,7 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     step(f"seat advantage: {hands:,} hands")
     sa = M.seat_advantage(setup, hands, seed, jobs)
     doc.heading("Does it pay to bid first, middle or last?")
+    doc.found(sa)
     doc.figure("seat_advantage", seat_figure(sa.tables["positions"]), "By position in the auction.")
     doc.table("seat_advantage", sa.tables["positions"], "By position in the auction")
 
@@ -145,6 +155,7 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     step(f"game odds: {games:,} games per match-up")
     go = M.game_odds(setup, games, seed, jobs)
     doc.heading("Who wins the game to 21?")
+    doc.found(go)
     doc.table("game_odds", go.tables["matchups"], "Strategy match-ups, same deals, seats rotated")
     doc.note(go.notes[0])
 

@@ -11,7 +11,7 @@ import pandas as pd
 
 import analysis.shoot_the_moon as A
 from analysis.common import make_setup, simulate
-from reports.document import Document, Steps, metric, share
+from reports.document import Document, Steps, integer_ticks, metric, points, share
 
 WHATIF_RULES = ["stm.little_moon_lead_trumps=true"]
 
@@ -19,16 +19,15 @@ WHATIF_RULES = ["stm.little_moon_lead_trumps=true"]
 def big_moon_figure(paired: pd.DataFrame):
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
     rows = paired[paired["big_before"] == "any"]
-    for ax, name, label in ((axes[0], "d_chips", "chips gained that round"),
-                              (axes[1], "d_win", "gain in P(win the game)")):
+    for ax, name, label, scale in ((axes[0], "d_chips", "chips gained that round (chips)", 1.0),
+                                   (axes[1], "d_win", "gain in P(win the game) (percentage points)", 100.0)):
         d = metric(rows, name)
         x = np.arange(len(d))
-        err = [d["estimate"] - d["ci_low"], d["ci_high"] - d["estimate"]]
-        ax.bar(x, d["estimate"], yerr=err, capsize=4, color="#e58e26")
-        ax.set_xticks(x, d["table"], rotation=30)
-        ax.set_title(f"A Big Moon swapped in: {label}")
+        points(ax, x, d, color="#e58e26", scale=scale)
+        ax.set_xticks(x, d["table"], rotation=30, ha="right")
+        ax.set_xlabel("table")
+        ax.set_ylabel(label)
         ax.axhline(0, color="#444", lw=0.8)
-        ax.grid(axis="y", alpha=0.3)
     fig.suptitle("What a Big Moon is worth, by table (95% intervals)")
     fig.tight_layout()
     return fig
@@ -36,17 +35,18 @@ def big_moon_figure(paired: pd.DataFrame):
 
 def chip_heatmap(win: pd.DataFrame, target: int):
     grid = win.pivot(index="ours", columns="theirs", values="estimate")
-    fig, ax = plt.subplots(figsize=(6.4, 5.2))
+    half = win.assign(h=(win["ci_high"] - win["ci_low"]) / 2).pivot(index="ours", columns="theirs", values="h")
+    fig, ax = plt.subplots(figsize=(7.4, 6))
     im = ax.imshow(grid.to_numpy(), origin="lower", cmap="RdYlGn", vmin=0, vmax=1)
     ax.set_xticks(range(len(grid.columns)), grid.columns)
     ax.set_yticks(range(len(grid.index)), grid.index)
     ax.set_xlabel("every other side's chips")
     ax.set_ylabel("our chips")
     for (i, j), v in np.ndenumerate(grid.to_numpy()):
-        if not np.isnan(v):
-            ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=7)
+        if not np.isnan(v):      # each cell: P(win) and the half-width of its 95% interval
+            ax.text(j, i, f"{100 * v:.0f}%\n±{100 * half.to_numpy()[i, j]:.0f}", ha="center", va="center", fontsize=6)
     fig.colorbar(im, ax=ax, label="P(we win the game)")
-    ax.set_title(f"P(win) from each chips-vs-chips state (first to {target})")
+    ax.set_title(f"P(win) from each chips-vs-chips state (first to {target}); ± = 95% interval")
     fig.tight_layout()
     return fig
 
@@ -58,13 +58,12 @@ def odds_figure(tables: dict[str, pd.DataFrame]):
         for name, color, label in (("p_odd", "#2a6fbb", "P(odd tricks)"), ("p_shoot", "#c0392b", "P(shoot)")):
             d = metric(df, name)
             d = d[d["n"] >= 30]
-            ax.plot(d[feature], d["estimate"], "o-", color=color, label=label)
-            ax.fill_between(d[feature], d["ci_low"], d["ci_high"], color=color, alpha=0.2)
-        ax.set_xlabel(feature.replace("_", " "))
-        ax.grid(alpha=0.3)
-    axes[0].set_ylabel("probability")
+            points(ax, d[feature], d, label=label, color=color)
+        ax.set_xlabel(feature.replace("_", " ") + (" (card number)" if feature == "highest_red" else " (cards)"))
+        integer_ticks(ax)
+    axes[0].set_ylabel("probability (%)")
     axes[0].legend()
-    fig.suptitle("Odds by hand feature (seat 0's hand; bands are 95% intervals)")
+    fig.suptitle("Odds by hand feature (seat 0's hand; 95% intervals; bigger points = more hands)")
     fig.tight_layout()
     return fig
 
@@ -77,6 +76,7 @@ def tricks_figure(dist: pd.DataFrame):
     ax.bar(d["tricks"], d["estimate"], yerr=err, capsize=3, color=colors)
     ax.set_xlabel("tricks won in a round")
     ax.set_ylabel("share of rounds")
+    integer_ticks(ax)
     ax.set_title("Trick count of one seat (blue: +1 chip, orange: +2)")
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
@@ -87,12 +87,13 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     """The whole report; every section's sample is a share of `hands`, at least `floor`."""
     base = make_setup(A.GAME)
     step = Steps(6, quiet)
-    doc = Document("Shoot the Moon — strategy report")
+    doc = Document("Shoot the Moon — strategy report", A.GAME)
     doc.intro(A.GAME, "Four players, each for themselves.", base.seats.specs[0], hands, seed)
 
     step(f"headline: {hands:,} rounds, 4 players")
     head = simulate(base, hands, None, seed, jobs)
     doc.heading("Headline: four players, each for themselves")
+    doc.found(head)
     doc.table("headline_sides", head.tables["sides"], "Per side, one round from 2 chips each")
     doc.figure("tricks_distribution", tricks_figure(head.tables["tricks_distribution"]),
                "How many tricks one seat takes in a round.")
@@ -102,6 +103,7 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     step(f"Big Moon value: {deals:,} paired deals (whole games) per table, 7 tables")
     bmv = A.big_moon_value([replace(base, players=p, partners=part) for p, part in A.ALL_TABLES], deals, seed, jobs)
     doc.heading("What is a Big Moon worth?")
+    doc.found(bmv)
     doc.figure("big_moon_value", big_moon_figure(bmv.tables["paired_value"]),
                "Paired value of one Big Moon swapped into seat 0's opening hand, by table.")
     doc.table("big_moon_paired", bmv.tables["paired_value"],
@@ -115,6 +117,7 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     step(f"chip value: {games:,} games from every chips state")
     cv = A.chip_value(base, games, seed, jobs)
     doc.heading("What is one chip worth in games won?")
+    doc.found(cv)
     doc.figure("chip_value", chip_heatmap(cv.tables["win_probability"], base.table.rules.target_chips),
                "P(win) for a side holding `our chips` while every other side holds `their chips` (4 players).")
     doc.table("chip_win_probability", cv.tables["win_probability"], "P(win) by chips state")
@@ -125,6 +128,7 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     step(f"hand odds: {hands:,} rounds")
     odds = A.hand_odds(base, hands, seed, jobs)
     doc.heading("Which hands make an odd number of tricks?")
+    doc.found(odds)
     doc.figure("hand_odds", odds_figure(odds.tables), "P(odd) and P(shoot the moon) by hand feature.")
     for name in A.FEATURES:
         doc.table(f"odds_{name}", odds.tables[name], f"By {name.replace('_', ' ')}")

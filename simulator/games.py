@@ -60,7 +60,7 @@ GAMES: dict[str, Game] = {g.name: g for g in (
          'five cards, e.g. "R12 R7 BM G3 P5"'),
     Game("moon", "Moon", "simulator.moon", (3, 4), 3, ("bid", "discard", "trump", "play"), "threshold", 2,
          "strategies.moon", "analysis.moon", "reports.moon", 'seven tiles, e.g. "6-6 6-5 6-4 6-2 5-5 3-3 1-1"'),
-    Game("hit-the-deck", "Hit the Deck", "simulator.hit_the_deck", (2, 3, 4, 5, 6), 4, ("play",), "random", 3,
+    Game("hit-the-deck", "Hit the Deck", "simulator.hit_the_deck", (2, 3, 4, 5, 6), 4, ("play",), "tactician", 3,
          "strategies.hit_the_deck", "analysis.hit_the_deck", "reports.hit_the_deck",
          'seven cards, e.g. "R3 R5 G2 BCUT YFLIP HN3 HH"'),
 )}
