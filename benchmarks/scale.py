@@ -1,0 +1,121 @@
+"""Scale benchmark: Shoot the Moon hands on 2 local Dask workers (``--scheduler local:2``) against
+``--jobs 2`` (joblib's process pool): hands/s and peak memory of every process, at growing sizes,
+to show that memory stays flat however many hands are played. Never part of the test suite.
+
+    python benchmarks/scale.py                    # 1e6 and 1e7 hands (a few minutes on 2 cores)
+    python benchmarks/scale.py --full             # 1e6 and 1e8 hands (1e8 takes ~10-15 min per mode)
+    python benchmarks/scale.py --hands 2e6 --modes dask
+
+Each measurement is a fresh process running ``analysis.common.simulate`` (as ``moonshot simulate
+shoot-the-moon -n N --seed 1`` does) while a thread samples the resident memory (RSS) of that
+process and each of its children every 0.2 s. For Dask the main process also hosts the scheduler
+and the nannies; the workers are its children. hands/s is measured over the simulation only (the
+cluster's start-up, a few seconds, is shown apart). Needs the cluster extra (dask, psutil).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def _role(proc) -> str:
+    try:
+        cmd = " ".join(proc.cmdline())
+    except Exception:
+        return "other"
+    if "resource_tracker" in cmd:
+        return "resource tracker"
+    if "forkserver" in cmd:
+        return "forkserver"
+    return "worker"
+
+
+class Sampler(threading.Thread):
+    """Peak RSS per process of this process tree, sampled every `every` seconds."""
+
+    def __init__(self, every: float = 0.2):
+        super().__init__(daemon=True)
+        import psutil
+        self.me = psutil.Process()
+        self.every = every
+        self.peaks: dict[int, tuple[str, int]] = {}
+        self.stop = threading.Event()
+
+    def sample(self) -> None:
+        procs = [(self.me, "main")] + [(p, None) for p in self.me.children(recursive=True)]
+        for proc, role in procs:
+            try:
+                rss = proc.memory_info().rss
+            except Exception:
+                continue
+            old = self.peaks.get(proc.pid)
+            self.peaks[proc.pid] = (old[0] if old else role or _role(proc), max(rss, old[1] if old else 0))
+
+    def run(self) -> None:
+        while not self.stop.wait(self.every):
+            self.sample()
+
+
+def measure(mode: str, hands: int, seed: int) -> dict:
+    """One run in this process: wall time, hands/s and peak memory per process."""
+    from analysis.common import make_setup, simulate
+    from reports.text import render
+    from simulator.cluster import scheduler
+    setup = make_setup("shoot-the-moon")
+    sampler = Sampler()
+    sampler.sample()
+    sampler.start()
+    t0 = time.perf_counter()
+    with scheduler("local:2" if mode == "dask" else None):
+        t1 = time.perf_counter()
+        result = simulate(setup, hands, None, seed, jobs=2)
+        t2 = time.perf_counter()
+        sampler.sample()
+    sampler.stop.set()
+    sampler.join()
+    procs = sorted(((role, rss) for role, rss in sampler.peaks.values() if role in ("main", "worker")),
+                   key=lambda x: (x[0] != "main", -x[1]))
+    return {"mode": mode, "hands": hands, "startup_s": round(t1 - t0, 2), "run_s": round(t2 - t1, 2),
+            "hands_per_s": round(hands / (t2 - t1)), "peak_mib": [(role, round(rss / 2**20)) for role, rss in procs],
+            "sha": __import__("hashlib").sha256(render(result, "json").encode()).hexdigest()[:16]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--hands", type=float, nargs="+", help="sizes to run (default 1e6 1e7; --full: 1e6 1e8)")
+    parser.add_argument("--full", action="store_true", help="run 1e8 hands (the issue's size)")
+    parser.add_argument("--modes", nargs="+", default=["dask", "jobs"], choices=["dask", "jobs"])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--one", nargs=2, metavar=("MODE", "HANDS"), help=argparse.SUPPRESS)   # a child's job
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(measure(args.one[0], int(float(args.one[1])), args.seed)))
+        return
+    sizes = [int(h) for h in (args.hands or ([1e6, 1e8] if args.full else [1e6, 1e7]))]
+    print(f"{'mode':<22}{'hands':>13}{'hands/s':>11}{'run s':>9}{'start s':>9}   peak RSS MiB per process")
+    rows = []
+    for hands in sizes:
+        for mode in args.modes:
+            out = subprocess.run([sys.executable, __file__, "--one", mode, str(hands), "--seed", str(args.seed)],
+                                 check=True, capture_output=True, text=True, cwd=ROOT)
+            row = json.loads(out.stdout.strip().splitlines()[-1])
+            rows.append(row)
+            label = "2 Dask workers" if mode == "dask" else "--jobs 2 (loky)"
+            peaks = ", ".join(f"{role} {mib}" for role, mib in row["peak_mib"])
+            print(f"{label:<22}{hands:>13,}{row['hands_per_s']:>11,}{row['run_s']:>9}{row['startup_s']:>9}   {peaks}",
+                  flush=True)
+    for hands in sizes:
+        shas = {r["sha"] for r in rows if r["hands"] == hands}
+        print(f"{hands:,} hands: {'the same numbers in every mode' if len(shas) == 1 else 'DIFFERENT numbers'}")
+
+
+if __name__ == "__main__":
+    main()
