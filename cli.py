@@ -71,7 +71,9 @@ def _interrupted() -> None:
     sys.exit(130)
 
 
-app = App(help="Monte Carlo strategy analyzer for Shoot the Moon, Moon dominoes and Hit the Deck.",
+app = App(help="Monte Carlo strategy analyzer for Shoot the Moon, Moon dominoes and Hit the Deck. Every number is "
+               "shown as 'estimate [95% interval]' with n, its sample size, under the strategies named in the "
+               "output; `moonshot glossary GAME` says what each column means.",
           add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None, no_args_is_help=True)
 
 
@@ -164,16 +166,28 @@ def _check_out_file(out: Optional[Path], option: str = "--out") -> None:
 
 @contextmanager
 def _progress(total: int, quiet: bool, label: str):
-    """A progress bar on stderr for interactive runs of more than one chunk; silent otherwise."""
-    from simulator.runner import CHUNK
-    if quiet or total <= CHUNK or not sys.stderr.isatty():
+    """A progress bar on stderr for interactive runs: it appears once a run has taken two seconds
+    (MOONSHOT_PROGRESS_DELAY), and a spinner and the time so far keep moving while a long chunk
+    runs (games mode, single-chunk analyses); silent otherwise."""
+    delay = float(os.environ.get("MOONSHOT_PROGRESS_DELAY", "2"))
+    if quiet or not sys.stderr.isatty():
         yield None
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  transient=True) as bar:
-        task = bar.add_task(label, total=total)
+    import threading
+
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
+    bar = Progress(SpinnerColumn(), TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                   TimeRemainingColumn(), transient=True)
+    task = bar.add_task(label, total=total)
+    timer = threading.Timer(delay, bar.start)
+    timer.daemon = True
+    timer.start()
+    try:
         yield lambda n: bar.advance(task, n)
+    finally:
+        timer.cancel()
+        bar.stop()
 
 
 def _emit(result, fmt: str, out: Optional[Path]) -> None:
@@ -401,6 +415,18 @@ def rules(game: str, format: str = typer.Option("table", "--format", "-f", help=
     for r in rows:
         default = str(r["default"]).lower() if isinstance(r["default"], bool) else r["default"]
         print(f"{r['flag']}  (default {default}; {r['rules_id']})\n    accepted: {r['accepted']}\n    {r['meaning']}")
+
+
+@app.command()
+def glossary(game: str):
+    """What every column of the game's tables means (the same words the reports use)."""
+    from reports.glossary import COMMON, GAMES as WORDS, PREFIXES
+    entry = _game(game)
+    for name, (label, meaning) in {**COMMON, **WORDS.get(entry.name, {})}.items():
+        print(f"{label}  ({name}): {meaning}")
+    print("\nCompared metrics: " + "; ".join(f"{p}NAME = {m.format('NAME')}" for p, _, m in PREFIXES))
+    print("Every estimate reads 'estimate [95% interval]' with n its sample size; probabilities are percentages in "
+          "text output and fractions in JSON/CSV.")
 
 
 @app.command()

@@ -148,3 +148,33 @@ def test_the_last_trick_shows_chips_before_the_end_of_round_award(tmp_path, caps
     last = [x for x in out.splitlines() if "trick 5:" in x][0]
     before_award = [a - r for a, r in zip(rec["chips_after"], rec["round_chips"])]
     assert code == 0 and last.endswith(f"chips {before_award}")
+
+
+def _in_a_terminal(args, env):
+    """Run moonshot with a pseudo-terminal as stderr; everything it wrote there."""
+    import os
+    import pty
+    pid, fd = pty.fork()
+    if pid == 0:                                          # the child: exec moonshot on the terminal
+        os.environ.update(env)
+        os.execv(str(Path(sys.executable).with_name("moonshot")), ["moonshot", *args])
+    out = b""
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.waitpid(pid, 0)
+    return out.decode(errors="replace")
+
+
+def test_progress_shows_in_a_terminal_for_games_and_single_chunk_runs(tmp_path):
+    shown = _in_a_terminal(["simulate", "moon", "--games", "300", "-o", str(tmp_path / "g.json")],
+                           {"MOONSHOT_PROGRESS_DELAY": "0"})
+    assert "simulating" in shown and "300/300" in shown
+    quiet = _in_a_terminal(["simulate", "moon", "--games", "300", "-q", "-o", str(tmp_path / "q.json")],
+                           {"MOONSHOT_PROGRESS_DELAY": "0"})
+    assert "simulating" not in quiet
