@@ -47,16 +47,13 @@ class MoonHooks(Hooks):
     metric_words = {"score": "points per hand", "win": "P(winning the game)"}
     seat_outcome_names = ("score", "p_bidder", "p_thrown_in")
 
-    def make_table(self, players, partners, rule_args, profiles) -> E.MoonTable:
+    def make_table(self, players, partners, rule_args, profiles) -> E.Table:
         self.no_profiles(GAME, profiles)
         check_players(players)
         if partners and players != 4:
             raise BadInput(f"--partners needs 4 players in moon, got {players}; 3-player Moon is every player "
                            "for themselves")
-        return E.MoonTable(players, parse_rules(rule_args, players))
-
-    def play(self, setup, strategies, rngs, size, record=False):
-        return E.play_hands(setup.table, size, strategies, *rngs)
+        return E.Table(players, parse_rules(rule_args, players))
 
     def tally_hands(self, setup, res, tally: Tally) -> None:
         table = setup.table
@@ -171,7 +168,7 @@ def _hand_chunk(setup: Setup, hand: tuple[int, ...], order: int, trumps: tuple[i
     # Passing instead, on the same deals: the others bid and play as their strategies do.
     play_rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index, 1)))
     lineup = [Passer(seats.strategies[0])] + list(seats.strategies[1:])
-    passed = E.play_hands(table, size, lineup, None, play_rng, first_bidder=np.full(size, first_bidder),
+    passed = E.play(table, size, lineup, None, play_rng, first_bidder=np.full(size, first_bidder),
                           hands=hands, widow=widow)
     tally.add("pass", one_row(size), {"score": passed.score[:, ours], "p_thrown_in": passed.bidder < 0})
     # The others' wishes with this deal: would a player before us bid at least b, or one after us more?
@@ -255,7 +252,7 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
 def _bid_success_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
     table, seats = setup.table, setup.seats
     deal_rng, play_rng = chunk_rngs(seed, index)
-    res = E.play_hands(table, size, seats.strategies, deal_rng, play_rng)
+    res = E.play(table, size, seats.strategies, deal_rng, play_rng)
     p = np.flatnonzero(res.bidder >= 0)
     tally = Tally()
     if not len(p):
@@ -357,7 +354,7 @@ def _widow_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
     outs = []
     for lineup in (list(seats.strategies), [KeepDealt(s) for s in seats.strategies]):
         deal_rng = np.random.default_rng(deal_seed)
-        outs.append(E.play_hands(table, size, lineup, deal_rng, np.random.default_rng(play_seed)))
+        outs.append(E.play(table, size, lineup, deal_rng, np.random.default_rng(play_seed)))
     with_w, without = outs
     p = np.flatnonzero((with_w.bidder >= 0) & (with_w.bidder == without.bidder))
     tally = Tally()
@@ -390,7 +387,7 @@ def widow_value(setup: Setup, hands: int, seed: int, jobs: int = 1, progress: Pr
 def _seat_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
     table, seats = setup.table, setup.seats
     deal_rng, play_rng = chunk_rngs(seed, index)
-    res = E.play_hands(table, size, seats.strategies, deal_rng, play_rng)
+    res = E.play(table, size, seats.strategies, deal_rng, play_rng)
     P = table.players
     seat = np.tile(np.arange(P), size)
     hand = np.repeat(np.arange(size), P)

@@ -17,7 +17,7 @@ from analysis.stats import Z, estimate, wilson
 from simulator.errors import BadInput
 from simulator.runner import CHUNK, Tally, chunk_rngs
 from simulator.shoot_the_moon import cards as C
-from simulator.shoot_the_moon.engine import Table, deal, play_games, play_round
+from simulator.shoot_the_moon.engine import Table, deal, play, play_games
 from simulator.shoot_the_moon.rules import parse_rules
 
 GAME = "shoot-the-moon"
@@ -38,14 +38,8 @@ def round_metrics(res, cols: np.ndarray | None = None) -> dict[str, np.ndarray]:
 
 
 def _deal(table: Table, rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """n deals and a random dealer for each (a single round: STM-3.2's first dealer is random)."""
+    """n deals and a random dealer for each, drawn as engine.play draws them (STM-3.2)."""
     return deal(rng, n, table.hands_dealt), rng.integers(0, table.players, n).astype(np.int8)
-
-
-def _play(table: Table, strategies, hands: np.ndarray, dealer: np.ndarray, rng: np.random.Generator):
-    """One round of every deal, from the starting chips."""
-    chips = np.full((len(hands), table.n_sides), table.rules.starting_chips, dtype=np.int16)
-    return play_round(table, hands, dealer, chips, strategies, rng)
 
 
 class StmHooks(Hooks):
@@ -65,10 +59,6 @@ class StmHooks(Hooks):
 
     def table_meta(self, setup: Setup) -> dict:
         return {"players": setup.players, "partners": setup.partners}
-
-    def play(self, setup, strategies, rngs, size, record=False):
-        deal_rng, play_rng = rngs
-        return _play(setup.table, strategies, *_deal(setup.table, deal_rng, size), play_rng)
 
     def game_length(self, g) -> dict[str, np.ndarray]:
         return {"rounds": g.rounds}
@@ -270,7 +260,7 @@ def hand_features(hand: np.ndarray) -> dict[str, np.ndarray]:
 def _odds_chunk(setup: Setup, seat: int, seed: int, index: int, size: int) -> Tally:
     table, seats = setup.table, setup.seats
     deal_rng, play_rng = chunk_rngs(seed, index)
-    res = _play(table, seats.strategies, *_deal(table, deal_rng, size), play_rng)
+    res = play(table, size, seats.strategies, deal_rng, play_rng)
     m = round_metrics(res, np.full(size, table.side_of_seat[seat]))
     m = {"p_odd": m["p_odd"], "p_shoot": m["p_shoot"], "chips": m["chips"]}
     tally = Tally()
