@@ -285,9 +285,10 @@ def _whatif_findings(res: Result, names: list[str], variant_args: list[str], n: 
     seats = res.tables["seats"]
     diffs = seats[seats["metric"].str.startswith("d_")]
     if (diffs["estimate"] == 0).all() and (diffs["ci_low"] == diffs["ci_high"]).all():
-        res.findings.append(f"{' '.join(variant_args)} changed nothing on these {n:,} deals: under these strategies "
-                            "the situation the rule governs never came up (e.g. a rule about bids the strategies "
-                            "never make). Try other strategies (-s) to see what it does.")
+        res.findings.append(f"{' '.join(variant_args)} changed nothing measured here on any of these {n:,} deals: "
+                            "under these strategies the situation the rule governs never came up, or never changed "
+                            "an outcome (e.g. a rule about bids the strategies never make). Other strategies (-s) "
+                            "may show what it does.")
         return
     first = diffs[diffs["metric"] == f"d_{names[0].removeprefix('p_')}"]
     top = first.loc[first["estimate"].abs().idxmax()]

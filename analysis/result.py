@@ -31,6 +31,27 @@ class Result:
             "tables": {name: _records(df) for name, df in self.tables.items()},
         }
 
+    def wide(self, name: str) -> pd.DataFrame:
+        """Table `name` as the CLI prints it: one row per key combination, n, and for every metric
+        its estimate with <metric>_low / <metric>_high (the 95% interval) beside it."""
+        df = self.tables[name]
+        if "metric" not in df.columns:
+            return df.copy()
+        keys = [c for c in df.columns if c not in ("metric", "estimate", "n", "ci_low", "ci_high", "kind")]
+        order = list(dict.fromkeys(df["metric"]))
+        if not keys:
+            df = df.assign(_row=0)
+            keys = ["_row"]
+        est = df.pivot_table(index=keys, columns="metric", values=["estimate", "ci_low", "ci_high"], sort=False)
+        out = pd.DataFrame(index=est.index)
+        out["n"] = df.groupby(keys, sort=False)["n"].max()
+        for m in order:
+            out[m] = est[("estimate", m)]
+            out[f"{m}_low"] = est[("ci_low", m)]
+            out[f"{m}_high"] = est[("ci_high", m)]
+        out = out.reset_index()
+        return out.drop(columns="_row") if "_row" in out.columns else out
+
     def row(self, name: str, metric: str, /, **keys) -> pd.Series:
         """The estimate of `metric` in table `name` where the key columns equal `keys`."""
         df = self.tables[name]

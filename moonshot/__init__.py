@@ -1,0 +1,89 @@
+"""moonshot as a library: one import, plain keyword arguments with defaults, results as the CLI
+prints them.
+
+    import moonshot
+    r = moonshot.simulate("moon", hands=100_000, seed=1)
+    r.wide("contracts")          # one row per bid: estimate, ci_low, ci_high per metric, and n
+    r.findings                   # what the run found, in sentences
+    moonshot.compare("hit-the-deck", "tactician", "dump", hands=50_000).wide("match")
+    moonshot.whatif("shoot-the-moon", {"stm.moon_chip_netting": "sequential"}, hands=100_000)
+
+Every function takes the game's name (`moonshot.GAMES`), returns an `analysis.result.Result`
+(tables, findings, notes, meta) and raises `BadInput` with the same one-line messages as the CLI.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from analysis import common
+from analysis.result import Result
+from simulator.errors import BadInput
+from simulator.games import GAMES
+
+__all__ = ["GAMES", "BadInput", "Result", "simulate", "analyze", "compare", "whatif", "hand", "report"]
+
+
+def _rules(rules) -> list[str]:
+    if rules is None:
+        return []
+    if isinstance(rules, dict):
+        return [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in rules.items()]
+    return [rules] if isinstance(rules, str) else list(rules)
+
+
+def _list(value) -> list[str]:
+    return [] if value is None else [value] if isinstance(value, str) else list(value)
+
+
+def _setup(game, players, partners, rules, strategy, profile) -> common.Setup:
+    return common.make_setup(game, players, partners, _rules(rules), _list(strategy), _list(profile))
+
+
+def simulate(game: str, hands: int | None = 100_000, games: int | None = None, players: int | None = None,
+             partners: bool = False, strategy=None, rules=None, profile=None, seed: int = 2026,
+             jobs: int = 1) -> Result:
+    """Headline numbers per side: `hands` single hands, or `games` whole games when given."""
+    setup = _setup(game, players, partners, rules, strategy, profile)
+    return common.simulate(setup, None if games else hands, games, seed, jobs)
+
+
+def analyze(game: str, analysis: str, n: int | None = None, players: int | None = None, partners: bool = False,
+            strategy=None, rules=None, profile=None, seat: int | None = None, seed: int = 2026,
+            jobs: int = 1) -> Result:
+    """One of the game's analyses (`GAMES[game].analyses` names them); `n` hands or games, as it counts."""
+    spec = GAMES[game].analyses.get(analysis) if game in GAMES else None
+    if spec is None:
+        raise BadInput(f"unknown analysis {analysis!r} for {game}")
+    setups = common.analysis_setups(spec, _setup(game, players, partners, rules, strategy, profile),
+                                    players is not None)
+    return common.run_analysis(spec, setups, n or spec.default, seed, jobs, seat)
+
+
+def compare(game: str, a: str, b: str, hands: int | None = 100_000, games: int | None = None,
+            players: int | None = None, partners: bool = False, rules=None, profile=None, seed: int = 2026,
+            jobs: int = 1) -> Result:
+    """Strategy `a` against `b` on the same deals, seats rotated: the paired difference."""
+    setup = _setup(game, players, partners, rules, None, profile)
+    return common.match(setup, a, b, None if games else hands, games, seed, jobs)
+
+
+def whatif(game: str, rules, hands: int | None = 100_000, games: int | None = None, players: int | None = None,
+           partners: bool = False, strategy=None, profile=None, seed: int = 2026, jobs: int = 1) -> Result:
+    """The same deals under the default rules and with `rules` ({flag: value} or "flag=value")."""
+    setup = _setup(game, players, partners, None, strategy, profile)
+    return common.whatif(setup, _rules(rules), None if games else hands, games, seed, jobs)
+
+
+def hand(game: str, hand: str, seat_order: str = "first", samples: int = 100_000, players: int | None = None,
+         strategy=None, rules=None, profile=None, seed: int = 2026, jobs: int = 1) -> Result:
+    """The hand analyzer of games that have one (moon, hit-the-deck)."""
+    import importlib
+    analyzer = getattr(importlib.import_module(GAMES[game].analysis), "analyze_hand", None)
+    if analyzer is None:
+        raise BadInput(f"there is no hand analyzer for {game}")
+    return analyzer(_setup(game, players, False, rules, strategy, profile), hand, seat_order, samples, seed, jobs)
+
+
+def report(game: str, out, hands: int = 200_000, seed: int = 2026, jobs: int = 1) -> Path:
+    """Write the game's report (md, html, figures, tables) into the folder `out`; its report.md."""
+    return GAMES[game].build_report(Path(out), hands, seed, jobs, quiet=True)
