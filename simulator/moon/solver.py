@@ -1,0 +1,772 @@
+"""Exact Moon solver: the tricks the bidder's side takes from a position under best play by all.
+
+Every hand is known (3 players with the widow already exchanged, or 4 in partnerships); the
+bidder's side maximises its tricks and the defenders, together, minimise them (a zero-sum view of
+MOON-8 / MOON-10.4: whatever the bid, more tricks never hurt the bidder's side). Rules in force are
+the ``moon.*`` flags that change play: ``notrump_doubles`` (suits and ranks), ``lead_suit_rule``
+(with ``leader_calls_end`` each (tile, end) lead is a separate move) and ``first_lead_trump``;
+the trump itself decides which tiles are trumps.
+
+How it searches
+  * Null-window (boolean) alpha-beta on the trick count: ``_search(k)`` answers "can the bidder's
+    side take at least k of the remaining tricks?"; the exact value comes from a few such tests
+    (``_exact``), each reusing what the others stored.
+  * A transposition table keyed on the remaining tiles (28 bits, with the hands fixed they say
+    who holds what) and the leader, at trick boundaries only. It stores bounds on the tricks still
+    to win (the tricks already taken are not part of the key), so positions reached by different
+    play orders share one entry and every test tightens them.
+  * Move ordering: a follower tries to win a trick an opponent is winning (cheapest winner first),
+    and not to overtake a partner; leaders try strong tiles first.
+  * Equivalent tiles are searched once: tiles of one seat that belong only to one suit (trumps;
+    doubles as the doubles suit under ``notrump_doubles=own_suit``), adjacent in rank with no
+    tile held by another seat, or played to the current trick, ranked between them.
+  * The inner loop is compiled with numba (``@njit(cache=True)``): positions are tile bit masks
+    (int64; bit t = tile id t) and the rules are one int64 context array per (rules, trump,
+    bidder) built from :func:`simulator.moon.tiles.tables` (which are built from the reference),
+    so the solver cannot drift from the rules.
+
+Public API
+  ``solve(hands, trump, rules, bidder, leader, trick=(), called_end=None, first_lead=None)``
+      -> :class:`Solution` (tricks, and the value of each legal move of the player to move)
+  ``Solver``: owns a transposition table; ``solve`` and the batch kernels used by the search
+      players (``values_batch``, ``moves_batch``) run on one.
+  ``context(players, rules, trump, bidder)``: the compiled rules context.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Sequence
+
+import numpy as np
+from numba import njit
+
+from simulator.moon import tiles as T
+from simulator.moon.rules import Rules
+
+# ---------------------------------------------------------------------------------------- context
+
+# Layout of the int64 context array (one per players, rules, trump and bidder).
+O_P = 0            # players
+O_FLT = 1          # 1: moon.first_lead_trump
+O_TRUMPS = 2       # tile mask of the trumps
+O_CALLS = 3        # 1: moon.lead_suit_rule=leader_calls_end
+O_SIDE = 8         # 4 entries: 1 when the seat is on the bidder's side
+O_SUIT = 12        # 9 entries: tile mask of each suit id (tiles.IN_SUIT): who may follow it
+O_LED = 21         # 28 entries: suit a lead of the tile asks for (tiles.LED_SUIT, higher-end rule)
+O_NEEDS = 49       # 28 entries: 1 when a lead of the tile needs an end called (leader_calls_end)
+O_HIGH = 77        # 28 entries: the tile's higher end
+O_LOW = 105        # 28 entries: the tile's lower end
+O_ABOVE = 133      # 28 entries: tiles of the same one-suit group ranked above (0 outside a group)
+O_BELOW = 161      # 28 entries: tiles of the same one-suit group ranked below
+O_ORDER = 189      # 28 entries: a tile's strength as a lead (ordering and cheap discards)
+O_POWER = 217      # 28 * 9 entries: tiles.POWER[tile, led, trump] at tile * 9 + led (-1: cannot win)
+CTX_SIZE = O_POWER + T.N_TILES * T.N_SUITS
+
+# The work array: W_STAMP the table's current generation, W_NODES a node counter, then move
+# buffers of SLOTS entries per ply (moves, then their ordering scores).
+W_STAMP, W_NODES, W_BASE, SLOTS = 0, 1, 16, 32
+MAX_PLY = 7 * 4 + 4
+W_FRAMES = W_BASE + SLOTS * MAX_PLY          # then one search frame per ply (FRAME entries)
+WORK_SIZE = W_FRAMES + 16 * MAX_PLY
+MOVE_END = 8        # a move is tile | (called end + 1) << MOVE_END (0: no end called)
+TT_BITS = 18
+STAMP_MAX = (1 << 15) - 1
+
+
+def _tile_mask(tiles) -> int:
+    m = 0
+    for t in tiles:
+        m |= 1 << int(t)
+    return m
+
+
+@lru_cache(maxsize=256)
+def _base_context(players: int, notrump_doubles: str, lead_suit_rule: str, first_lead_trump: bool,
+                  trump: int) -> np.ndarray:
+    tab = T.tables(Rules(notrump_doubles=notrump_doubles))
+    ctx = np.zeros(CTX_SIZE, dtype=np.int64)
+    ctx[O_P] = players
+    ctx[O_FLT] = int(first_lead_trump)
+    ctx[O_CALLS] = int(lead_suit_rule == "leader_calls_end")
+    tiles = range(T.N_TILES)
+    ctx[O_TRUMPS] = _tile_mask(t for t in tiles if tab.IS_TRUMP[t, trump])
+    for s in range(T.N_SUITS):
+        ctx[O_SUIT + s] = _tile_mask(t for t in tiles if tab.IN_SUIT[t, s, trump])
+    group = np.full(T.N_TILES, -1)
+    for t in tiles:
+        ctx[O_LED + t] = tab.LED_SUIT[t, trump]
+        ctx[O_NEEDS + t] = int(ctx[O_CALLS] and tab.NEEDS_CALL[t, trump])
+        ctx[O_HIGH + t] = T.HIGH[t]
+        ctx[O_LOW + t] = T.LOW[t]
+        ctx[O_ORDER + t] = tab.POWER[t, tab.LED_SUIT[t, trump], trump]
+        for s in range(T.N_SUITS):
+            ctx[O_POWER + t * T.N_SUITS + s] = tab.POWER[t, s, trump]
+        # One-suit groups: every member belongs to that suit alone, so two members that no other
+        # seat's tile separates in rank are interchangeable for the rest of the hand.
+        if tab.IS_TRUMP[t, trump]:
+            group[t] = T.TRUMP_SUIT
+        elif tab.IN_SUIT[t, T.DOUBLES_SUIT, trump]:
+            group[t] = T.DOUBLES_SUIT
+    for t in tiles:
+        if group[t] < 0:
+            continue
+        g = group[t]
+        r = tab.RANK[t, g, trump]
+        ctx[O_ABOVE + t] = _tile_mask(u for u in tiles if group[u] == g and tab.RANK[u, g, trump] > r)
+        ctx[O_BELOW + t] = _tile_mask(u for u in tiles if group[u] == g and tab.RANK[u, g, trump] < r)
+    ctx.setflags(write=False)
+    return ctx
+
+
+def context(players: int, rules: Rules, trump: int, bidder: int) -> np.ndarray:
+    """The int64 rules context of the compiled search for this table, trump and bidder."""
+    base = _base_context(players, rules.notrump_doubles, rules.lead_suit_rule, bool(rules.first_lead_trump),
+                         int(trump))
+    ctx = base.copy()
+    sides = T.side_of_seats(players)
+    for s in range(players):
+        ctx[O_SIDE + s] = int(sides[s] == sides[bidder])
+    return ctx
+
+
+# ---------------------------------------------------------------------------------------- kernels
+
+@njit(cache=True, inline="always")
+def _popcount(m):
+    m = m - ((m >> 1) & 0x55555555)              # masks stay below 2**32
+    m = (m & 0x33333333) + ((m >> 2) & 0x33333333)
+    m = (m + (m >> 4)) & 0x0F0F0F0F
+    return ((m * 0x01010101) & 0xFFFFFFFF) >> 24
+
+
+@njit(cache=True, inline="always")
+def _low_index(m):
+    """Index of the lowest set bit of a non-zero mask below 2**32."""
+    b = m & -m
+    i = 0
+    if b >= 65536:
+        b >>= 16
+        i += 16
+    if b >= 256:
+        b >>= 8
+        i += 8
+    if b >= 16:
+        b >>= 4
+        i += 4
+    if b >= 4:
+        b >>= 2
+        i += 2
+    if b >= 2:
+        i += 1
+    return i
+
+
+@njit(cache=True)
+def _new_stamp(tt, work):
+    """A fresh generation of the transposition table (a new deal: old entries no longer apply)."""
+    work[W_STAMP] += 1
+    if work[W_STAMP] > STAMP_MAX:
+        tt[:] = 0
+        work[W_STAMP] = 1
+
+
+@njit(cache=True, inline="always")
+def _slot(key, mask):
+    return ((key * 2654435761) >> 11) & mask
+
+
+@njit(cache=True)
+def _tt_get(tt, stamp, key):
+    """(lo, hi) bounds stored for key, or (-1, -1)."""
+    mask = len(tt) - 1
+    i = _slot(key, mask)
+    for j in range(4):
+        e = tt[(i + j) & mask]
+        if (e >> 48) == stamp and (e & 0x3FFFFFFF) == key:
+            return (e >> 32) & 0xF, (e >> 36) & 0xF
+    return -1, -1
+
+
+@njit(cache=True)
+def _tt_put(tt, stamp, key, lo, hi):
+    mask = len(tt) - 1
+    i = _slot(key, mask)
+    free = -1
+    for j in range(4):
+        at = (i + j) & mask
+        e = tt[at]
+        if (e >> 48) == stamp:
+            if (e & 0x3FFFFFFF) == key:
+                free = at
+                break
+        elif free < 0:
+            free = at
+    if free < 0:
+        free = i
+    tt[free] = key | (lo << 32) | (hi << 36) | (stamp << 48)
+
+
+@njit(cache=True)
+def _gen_moves(ctx, work, hands, mover, leader, pos, led, played, first, base, dedupe):
+    """Fill work[base:] with the mover's legal moves, equivalent tiles once (if dedupe); count."""
+    P = ctx[O_P]
+    h = hands[mover]
+    if pos == 0:
+        legal = h
+        if first and ctx[O_FLT]:
+            tr = h & ctx[O_TRUMPS]
+            if tr:
+                legal = tr
+    else:
+        f = h & ctx[O_SUIT + led]
+        legal = f if f else h
+    others = played
+    for s in range(P):
+        if s != mover:
+            others |= hands[s]
+    n = 0
+    m = legal
+    while m:
+        t = _low_index(m)
+        m &= m - 1
+        if dedupe:
+            above = ctx[O_ABOVE + t] & h
+            skip = False
+            while above:
+                u = _low_index(above)
+                above &= above - 1
+                if (ctx[O_ABOVE + t] & ctx[O_BELOW + u] & others) == 0:
+                    skip = True
+                    break
+            if skip:
+                continue
+        if pos == 0 and ctx[O_NEEDS + t]:
+            work[base + n] = t | ((ctx[O_HIGH + t] + 1) << MOVE_END)
+            n += 1
+            work[base + n] = t | ((ctx[O_LOW + t] + 1) << MOVE_END)
+            n += 1
+        else:
+            work[base + n] = t
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _order_moves(ctx, work, base, n, mover, pos, led, best, win):
+    """Sort work[base:base+n] by a score (highest first) kept in work[base+16:]."""
+    side = ctx[O_SIDE + mover]
+    partner_wins = pos > 0 and ctx[O_SIDE + win] == side
+    for i in range(n):
+        t = work[base + i] & 0xFF
+        if pos == 0:
+            sc = ctx[O_ORDER + t]
+        else:
+            p = ctx[O_POWER + t * 9 + led]
+            if p > best:
+                sc = (-100 - p) if partner_wins else (100 - p)      # cheapest winner first
+            else:
+                sc = 50 - ctx[O_ORDER + t]                           # cheapest loser first
+        work[base + 16 + i] = sc
+    for i in range(1, n):                                            # insertion sort, n <= 14
+        mv = work[base + i]
+        sc = work[base + 16 + i]
+        j = i - 1
+        while j >= 0 and work[base + 16 + j] < sc:
+            work[base + j + 1] = work[base + j]
+            work[base + 16 + j + 1] = work[base + 16 + j]
+            j -= 1
+        work[base + j + 1] = mv
+        work[base + 16 + j + 1] = sc
+
+
+@njit(cache=True)
+def _last_trick(ctx, hands, leader):
+    """Bidder-side tricks (0 or 1) of the last trick with every move forced (no end to call)."""
+    P = ctx[O_P]
+    t = _low_index(hands[leader])
+    led = ctx[O_LED + t]
+    best = ctx[O_POWER + t * 9 + led]
+    win = leader
+    for k in range(1, P):
+        s = (leader + k) % P
+        u = _low_index(hands[s])
+        p = ctx[O_POWER + u * 9 + led]
+        if p > best:
+            best = p
+            win = s
+    return ctx[O_SIDE + win]
+
+
+@njit(cache=True)
+def _sure_trumps(ctx, hands):
+    """(bidder side, defenders): tricks each side is sure of from its top trumps.
+
+    The highest trump left wins whatever trick it is played to. So do the next ones down while
+    they are held by the same seat as the top one (that seat plays them to different tricks)."""
+    held = _held_trumps(ctx, hands, ctx[O_P])
+    if held == 0:
+        return 0, 0
+    t = _high_trump(ctx, held)
+    top = 0
+    while not (hands[top] >> t) & 1:
+        top += 1
+    mine = hands[top] & held
+    others = held & ~mine
+    if others == 0:
+        sure = _popcount(mine)
+    else:
+        sure = _popcount(mine & ctx[O_ABOVE + _high_trump(ctx, others)])
+    if ctx[O_SIDE + top]:
+        return sure, 0
+    return 0, sure
+
+
+@njit(cache=True, inline="always")
+def _held_trumps(ctx, hands, P):
+    m = 0
+    for s in range(P):
+        m |= hands[s]
+    return m & ctx[O_TRUMPS]
+
+
+@njit(cache=True)
+def _high_trump(ctx, m):
+    """The highest-ranked trump of a non-empty trump mask (no tile of m above it)."""
+    while m:
+        t = _low_index(m)
+        if (ctx[O_ABOVE + t] & m) == 0:
+            return t
+        m &= m - 1
+    return -1
+
+
+# Fields of a search frame in the work array (one frame per ply).
+F_LEADER, F_POS, F_LED, F_BEST, F_WIN, F_PLAYED, F_K, F_FIRST = 0, 1, 2, 3, 4, 5, 6, 7
+F_MOVER, F_CNT, F_IDX, F_KEY, F_N, F_MAX, F_MOVE = 8, 9, 10, 11, 12, 13, 14
+FRAME = 16
+ENTER, NEXT, DONE, RETURN = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def _search(ctx, tt, work, hands, leader, pos, led, best, win, played, k, first, ply0):
+    """Can the bidder's side take at least k of the remaining tricks (the current one included)?
+
+    The trick in progress: `leader` led, `pos` tiles played (`played` their mask), `led` the led
+    suit, `best`/`win` the winning power and seat so far. `first`: the hand's first lead
+    (moon.first_lead_trump). An AND/OR search with an explicit stack of frames in `work` (numba
+    caches recursive functions badly); moves of ply p live at W_BASE + p * SLOTS. Hands are
+    changed in place and restored."""
+    P = ctx[O_P]
+    calls = ctx[O_CALLS]
+    stamp = work[W_STAMP]
+    ply = ply0
+    f = W_FRAMES + ply * FRAME
+    work[f + F_LEADER] = leader
+    work[f + F_POS] = pos
+    work[f + F_LED] = led
+    work[f + F_BEST] = best
+    work[f + F_WIN] = win
+    work[f + F_PLAYED] = played
+    work[f + F_K] = k
+    work[f + F_FIRST] = first
+    state = ENTER
+    r = False
+    while True:
+        f = W_FRAMES + ply * FRAME
+        if state == ENTER:
+            leader = work[f + F_LEADER]
+            pos = work[f + F_POS]
+            k = work[f + F_K]
+            first = work[f + F_FIRST]
+            n = _popcount(hands[(leader + P - 1) % P])
+            if k <= 0:
+                r = True
+                state = RETURN
+                continue
+            if k > n:
+                r = False
+                state = RETURN
+                continue
+            work[W_NODES] += 1
+            key = -1
+            if pos == 0:
+                if n == 1 and calls == 0:
+                    r = _last_trick(ctx, hands, leader) >= k
+                    state = RETURN
+                    continue
+                sure_b, sure_d = _sure_trumps(ctx, hands)
+                if sure_b >= k:
+                    r = True
+                    state = RETURN
+                    continue
+                if n - sure_d < k:
+                    r = False
+                    state = RETURN
+                    continue
+                if not first:
+                    key = (hands[0] | hands[1] | hands[2] | hands[3]) | (leader << 28)
+                    lo, hi = _tt_get(tt, stamp, key)
+                    if lo >= 0:
+                        if lo >= k:
+                            r = True
+                            state = RETURN
+                            continue
+                        if hi < k:
+                            r = False
+                            state = RETURN
+                            continue
+            mover = (leader + pos) % P
+            led = work[f + F_LED]
+            base = W_BASE + ply * SLOTS
+            cnt = _gen_moves(ctx, work, hands, mover, leader, pos, led, work[f + F_PLAYED], first, base, True)
+            _order_moves(ctx, work, base, cnt, mover, pos, led, work[f + F_BEST], work[f + F_WIN])
+            work[f + F_MOVER] = mover
+            work[f + F_CNT] = cnt
+            work[f + F_IDX] = 0
+            work[f + F_KEY] = key
+            work[f + F_N] = n
+            work[f + F_MAX] = ctx[O_SIDE + mover]
+            state = NEXT
+        elif state == NEXT:
+            idx = work[f + F_IDX]
+            if idx >= work[f + F_CNT]:
+                r = work[f + F_MAX] == 0
+                state = DONE
+                continue
+            mv = work[W_BASE + ply * SLOTS + idx]
+            work[f + F_MOVE] = mv
+            t = mv & 0xFF
+            bit = 1 << t
+            mover = work[f + F_MOVER]
+            hands[mover] ^= bit
+            leader = work[f + F_LEADER]
+            pos = work[f + F_POS]
+            c = f + FRAME
+            if pos == 0:
+                end = (mv >> MOVE_END) - 1
+                led2 = end if end >= 0 else ctx[O_LED + t]
+                best2 = ctx[O_POWER + t * 9 + led2]
+                win2 = mover
+            else:
+                led2 = work[f + F_LED]
+                best2 = work[f + F_BEST]
+                win2 = work[f + F_WIN]
+                p = ctx[O_POWER + t * 9 + led2]
+                if p > best2:
+                    best2 = p
+                    win2 = mover
+            if pos == P - 1:
+                work[c + F_LEADER] = win2
+                work[c + F_POS] = 0
+                work[c + F_LED] = 0
+                work[c + F_BEST] = 0
+                work[c + F_WIN] = 0
+                work[c + F_PLAYED] = 0
+                work[c + F_K] = work[f + F_K] - ctx[O_SIDE + win2]
+            else:
+                work[c + F_LEADER] = leader
+                work[c + F_POS] = pos + 1
+                work[c + F_LED] = led2
+                work[c + F_BEST] = best2
+                work[c + F_WIN] = win2
+                work[c + F_PLAYED] = work[f + F_PLAYED] | bit
+                work[c + F_K] = work[f + F_K]
+            work[c + F_FIRST] = 0
+            ply += 1
+            state = ENTER
+        elif state == DONE:
+            key = work[f + F_KEY]
+            if key >= 0:
+                k = work[f + F_K]
+                lo, hi = _tt_get(tt, stamp, key)
+                if lo < 0:
+                    lo, hi = 0, work[f + F_N]
+                if r:
+                    lo = max(lo, k)
+                else:
+                    hi = min(hi, k - 1)
+                _tt_put(tt, stamp, key, lo, hi)
+            state = RETURN
+        else:  # RETURN: hand r to the parent frame
+            if ply == ply0:
+                return r
+            ply -= 1
+            f = W_FRAMES + ply * FRAME
+            hands[work[f + F_MOVER]] ^= 1 << (work[f + F_MOVE] & 0xFF)
+            if r == (work[f + F_MAX] == 1):
+                state = DONE
+            else:
+                work[f + F_IDX] += 1
+                state = NEXT
+
+
+@njit(cache=True)
+def _exact(ctx, tt, work, hands, leader, pos, led, best, win, played, first, ply, lo, hi, guess):
+    """The exact value in [lo, hi] by null-window tests, starting at `guess`."""
+    while lo < hi:
+        k = guess
+        if k <= lo:
+            k = lo + 1
+        if k > hi:
+            k = hi
+        if _search(ctx, tt, work, hands, leader, pos, led, best, win, played, k, first, ply):
+            lo = k
+            guess = (k + hi + 1) // 2 if k + 1 < hi else k + 1
+        else:
+            hi = k - 1
+            guess = (lo + k) // 2 if k - 1 > lo + 1 else k - 1
+    return lo
+
+
+@njit(cache=True)
+def _tricks_left(ctx, hands, leader):
+    P = ctx[O_P]
+    return _popcount(hands[(leader + P - 1) % P])
+
+
+@njit(cache=True)
+def _guess(ctx, hands):
+    """A first guess of the bidder side's tricks: its share of the trumps and top tiles."""
+    P = ctx[O_P]
+    mine = 0
+    total = 0
+    for s in range(P):
+        tr = _popcount(hands[s] & ctx[O_TRUMPS])
+        total += tr
+        if ctx[O_SIDE + s]:
+            mine += tr
+    n = _popcount(hands[0] | hands[1] | hands[2] | hands[3]) // P
+    if total == 0:
+        return (n + 1) // 2
+    return (n * mine + total // 2) // total
+
+
+@njit(cache=True)
+def _value(ctx, tt, work, hands, leader, pos, led, best, win, played, first):
+    """Exact bidder-side tricks from this position (the trick in progress included)."""
+    n = _tricks_left(ctx, hands, leader)
+    return _exact(ctx, tt, work, hands, leader, pos, led, best, win, played, first, 0, 0, n, _guess(ctx, hands))
+
+
+@njit(cache=True)
+def _root_moves(ctx, tt, work, hands, leader, pos, led, best, win, played, first, moves, values):
+    """Every legal move of the player to move (ascending tile id; for an end call the higher end
+    first) in `moves`, and the bidder side's tricks after it under best play in `values`.
+    Returns the number of moves. Tiles equivalent to one already solved take its value."""
+    P = ctx[O_P]
+    mover = (leader + pos) % P
+    base = W_BASE
+    n_all = _gen_moves(ctx, work, hands, mover, leader, pos, led, played, first, base, False)
+    for i in range(n_all):
+        moves[i] = work[base + i]
+    n_keep = _gen_moves(ctx, work, hands, mover, leader, pos, led, played, first, base + 16, True)
+    keep = 0
+    for i in range(n_keep):
+        keep |= 1 << (work[base + 16 + i] & 0xFF)
+    n = _tricks_left(ctx, hands, leader)
+    guess = _guess(ctx, hands)
+    for i in range(n_all):
+        mv = moves[i]
+        t = mv & 0xFF
+        if not (keep >> t) & 1:
+            values[i] = -1
+            continue
+        bit = 1 << t
+        hands[mover] ^= bit
+        if pos == 0:
+            end = (mv >> MOVE_END) - 1
+            led2 = end if end >= 0 else ctx[O_LED + t]
+            best2 = ctx[O_POWER + t * 9 + led2]
+            win2 = mover
+        else:
+            led2 = led
+            p = ctx[O_POWER + t * 9 + led]
+            if p > best:
+                best2 = p
+                win2 = mover
+            else:
+                best2 = best
+                win2 = win
+        if pos == P - 1:
+            won = ctx[O_SIDE + win2]
+            v = won + _exact(ctx, tt, work, hands, win2, 0, 0, 0, 0, 0, False, 1, 0, n - 1, guess - won)
+        else:
+            v = _exact(ctx, tt, work, hands, leader, pos + 1, led2, best2, win2, played | bit, False, 1, 0, n,
+                       guess)
+        hands[mover] ^= bit
+        values[i] = v
+        guess = v
+    # a skipped tile is worth what the nearest kept tile above it in its group is worth
+    for i in range(n_all):
+        if values[i] >= 0:
+            continue
+        t = moves[i] & 0xFF
+        above = ctx[O_ABOVE + t] & keep
+        # the lowest-ranked kept tile above t: its own BELOW mask holds no other kept tile above t
+        rep = -1
+        m = above
+        while m:
+            u = _low_index(m)
+            m &= m - 1
+            if (ctx[O_BELOW + u] & above) == 0:
+                rep = u
+                break
+        for j in range(n_all):
+            if (moves[j] & 0xFF) == rep:
+                values[i] = values[j]
+                break
+    return n_all
+
+
+@njit(cache=True)
+def _values_batch(ctx, tt, work, hands, leader, pos, led, best, win, played, first, out):
+    """Exact values of W positions that differ only in the hands (hands (W, 4)); out (W,)."""
+    h = np.zeros(4, dtype=np.int64)
+    for w in range(hands.shape[0]):
+        _new_stamp(tt, work)
+        for s in range(4):
+            h[s] = hands[w, s]
+        out[w] = _value(ctx, tt, work, h, leader, pos, led, best, win, played, first)
+
+
+@njit(cache=True)
+def _moves_batch(ctx, tt, work, hands, leader, pos, led, best, win, played, first, moves, values):
+    """_root_moves for W positions differing only in the other seats' hands (the mover's hand,
+    hence its moves, is the same in each): moves (16,), values (W, 16). Returns the move count."""
+    h = np.zeros(4, dtype=np.int64)
+    vals = np.zeros(16, dtype=np.int64)
+    n = 0
+    for w in range(hands.shape[0]):
+        _new_stamp(tt, work)
+        for s in range(4):
+            h[s] = hands[w, s]
+        n = _root_moves(ctx, tt, work, h, leader, pos, led, best, win, played, first, moves, vals)
+        for i in range(n):
+            values[w, i] = vals[i]
+    return n
+
+
+# ---------------------------------------------------------------------------------------- Python API
+
+@dataclass(frozen=True)
+class Solution:
+    """The bidder side's tricks still to win under best play (the trick in progress included),
+    and for each legal move of the player to move (a tile id, or (tile, called end) for a lead
+    under leader_calls_end) the same count after that move."""
+    tricks: int
+    moves: tuple[tuple[object, int], ...]
+    nodes: int
+
+    def value(self, move) -> int:
+        return dict(self.moves)[move]
+
+
+class Solver:
+    """A transposition table and work buffers for the compiled search (one per process/thread)."""
+
+    def __init__(self, tt_bits: int = TT_BITS):
+        self.tt = np.zeros(1 << tt_bits, dtype=np.int64)
+        self.work = np.zeros(WORK_SIZE, dtype=np.int64)
+
+    @property
+    def nodes(self) -> int:
+        return int(self.work[W_NODES])
+
+    def solve(self, hands: Sequence[Sequence[int]], trump: int, rules: Rules = Rules(), bidder: int = 0,
+              leader: int = 0, trick: Sequence[int] = (), called_end: int | None = None,
+              first_lead: bool | None = None, moves: bool = True) -> Solution:
+        """Solve one position. `hands`: each seat's tiles now (seats that already played to the
+        trick in progress hold one fewer); `trick`: the tiles played to it, the leader's first;
+        `called_end`: the end named for that lead (leader_calls_end); `first_lead`: the hand's
+        first lead (moon.first_lead_trump applies), by default when no trick is in progress and
+        every hand holds 7 tiles. `moves=False` skips the per-move values."""
+        P = len(hands)
+        state = position(hands, trump, rules, bidder, leader, trick, called_end, first_lead)
+        ctx, h, pos, led, best, win, played, first = state
+        _new_stamp(self.tt, self.work)
+        self.work[W_NODES] = 0
+        if not moves:
+            v = _value(ctx, self.tt, self.work, h, leader, pos, led, best, win, played, first)
+            return Solution(int(v), (), self.nodes)
+        mv = np.zeros(16, dtype=np.int64)
+        vals = np.zeros(16, dtype=np.int64)
+        n = _root_moves(ctx, self.tt, self.work, h, leader, pos, led, best, win, played, first, mv, vals)
+        mover_side = ctx[O_SIDE + (leader + pos) % P]
+        out = tuple((decode_move(int(m)), int(v)) for m, v in zip(mv[:n], vals[:n]))
+        best_v = max(v for _, v in out) if mover_side else min(v for _, v in out)
+        return Solution(int(best_v), out, self.nodes)
+
+
+def decode_move(move: int):
+    """A kernel move -> a tile id, or (tile, called end)."""
+    end = (move >> MOVE_END) - 1
+    tile = move & 0xFF
+    return (tile, end) if end >= 0 else tile
+
+
+def position(hands, trump, rules, bidder, leader, trick=(), called_end=None, first_lead=None):
+    """Check a position and return the kernel's arguments:
+    (ctx, hands (4,) int64, pos, led, best, win, played, first)."""
+    P = len(hands)
+    if P not in (3, 4):
+        raise ValueError(f"Moon is played by 3 or 4, got {P} hands")
+    if not (0 <= bidder < P and 0 <= leader < P):
+        raise ValueError(f"bidder {bidder} and leader {leader} must be seats 0..{P - 1}")
+    if trump not in range(T.N_TRUMPS):
+        raise ValueError(f"trump {trump} is not a trump id 0..8")
+    trick = [int(t) for t in trick]
+    if len(trick) >= P:
+        raise ValueError(f"a trick in progress has at most {P - 1} tiles, got {len(trick)}")
+    held = [int(t) for h in hands for t in h]
+    if len(set(held + trick)) != len(held) + len(trick) or not all(0 <= t < T.N_TILES for t in held + trick):
+        raise ValueError("every tile must be a tile id 0..27 held or played once")
+    n = len(hands[(leader + P - 1) % P])
+    for k in range(P):
+        s = (leader + k) % P
+        want = n - 1 if k < len(trick) else n
+        if len(hands[s]) != want:
+            raise ValueError(f"seat {s} holds {len(hands[s])} tiles; with {len(trick)} played to the trick led "
+                             f"by seat {leader} it should hold {want}")
+    if n == 0:
+        raise ValueError("no tiles left to play")
+    if n > T.HAND_SIZE:
+        raise ValueError(f"at most {T.HAND_SIZE} tiles a hand")
+    ctx = context(P, rules, trump, bidder)
+    h = np.zeros(4, dtype=np.int64)
+    for s in range(P):
+        h[s] = _tile_mask(hands[s])
+    pos, led, best, win, played = len(trick), 0, 0, leader, _tile_mask(trick)
+    if trick:
+        lead = trick[0]
+        if ctx[O_NEEDS + lead]:
+            if called_end not in (T.HIGH[lead], T.LOW[lead]):
+                raise ValueError(f"the lead {T.tile_name(lead)} needs its called end, got {called_end!r}")
+            led = int(called_end)
+        else:
+            led = int(ctx[O_LED + lead])
+        best = -1
+        for k, t in enumerate(trick):
+            p = int(ctx[O_POWER + t * T.N_SUITS + led])
+            if p > best:
+                best, win = p, (leader + k) % P
+    if first_lead is None:
+        first_lead = not trick and all(len(hh) == T.HAND_SIZE for hh in hands)
+    return ctx, h, pos, led, best, win, played, bool(first_lead)
+
+
+_DEFAULT: Solver | None = None
+
+
+def default_solver() -> Solver:
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = Solver()
+    return _DEFAULT
+
+
+def solve(hands: Sequence[Sequence[int]], trump: int, rules: Rules = Rules(), bidder: int = 0, leader: int = 0,
+          trick: Sequence[int] = (), called_end: int | None = None, first_lead: bool | None = None,
+          moves: bool = True) -> Solution:
+    """Solve one position with the process's default Solver (see Solver.solve)."""
+    return default_solver().solve(hands, trump, rules, bidder, leader, trick, called_end, first_lead, moves)
