@@ -90,15 +90,15 @@ def play_rows(table: Table, rows8: np.ndarray, bidder, bid, trump, strategy_grou
     tiles_flat, live = st.tiles_flat, st.live
     play_tiles, play_seats = st.play_tiles, st.play_seats
     masks = _suit_masks(table, rows8, trump_i)
-    led_flat, power_flat = table.led_flat, table.power_flat
-    calls = rules.lead_suit_rule == "leader_calls_end"
+    power_flat = table.power_flat
     next_seat = np.roll(np.arange(P), -1)
     row_base = np.arange(N) * P
     called_ends = np.full((TRICKS, N), -1, dtype=np.int8)
     none = np.full(N, -1, dtype=np.int8)
     legal_trace = []
     leader = bidder
-    for t in range(TRICKS if N else 0):
+    tricks_to_play = TRICKS if N else 0                              # no game, no question
+    for t in range(tricks_to_play):
         seat = leader
         for k in range(P):
             j = t * P + k
@@ -126,19 +126,8 @@ def play_rows(table: Table, rows8: np.ndarray, bidder, bid, trump, strategy_grou
             tile8 = tiles_flat[row8 + slot]
             tile = tile8.astype(np.intp)
             if k == 0:
-                tt = tile_trump(tile, trump_i)
-                led = led_flat[tt]                                   # MOON-2.4
-                if calls:                                            # A-MOON-11
-                    need = table.needs_call_flat[tt]
-                    end = np.where(need, T.HIGH[tile], -1).astype(np.intp)
-                    idx = np.flatnonzero(need)
-                    if len(idx):
-                        end[idx] = _call_ends(strategy_groups, view, seat, slot, idx, rng)
-                    led = np.where(need, end, led)
-                    called_ends[t] = end
-                    called8 = called_ends[t]
-                else:
-                    called8 = none
+                led = _led_suit(table, tile, trump_i, called_ends[t], strategy_groups, view, seat, slot, rng)
+                called8 = called_ends[t]
                 led8 = led.astype(np.int8)
                 st.led[t] = led8
                 led_byte = SUIT_BYTE[led]
@@ -178,6 +167,23 @@ def _suit_masks(table: Table, rows8: np.ndarray, trump_i: np.ndarray) -> np.ndar
         index += trump_base
         word |= table.suit_words[i][index]
     return word.view(np.uint8)
+
+
+def _led_suit(table: Table, tile, trump_i, called_end, strategy_groups, view, seat, slot, rng) -> np.ndarray:
+    """(N,) intp: the suit each lead asks for (MOON-2.4). Under moon.lead_suit_rule=leader_calls_end
+    a non-double non-trump lead's suit is the end its leader names (A-MOON-11), written to
+    `called_end` (-1 elsewhere)."""
+    tt = tile_trump(tile, trump_i)
+    led = table.led_flat[tt]
+    if table.rules.lead_suit_rule != "leader_calls_end":
+        return led
+    need = table.needs_call_flat[tt]
+    end = np.where(need, T.HIGH[tile], -1).astype(np.intp)
+    idx = np.flatnonzero(need)
+    if len(idx):
+        end[idx] = _call_ends(strategy_groups, view, seat, slot, idx, rng)
+    called_end[:] = end
+    return np.where(need, end, led)
 
 
 def _call_ends(strategy_groups, view: LazyPlayView, seat, slot, idx, rng) -> np.ndarray:
