@@ -78,10 +78,10 @@ GAMES = {
     },
 }
 
-PREFIXES = (("a_", "A: {}", "strategy A's {}"), ("b_", "B: {}", "strategy B's {} in the same seats"),
-            ("d_", "change: {}", "paired difference (A-B, variant-base or with-without) in: {}"), ("base_", "base: {}", "{} under the default rules"),
-            ("variant_", "variant: {}", "{} under the variant rules"), ("with_", "with: {}", "{} with it"),
-            ("without_", "without: {}", "{} without it"))
+PREFIXES = (("a_", "A: {}", "for strategy A: {}"), ("b_", "B: {}", "for strategy B in the same seats: {}"),
+            ("d_", "change: {}", "paired difference (A-B, variant-base or with-without) of: {}"),
+            ("base_", "base: {}", "under the default rules: {}"), ("variant_", "variant: {}", "under the variant rules: {}"),
+            ("with_", "with: {}", "with it: {}"), ("without_", "without: {}", "without it: {}"))
 
 
 def _entry(game: str | None, name: str):

@@ -34,7 +34,9 @@ def _cell(r) -> str:
 def fmt_percent(x: float) -> str:
     if x is None or (isinstance(x, float) and np.isnan(x)):
         return "-"
-    return f"{100 * x:.2f}%" if abs(x) < 0.01 and x != 0 else f"{100 * x:.1f}%"
+    if x == 0:
+        return "0%"
+    return f"{100 * x:.2g}%" if abs(x) < 0.001 else f"{100 * x:.2f}%" if abs(x) < 0.01 else f"{100 * x:.1f}%"
 
 
 def pivot_estimates(df: pd.DataFrame, labels=None) -> pd.DataFrame:
