@@ -46,6 +46,15 @@ def check_report_folder(out: Path) -> None:
                        "folder, or one a report was written to (it is replaced whole)")
 
 
+def begin(game: str, title: str, setup_text: str, hands: int, seed: int, quiet: bool, sections: int = 6):
+    """A report's start: (the document with its intro, the game's default Setup, the step printer)."""
+    from analysis.common import make_setup
+    base = make_setup(game)
+    doc = Document(title, game)
+    doc.intro(game, setup_text, base.seats.specs[0], hands, seed)
+    return doc, base, Steps(sections, quiet)
+
+
 class Steps:
     """Numbered progress lines ("[2/6] ...") for the sections of a report."""
 
@@ -123,6 +132,15 @@ class Document:
                   f"interval (Wilson for probabilities, mean ± 1.96 SE for averages); the glossary at the end says "
                   f"what each column means. Regenerate with `moonshot report {game} --out DIR --hands {hands} "
                   f"--seed {seed}`.")
+
+    def headline(self, setup, hands: int, seed: int, jobs: int, heading: str, table: str, name: str, caption: str):
+        """The headline section: `simulate` on the default table, its findings and one table."""
+        from analysis.common import simulate
+        head = simulate(setup, hands, None, seed, jobs)
+        self.heading(heading)
+        self.found(head)
+        self.table(name, head.tables[table], caption)
+        return head
 
     def matches(self, setup, pairs, n: int, seed: int, jobs: int) -> None:
         """One table per strategy pair (same deals, seats rotated) and the note on how to read them."""

@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 
 import analysis.hit_the_deck as A
-from analysis.common import make_setup, simulate
-from reports.document import Document, Steps, metric, points, share
+from analysis.common import make_setup
+from reports.document import begin, metric, points, share
 
 WHATIF_RULES = ["htd.final_card_effects=resolve_then_score"]
 
@@ -89,16 +89,11 @@ def seat_figure(positions: pd.DataFrame):
 
 def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = 2_000) -> Path:
     """The whole report; every section's sample is a share of `hands`, at least `floor`."""
-    base = make_setup(A.GAME)
-    step = Steps(6, quiet)
-    doc = Document("Hit the Deck — strategy report", A.GAME)
-    doc.intro(A.GAME, "Four players, adult reaction profiles.", base.seats.specs[0], hands, seed)
-
+    doc, base, step = begin(A.GAME, "Hit the Deck — strategy report", "Four players, adult reaction profiles.", hands,
+                            seed, quiet)
     step(f"headline: {hands:,} hands, 4 players")
-    head = simulate(base, hands, None, seed, jobs)
-    doc.heading("Headline: four players")
-    doc.found(head)
-    doc.table("headline_seats", head.tables["seats"], "Per seat, one hand")
+    head = doc.headline(base, hands, seed, jobs, "Headline: four players", "seats", "headline_seats",
+                        "Per seat, one hand")
     doc.table("headline_hand", head.tables["hand"], "Hand length and blocked hands")
     doc.figure("hand_length", length_figure(head.tables["hand_length_distribution"]),
                "Turns per hand (HTD-6.5 counts each draw, cut, flip and play that does not follow its own draw).")

@@ -9,8 +9,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import moon as M
-from analysis.common import make_setup
-from reports.document import Document, Steps, integer_ticks, metric, points, share
+from reports.document import begin, integer_ticks, metric, points, share
 
 EXAMPLE_HAND = "6-6 6-5 6-4 6-2 5-5 3-3 1-1"
 
@@ -102,10 +101,7 @@ def seat_figure(positions: pd.DataFrame):
 
 def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = 2_000) -> Path:
     """The whole report; every section's sample is a share of `hands`, at least `floor`."""
-    setup = make_setup(M.GAME)
-    step = Steps(6, quiet)
-    doc = Document("Moon (dominoes) — bidding report", M.GAME)
-    doc.intro(M.GAME, "Three players.", setup.seats.specs[0], hands, seed)
+    doc, setup, step = begin(M.GAME, "Moon (dominoes) — bidding report", "Three players.", hands, seed, quiet)
 
     step(f"bid success: {hands:,} hands")
     bs = M.bid_success(setup, hands, seed, jobs)

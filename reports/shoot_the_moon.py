@@ -10,8 +10,7 @@ import numpy as np
 import pandas as pd
 
 import analysis.shoot_the_moon as A
-from analysis.common import make_setup, simulate
-from reports.document import Document, Steps, integer_ticks, metric, points, share
+from reports.document import begin, integer_ticks, metric, points, share
 
 WHATIF_RULES = ["stm.little_moon_lead_trumps=true"]
 
@@ -85,16 +84,11 @@ def tricks_figure(dist: pd.DataFrame):
 
 def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = 2_000) -> Path:
     """The whole report; every section's sample is a share of `hands`, at least `floor`."""
-    base = make_setup(A.GAME)
-    step = Steps(6, quiet)
-    doc = Document("Shoot the Moon — strategy report", A.GAME)
-    doc.intro(A.GAME, "Four players, each for themselves.", base.seats.specs[0], hands, seed)
-
+    doc, base, step = begin(A.GAME, "Shoot the Moon — strategy report", "Four players, each for themselves.", hands,
+                            seed, quiet)
     step(f"headline: {hands:,} rounds, 4 players")
-    head = simulate(base, hands, None, seed, jobs)
-    doc.heading("Headline: four players, each for themselves")
-    doc.found(head)
-    doc.table("headline_sides", head.tables["sides"], "Per side, one round from 2 chips each")
+    head = doc.headline(base, hands, seed, jobs, "Headline: four players, each for themselves", "sides",
+                        "headline_sides", "Per side, one round from 2 chips each")
     doc.figure("tricks_distribution", tricks_figure(head.tables["tricks_distribution"]),
                "How many tricks one seat takes in a round.")
     doc.tables["tricks_distribution"] = head.tables["tricks_distribution"]

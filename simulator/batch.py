@@ -94,30 +94,37 @@ def ask(strategy_groups, method: str, view, chooser: np.ndarray, rng: np.random.
 
 # ---------------------------------------------------------------------------- deals
 
-SHUFFLE_BLOCK = 8192   # games shuffled together: a block of 52-card decks (416 KiB) stays in a core's L2 cache
+SHUFFLE_BYTES = 416 * 1024   # decks shuffled together (8192 of 52 cards): they stay in a core's L2 cache
 
 
-def partial_shuffle(pool: np.ndarray, offsets: np.ndarray, k: int | None = None) -> np.ndarray:
-    """(k, n) int8: the first k positions of `pool` (M items) after len(offsets) Fisher-Yates
-    steps per game: step i swaps position i with position i + offsets[i] (offsets (steps, n),
-    each uniform on 0..M-1-i for a uniform permutation). k defaults to the number of steps.
+def partial_shuffle(pool: np.ndarray, n: int, steps: int, offsets: Callable[[int, int], np.ndarray],
+                    k: int | None = None) -> np.ndarray:
+    """(k, n) int8: the first k positions of `pool` (M items) after `steps` Fisher-Yates steps
+    per game: step i swaps position i with position i + offset (uniform on 0..M-1-i for a
+    uniform permutation). k defaults to `steps`.
 
-    The decks are kept transposed (M, games), so each step reads and writes contiguous rows."""
-    steps, n = offsets.shape
+    offsets(lo, hi) gives the offsets of games lo..hi-1 as (steps, hi - lo) integers. Games are
+    shuffled in blocks of SHUFFLE_BYTES of decks, kept transposed (M, games) so each step reads
+    and writes contiguous rows; offsets() is called once per block, while it is in cache."""
     k = steps if k is None else k
     items = np.asarray(pool, dtype=np.int8)[:, None]
+    block = max(1, SHUFFLE_BYTES // len(items))
     out = np.empty((k, n), dtype=np.int8)
-    for lo in range(0, n, SHUFFLE_BLOCK):
-        m = min(SHUFFLE_BLOCK, n - lo)
+    for lo in range(0, n, block):
+        m = min(block, n - lo)
         deck = np.empty((len(items), m), dtype=np.int8)
         deck[:] = items
         flat = deck.reshape(-1)
-        # flat index of the item swapped into row i, for every game of the block
-        target = (offsets[:, lo:lo + m] + np.arange(steps, dtype=offsets.dtype)[:, None]).astype(np.intp) * m + np.arange(m)
+        games = np.arange(m)
+        block_offsets = offsets(lo, lo + m)
         for i in range(steps):
+            target = block_offsets[i].astype(np.intp)      # flat index of the item swapped into row i
+            target += i
+            target *= m
+            target += games
             top = deck[i].copy()
-            deck[i] = flat[target[i]]
-            flat[target[i]] = top
+            deck[i] = flat[target]
+            flat[target] = top
         out[:, lo:lo + m] = deck[:k]
     return out
 
@@ -143,3 +150,18 @@ def put(out: np.ndarray, idx: np.ndarray | None, values) -> None:
 def rows_where(mask: np.ndarray) -> np.ndarray | None:
     """The games where mask holds, None when it holds for every game (see `take`)."""
     return None if mask.all() else np.flatnonzero(mask)
+
+
+# ---------------------------------------------------------------------------- strategy views
+
+class BatchView:
+    """Base of every game's views (dataclasses, batch first): `take(idx)` is the same view for
+    games idx only (the engine hands each strategy group its games); len() is the batch size."""
+
+    def take(self, idx: np.ndarray):
+        import dataclasses
+        values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        return type(self)(**{k: (v[idx] if isinstance(v, np.ndarray) else v) for k, v in values.items()})
+
+    def __len__(self) -> int:
+        return len(self.seat)

@@ -10,3 +10,20 @@ class BadInput(ValueError):
 
 class IllegalMove(BadInput):
     """A strategy (usually a user plugin) chose a move the rules do not allow."""
+
+
+def bad_record(game: str, path: str, line: int, why) -> BadInput:
+    """A hand-history record that is malformed or breaks the rules, named by file and line."""
+    why = " ".join(str(why).split())                      # one line
+    return BadInput(f"{path}:{line}: bad {game} hand history ({why}); accepted: JSON lines as in HISTORY.md "
+                    "that follow RULES.md")
+
+
+def checked_replay(game: str, replay, record: dict, path: str, line: int) -> str:
+    """replay(record), with any failure turned into one BadInput line naming path:line."""
+    try:
+        return replay(record)
+    except BadInput as exc:                               # IllegalMove included
+        raise bad_record(game, path, line, exc) from None
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise bad_record(game, path, line, f"{type(exc).__name__}: {exc}") from None

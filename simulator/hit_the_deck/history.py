@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from simulator.errors import BadInput
+from simulator.errors import BadInput, checked_replay
 from simulator.hit_the_deck import cards as C
 from simulator.hit_the_deck import reference as ref
 from simulator.hit_the_deck.profiles import PARAMS, PROFILES, Profile, parse_profile
@@ -39,22 +39,11 @@ def records(result, table, specs, seed: int, first_id: int) -> list[str]:
 
 # ---------------------------------------------------------------------------- replay
 
-def _fail(path: str, line: int, why: str) -> BadInput:
-    why = " ".join(str(why).split())                      # one line
-    return BadInput(f"{path}:{line}: bad {GAME} hand history ({why}); accepted: JSON lines as in "
-                    "HISTORY.md that follow RULES.md")
-
-
 def replay(record: dict, path: str = "history", line: int = 0) -> str:
     """The hand as a person reads it, one line per event, checked event by event against
     reference.Hand. A malformed record, or one that breaks the rules, raises BadInput naming
     ``path:line`` and the first event that is wrong."""
-    try:
-        return _replay(record)
-    except BadInput as exc:                               # IllegalMove included
-        raise _fail(path, line, str(exc)) from None
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-        raise _fail(path, line, f"{type(exc).__name__}: {exc}") from None
+    return checked_replay(GAME, _replay, record, path, line)
 
 
 def _int(value, what: str) -> int:

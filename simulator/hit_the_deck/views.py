@@ -21,29 +21,19 @@ Demand encoding (engine, views, reference alike): -1 none, v-1 (0..4) for Number
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
+
+from simulator.batch import BatchView
 
 DRAW = 38           # = cards.DRAW: the answer "draw" (turn) or "keep the drawn card" (after a draw)
 N_CHOICES = 39      # columns of PlayView.legal: the 38 kinds, then DRAW
 KNOWN_DEPTH = 8     # columns of PlayView.known_draw
 
 
-class _Batch:
-    """take(idx): the same view restricted to games idx (the engine gives each strategy its games)."""
-
-    def take(self, idx: np.ndarray):
-        values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        return type(self)(**{k: (v[idx] if isinstance(v, np.ndarray) else v) for k, v in values.items()})
-
-    def __len__(self) -> int:
-        return len(self.seat)
-
-
 @dataclass
-class PlayView(_Batch):
+class PlayView(BatchView):
     players: int
     rules: object               # simulator.hit_the_deck.rules.Rules
     seat: np.ndarray            # (n,) int8 the seat to move

@@ -5,7 +5,7 @@ import json
 
 import numpy as np
 
-from simulator.errors import BadInput
+from simulator.errors import BadInput, checked_replay
 from simulator.moon import reference as ref
 from simulator.moon.engine import Result, Table
 from simulator.moon.rules import FLAGS, parse_rules
@@ -65,11 +65,6 @@ def records(result: Result, table: Table, specs, seed: int, first_id: int) -> li
 
 # ---------------------------------------------------------------------------- replay
 
-def _fail(path: str, line: int, why: str) -> BadInput:
-    why = " ".join(str(why).split())                      # one line
-    return BadInput(f"{path}:{line}: malformed {GAME} hand history ({why}); accepted: JSON lines as in HISTORY.md")
-
-
 def _tile(text) -> int:
     if not isinstance(text, str):
         raise BadInput(f"tile {text!r} is not a string like \"6-4\"")
@@ -102,12 +97,7 @@ def replay(record: dict, path: str = "history", line: int = 0) -> str:
     """The hand as a person reads it (deal, bidding, widow and discard, trump, each trick and its
     winner, score), checked move by move against reference.Hand. Any malformed or inconsistent
     record raises BadInput naming the file and line."""
-    try:
-        return _replay(record)
-    except BadInput as exc:                               # IllegalMove included
-        raise _fail(path, line, str(exc)) from None
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-        raise _fail(path, line, f"{type(exc).__name__}: {exc}") from None
+    return checked_replay(GAME, _replay, record, path, line)
 
 
 def _replay(record: dict) -> str:

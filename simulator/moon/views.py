@@ -17,29 +17,19 @@ in the error otherwise.
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
+
+from simulator.batch import BatchView
 
 PASS = 0
 MOON_BID = 21
 BID_VALUES = np.array([PASS, 3, 4, 5, 6, 7, MOON_BID], dtype=np.int8)   # column order of BidView.legal
 
 
-class _Batch:
-    """take(idx): the same view restricted to games idx (the engine gives each strategy its games)."""
-
-    def take(self, idx: np.ndarray):
-        values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        return type(self)(**{k: (v[idx] if isinstance(v, np.ndarray) else v) for k, v in values.items()})
-
-    def __len__(self) -> int:
-        return len(self.seat)
-
-
 @dataclass
-class BidView(_Batch):
+class BidView(BatchView):
     players: int
     rules: object              # simulator.moon.rules.Rules
     position: int              # 0 = first to speak this hand
@@ -55,7 +45,7 @@ class BidView(_Batch):
 
 
 @dataclass
-class DiscardView(_Batch):
+class DiscardView(BatchView):
     players: int
     rules: object
     seat: np.ndarray           # (n,) the bidder
@@ -66,7 +56,7 @@ class DiscardView(_Batch):
 
 
 @dataclass
-class TrumpView(_Batch):
+class TrumpView(BatchView):
     players: int
     rules: object
     seat: np.ndarray           # (n,) the bidder
@@ -77,7 +67,7 @@ class TrumpView(_Batch):
 
 
 @dataclass
-class PlayView(_Batch):
+class PlayView(BatchView):
     players: int
     rules: object
     tables: object             # simulator.moon.tiles.Tables for these rules (POWER, IN_SUIT, ...)

@@ -5,7 +5,7 @@ import json
 
 import numpy as np
 
-from simulator.errors import BadInput
+from simulator.errors import BadInput, bad_record
 from simulator.shoot_the_moon import reference as ref
 from simulator.shoot_the_moon.cards import card_name, parse_card
 from simulator.shoot_the_moon.engine import Result, Table
@@ -42,7 +42,7 @@ def records(res: Result, table: Table, specs: tuple[str, ...], seed: int, first_
 
 
 def _fail(path: str, line: int, why: str) -> BadInput:
-    return BadInput(f"{path}:{line}: malformed {GAME} hand history ({why}); accepted: JSON lines as in HISTORY.md")
+    return bad_record(GAME, path, line, why)
 
 
 def replay(record: dict, path: str = "history", line: int = 0) -> str:
