@@ -20,6 +20,15 @@ CASES = {
     "moon_4p_mixed": ["moon", "-n", "3", "-p", "4", "-s", "greedy", "-s", "1=random", "--seed", "8"],
     "moon_3p_variants": ["moon", "-n", "3", "-s", "random", "--seed", "9", "-r", "moon.lead_suit_rule=leader_calls_end",
                          "-r", "moon.notrump_doubles=own_suit", "-r", "moon.widow_timing=trump_first"],
+    "htd_2p_tactician": ["hit-the-deck", "-n", "3", "-p", "2", "--seed", "7"],
+    "htd_4p_mixed": ["hit-the-deck", "-n", "3", "-p", "4", "-s", "1=dump", "-s", "2=hold", "--profile", "3=child",
+                     "--seed", "8"],
+    "htd_6p_random": ["hit-the-deck", "-n", "3", "-p", "6", "-s", "random", "--profile", "distracted", "--seed", "9"],
+    "htd_3p_variants": ["hit-the-deck", "-n", "3", "-p", "3", "-s", "random", "--seed", "10",
+                        "-r", "htd.word_matches_word=true", "-r", "htd.voluntary_draw=true",
+                        "-r", "htd.drawn_card_play=optional", "-r", "htd.final_card_effects=resolve_then_score",
+                        "-r", "htd.cut_exposed=top_of_remainder", "-r", "htd.start_card=first_player_plays_normally",
+                        "-r", "htd.announce_htd_cards=true"],
 }
 
 
