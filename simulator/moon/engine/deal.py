@@ -24,8 +24,13 @@ def shuffle(rng: np.random.Generator, n: int, pool: np.ndarray, k: int,
     u = rng.bit_generator.random_raw((steps * n + 1) // 2).view(np.uint32)[:steps * n].reshape(steps, n)
     if games is not None:
         u = u[:, games]
-    offsets = (u * (M - np.arange(steps, dtype=np.uint64))[:, None]) >> np.uint64(32)    # 0 .. M-i-1
-    return partial_shuffle(pool, offsets, k)
+    left = (M - np.arange(steps, dtype=np.uint64))[:, None]          # items not yet placed before step i
+
+    def offsets(lo, hi):
+        off = u[:, lo:hi] * left
+        off >>= np.uint64(32)                                         # 0 .. M-i-1
+        return off
+    return partial_shuffle(pool, u.shape[1], steps, offsets, k)
 
 
 def deal(rng: np.random.Generator, n: int, table: Table,
