@@ -97,15 +97,15 @@ def ask(strategy_groups, method: str, view, chooser: np.ndarray, rng: np.random.
 SHUFFLE_BYTES = 416 * 1024   # decks shuffled together (8192 of 52 cards): they stay in a core's L2 cache
 
 
-def partial_shuffle(pool: np.ndarray, n: int, steps: int, offsets: Callable[[int, int], np.ndarray],
+def partial_shuffle(pool: np.ndarray, n: int, steps: int, offsets: Callable[[int, int, int], np.ndarray],
                     k: int | None = None) -> np.ndarray:
     """(k, n) int8: the first k positions of `pool` (M items) after `steps` Fisher-Yates steps
     per game: step i swaps position i with position i + offset (uniform on 0..M-1-i for a
     uniform permutation). k defaults to `steps`.
 
-    offsets(lo, hi) gives the offsets of games lo..hi-1 as (steps, hi - lo) integers. Games are
+    offsets(i, lo, hi) gives step i's offsets for games lo..hi-1, (hi - lo,) integers. Games are
     shuffled in blocks of SHUFFLE_BYTES of decks, kept transposed (M, games) so each step reads
-    and writes contiguous rows; offsets() is called once per block, while it is in cache."""
+    and writes contiguous rows, and everything a step makes stays in cache."""
     k = steps if k is None else k
     items = np.asarray(pool, dtype=np.int8)[:, None]
     block = max(1, SHUFFLE_BYTES // len(items))
@@ -116,9 +116,8 @@ def partial_shuffle(pool: np.ndarray, n: int, steps: int, offsets: Callable[[int
         deck[:] = items
         flat = deck.reshape(-1)
         games = np.arange(m)
-        block_offsets = offsets(lo, lo + m)
         for i in range(steps):
-            target = block_offsets[i].astype(np.intp)      # flat index of the item swapped into row i
+            target = offsets(i, lo, lo + m).astype(np.intp)     # flat index of the item swapped into row i
             target += i
             target *= m
             target += games

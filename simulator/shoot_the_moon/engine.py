@@ -183,7 +183,7 @@ def deal(rng: np.random.Generator, n: int, hands_dealt: int) -> np.ndarray:
     k = C.HAND_SIZE * hands_dealt
     left = (C.DECK_SIZE - np.arange(k, dtype=np.float32))[:, None]   # cards not yet placed before step i
     offsets = np.minimum((rng.random((k, n), dtype=np.float32) * left).astype(np.int16), (left - 1).astype(np.int16))
-    deck = partial_shuffle(np.arange(C.DECK_SIZE), n, k, lambda lo, hi: offsets[:, lo:hi])     # (k, n)
+    deck = partial_shuffle(np.arange(C.DECK_SIZE), n, k, lambda i, lo, hi: offsets[i, lo:hi])     # (k, n)
     return np.ascontiguousarray(deck.T).reshape(n, hands_dealt, C.HAND_SIZE)
 
 

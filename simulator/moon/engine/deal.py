@@ -24,10 +24,9 @@ def shuffle(rng: np.random.Generator, n: int, pool: np.ndarray, k: int,
     u = rng.bit_generator.random_raw((steps * n + 1) // 2).view(np.uint32)[:steps * n].reshape(steps, n)
     if games is not None:
         u = u[:, games]
-    left = (M - np.arange(steps, dtype=np.uint64))[:, None]          # items not yet placed before step i
 
-    def offsets(lo, hi):
-        off = u[:, lo:hi] * left
+    def offsets(i, lo, hi):
+        off = u[i, lo:hi] * np.uint64(M - i)
         off >>= np.uint64(32)                                         # 0 .. M-i-1
         return off
     return partial_shuffle(pool, u.shape[1], steps, offsets, k)
