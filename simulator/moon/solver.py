@@ -39,7 +39,9 @@ from functools import lru_cache
 from typing import Sequence
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from simulator.moon import tiles as T
 from simulator.moon.rules import Rules
@@ -61,7 +63,8 @@ O_ABOVE = 133      # 28 entries: tiles of the same one-suit group ranked above (
 O_BELOW = 161      # 28 entries: tiles of the same one-suit group ranked below
 O_ORDER = 189      # 28 entries: a tile's strength as a lead (ordering and cheap discards)
 O_POWER = 217      # 28 * 9 entries: tiles.POWER[tile, led, trump] at tile * 9 + led (-1: cannot win)
-CTX_SIZE = O_POWER + T.N_TILES * T.N_SUITS
+O_TORDER = O_POWER + T.N_TILES * T.N_SUITS   # 8 entries: the trumps, highest first, then -1
+CTX_SIZE = O_TORDER + 8
 
 # The work array: W_STAMP the table's current generation, W_NODES a node counter, then move
 # buffers of SLOTS entries per ply (moves, then their ordering scores).
@@ -108,6 +111,9 @@ def _base_context(players: int, notrump_doubles: str, lead_suit_rule: str, first
             group[t] = T.TRUMP_SUIT
         elif tab.IN_SUIT[t, T.DOUBLES_SUIT, trump]:
             group[t] = T.DOUBLES_SUIT
+    trumps = sorted((t for t in tiles if tab.IS_TRUMP[t, trump]), key=lambda t: -tab.RANK[t, T.TRUMP_SUIT, trump])
+    ctx[O_TORDER:O_TORDER + 8] = -1
+    ctx[O_TORDER:O_TORDER + len(trumps)] = trumps
     for t in tiles:
         if group[t] < 0:
             continue
@@ -132,34 +138,20 @@ def context(players: int, rules: Rules, trump: int, bidder: int) -> np.ndarray:
 
 # ---------------------------------------------------------------------------------------- kernels
 
-@njit(cache=True, inline="always")
-def _popcount(m):
-    m = m - ((m >> 1) & 0x55555555)              # masks stay below 2**32
-    m = (m & 0x33333333) + ((m >> 2) & 0x33333333)
-    m = (m + (m >> 4)) & 0x0F0F0F0F
-    return ((m * 0x01010101) & 0xFFFFFFFF) >> 24
+@intrinsic
+def _popcount(typingctx, m):
+    """Set bits of an int64 mask (LLVM's ctpop: one instruction)."""
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return types.int64(types.int64), codegen
 
 
-@njit(cache=True, inline="always")
-def _low_index(m):
-    """Index of the lowest set bit of a non-zero mask below 2**32."""
-    b = m & -m
-    i = 0
-    if b >= 65536:
-        b >>= 16
-        i += 16
-    if b >= 256:
-        b >>= 8
-        i += 8
-    if b >= 16:
-        b >>= 4
-        i += 4
-    if b >= 4:
-        b >>= 2
-        i += 2
-    if b >= 2:
-        i += 1
-    return i
+@intrinsic
+def _low_index(typingctx, m):
+    """Index of the lowest set bit of a non-zero int64 mask (LLVM's cttz: one instruction)."""
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+    return types.int64(types.int64), codegen
 
 
 @njit(cache=True)
@@ -208,9 +200,12 @@ def _tt_put(tt, stamp, key, lo, hi):
 
 
 @njit(cache=True)
-def _gen_moves(ctx, work, hands, mover, leader, pos, led, played, first, base, dedupe):
-    """Fill work[base:] with the mover's legal moves, equivalent tiles once (if dedupe); count."""
-    P = ctx[O_P]
+def _gen_moves(ctx, work, hands, mover, pos, led, best, win, played, first, base, dedupe, order):
+    """Write the mover's legal moves at work[base:] and return their count: equivalent tiles
+    once (dedupe), and (order) sorted by a score kept at work[base + 16:], highest first:
+    leading, strong tiles first; following, the cheapest tile that wins a trick an opponent is
+    winning, else the cheapest loser (and never overtaking a partner first). Without order the
+    moves come by ascending tile id, the higher end first for an end call."""
     h = hands[mover]
     if pos == 0:
         legal = h
@@ -221,63 +216,51 @@ def _gen_moves(ctx, work, hands, mover, leader, pos, led, played, first, base, d
     else:
         f = h & ctx[O_SUIT + led]
         legal = f if f else h
-    others = played
-    for s in range(P):
-        if s != mover:
-            others |= hands[s]
+    others = ((hands[0] | hands[1] | hands[2] | hands[3]) ^ h) | played
+    partner_wins = pos > 0 and ctx[O_SIDE + win] == ctx[O_SIDE + mover]
     n = 0
     m = legal
     while m:
         t = _low_index(m)
         m &= m - 1
         if dedupe:
-            above = ctx[O_ABOVE + t] & h
+            ab = ctx[O_ABOVE + t]
+            above = ab & h
             skip = False
             while above:
                 u = _low_index(above)
                 above &= above - 1
-                if (ctx[O_ABOVE + t] & ctx[O_BELOW + u] & others) == 0:
+                if (ab & ctx[O_BELOW + u] & others) == 0:
                     skip = True
                     break
             if skip:
                 continue
-        if pos == 0 and ctx[O_NEEDS + t]:
-            work[base + n] = t | ((ctx[O_HIGH + t] + 1) << MOVE_END)
-            n += 1
-            work[base + n] = t | ((ctx[O_LOW + t] + 1) << MOVE_END)
-            n += 1
-        else:
-            work[base + n] = t
-            n += 1
-    return n
-
-
-@njit(cache=True)
-def _order_moves(ctx, work, base, n, mover, pos, led, best, win):
-    """Sort work[base:base+n] by a score (highest first) kept in work[base+16:]."""
-    side = ctx[O_SIDE + mover]
-    partner_wins = pos > 0 and ctx[O_SIDE + win] == side
-    for i in range(n):
-        t = work[base + i] & 0xFF
         if pos == 0:
             sc = ctx[O_ORDER + t]
         else:
             p = ctx[O_POWER + t * 9 + led]
             if p > best:
-                sc = (-100 - p) if partner_wins else (100 - p)      # cheapest winner first
+                sc = (-100 - p) if partner_wins else (100 - p)
             else:
-                sc = 50 - ctx[O_ORDER + t]                           # cheapest loser first
-        work[base + 16 + i] = sc
-    for i in range(1, n):                                            # insertion sort, n <= 14
-        mv = work[base + i]
-        sc = work[base + 16 + i]
-        j = i - 1
-        while j >= 0 and work[base + 16 + j] < sc:
-            work[base + j + 1] = work[base + j]
-            work[base + 16 + j + 1] = work[base + 16 + j]
-            j -= 1
-        work[base + j + 1] = mv
-        work[base + 16 + j + 1] = sc
+                sc = 50 - ctx[O_ORDER + t]
+        reps = 2 if (pos == 0 and ctx[O_NEEDS + t]) else 1
+        for e in range(reps):
+            if reps == 1:
+                mv = t
+            elif e == 0:
+                mv = t | ((ctx[O_HIGH + t] + 1) << MOVE_END)
+            else:
+                mv = t | ((ctx[O_LOW + t] + 1) << MOVE_END)
+            j = n
+            if order:
+                while j > 0 and work[base + 16 + j - 1] < sc:
+                    work[base + j] = work[base + j - 1]
+                    work[base + 16 + j] = work[base + 16 + j - 1]
+                    j -= 1
+            work[base + j] = mv
+            work[base + 16 + j] = sc
+            n += 1
+    return n
 
 
 @njit(cache=True)
@@ -304,41 +287,29 @@ def _sure_trumps(ctx, hands):
 
     The highest trump left wins whatever trick it is played to. So do the next ones down while
     they are held by the same seat as the top one (that seat plays them to different tricks)."""
-    held = _held_trumps(ctx, hands, ctx[O_P])
+    held = (hands[0] | hands[1] | hands[2] | hands[3]) & ctx[O_TRUMPS]
     if held == 0:
         return 0, 0
-    t = _high_trump(ctx, held)
-    top = 0
-    while not (hands[top] >> t) & 1:
-        top += 1
-    mine = hands[top] & held
-    others = held & ~mine
-    if others == 0:
-        sure = _popcount(mine)
-    else:
-        sure = _popcount(mine & ctx[O_ABOVE + _high_trump(ctx, others)])
-    if ctx[O_SIDE + top]:
+    owner = -1
+    sure = 0
+    for i in range(8):
+        t = ctx[O_TORDER + i]
+        if t < 0:
+            break
+        if not (held >> t) & 1:
+            continue
+        if owner < 0:
+            owner = 0
+            while not (hands[owner] >> t) & 1:
+                owner += 1
+            sure = 1
+        elif (hands[owner] >> t) & 1:
+            sure += 1
+        else:
+            break
+    if ctx[O_SIDE + owner]:
         return sure, 0
     return 0, sure
-
-
-@njit(cache=True, inline="always")
-def _held_trumps(ctx, hands, P):
-    m = 0
-    for s in range(P):
-        m |= hands[s]
-    return m & ctx[O_TRUMPS]
-
-
-@njit(cache=True)
-def _high_trump(ctx, m):
-    """The highest-ranked trump of a non-empty trump mask (no tile of m above it)."""
-    while m:
-        t = _low_index(m)
-        if (ctx[O_ABOVE + t] & m) == 0:
-            return t
-        m &= m - 1
-    return -1
 
 
 # Fields of a search frame in the work array (one frame per ply).
@@ -419,8 +390,8 @@ def _search(ctx, tt, work, hands, leader, pos, led, best, win, played, k, first,
             mover = (leader + pos) % P
             led = work[f + F_LED]
             base = W_BASE + ply * SLOTS
-            cnt = _gen_moves(ctx, work, hands, mover, leader, pos, led, work[f + F_PLAYED], first, base, True)
-            _order_moves(ctx, work, base, cnt, mover, pos, led, work[f + F_BEST], work[f + F_WIN])
+            cnt = _gen_moves(ctx, work, hands, mover, pos, led, work[f + F_BEST], work[f + F_WIN],
+                             work[f + F_PLAYED], first, base, True, True)
             work[f + F_MOVER] = mover
             work[f + F_CNT] = cnt
             work[f + F_IDX] = 0
@@ -557,13 +528,13 @@ def _root_moves(ctx, tt, work, hands, leader, pos, led, best, win, played, first
     P = ctx[O_P]
     mover = (leader + pos) % P
     base = W_BASE
-    n_all = _gen_moves(ctx, work, hands, mover, leader, pos, led, played, first, base, False)
+    n_all = _gen_moves(ctx, work, hands, mover, pos, led, best, win, played, first, base, False, False)
     for i in range(n_all):
         moves[i] = work[base + i]
-    n_keep = _gen_moves(ctx, work, hands, mover, leader, pos, led, played, first, base + 16, True)
+    n_keep = _gen_moves(ctx, work, hands, mover, pos, led, best, win, played, first, base, True, False)
     keep = 0
     for i in range(n_keep):
-        keep |= 1 << (work[base + 16 + i] & 0xFF)
+        keep |= 1 << (work[base + i] & 0xFF)
     n = _tricks_left(ctx, hands, leader)
     guess = _guess(ctx, hands)
     for i in range(n_all):
