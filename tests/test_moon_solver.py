@@ -222,3 +222,29 @@ def _can_after(hands, trump, rules, bidder_side, leader, trick, called, mover, m
         return can_take(h2, trump, rules, bidder_side, leader, t2, c2, False, k, memo)
     winner = (leader + _winner(t2, trump, rules, c2)) % P
     return can_take(h2, trump, rules, bidder_side, winner, (), None, False, k - (winner in bidder_side), memo)
+
+
+def test_solve_deals_matches_solve():
+    """The batch entry point gives each deal's value, whatever its trump, bidder and leader."""
+    rng = np.random.default_rng(5)
+    for players in (3, 4):
+        n = 30
+        hands = np.stack([rng.permutation(22 if players == 3 else 28)[:7 * players].reshape(players, 7)
+                          for _ in range(n)])
+        trumps = rng.integers(0, T.N_TRUMPS, n)
+        bidders = rng.integers(0, players, n)
+        leaders = rng.integers(0, players, n)
+        rules = Rules(first_lead_trump=True)
+        got = S.solve_deals(hands, trumps, rules, bidders, leaders)
+        want = [S.solve([list(h) for h in hands[i]], int(trumps[i]), rules, int(bidders[i]), int(leaders[i]),
+                        moves=False).tricks for i in range(n)]
+        assert got.tolist() == want
+
+
+def test_bad_positions_are_refused():
+    with pytest.raises(ValueError):
+        S.solve([[0, 1], [2], [3, 4]], 3)                  # unequal hands with no trick in progress
+    with pytest.raises(ValueError):
+        S.solve([[0], [0], [1]], 3)                        # a tile held twice
+    with pytest.raises(ValueError):
+        S.solve([[0], [1], [2], [3], [4]], 3)              # five players

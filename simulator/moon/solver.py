@@ -28,8 +28,9 @@ How it searches
 Public API
   ``solve(hands, trump, rules, bidder, leader, trick=(), called_end=None, first_lead=None)``
       -> :class:`Solution` (tricks, and the value of each legal move of the player to move)
+  ``solve_deals(hands, trumps, rules, bidders, leaders)``: values of many whole deals at once.
   ``Solver``: owns a transposition table; ``solve`` and the batch kernels used by the search
-      players (``values_batch``, ``moves_batch``) run on one.
+      players (``_values_batch``, ``_moves_batch``) run on one.
   ``context(players, rules, trump, bidder)``: the compiled rules context.
 """
 from __future__ import annotations
@@ -618,6 +619,17 @@ def _moves_batch(ctx, tt, work, hands, leader, pos, led, best, win, played, firs
     return n
 
 
+@njit(cache=True)
+def _deals_batch(ctxs, tt, work, hands, leaders, first, out):
+    """Exact values of N positions at a trick boundary, each with its own context row."""
+    h = np.zeros(4, dtype=np.int64)
+    for i in range(hands.shape[0]):
+        _new_stamp(tt, work)
+        for s in range(4):
+            h[s] = hands[i, s]
+        out[i] = _value(ctxs[i], tt, work, h, leaders[i], 0, 0, 0, leaders[i], 0, first)
+
+
 # ---------------------------------------------------------------------------------------- Python API
 
 @dataclass(frozen=True)
@@ -724,6 +736,27 @@ def position(hands, trump, rules, bidder, leader, trick=(), called_end=None, fir
     if first_lead is None:
         first_lead = not trick and all(len(hh) == T.HAND_SIZE for hh in hands)
     return ctx, h, pos, led, best, win, played, bool(first_lead)
+
+
+def solve_deals(hands, trumps, rules: Rules = Rules(), bidders=0, leaders=None, first_lead: bool = True,
+                solver: Solver | None = None) -> np.ndarray:
+    """Bidder-side tricks under best play for N whole deals at once (no trick in progress):
+    hands (N, P, k) tile ids, trumps (N,), bidders (N,) or one seat, leaders (default: the
+    bidders). `first_lead`: the leads are the hands' first (moon.first_lead_trump). -> (N,) int8."""
+    hands = np.asarray(hands)
+    N, P = hands.shape[:2]
+    trumps = np.broadcast_to(np.asarray(trumps), (N,))
+    bidders = np.broadcast_to(np.asarray(bidders), (N,))
+    leaders = bidders if leaders is None else np.broadcast_to(np.asarray(leaders), (N,))
+    ctxs = np.stack([context(P, rules, int(t), int(b)) for t, b in zip(trumps, bidders)]) if N else \
+        np.zeros((0, CTX_SIZE), dtype=np.int64)
+    masks = np.zeros((N, 4), dtype=np.int64)
+    bits = np.int64(1) << hands.astype(np.int64)
+    masks[:, :P] = bits.sum(axis=2)
+    solver = solver or default_solver()
+    out = np.zeros(N, dtype=np.int64)
+    _deals_batch(ctxs, solver.tt, solver.work, masks, leaders.astype(np.int64), bool(first_lead), out)
+    return out.astype(np.int8)
 
 
 _DEFAULT: Solver | None = None
