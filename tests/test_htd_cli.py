@@ -55,3 +55,16 @@ def test_bad_input_is_one_line_and_exit_2(args, needle, capsys, tmp_path):
     code, stdout, err = run(args + ["-n", "10"] * ("-n" not in args and args[0] == "simulate") + ["-o", out], capsys)
     assert code == 2 and needle in err and len(err.strip().splitlines()) == 1, err
     assert not out.exists()
+
+
+def test_a_plugin_from_a_file_plays_hit_the_deck(tmp_path, capsys):
+    plugin = tmp_path / "mine.py"
+    plugin.write_text("import numpy as np\n\nclass FirstLegal:\n    def play(self, view, rng):\n"
+                      "        return np.argmax(view.legal, axis=1)\n\n"
+                      "class Cheater:\n    def play(self, view, rng):\n        return np.full(len(view), 37)\n")
+    code, out, err = run(["simulate", "hit-the-deck", "-n", "500", "-s", f"2={plugin}:FirstLegal", "-f", "json",
+                          "-q"], capsys)
+    assert code == 0, err
+    assert json.loads(out)["meta"]["strategies"][2] == f"{plugin}:FirstLegal"
+    code, _, err = run(["simulate", "hit-the-deck", "-n", "500", "-s", f"1={plugin}:Cheater", "-q"], capsys)
+    assert code == 2 and "Cheater" in err and len(err.strip().splitlines()) == 1
