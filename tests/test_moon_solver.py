@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import itertools
 import os
+import re
 
 import numpy as np
 import pytest
@@ -248,3 +249,54 @@ def test_bad_positions_are_refused():
         S.solve([[0], [0], [1]], 3)                        # a tile held twice
     with pytest.raises(ValueError):
         S.solve([[0], [1], [2], [3], [4]], 3)              # five players
+
+
+# ------------------------------------------------------------------------------------ solve_position
+
+def test_solve_position_tables():
+    from analysis.common import make_setup
+    from analysis.moon_solve import solve_position
+    res = solve_position(make_setup("moon", 3), "6-6 6-5 4-1 3-3 / 5-5 5-2 5-3 1-1 / 6-4 4-4 3-1 2-2", "6")
+    hands = [[T.parse_tile(x) for x in h.split()] for h in ("6-6 6-5 4-1 3-3", "5-5 5-2 5-3 1-1", "6-4 4-4 3-1 2-2")]
+    want, want_moves = minimax(tuple(frozenset(h) for h in hands), 6, Rules(), {0}, 0)
+    sol = res.tables["solution"]
+    assert sol["tricks"].dtype.kind == "i" and int(sol["tricks"].iloc[0]) == want
+    moves = {T.parse_tile(m): int(v) for m, v in zip(res.tables["moves"]["move"], res.tables["moves"]["tricks"])}
+    assert moves == want_moves
+    assert res.tables["moves"]["best"].tolist() == [v == want for v in res.tables["moves"]["tricks"]]
+
+
+def test_solve_position_four_players_with_end_calls():
+    from analysis.common import make_setup
+    from analysis.moon_solve import solve_position
+    setup = make_setup("moon", 4, rules=["moon.lead_suit_rule=leader_calls_end"])
+    res = solve_position(setup, "6-6 6-5 4-1 / 5-5 5-2 5-3 / 6-4 4-4 3-1 / 2-2 0-0 1-0", "notrump", bidder=1, leader=1)
+    assert int(res.tables["solution"]["tricks"].iloc[0]) == 3
+    assert "5-2 calling 2" in set(res.tables["moves"]["move"])
+
+
+@pytest.mark.parametrize("hands, trump, seats, fragment", [
+    ("6-6 / 5-5", "6", {}, "accepted: 3 hands"),
+    ("6-6 6-5 / 5-5 / 4-4", "6", {}, "every hand the same size"),
+    (" / / ", "6", {}, "every hand the same size"),
+    ("6-6 / 6-6 / 4-4", "6", {}, "each tile in at most one hand"),
+    ("6-6 / 5-5 / 4-0", "6", {}, "not in the 22-tile set"),
+    ("6-6 / 5-5 / 4-7", "6", {}, "bad tile '4-7'"),
+    ("6-6 / 5-5 / 4-4", "seven", {}, "bad trump 'seven'"),
+    ("6-6 / 5-5 / 4-4", "6", {"bidder": 3}, "bidder 3 is not a seat"),
+    ("6-6 / 5-5 / 4-4", "6", {"leader": -1}, "leader -1 is not a seat"),
+])
+def test_solve_position_bad_input(hands, trump, seats, fragment):
+    from analysis.common import make_setup
+    from analysis.moon_solve import solve_position
+    from simulator.errors import BadInput
+    with pytest.raises(BadInput, match=re.escape(fragment)):
+        solve_position(make_setup("moon", 3), hands, trump, **seats)
+
+
+def test_solve_position_refuses_a_trump_the_table_does_not_allow():
+    from analysis.common import make_setup
+    from analysis.moon_solve import solve_position
+    from simulator.errors import BadInput
+    with pytest.raises(BadInput, match="'doubles' is not allowed with 4 players"):
+        solve_position(make_setup("moon", 4), "6-6 / 5-5 / 4-4 / 3-3", "doubles")
