@@ -325,14 +325,21 @@ def compare(game: str, strategy: str = typer.Option(..., "--strategy", "-s", hel
             format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
     """Strategy A against strategy B on the same deals, seats rotated; the paired difference."""
     from analysis.common import match
+    _paired(game, players, partners, rule, None, profile, hands, games, format, out, quiet, "comparing",
+            lambda setup, n, progress: match(setup, strategy, vs, None if games else n, games, seed, jobs,
+                                             progress=progress))
+
+
+def _paired(game, players, partners, rules, strategies, profiles, hands, games, fmt, out, quiet, label, run) -> None:
+    """The common steps of compare and whatif: check, build the table, run with progress, emit."""
     entry = _game(game)
-    fmt = _format(format, out)
+    fmt = _format(fmt, out)
     _checked_counts(hands, games)
     _check_out_file(out)
-    setup = _setup(entry, players, partners, rule, None, profile)
+    setup = _setup(entry, players, partners, rules, strategies, profiles)
     n = games or hands or 100_000
-    with _progress(n, quiet, "comparing") as progress:
-        result = match(setup, strategy, vs, None if games else n, games, seed, jobs, progress=progress)
+    with _progress(n, quiet, label) as progress:
+        result = run(setup, n, progress)
     _emit(result, fmt, out)
 
 
@@ -344,15 +351,9 @@ def whatif(game: str, rule: Optional[List[str]] = RuleOpt, players: Optional[int
            format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
     """The same deals under the default rules and with the --rule changes; paired differences."""
     from analysis.common import whatif as run
-    entry = _game(game)
-    fmt = _format(format, out)
-    _checked_counts(hands, games)
-    _check_out_file(out)
-    setup = _setup(entry, players, partners, None, strategy, profile)
-    n = games or hands or 100_000
-    with _progress(n, quiet, "what-if") as progress:
-        result = run(setup, list(rule or []), None if games else n, games, seed, jobs, progress=progress)
-    _emit(result, fmt, out)
+    _paired(game, players, partners, None, strategy, profile, hands, games, format, out, quiet, "what-if",
+            lambda setup, n, progress: run(setup, list(rule or []), None if games else n, games, seed, jobs,
+                                           progress=progress))
 
 
 @app.command()

@@ -59,7 +59,7 @@ def test_replay_rejects_a_tampered_hand(tmp_path, capsys):
     rec["plays"][0], rec["plays"][1] = rec["plays"][1], rec["plays"][0]     # out of turn
     hist.write_text(json.dumps(rec) + "\n")
     code, _, err = run(["replay", hist], capsys)
-    assert code == 2 and "malformed" in err and len(err.strip().splitlines()) == 1
+    assert code == 2 and "bad shoot-the-moon hand history" in err and len(err.strip().splitlines()) == 1
 
 
 def test_seat_strategies_and_plugins(capsys):

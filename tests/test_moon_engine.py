@@ -562,13 +562,13 @@ def test_replay_rejects_malformed_or_inconsistent_records():
         with pytest.raises(BadInput) as err:
             replay(bad, "h.jsonl", 7)
         msg = str(err.value)
-        assert msg.startswith("h.jsonl:7: malformed moon hand history (") and "\n" not in msg, why
-        assert msg.endswith("; accepted: JSON lines as in HISTORY.md"), why
+        assert msg.startswith("h.jsonl:7: bad moon hand history (") and "\n" not in msg, why
+        assert msg.endswith("; accepted: JSON lines as in HISTORY.md that follow RULES.md"), why
     # a discard that is not in the bidder's eight tiles
     bad = json.loads(json.dumps(rec))
     bad["discard"] = next(t for t in (T.tile_name(x) for x in range(22))
                           if t not in bad["hands"][bad["bidder"]] and t != bad["widow"])
-    with pytest.raises(BadInput, match="h.jsonl:3: malformed moon hand history"):
+    with pytest.raises(BadInput, match="h.jsonl:3: bad moon hand history"):
         replay(bad, "h.jsonl", 3)
     with pytest.raises(BadInput):
         replay(["not", "a", "dict"], "h.jsonl", 1)
@@ -581,5 +581,5 @@ def test_replay_rejects_malformed_or_inconsistent_records():
         bad["plays"][0] = [lead[0], lead[1], [e for e in range(7) if e not in T.TILES[tile]][0]]
     else:
         bad["plays"][0] = [lead[0], lead[1], 3 if 3 not in T.TILES[tile] else 4]
-    with pytest.raises(BadInput, match="malformed moon hand history"):
+    with pytest.raises(BadInput, match="bad moon hand history"):
         replay(bad, "h.jsonl", 2)
