@@ -67,11 +67,12 @@ def illegal(strat, what: str, accepted: str) -> IllegalMove:
 
 
 def as_choice(choice, n: int) -> np.ndarray | None:
-    """A strategy's answer as (n,) intp, or None when it is not n integers."""
+    """A strategy's answer as an (n,) integer array (in its own dtype: checks on small integers
+    are cheaper; the check returns intp), or None when it is not n integers."""
     choice = np.asarray(choice)
     if choice.shape != (n,) or not np.issubdtype(choice.dtype, np.integer):
         return None
-    return choice.astype(np.intp, copy=False)
+    return choice
 
 
 def ask(strategy_groups, method: str, view, chooser: np.ndarray, rng: np.random.Generator,

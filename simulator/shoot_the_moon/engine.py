@@ -210,7 +210,7 @@ def _check_play(strat, view: PlayView, choice) -> np.ndarray:
         ok = bool(((view.legal_bits >> c.astype(np.uint8)) & 1).all())
     if not ok:
         raise illegal(strat, "play", "one card slot 0..4 per game where view.legal is True")
-    return c
+    return c.astype(np.intp)
 
 
 def play(table: Table, n: int, strategies: Sequence, deal_rng: np.random.Generator | None,

@@ -106,4 +106,4 @@ def _check_bid(strat, view: BidView, choice) -> np.ndarray:
     if not ok:
         raise illegal(strat, "bid", "one bid value per game (0 = pass, 3..7 or 21) where view.legal "
                                     "(columns BID_VALUES) is True")
-    return c
+    return c.astype(np.intp, copy=False)

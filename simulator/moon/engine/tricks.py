@@ -208,7 +208,7 @@ def _check_play(strat, view: PlayView, choice) -> np.ndarray:
         ok = bool(((view.legal_bits >> c.astype(np.uint8)) & 1).all())
     if not ok:
         raise illegal(strat, "play", "one tile slot 0..6 per game where view.legal is True")
-    return c
+    return c.astype(np.intp, copy=False)
 
 
 def _check_end(strat, view: PlayView, choice, slot) -> np.ndarray:
@@ -219,4 +219,4 @@ def _check_end(strat, view: PlayView, choice, slot) -> np.ndarray:
         ok = bool(((c == T.HIGH[tile]) | (c == T.LOW[tile])).all())
     if not ok:
         raise illegal(strat, "end call", "one end number per game, either end of the led tile")
-    return c
+    return c.astype(np.intp, copy=False)

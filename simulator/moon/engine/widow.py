@@ -83,7 +83,7 @@ def _check_discard(strat, view: DiscardView, choice) -> np.ndarray:
     c = as_choice(choice, len(view))
     if c is None or not bool(((c >= 0) & (c < view.hand.shape[1])).all()):
         raise illegal(strat, "discard", f"one slot 0..{view.hand.shape[1] - 1} of view.hand per game")
-    return c
+    return c.astype(np.intp, copy=False)
 
 
 def _check_trump(strat, view: TrumpView, choice) -> np.ndarray:
@@ -94,4 +94,4 @@ def _check_trump(strat, view: TrumpView, choice) -> np.ndarray:
     if not ok:
         raise illegal(strat, "trump", "one trump id 0..8 per game where view.legal is True "
                                       "(0..6, 7 = doubles, 8 = no-trump)")
-    return c
+    return c.astype(np.intp, copy=False)
