@@ -1,6 +1,7 @@
 """Scale benchmark: Shoot the Moon hands on 2 local Dask workers (``--scheduler local:2``) against
-``--jobs 2`` (joblib's process pool): hands/s and peak memory of every process, at growing sizes,
-to show that memory stays flat however many hands are played. Never part of the test suite.
+``--jobs 2`` (joblib's process pool): hands/s and peak memory of every process, at growing sizes
+and, within one run, the peaks so far each time it passes 1e6, 1e7, ... hands, to show that
+memory stays flat however many hands are played. Never part of the test suite.
 
     python benchmarks/scale.py                    # 1e6 and 1e7 hands (a few minutes on 2 cores)
     python benchmarks/scale.py --full             # 1e6 and 1e8 hands (1e8 takes ~10-15 min per mode)
@@ -73,19 +74,33 @@ def measure(mode: str, hands: int, seed: int) -> dict:
     sampler = Sampler()
     sampler.sample()
     sampler.start()
+    done, marks, checkpoints = [0], {}, [10 ** k for k in range(6, 10) if 10 ** k < hands]
+
+    def progress(n: int) -> None:       # the peaks so far, each time the run passes 1e6, 1e7, ... hands
+        done[0] += n
+        while checkpoints and done[0] >= checkpoints[0]:
+            sampler.sample()
+            marks[checkpoints.pop(0)] = _peaks(sampler)
+
     t0 = time.perf_counter()
     with scheduler("local:2" if mode == "dask" else None):
         t1 = time.perf_counter()
-        result = simulate(setup, hands, None, seed, jobs=2)
+        result = simulate(setup, hands, None, seed, jobs=2, progress=progress)
         t2 = time.perf_counter()
         sampler.sample()
     sampler.stop.set()
     sampler.join()
+    marks[hands] = _peaks(sampler)
+    return {"mode": mode, "hands": hands, "startup_s": round(t1 - t0, 2), "run_s": round(t2 - t1, 2),
+            "hands_per_s": round(hands / (t2 - t1)), "peak_mib": marks[hands], "peaks_so_far": marks,
+            "sha": __import__("hashlib").sha256(render(result, "json").encode()).hexdigest()[:16]}
+
+
+def _peaks(sampler: Sampler) -> list[tuple[str, int]]:
+    """(role, MiB) of the main process and each worker, peak so far, main first."""
     procs = sorted(((role, rss) for role, rss in sampler.peaks.values() if role in ("main", "worker")),
                    key=lambda x: (x[0] != "main", -x[1]))
-    return {"mode": mode, "hands": hands, "startup_s": round(t1 - t0, 2), "run_s": round(t2 - t1, 2),
-            "hands_per_s": round(hands / (t2 - t1)), "peak_mib": [(role, round(rss / 2**20)) for role, rss in procs],
-            "sha": __import__("hashlib").sha256(render(result, "json").encode()).hexdigest()[:16]}
+    return [(role, round(rss / 2**20)) for role, rss in procs]
 
 
 def main() -> None:
@@ -112,6 +127,9 @@ def main() -> None:
             peaks = ", ".join(f"{role} {mib}" for role, mib in row["peak_mib"])
             print(f"{label:<22}{hands:>13,}{row['hands_per_s']:>11,}{row['run_s']:>9}{row['startup_s']:>9}   {peaks}",
                   flush=True)
+            for mark, peak in list(row["peaks_so_far"].items())[:-1]:
+                print(f"{'':<22}{'peak so far at':>24} {int(mark):,} hands: "
+                      + ", ".join(f"{role} {mib}" for role, mib in peak), flush=True)
     for hands in sizes:
         shas = {r["sha"] for r in rows if r["hands"] == hands}
         print(f"{hands:,} hands: {'the same numbers in every mode' if len(shas) == 1 else 'DIFFERENT numbers'}")
