@@ -470,6 +470,3 @@ def play_games(table: Table, n: int, strategies: Sequence, deal_rng: np.random.G
         winner[active] = game_winner(res.chips_after, table.rules.target_chips)
     return GameResult(winner, rounds, chips, short, first)
 
-
-RoundResult = Result       # old name, used by analysis/ until it moves to the new one
-# PlayView lives in views.py; importing it above keeps engine.PlayView working for the same reason.

@@ -33,7 +33,3 @@ from simulator.moon.engine.scoring import game_winner, instant_results, score  #
 from simulator.moon.engine.table import BID_COL, HAND, N_SUITS, N_TRUMPS, TRICKS, Table  # noqa: F401
 from simulator.moon.engine.tricks import PlayResult, play_tricks  # noqa: F401
 from simulator.moon.engine.widow import widow_and_trump  # noqa: F401
-
-MoonTable = Table          # old name, used by analysis/ until it moves to the new one
-play_hands = play          # old name, used by analysis/ until it moves to the new one
-HandResult = Result        # old name, used by analysis/ until it moves to the new one
