@@ -12,6 +12,9 @@ import sys
 import time
 from pathlib import Path
 
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")     # one core per benchmark, as in the CLI's workers
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -66,6 +69,11 @@ def moon_benches():
     return benches(rate)
 
 
+def htd_benches():
+    from benchmarks.htd_bench import benches
+    return benches(rate)
+
+
 def cli_run(args: list[str]) -> tuple[float, float]:
     """Wall seconds and peak resident memory (GiB, largest process) of one CLI run."""
     t0 = time.perf_counter()
@@ -91,6 +99,8 @@ def main() -> None:
     print(f"  batch/reference (random): {rates['random'] / ref_rate:,.0f}x")
     for label, value in moon_benches():
         print(f"  {label:<40} {value:>12,.0f}")
+    for label, value in htd_benches():
+        print(f"  {label:<52} {value:>12,.1f}")
     if args.cli:
         wall, peak = cli_run(["simulate", "shoot-the-moon", "--hands", "10000000", "--strategy", "odd",
                               "--jobs", "2", "--quiet"])

@@ -68,6 +68,11 @@ def benches(rate):
     yield "hit-the-deck 4p batch, random, full hands/s", rate(htd_batch(4), 4 * CHUNK)
     yield "hit-the-deck 2p batch, random, full hands/s", rate(htd_batch(2), 2 * CHUNK)
     yield "hit-the-deck 6p batch, random, full hands/s", rate(htd_batch(6), 2 * CHUNK)
+    yield "hit-the-deck 4p batch, tactician, full hands/s", rate(htd_batch(4, strategy="tactician"), 2 * CHUNK)
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "cli", "hand", "hit-the-deck", "--hand", "R3 R5 G2 BCUT YFLIP HN3 HH",
+                    "-p", "4", "--samples", "100000", "-j", "2", "-q"], check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
+    yield "hit-the-deck hand analyzer, 100k deals, 2 jobs: seconds", time.perf_counter() - t0
 
 
 def main() -> None:
@@ -76,12 +81,12 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=4 * CHUNK)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--chunk", type=int, default=CHUNK)
-    ap.add_argument("--memory", action="store_true", help="peak RSS at 1e5 and 1e6 hands instead")
+    ap.add_argument("--memory", action="store_true", help="peak RSS at 1e5, 1e6 and 1e7 hands instead")
     args = ap.parse_args()
     if args.memory:
         base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"this process before any hand: {base:.0f} MB")
-        for n in (100_000, 1_000_000):
+        for n in (100_000, 1_000_000, 10_000_000):
             print(f"{n:>9,} hands, chunks of {args.chunk:,}: peak RSS {peak_rss_mb(n, args.players, args.chunk):.0f} MB",
                   flush=True)
         print(f"  100,000 hands in one chunk: peak RSS {peak_rss_mb(100_000, args.players, 100_000):.0f} MB")
