@@ -445,3 +445,6 @@ class MonteCarloBidder(_Heuristics):
             self.n_trumps = keep_n
         li = np.searchsorted(levels, bid)
         return p[np.arange(len(hand)), trump, li]
+
+
+from strategies import moon_search  # noqa: E402,F401  (registers the search player "pimc")

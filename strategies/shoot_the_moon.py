@@ -124,3 +124,6 @@ class OddPlanner:
 
 def _popcount(mask: np.ndarray) -> np.ndarray:
     return np.bitwise_count(mask).astype(np.int8)
+
+
+from strategies import stm_search  # noqa: E402,F401  (registers the search player "rollout")

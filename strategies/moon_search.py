@@ -1,0 +1,476 @@
+"""Moon search players: perfect-information Monte Carlo (PIMC) over the exact solver.
+
+At each decision the player deals the tiles it cannot see many ways ("worlds"), each one
+consistent with everything its seat has seen: its own tiles (and its own discard), every tile
+played so far, the suits each player has shown it lacks by failing to follow, and how many tiles
+each hand still holds. Each world is solved exactly (simulator.moon.solver: every hand known,
+best play by all) and the choice with the best average outcome is taken. The outcome of a world
+is the bidder side's score for the hand under the contract (MOON-8, MOON-10.4), plus a hundredth
+of a point per trick so that more tricks break ties; the bidder's side maximises it, the
+defenders minimise it (the solver's zero-sum view). Bids are public but only soft evidence about
+the hands, so worlds are not weighted by them.
+
+A strategy sees only its views (simulator.moon.views), never the engine state.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from numba import njit
+
+from simulator.errors import BadInput
+from simulator.moon import reference as ref
+from simulator.moon import solver as S
+from simulator.moon import tiles as T
+from simulator.moon.rules import tile_set_for
+from simulator.moon.views import BID_VALUES, MOON_BID, PASS, BidView, DiscardView, PlayView, TrumpView
+from strategies.base import register
+from strategies.moon import allowed_trumps, keep_value, trick_estimate
+
+GAME = "moon"
+TIE_BREAK = 0.01          # points per trick added to a world's outcome (more tricks break ties)
+BASE_TRICKS = 1.2         # the threshold players' base estimate (strategies.moon.ThresholdBidder)
+MAX_GROUPS = 4            # the other seats (up to 3) and the tiles out of play (a discard)
+
+
+# ------------------------------------------------------------------------------------ dealing worlds
+
+@njit(cache=True)
+def _deal_worlds(pool, caps, allowed, u, out):
+    """Deal the tiles of `pool` to groups (the other seats, and 'out of play'): group g takes
+    caps[g] tiles, all from its `allowed` tile mask. One world per row of `u` (uniforms
+    (W, R, K)): up to R shuffles dealt in order, the first that fits every group is kept, which
+    is a uniform draw among the consistent deals; if none fits (strong void constraints) the
+    last shuffle is placed tile by tile onto a random group with room, moving tiles along an
+    augmenting path when every allowed group is full (always succeeds when a consistent deal
+    exists). out (W, G) gets each group's tile mask; returns the number of worlds placed the
+    second way."""
+    W, R, K = u.shape
+    G = caps.shape[0]
+    perm = np.empty(K, dtype=np.int64)
+    where = np.empty(K, dtype=np.int64)
+    count = np.empty(G, dtype=np.int64)
+    masks = np.empty(G, dtype=np.int64)
+    parent = np.empty(G, dtype=np.int64)
+    via = np.empty(G, dtype=np.int64)
+    queue = np.empty(G, dtype=np.int64)
+    fallbacks = 0
+    for w in range(W):
+        done = False
+        for r in range(R):
+            for i in range(K):
+                perm[i] = pool[i]
+            for i in range(K - 1, 0, -1):
+                j = int(u[w, r, i] * (i + 1))
+                if j > i:
+                    j = i
+                perm[i], perm[j] = perm[j], perm[i]
+            ok = True
+            start = 0
+            for g in range(G):
+                m = 0
+                for i in range(start, start + caps[g]):
+                    m |= 1 << perm[i]
+                start += caps[g]
+                masks[g] = m
+                if m & ~allowed[g]:
+                    ok = False
+                    break
+            if ok:
+                for g in range(G):
+                    out[w, g] = masks[g]
+                done = True
+                break
+        if done:
+            continue
+        fallbacks += 1
+        for g in range(G):
+            count[g] = 0
+            masks[g] = 0
+        for i in range(K):
+            x = perm[i]
+            # groups allowed x with room, one drawn at random weighted by the room left
+            room = 0
+            for g in range(G):
+                if (allowed[g] >> x) & 1 and count[g] < caps[g]:
+                    room += caps[g] - count[g]
+            if room > 0:
+                pick = int(u[w, 0, i] * room)
+                for g in range(G):
+                    if (allowed[g] >> x) & 1 and count[g] < caps[g]:
+                        pick -= caps[g] - count[g]
+                        if pick < 0:
+                            masks[g] |= 1 << x
+                            count[g] += 1
+                            break
+                continue
+            # augmenting path: breadth first over groups, from those allowed x to one with room
+            for g in range(G):
+                parent[g] = -2
+            head = 0
+            tail = 0
+            for g in range(G):
+                if (allowed[g] >> x) & 1:
+                    parent[g] = -1
+                    queue[tail] = g
+                    tail += 1
+            end = -1
+            while head < tail and end < 0:
+                g = queue[head]
+                head += 1
+                m = masks[g]
+                while m and end < 0:
+                    y = S._low_index(m)
+                    m &= m - 1
+                    for h in range(G):
+                        if parent[h] == -2 and (allowed[h] >> y) & 1:
+                            parent[h] = g
+                            via[h] = y
+                            if count[h] < caps[h]:
+                                end = h
+                                break
+                            queue[tail] = h
+                            tail += 1
+            if end < 0:
+                return -1                     # no consistent deal exists
+            h = end
+            count[h] += 1
+            while parent[h] >= 0:
+                g = parent[h]
+                y = via[h]
+                masks[g] &= ~(1 << y)
+                masks[h] |= 1 << y
+                h = g
+            masks[h] |= 1 << x
+        for g in range(G):
+            out[w, g] = masks[g]
+    return fallbacks
+
+
+def deal_worlds(rng: np.random.Generator, pool: np.ndarray, caps: list[int], allowed: list[int], worlds: int,
+                retries: int) -> np.ndarray:
+    """(worlds, len(caps)) int64 tile masks: the pool dealt to the groups (see _deal_worlds)."""
+    pool = np.asarray(pool, dtype=np.int64)
+    if len(pool) != sum(caps):
+        raise ValueError(f"{len(pool)} unseen tiles for {sum(caps)} places")
+    out = np.zeros((worlds, len(caps)), dtype=np.int64)
+    u = rng.random((worlds, max(retries, 1), max(len(pool), 1)))
+    if _deal_worlds(pool, np.asarray(caps, dtype=np.int64), np.asarray(allowed, dtype=np.int64), u, out) < 0:
+        raise ValueError("no deal of the unseen tiles fits what this seat has seen")
+    return out
+
+
+def _mask(tiles) -> int:
+    m = 0
+    for t in tiles:
+        if t >= 0:
+            m |= 1 << int(t)
+    return m
+
+
+def _tiles(mask: int) -> list[int]:
+    return [t for t in range(T.N_TILES) if mask >> t & 1]
+
+
+# ------------------------------------------------------------------------------------ outcomes
+
+@lru_cache(maxsize=256)
+def bidder_points(players: int, rules, bid: int) -> np.ndarray:
+    """(8,) the bidder side's score for the hand when it takes 0..7 tricks under `bid`
+    (reference.score_hand), plus TIE_BREAK per trick."""
+    out = np.zeros(T.TRICKS + 1)
+    n_sides = 3 if players == 3 else 2
+    for t in range(T.TRICKS + 1):
+        tricks = [t] + [T.TRICKS - t] + [0] * (n_sides - 2)
+        out[t] = ref.score_hand(players, 0, bid, tricks, rules).score[0] + TIE_BREAK * t
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=16)
+def _set_mask(players: int, rules) -> int:
+    return _mask(T.TILE_SETS[tile_set_for(rules, players)])
+
+
+# ------------------------------------------------------------------------------------ the player
+
+@register(GAME, "pimc")
+class PimcMoon:
+    """Deals the tiles it cannot see `worlds` ways that fit everything its seat has seen (plays,
+    suits shown void, tile counts), solves each deal exactly and makes the choice with the best
+    average result: bid, discard, trump and every play.
+
+    Bidding: for its `trumps` most promising trumps (threshold estimate), the bidder side's tricks
+    in each world with itself on lead (the widow taken and its least useful tile discarded);
+    bids the level with the best expected score if that reaches `min_gain` points, else passes
+    (without searching when the estimate falls `reach` tricks short of the lowest open bid).
+    Discard and trump (3 players): its `trumps` most promising trumps, each with its least useful
+    tile discarded, then the best of them with its `discards` least useful tiles; the trump comes
+    with that choice. Without a widow the trump comes from its bidding worlds. Play: every legal
+    tile, by the expected score of the hand under the contract (the bidder's side maximises it,
+    the defenders minimise it).
+    """
+
+    def __init__(self, worlds: int = 32, trumps: int = 3, discards: int = 3, min_gain: float = 1.0,
+                 reach: float = 2.0, retries: int = 20):
+        if worlds < 1 or trumps < 1 or discards < 1:
+            raise BadInput(f"pimc: worlds, trumps and discards must be >= 1, got {worlds}, {trumps}, {discards}")
+        self.worlds, self.n_trumps, self.n_discards = worlds, trumps, discards
+        self.min_gain, self.reach, self.retries = min_gain, reach, retries
+        self._solver = None
+        # What this seat decided earlier in the hand, which only it knows (keyed by seat and tiles):
+        self._ends: dict = {}          # (seat, trick, tile, seen) -> the end it chose to call
+        self._discards: dict = {}      # (seat, its 7 tiles) -> (the tile it discarded, the trump it chose)
+        self._plans: dict = {}         # (seat, its 8 tiles, trump) -> the discard planned with a trump-first call
+        self._bid_worlds: dict = {}    # (seat, its 7 tiles) -> {trump: tricks per world} from its bidding
+
+    def __getstate__(self):            # a worker builds its own solver
+        state = dict(self.__dict__)
+        state["_solver"] = None
+        return state
+
+    @property
+    def solver(self) -> S.Solver:
+        if self._solver is None:
+            self._solver = S.Solver(tt_bits=16)
+        return self._solver
+
+    # ------------------------------------------------------------------ solving worlds
+
+    def _values(self, players, rules, trump, bidder, hands, leader, first) -> np.ndarray:
+        """(W,) bidder-side tricks of whole deals (hands (W, 4) masks) from a trick boundary."""
+        ctx = S.context(players, rules, int(trump), int(bidder))
+        out = np.zeros(len(hands), dtype=np.int64)
+        S._values_batch(ctx, self.solver.tt, self.solver.work, hands, int(leader), 0, 0, 0, int(leader), 0,
+                        bool(first), out)
+        return out
+
+    def _whole_deal_scores(self, players, rules, seat, bid, trump, hands7: np.ndarray) -> np.ndarray:
+        """(W,) the bidder's (this seat's) outcome for worlds whose hands are final."""
+        tricks = self._values(players, rules, trump, seat, hands7, seat, True)
+        return bidder_points(players, rules, int(bid))[tricks]
+
+    def _others_worlds(self, rng, players, rules, seat, known_mask, out_of_play: int):
+        """Worlds of a deal before any play: the tiles this seat does not hold dealt 7 to each other
+        seat and `out_of_play` aside (the widow or an unknown discard)."""
+        pool = np.array(_tiles(_set_mask(players, rules) & ~known_mask), dtype=np.int64)
+        others = [s for s in range(players) if s != seat]
+        caps = [T.HAND_SIZE] * len(others) + ([out_of_play] if out_of_play else [])
+        full = (1 << T.N_TILES) - 1
+        dealt = deal_worlds(rng, pool, caps, [full] * len(caps), self.worlds, self.retries)
+        hands = np.zeros((self.worlds, 4), dtype=np.int64)
+        for g, s in enumerate(others):
+            hands[:, s] = dealt[:, g]
+        aside = dealt[:, len(others)] if out_of_play else np.zeros(self.worlds, dtype=np.int64)
+        return hands, aside
+
+    # ------------------------------------------------------------------ decisions
+
+    def _trump_order(self, hand: np.ndarray, allowed: np.ndarray) -> list[int]:
+        """The allowed trumps, most promising first (the threshold players' trick estimate)."""
+        est = np.where(allowed, trick_estimate(np.asarray(hand)[None, :])[0], -np.inf)
+        return [int(t) for t in np.argsort(-est, kind="stable") if allowed[t]]
+
+    def bid(self, view: BidView, rng) -> np.ndarray:
+        out = np.zeros(len(view), dtype=np.int16)
+        P, rules = view.players, view.rules
+        widow = len(T.TILE_SETS[tile_set_for(rules, P)]) - P * T.HAND_SIZE
+        allowed = allowed_trumps(P, rules)
+        est = BASE_TRICKS + np.where(allowed, trick_estimate(view.hand), -np.inf).max(axis=1)
+        for i in range(len(view)):
+            legal = [int(b) for b, ok in zip(BID_VALUES, view.legal[i]) if ok and b != PASS]
+            can_pass = bool(view.legal[i][0])
+            need = min((T.TRICKS if b == MOON_BID else b) for b in legal) if legal else 0
+            if not legal or (can_pass and est[i] + self.reach < need):
+                out[i] = PASS                 # nothing to bid, or out of reach by a wide margin
+                continue
+            seat = int(view.seat[i])
+            hand = [int(t) for t in view.hand[i]]
+            hands, aside = self._others_worlds(rng, P, rules, seat, _mask(hand), widow)
+            best_value, best_bid = -np.inf, legal[0]
+            found = {}
+            for t in self._trump_order(np.array(hand), allowed)[:self.n_trumps]:
+                hands[:, seat] = self._bidder_hands(hand, aside, t, widow)
+                tricks = self._values(P, rules, t, seat, hands, seat, True)
+                found[t] = tricks
+                for b in legal:
+                    value = bidder_points(P, rules, b)[tricks].mean()
+                    if value > best_value:
+                        best_value, best_bid = value, b
+            out[i] = best_bid if (best_value >= self.min_gain or not can_pass) else PASS
+            if not widow and out[i] != PASS:  # the same worlds name the trump if it wins the auction
+                self._remember(self._bid_worlds, (seat, tuple(sorted(hand))), found)
+        return out
+
+    @staticmethod
+    def _bidder_hands(hand: list[int], aside: np.ndarray, trump: int, widow: int) -> np.ndarray:
+        """(W,) masks of the bidder's 7 tiles in each world: with a widow, the 8 tiles less the
+        one least worth keeping under `trump` (the threshold players' keep value)."""
+        if not widow:
+            return np.full(len(aside), _mask(hand), dtype=np.int64)
+        widow_tile = np.array([_tiles(int(a))[0] for a in aside])
+        hand8 = np.column_stack([np.tile(hand, (len(aside), 1)), widow_tile])
+        drop = keep_value(hand8, np.full(len(aside), trump)).argmin(axis=1)
+        keep = np.ones_like(hand8, dtype=bool)
+        keep[np.arange(len(aside)), drop] = False
+        bits = np.where(keep, np.int64(1) << hand8.astype(np.int64), 0)
+        return bits.sum(axis=1)
+
+    def _widow_choice(self, rng, view, i, trumps: list[int]) -> tuple[int, int]:
+        """(slot, trump): the best discard and trump for the bidder's 8 tiles. Each trump is tried
+        with its least useful tile discarded; then the best trump with its next `discards` - 1
+        candidates. The same worlds throughout (the other two hands, nothing played yet)."""
+        P, rules = view.players, view.rules
+        seat, bid = int(view.seat[i]), int(view.bid[i])
+        hand8 = np.asarray(view.hand[i], dtype=np.int64)
+        hands, _ = self._others_worlds(rng, P, rules, seat, _mask(hand8), 0)
+
+        def value(slot, t):
+            hands[:, seat] = _mask(np.delete(hand8, slot))
+            return self._whole_deal_scores(P, rules, seat, bid, t, hands).mean()
+
+        def order(t):
+            return [int(x) for x in np.argsort(keep_value(hand8[None, :], np.array([t]))[0], kind="stable")]
+
+        tried = {(order(t)[0], t): value(order(t)[0], t) for t in trumps}
+        best_t = max(tried, key=tried.get)[1]
+        for slot in order(best_t)[1:self.n_discards]:
+            tried[(slot, best_t)] = value(slot, best_t)
+        return max(tried, key=tried.get)
+
+    def discard(self, view: DiscardView, rng) -> np.ndarray:
+        out = np.zeros(len(view), dtype=np.int64)
+        allowed = allowed_trumps(view.players, view.rules)
+        for i in range(len(view)):
+            seat = int(view.seat[i])
+            hand8 = [int(t) for t in view.hand[i]]
+            named = int(view.trump[i])
+            planned = self._plans.get((seat, tuple(sorted(hand8)), named)) if named >= 0 else None
+            if planned is not None:           # trump first: chosen with the discard in mind
+                slot = hand8.index(planned)
+                t = named
+            else:
+                trumps = [named] if named >= 0 else self._trump_order(np.array(hand8), allowed)[:self.n_trumps]
+                slot, t = self._widow_choice(rng, view, i, trumps)
+            out[i] = slot
+            kept = tuple(sorted(x for j, x in enumerate(hand8) if j != slot))
+            self._remember(self._discards, (seat, kept), (hand8[slot], t))
+        return out
+
+    def trump(self, view: TrumpView, rng) -> np.ndarray:
+        out = np.zeros(len(view), dtype=np.int64)
+        P, rules = view.players, view.rules
+        for i in range(len(view)):
+            legal = np.asarray(view.legal[i])
+            trumps = [t for t in range(T.N_TRUMPS) if legal[t]]
+            seat, bid = int(view.seat[i]), int(view.bid[i])
+            hand = [int(t) for t in view.hand[i]]
+            key = (seat, tuple(sorted(hand)))
+            if len(trumps) == 1:
+                out[i] = trumps[0]
+            elif len(hand) > T.HAND_SIZE:     # trump first, the widow still in hand
+                slot, t = self._widow_choice(rng, view, i, self._trump_order(np.array(hand), legal)[:self.n_trumps])
+                self._remember(self._plans, key + (t,), hand[slot])
+                out[i] = t
+            elif key in self._discards and legal[self._discards[key][1]]:
+                out[i] = self._discards[key][1]          # chosen together with the discard
+            else:
+                found = self._bid_worlds.get(key)
+                if not found:                            # (not from this player's bidding)
+                    hands, _ = self._others_worlds(rng, P, rules, seat, _mask(hand), 0)
+                    hands[:, seat] = _mask(hand)
+                    found = {t: self._values(P, rules, t, seat, hands, seat, True)
+                             for t in self._trump_order(np.array(hand), legal)[:self.n_trumps]}
+                points = bidder_points(P, rules, bid)
+                choices = [t for t in found if legal[t]] or trumps
+                out[i] = max(choices, key=lambda t: points[found[t]].mean() if t in found else -np.inf)
+        return out
+
+    def play(self, view: PlayView, rng) -> np.ndarray:
+        out = np.zeros(len(view), dtype=np.int64)
+        for i in range(len(view)):
+            out[i] = self._play_one(view, i, rng)
+        return out
+
+    def call_end(self, view: PlayView, slot, rng) -> np.ndarray:
+        out = np.zeros(len(view), dtype=np.int64)
+        seen = view.seen_bits if view.seen_bits is not None else np.array([_mask(np.flatnonzero(r)) for r in view.seen])
+        for i in range(len(view)):
+            tile = int(view.hand[i][slot[i]])
+            key = (int(view.seat[i]), int(view.trick_no), tile, int(seen[i]))
+            out[i] = self._ends.get(key, T.HIGH[tile])
+        return out
+
+    @staticmethod
+    def _remember(memo: dict, key, value) -> None:
+        if len(memo) > 50_000:
+            memo.clear()
+        memo[key] = value
+
+    def _play_one(self, view: PlayView, i: int, rng) -> int:
+        P, rules = view.players, view.rules
+        seat, trump, bidder = int(view.seat[i]), int(view.trump[i]), int(view.bidder[i])
+        hand = np.asarray(view.hand[i])
+        live = np.asarray(view.live[i])
+        legal = np.asarray(view.legal[i])
+        slots = np.flatnonzero(legal)
+        calls = rules.lead_suit_rule == "leader_calls_end"
+        if len(slots) == 1 and not (calls and view.position == 0):
+            return int(slots[0])
+        ctx = S.context(P, rules, trump, bidder)
+        # what this seat knows: its own tiles, every tile played, its own discard
+        seen = int(view.seen_bits[i]) if view.seen_bits is not None else _mask(np.flatnonzero(view.seen[i]))
+        mine = _mask(hand[live])
+        known = mine | seen | _mask(hand)            # its own played tiles are in `seen` too
+        disc = int(view.discard[i]) if view.discard is not None else -1
+        if disc >= 0:
+            known |= 1 << disc
+        pool = np.array(_tiles(_set_mask(P, rules) & ~known), dtype=np.int64)
+        trick = [int(x) for x in view.trick[i] if x >= 0]
+        played_seats = {int(s) for s in view.trick_seats[i] if s >= 0}
+        left = T.HAND_SIZE - view.trick_no
+        others = [s for s in range(P) if s != seat]
+        caps = [left - (1 if s in played_seats else 0) for s in others]
+        out_of_play = len(pool) - sum(caps)
+        voids = np.asarray(view.void[i])              # (P, 9) suits each seat has shown it lacks
+        allowed = []
+        for s in others:
+            m = (1 << T.N_TILES) - 1
+            for x in np.flatnonzero(voids[s]):
+                m &= ~int(ctx[S.O_SUIT + x])
+            allowed.append(m)
+        if out_of_play:
+            caps.append(out_of_play)
+            allowed.append((1 << T.N_TILES) - 1)
+        dealt = deal_worlds(rng, pool, caps, allowed, self.worlds, self.retries)
+        hands = np.zeros((self.worlds, 4), dtype=np.int64)
+        hands[:, seat] = mine
+        for g, s in enumerate(others):
+            hands[:, s] = dealt[:, g]
+        # the trick in progress
+        pos = int(view.position)
+        leader = (seat - pos) % P
+        played = _mask(trick)
+        if pos:
+            led, best, win = int(view.led_suit[i]), int(view.winning_power[i]), int(view.winning_seat[i])
+        else:
+            led, best, win = 0, 0, leader
+        first = view.trick_no == 0 and pos == 0
+        moves = np.zeros(16, dtype=np.int64)
+        values = np.zeros((self.worlds, 16), dtype=np.int64)
+        n = S._moves_batch(ctx, self.solver.tt, self.solver.work, hands, leader, pos, led, best, win, played,
+                           bool(first), moves, values)
+        side_of = view.side_of_seat
+        sides = side_of[:P]
+        done = int(view.tricks[i][sides[bidder]])
+        points = bidder_points(P, rules, int(view.bid[i]))
+        score = points[np.minimum(done + values[:, :n], T.TRICKS)].mean(axis=0)
+        mover_bids = sides[seat] == sides[bidder]
+        k = int(np.argmax(score) if mover_bids else np.argmin(score))
+        move = S.decode_move(int(moves[k]))
+        tile, end = move if isinstance(move, tuple) else (move, None)
+        if end is not None:
+            self._remember(self._ends, (seat, int(view.trick_no), tile, seen), end)
+        slot = np.flatnonzero((hand == tile) & live)
+        return int(slot[0])

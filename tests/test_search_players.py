@@ -1,0 +1,241 @@
+"""The search players: Moon `pimc` (PIMC over the exact solver) and Shoot the Moon `rollout`
+(Monte Carlo play-outs with the batch engine's rules).
+
+Legal choices in every phase through the engines (the engines check every answer), only the
+documented view fields read, worlds that fit what the seat has seen, the play-out loop against
+the engine, and small paired matches against the strategies they should beat (the bigger
+measurement is benchmarks/search_bench.py).
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from analysis.common import make_setup, match
+from simulator.moon import engine as ME
+from simulator.moon import views as MV
+from simulator.moon.rules import parse_rules
+from simulator.shoot_the_moon import cards as C
+from simulator.shoot_the_moon import engine as SE
+from simulator.shoot_the_moon.rules import Rules as StmRules
+from strategies.base import make_strategy
+from strategies.moon_search import deal_worlds as moon_worlds
+from strategies.shoot_the_moon import OddPlanner
+from strategies.stm_search import Position, deal_worlds as stm_worlds, play_out
+
+MOON_DECISIONS = ("bid", "discard", "trump", "play")
+
+
+# ------------------------------------------------------------------------------------ views only
+
+VIEW_FIELDS = {cls: {f.name for f in dataclasses.fields(cls)} | {"take"}
+               for cls in (MV.BidView, MV.DiscardView, MV.TrumpView, MV.PlayView)}
+
+
+class FieldsOnly:
+    """A view that answers only the documented fields of its class (views.py): no engine state."""
+
+    def __init__(self, view, cls):
+        self._view, self._cls = view, cls
+
+    def __getattr__(self, name):
+        if name not in VIEW_FIELDS[self._cls]:
+            raise AttributeError(f"{name} is not a documented {self._cls.__name__} field")
+        value = getattr(self._view, name)
+        if name == "take":
+            return lambda idx: FieldsOnly(value(idx), self._cls)
+        return value
+
+    def __len__(self):
+        return len(self._view)
+
+
+class ViewsOnly:
+    """Hands a strategy FieldsOnly views."""
+
+    def __init__(self, base):
+        self.base = base
+
+    def bid(self, view, rng):
+        return self.base.bid(FieldsOnly(view, MV.BidView), rng)
+
+    def discard(self, view, rng):
+        return self.base.discard(FieldsOnly(view, MV.DiscardView), rng)
+
+    def trump(self, view, rng):
+        return self.base.trump(FieldsOnly(view, MV.TrumpView), rng)
+
+    def play(self, view, rng):
+        return self.base.play(FieldsOnly(view, MV.PlayView), rng)
+
+    def call_end(self, view, slot, rng):
+        return self.base.call_end(FieldsOnly(view, MV.PlayView), slot, rng)
+
+
+# ------------------------------------------------------------------------------------ Moon pimc
+
+@pytest.mark.parametrize("players, flags", [
+    (3, ()),
+    (3, ("moon.widow_timing=trump_first", "moon.lead_suit_rule=leader_calls_end", "moon.first_lead_trump=true")),
+    (3, ("moon.widow=none", "moon.notrump_doubles=own_suit", "moon.all_pass=force_dealer")),
+    (4, ("moon.allow_doubles_trump_4p=true", "moon.auction=open_until_passes", "moon.bidder_score_4p=bid")),
+])
+def test_pimc_plays_legally_from_its_views_only(players, flags):
+    """pimc in every seat (so it bids, discards, names trump, calls ends and plays), reading only
+    the documented view fields; the engine refuses any illegal answer."""
+    table = ME.Table(players, parse_rules(list(flags), players))
+    pimc = ViewsOnly(make_strategy("moon", "pimc:worlds=4,min_gain=-5", MOON_DECISIONS))
+    res = ME.play(table, 4, [pimc] * players, np.random.default_rng(players), np.random.default_rng(9))
+    assert (res.bidder >= 0).any()
+    played = res.bidder >= 0
+    assert (res.tricks[played].sum(axis=1) == 7).all()
+
+
+def test_pimc_with_threshold_players():
+    table = ME.Table(3)
+    pimc = make_strategy("moon", "pimc:worlds=8", MOON_DECISIONS)
+    thr = make_strategy("moon", "threshold", MOON_DECISIONS)
+    ME.play(table, 6, [thr, pimc, thr], np.random.default_rng(1), np.random.default_rng(2))
+
+
+def test_pimc_worlds_fit_what_the_seat_has_seen():
+    """Every world deals each group exactly its count, only tiles it may hold, all of the pool."""
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        k = int(rng.integers(3, 15))
+        pool = rng.permutation(28)[:k]
+        groups = min(int(rng.integers(1, 5)), k)
+        cut = np.sort(rng.choice(np.arange(1, k), size=groups - 1, replace=False)) if groups > 1 else []
+        caps = np.diff(np.concatenate([[0], cut, [k]])).astype(int)
+        # a hidden true deal, then constraints it satisfies (random voids: tiles it does not hold)
+        owner = np.repeat(np.arange(groups), caps)
+        rng.shuffle(owner)
+        allowed = []
+        for g in range(groups):
+            mine = {int(t) for t, o in zip(pool, owner) if o == g}
+            banned = {int(t) for t in pool if int(t) not in mine and rng.random() < 0.6}
+            allowed.append(sum(1 << t for t in range(28) if t not in banned))
+        worlds = moon_worlds(rng, pool, list(caps), allowed, 8, retries=3)
+        for w in worlds:
+            assert [bin(int(m)).count("1") for m in w] == list(caps)
+            assert all(int(m) & ~a == 0 for m, a in zip(w, allowed))
+            union = 0
+            for m in w:
+                assert union & int(m) == 0
+                union |= int(m)
+            assert union == sum(1 << int(t) for t in pool)
+
+
+def test_pimc_beats_threshold():
+    """A small paired match (3 players, the same deals): pimc scores more per hand than the
+    threshold bidder in the same seats."""
+    res = match(make_setup("moon", 3), "pimc:worlds=16", "threshold", hands=40, games=None, seed=7)
+    d = res.tables["match"].set_index("metric").loc["d_score"]
+    assert d["estimate"] > 0
+
+
+# ------------------------------------------------------------------------------------ Shoot the Moon rollout
+
+def _position_after(table, res, i, j):
+    """The engine's round i after its first j plays, as a Position (one copy), and the slot of
+    the j-th play."""
+    P, H, S = table.players, table.hands_dealt, table.n_sides
+    hands = res.hands[i:i + 1].copy()
+    seats, cards = res.play_seats[i], res.play_cards[i]
+    live = np.full((1, H), 31, dtype=np.uint8)
+    for s_, c in zip(seats[:j], cards[:j]):
+        live[0, s_] &= ~np.uint8(1 << int(np.flatnonzero(hands[0, s_] == c)[0]))
+    t, k = divmod(j, H)
+    chips = res.chips_before[i:i + 1].astype(np.int16).copy()
+    tricks = np.zeros((1, S), dtype=np.int8)
+    tricks_seat = np.zeros((1, H), dtype=np.int8)
+    for u in range(t):
+        w = int(res.trick_winners[i, u])
+        side = int(table.side_of_seat[w])
+        tricks_seat[0, w] += 1
+        if side >= 0:
+            tricks[0, side] += 1
+            trick = cards[u * H:(u + 1) * H]
+            delta = int(C.IS_BIG[trick].sum()) - int(C.IS_LITTLE[trick].sum())
+            chips[0, side] = max(0, chips[0, side] + delta)
+    reds = np.zeros(1, dtype=np.uint16)
+    for c in cards[:j]:
+        reds |= SE.RED_BIT[c]
+    trick = np.full((1, H), -1, dtype=np.int8)
+    trick[0, :k] = cards[t * H:j]
+    leader = (res.dealer[i] + 1) % P if t == 0 else res.trick_winners[i, t - 1]
+    pos = Position(table, hands, live, res.dealer[i:i + 1], chips, tricks, tricks_seat, reds, t, k,
+                   np.array([leader]), trick)
+    slot = int(np.flatnonzero(hands[0, seats[j]] == cards[j])[0])
+    return pos, slot
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_play_out_continues_the_engine(players):
+    """From any point of an engine round (odd everywhere, deterministic), the play-out given the
+    engine's next card ends with the engine's chips."""
+    table = SE.Table(players, False, StmRules())
+    rng = np.random.default_rng(players)
+    n = 30
+    res = SE.play(table, n, [OddPlanner()] * players, rng, np.random.default_rng(0))
+    H = table.hands_dealt
+    for i in range(n):
+        for j in (0, 1, H, H + 2, 3 * H - 1, 5 * H - 1):
+            pos, slot = _position_after(table, res, i, j)
+            after = play_out(pos, np.array([slot]), OddPlanner(), np.random.default_rng(0))
+            assert after[0].tolist() == res.chips_after[i].tolist(), (i, j)
+
+
+def test_rollout_worlds_fit_what_the_seat_sees():
+    """Dealt cards are unseen by the mover, counts match what each hand still holds, and a player
+    who failed to follow this trick gets none of the led suit."""
+    table = SE.Table(4, False, StmRules())
+    seen_views = []
+
+    class Spy:
+        def play(self, view, rng):
+            if view.position == 3 and len(seen_views) < 3:
+                seen_views.append(view)
+            return OddPlanner().play(view, rng)
+
+    SE.play(table, 200, [Spy()] * 4, np.random.default_rng(5), np.random.default_rng(6))
+    view = seen_views[0]
+    hands, live, leader = stm_worlds(view, np.random.default_rng(1), 16)
+    seat = np.asarray(view.seat)
+    order = table.order[np.asarray(view.dealer), leader]
+    for i in range(len(view)):
+        assert order[i, 3] == seat[i]
+        known = set(np.flatnonzero(view.seen[i])) | set(int(c) for c in view.hand[i])
+        lead = int(view.trick[i, 0])
+        for w in range(16):
+            for s in range(4):
+                cards = [int(c) for b, c in enumerate(hands[i, w, s]) if live[i, w, s] >> b & 1]
+                if s == seat[i]:
+                    assert cards == [int(c) for c, ok in zip(view.hand[i], view.live[i]) if ok]
+                    continue
+                assert len(cards) == 5 - view.trick_no - (s != seat[i])     # the other three have played
+                assert not set(cards) & known
+                for k in (1, 2):
+                    c = int(view.trick[i, k])
+                    if order[i, k] == s and not C.IS_MOON[lead] and not C.IS_MOON[c] and C.SUIT[c] != C.SUIT[lead]:
+                        assert all(C.SUIT[x] != C.SUIT[lead] for x in cards)
+
+
+@pytest.mark.parametrize("players, partners, flags", [
+    (2, False, ()), (2, False, ("stm.dummy_mode=open_hand_nondealer_chooses",)), (4, True, ()),
+    (6, True, ("stm.six_player_teams=three_teams_of_two",)), (5, False, ("stm.revoke_model=on",)),
+])
+def test_rollout_plays_legally(players, partners, flags):
+    from simulator.shoot_the_moon.rules import parse_rules as stm_rules
+    table = SE.Table(players, partners, stm_rules(list(flags)))
+    rollout = make_strategy("shoot-the-moon", "rollout:worlds=4")
+    res = SE.play(table, 40, [rollout] * players, np.random.default_rng(1), np.random.default_rng(2))
+    assert res.tricks_seat.sum(axis=1).tolist() == [5] * 40
+
+
+def test_rollout_beats_odd():
+    res = match(make_setup("shoot-the-moon", 4), "rollout", "odd", hands=150, games=None, seed=11)
+    d = res.tables["match"].set_index("metric").loc["d_chips"]
+    assert d["ci_low"] > 0
