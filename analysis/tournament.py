@@ -1,0 +1,152 @@
+"""A round robin of strategies with Bradley-Terry ratings, for any game in the registry.
+
+Every pair of strategies plays a paired match in games mode (analysis.common.match: the same
+deals for both, A taking each side's seats in turn with B in all the others, so seats are
+controlled for). What a pair gives is a_win, how often A's side wins the game against a field
+of B's sides. The ratings are Bradley-Terry (Luce) log-strengths theta: a side of strength
+exp(theta_A) among S - 1 sides of strength exp(theta_B) wins with probability
+exp(theta_A) / (exp(theta_A) + (S - 1) exp(theta_B)); with two sides this is the usual
+head-to-head model. They are fitted by Newton's method (summing to zero), each pair weighted
+by its effective number of games: the binomial sample size with the variance the match
+measured (its 95% interval), so the paired, seat-rotated design counts for what it is worth.
+Intervals come from the Fisher information (95%, +-1.96 SE). Ratings are on the Elo scale (400
+/ ln 10 per unit of log-strength: between two sides, +100 means winning about 64% of games).
+Half a win and half a loss are added to every pair so that a clean sweep has a finite rating.
+Unfinished games (the engine's cap on hands) count as not won, as in the match.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+
+from analysis.common import Progress, Setup, match
+from analysis.result import Result
+from analysis.stats import Z
+from simulator.errors import BadInput
+
+ELO = 400 / np.log(10)
+PRIOR = 0.5          # a win and a loss of this weight added to every pair
+
+
+def bradley_terry(wins: np.ndarray, games: np.ndarray, sides: int = 2,
+                  prior: float = PRIOR) -> tuple[np.ndarray, np.ndarray]:
+    """Log-strengths theta (K,) summing to zero and their covariance (K, K).
+
+    wins[i, j] of games[i, j] (fractional counts) won by i's side against a field of sides - 1
+    sides of j; P(i wins) = 1 / (1 + (sides - 1) exp(theta_j - theta_i)). Pairs may be observed
+    one way round, the other, or both."""
+    wins = np.asarray(wins, dtype=float)
+    games = np.asarray(games, dtype=float)
+    K = len(wins)
+    met = games > 0
+    w = wins + prior * met
+    n = games + 2 * prior * met
+    offset = np.log(sides - 1)
+
+    def fit(theta):
+        p = 1 / (1 + np.exp(theta[None, :] - theta[:, None] + offset))     # P(i wins against j's field)
+        info = n * p * (1 - p)
+        info = info + info.T                   # each observation bears on theta_i - theta_j
+        lap = np.diag(info.sum(axis=1)) - info
+        return p, lap
+
+    theta = np.zeros(K)
+    for _ in range(200):
+        p, lap = fit(theta)
+        r = w - n * p
+        grad = r.sum(axis=1) - r.sum(axis=0)
+        step = np.linalg.solve(lap + np.ones((K, K)) / K, grad)
+        theta += step
+        theta -= theta.mean()
+        if np.abs(step).max() < 1e-12:
+            break
+    _, lap = fit(theta)
+    return theta, np.linalg.pinv(lap)
+
+
+def _effective_games(p: float, lo: float, hi: float, games: int) -> float:
+    """The number of independent games with the variance the match measured for a_win
+    (its interval is mean +- 1.96 SE), between 1 and 10 x the games played."""
+    var = ((hi - lo) / (2 * Z)) ** 2
+    if var <= 0 or p <= 0 or p >= 1:
+        return float(games)
+    return float(min(max(p * (1 - p) / var, 1.0), 10 * games))
+
+
+def tournament(setup: Setup, specs, games: int, seed: int, jobs: int = 1, progress: Progress = None) -> Result:
+    """Every pair of `specs` in a paired games-mode match on `setup`'s table; Bradley-Terry ratings
+    with 95% intervals (table `ratings`) and each pair's result (table `pairs`)."""
+    specs = [s.strip() for s in specs]
+    if len(specs) < 2:
+        raise BadInput(f"a tournament needs at least two strategies, got {len(specs)}; accepted: two or more "
+                       f"--strategy values")
+    if len(set(specs)) != len(specs):
+        dup = next(s for s in specs if specs.count(s) > 1)
+        raise BadInput(f"strategy {dup!r} is named twice; accepted: different strategies")
+    if games is None or games < 1:
+        raise BadInput(f"games {games!r}; accepted: a whole number of games >= 1")
+    setup.validate()
+    for spec in specs:
+        setup.strategy(spec)                       # BadInput for an unknown strategy or parameter
+    K = len(specs)
+    S = setup.table.n_sides
+    wins = np.zeros((K, K))
+    n_eff = np.zeros((K, K))
+    rows = []
+    for i, j in combinations(range(K), 2):
+        res = match(setup, specs[i], specs[j], hands=None, games=games, seed=seed, jobs=jobs, progress=progress)
+        table = res.tables["match"].set_index("metric")
+        for metric in ("a_win", "b_win", "d_win"):
+            r = table.loc[metric]
+            rows.append({"a": specs[i], "b": specs[j], "metric": metric, "estimate": r["estimate"],
+                         "n": int(r["n"]), "ci_low": r["ci_low"], "ci_high": r["ci_high"],
+                         "kind": r["kind"] if "kind" in r else "mean"})
+        p, lo, hi = (float(table.loc["a_win", c]) for c in ("estimate", "ci_low", "ci_high"))
+        n_eff[i, j] = _effective_games(p, lo, hi, games)
+        wins[i, j] = n_eff[i, j] * p
+    theta, cov = bradley_terry(wins, n_eff, S)
+    se = np.sqrt(np.maximum(np.diag(cov), 0))
+    ratings = pd.DataFrame({"strategy": specs, "metric": "rating", "estimate": ELO * theta,
+                            "n": [games * (K - 1)] * K, "ci_low": ELO * (theta - Z * se),
+                            "ci_high": ELO * (theta + Z * se), "kind": "mean"})
+    ratings = ratings.sort_values("estimate", ascending=False, kind="stable").reset_index(drop=True)
+    meta = setup.meta(seed=seed)
+    meta.pop("strategies", None)              # the table's default seats play no part here
+    res = Result(f"{setup.entry.title}: tournament of {K} strategies",
+                 {**meta, "entrants": specs, "games_per_pair": games})
+    res.tables["ratings"] = ratings
+    res.tables["pairs"] = pd.DataFrame(rows)
+    top, second = ratings.iloc[0], ratings.iloc[1]
+    res.findings.append(f"{top['strategy']} rates highest: {top['estimate']:+.0f} "
+                        f"[{top['ci_low']:+.0f}, {top['ci_high']:+.0f}] Elo against {second['strategy']}'s "
+                        f"{second['estimate']:+.0f} [{second['ci_low']:+.0f}, {second['ci_high']:+.0f}] "
+                        f"({games} games per pair).")
+    res.notes.append("Each pair is a paired match in games mode: A in each side's seats in turn with B in the "
+                     "others, and B in every seat on the same deals (a_win, b_win, d_win as in `compare`). "
+                     "Ratings: Bradley-Terry strengths fitted to the a_win of every pair (a side wins against S-1 "
+                     "others in proportion to its strength), Elo scale, summing to zero, 95% intervals from the "
+                     "Fisher information with each pair weighted by the effective games its own interval implies.")
+    return res
+
+
+def ratings_figure(result: Result):
+    """The ratings as points with 95% error bars (bigger points: more games behind them)."""
+    import matplotlib.pyplot as plt
+    d = result.tables["ratings"]
+    d = d[d["metric"] == "rating"].sort_values("estimate")
+    fig, ax = plt.subplots(figsize=(7, 0.5 * len(d) + 1.5))
+    y = np.arange(len(d))
+    est = d["estimate"].to_numpy()
+    err = [est - d["ci_low"].to_numpy(), d["ci_high"].to_numpy() - est]
+    n = d["n"].to_numpy(dtype=float)
+    ax.scatter(est, y, s=12 + 60 * np.sqrt(n / max(n.max(), 1)), zorder=3)
+    ax.errorbar(est, y, xerr=err, fmt="none", capsize=3, lw=1)
+    ax.axvline(0, color="grey", lw=0.8)
+    ax.set_yticks(y, d["strategy"].tolist())
+    ax.set_xlabel("rating (Elo scale; 0 = the field's average, +100 = wins about 64% against it)")
+    ax.grid(alpha=0.3)
+    ax.set_title("Bradley-Terry ratings with 95% intervals")
+    fig.tight_layout()
+    return fig
