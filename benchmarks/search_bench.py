@@ -1,0 +1,86 @@
+"""Search players: speed and strength.
+
+  * Moon `pimc` (32 worlds): hands per second with pimc in one seat and `threshold` in the others,
+    3 players (and 4), one core (CPU seconds of this process; wall time beside it).
+  * Shoot the Moon `rollout` (32 worlds, odd play-outs): rounds per second with rollout in one
+    seat and `odd` in the others, 4 players.
+  * The paired margins, from analysis.common.match on the same deals with seats rotated:
+    pimc against threshold (points per hand) and rollout against odd (chips per round), each
+    with its 95% interval.
+
+Run alone (the machine may be shared: CPU time is the per-core figure):
+
+    python benchmarks/search_bench.py [pimc_hands] [pimc_match_deals] [rollout_match_deals]
+"""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from analysis.common import make_setup, match  # noqa: E402
+from strategies.base import make_strategy  # noqa: E402
+
+MOON_DECISIONS = ("bid", "discard", "trump", "play")
+
+
+def timed(fn) -> tuple[float, float]:
+    c0, w0 = time.process_time(), time.perf_counter()
+    fn()
+    return time.process_time() - c0, time.perf_counter() - w0
+
+
+def pimc_speed(players: int, hands: int, worlds: int = 32) -> None:
+    from simulator.moon import engine as E
+    table = E.Table(players)
+    pimc = make_strategy("moon", f"pimc:worlds={worlds}", MOON_DECISIONS)
+    thr = make_strategy("moon", "threshold", MOON_DECISIONS)
+    lineup = [pimc] + [thr] * (players - 1)
+    E.play(table, 2, lineup, np.random.default_rng(0), np.random.default_rng(0))          # compile / load
+    cpu, wall = timed(lambda: E.play(table, hands, lineup, np.random.default_rng(1), np.random.default_rng(2)))
+    print(f"  pimc:worlds={worlds}, {players}p, one pimc seat: {hands / cpu:7.1f} hands/s per core "
+          f"({hands / wall:.1f} wall), {hands} hands", flush=True)
+
+
+def rollout_speed(hands: int, worlds: int = 32) -> None:
+    from simulator.shoot_the_moon import engine as E
+    from simulator.shoot_the_moon.rules import Rules
+    table = E.Table(4, False, Rules())
+    rollout = make_strategy("shoot-the-moon", f"rollout:worlds={worlds}")
+    odd = make_strategy("shoot-the-moon", "odd")
+    lineup = [rollout, odd, odd, odd]
+    E.play(table, 8, lineup, np.random.default_rng(0), np.random.default_rng(0))
+    cpu, wall = timed(lambda: E.play(table, hands, lineup, np.random.default_rng(1), np.random.default_rng(2)))
+    print(f"  rollout:worlds={worlds}, 4p, one rollout seat: {hands / cpu:7.0f} rounds/s per core "
+          f"({hands / wall:.0f} wall), {hands} rounds", flush=True)
+
+
+def margin(game: str, players: int, a: str, b: str, deals: int, metric: str) -> None:
+    cpu, wall = 0.0, time.perf_counter()
+    c0 = time.process_time()
+    res = match(make_setup(game, players), a, b, hands=deals, games=None, seed=2026)
+    cpu, wall = time.process_time() - c0, time.perf_counter() - wall
+    t = res.tables["match"].set_index("metric")
+    d, a_, b_ = t.loc[f"d_{metric}"], t.loc[f"a_{metric}"], t.loc[f"b_{metric}"]
+    print(f"  {game} {players}p {a} vs {b}, {deals} deals: {a} {a_['estimate']:.3f}, {b} {b_['estimate']:.3f} "
+          f"{metric} per hand; paired difference {d['estimate']:+.3f} [{d['ci_low']:+.3f}, {d['ci_high']:+.3f}] "
+          f"({cpu:.0f} s CPU)", flush=True)
+
+
+def main(pimc_hands: int = 60, pimc_deals: int = 200, rollout_deals: int = 4000) -> None:
+    print("Search players")
+    pimc_speed(3, pimc_hands)
+    pimc_speed(4, max(pimc_hands // 2, 4))
+    rollout_speed(2000)
+    margin("moon", 3, "pimc", "threshold", pimc_deals, "score")
+    margin("shoot-the-moon", 4, "rollout", "odd", rollout_deals, "chips")
+
+
+if __name__ == "__main__":
+    main(*(int(a) for a in sys.argv[1:4]))
