@@ -65,7 +65,8 @@ O_BELOW = 161      # 28 entries: tiles of the same one-suit group ranked below
 O_ORDER = 189      # 28 entries: a tile's strength as a lead (ordering and cheap discards)
 O_POWER = 217      # 28 * 9 entries: tiles.POWER[tile, led, trump] at tile * 9 + led (-1: cannot win)
 O_TORDER = O_POWER + T.N_TILES * T.N_SUITS   # 8 entries: the trumps, highest first, then -1
-CTX_SIZE = O_TORDER + 8
+O_BEATEN = O_TORDER + 8                      # 28 entries: tiles of the tile's led suit that outrank it
+CTX_SIZE = O_BEATEN + T.N_TILES
 
 # The work array: W_STAMP the table's current generation, W_NODES a node counter, then move
 # buffers of SLOTS entries per ply (moves, then their ordering scores).
@@ -115,6 +116,9 @@ def _base_context(players: int, notrump_doubles: str, lead_suit_rule: str, first
     trumps = sorted((t for t in tiles if tab.IS_TRUMP[t, trump]), key=lambda t: -tab.RANK[t, T.TRUMP_SUIT, trump])
     ctx[O_TORDER:O_TORDER + 8] = -1
     ctx[O_TORDER:O_TORDER + len(trumps)] = trumps
+    for t in tiles:
+        led = tab.LED_SUIT[t, trump]
+        ctx[O_BEATEN + t] = _tile_mask(u for u in tiles if tab.RANK[u, led, trump] > tab.RANK[t, led, trump])
     for t in tiles:
         if group[t] < 0:
             continue
@@ -313,6 +317,45 @@ def _sure_trumps(ctx, hands):
     return 0, sure
 
 
+@njit(cache=True)
+def _quick_tricks(ctx, hands, leader):
+    """Tricks the leader can cash now, one after another, whatever the others do (besides the
+    sure trumps of either side): its non-trump tiles that outrank every tile the others hold in
+    their led suit ("masters"). When the other side holds no trump each master wins in turn;
+    otherwise only one is counted, and only a master whose suit every player of the other side
+    either holds (so must follow, spending no trump) or cannot trump. (Not under
+    leader_calls_end, where the leader's calls would have to be weighed too.)"""
+    P = ctx[O_P]
+    if ctx[O_CALLS]:
+        return 0
+    allm = hands[0] | hands[1] | hands[2] | hands[3]
+    others = allm & ~hands[leader]
+    side = ctx[O_SIDE + leader]
+    their_trumps = 0
+    for s in range(P):
+        if ctx[O_SIDE + s] != side:
+            their_trumps |= hands[s] & ctx[O_TRUMPS]
+    q = 0
+    m = hands[leader] & ~ctx[O_TRUMPS]
+    while m:
+        t = _low_index(m)
+        m &= m - 1
+        if ctx[O_BEATEN + t] & others:
+            continue
+        if their_trumps == 0:
+            q += 1
+            continue
+        suit = ctx[O_SUIT + ctx[O_LED + t]]
+        ok = True
+        for s in range(P):
+            if ctx[O_SIDE + s] != side and (hands[s] & suit) == 0 and (hands[s] & ctx[O_TRUMPS]) != 0:
+                ok = False
+                break
+        if ok:
+            return 1
+    return q
+
+
 # Fields of a search frame in the work array (one frame per ply).
 F_LEADER, F_POS, F_LED, F_BEST, F_WIN, F_PLAYED, F_K, F_FIRST = 0, 1, 2, 3, 4, 5, 6, 7
 F_MOVER, F_CNT, F_IDX, F_KEY, F_N, F_MAX, F_MOVE = 8, 9, 10, 11, 12, 13, 14
@@ -376,6 +419,17 @@ def _search(ctx, tt, work, hands, leader, pos, led, best, win, played, k, first,
                     r = False
                     state = RETURN
                     continue
+                # the tricks the side on lead can cash at once come on top of the sure trumps
+                if not first:
+                    if ctx[O_SIDE + leader]:
+                        if k > sure_b and _quick_tricks(ctx, hands, leader) >= k - sure_b:
+                            r = True
+                            state = RETURN
+                            continue
+                    elif k <= n - sure_d and _quick_tricks(ctx, hands, leader) > n - sure_d - k:
+                        r = False
+                        state = RETURN
+                        continue
                 if not first:
                     key = (hands[0] | hands[1] | hands[2] | hands[3]) | (leader << 28)
                     lo, hi = _tt_get(tt, stamp, key)
