@@ -361,6 +361,7 @@ class PimcMoon:
     def trump(self, view: TrumpView, rng) -> np.ndarray:
         out = np.zeros(len(view), dtype=np.int64)
         P, rules = view.players, view.rules
+        widow = len(T.TILE_SETS[tile_set_for(rules, P)]) - P * T.HAND_SIZE    # an unknown discard
         for i in range(len(view)):
             legal = np.asarray(view.legal[i])
             trumps = [t for t in range(T.N_TRUMPS) if legal[t]]
@@ -378,7 +379,7 @@ class PimcMoon:
             else:
                 found = self._bid_worlds.get(key)
                 if not found:                            # (not from this player's bidding)
-                    hands, _ = self._others_worlds(rng, P, rules, seat, _mask(hand), 0)
+                    hands, _ = self._others_worlds(rng, P, rules, seat, _mask(hand), widow)
                     hands[:, seat] = _mask(hand)
                     found = {t: self._values(P, rules, t, seat, hands, seat, True)
                              for t in self._trump_order(np.array(hand), legal)[:self.n_trumps]}

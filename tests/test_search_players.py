@@ -239,3 +239,27 @@ def test_rollout_beats_odd():
     res = match(make_setup("shoot-the-moon", 4), "rollout", "odd", hands=150, games=None, seed=11)
     d = res.tables["match"].set_index("metric").loc["d_chips"]
     assert d["ci_low"] > 0
+
+
+def test_pimc_names_trump_without_its_own_discard():
+    """A pimc trump call after someone else's discard (the discarded tile unknown to it) deals
+    that tile out of play in its worlds."""
+    table = ME.Table(3)
+    thr = make_strategy("moon", "threshold", MOON_DECISIONS)
+    pimc = make_strategy("moon", "pimc:worlds=4", MOON_DECISIONS)
+
+    class Mixed:
+        def bid(self, view, rng):
+            return thr.bid(view, rng)
+
+        def discard(self, view, rng):
+            return thr.discard(view, rng)
+
+        def trump(self, view, rng):
+            return pimc.trump(view, rng)
+
+        def play(self, view, rng):
+            return thr.play(view, rng)
+
+    res = ME.play(table, 20, [Mixed()] * 3, np.random.default_rng(8), np.random.default_rng(8))
+    assert (res.bidder >= 0).any()
