@@ -15,6 +15,10 @@ How it searches
     who holds what) and the leader, at trick boundaries only. It stores bounds on the tricks still
     to win (the tricks already taken are not part of the key), so positions reached by different
     play orders share one entry and every test tightens them.
+  * Bounds at trick boundaries, before any search: the sure trumps (the highest trump left wins
+    whatever trick it falls in, and so do the next ones while the same seat holds them) and the
+    quick tricks the side on lead can cash at once (``_quick_tricks``); the last trick is
+    settled directly.
   * Move ordering: a follower tries to win a trick an opponent is winning (cheapest winner first),
     and not to overtake a partner; leaders try strong tiles first.
   * Equivalent tiles are searched once: tiles of one seat that belong only to one suit (trumps;
