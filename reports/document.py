@@ -46,9 +46,11 @@ def check_report_folder(out: Path) -> None:
                        "folder, or one a report was written to (it is replaced whole)")
 
 
-def begin(game: str, title: str, setup_text: str, hands: int, seed: int, quiet: bool, sections: int = 6):
-    """A report's start: (the document with its intro, the game's default Setup, the step printer)."""
+def begin(out: Path, game: str, title: str, setup_text: str, hands: int, seed: int, quiet: bool, sections: int = 6):
+    """A report's start: (the document with its intro, the game's default Setup, the step printer);
+    a folder the report may not replace is refused before any work."""
     from analysis.common import make_setup
+    check_report_folder(out)
     base = make_setup(game)
     doc = Document(title, game)
     doc.intro(game, setup_text, base.seats.specs[0], hands, seed)

@@ -89,7 +89,7 @@ def seat_figure(positions: pd.DataFrame):
 
 def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = 2_000) -> Path:
     """The whole report; every section's sample is a share of `hands`, at least `floor`."""
-    doc, base, step = begin(A.GAME, "Hit the Deck — strategy report", "Four players, adult reaction profiles.", hands,
+    doc, base, step = begin(out, A.GAME, "Hit the Deck — strategy report", "Four players, adult reaction profiles.", hands,
                             seed, quiet)
     step(f"headline: {hands:,} hands, 4 players")
     head = doc.headline(base, hands, seed, jobs, "Headline: four players", "seats", "headline_seats",

@@ -101,7 +101,7 @@ def seat_figure(positions: pd.DataFrame):
 
 def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = 2_000) -> Path:
     """The whole report; every section's sample is a share of `hands`, at least `floor`."""
-    doc, setup, step = begin(M.GAME, "Moon (dominoes) — bidding report", "Three players.", hands, seed, quiet)
+    doc, setup, step = begin(out, M.GAME, "Moon (dominoes) — bidding report", "Three players.", hands, seed, quiet)
 
     step(f"bid success: {hands:,} hands")
     bs = M.bid_success(setup, hands, seed, jobs)

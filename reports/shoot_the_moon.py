@@ -84,7 +84,7 @@ def tricks_figure(dist: pd.DataFrame):
 
 def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = 2_000) -> Path:
     """The whole report; every section's sample is a share of `hands`, at least `floor`."""
-    doc, base, step = begin(A.GAME, "Shoot the Moon — strategy report", "Four players, each for themselves.", hands,
+    doc, base, step = begin(out, A.GAME, "Shoot the Moon — strategy report", "Four players, each for themselves.", hands,
                             seed, quiet)
     step(f"headline: {hands:,} rounds, 4 players")
     head = doc.headline(base, hands, seed, jobs, "Headline: four players, each for themselves", "sides",

@@ -6,7 +6,7 @@ import pytest
 from simulator.games import GAMES
 
 EXPECTED = {"shoot-the-moon": ("big_moon_paired", 4, 40), "moon": ("bid_success_by_class", 3, 40),
-            "hit-the-deck": ("card_value", 4, 8)}       # (a table, figures at least, section floor)
+            "hit-the-deck": ("card_value", 4, 4)}       # (a table, figures at least, section floor)
 
 
 @pytest.mark.parametrize("game", list(GAMES))
