@@ -35,9 +35,9 @@ def test_whatif_proportions_keep_their_wilson_interval():
 
 def test_games_mode_tables_report_unfinished_games():
     setup = make_setup("moon")
-    m = match(setup, "random", "random", None, 40, seed=2).tables["match"]
+    m = match(setup, "threshold", "greedy", None, 20, seed=2).tables["match"]
     assert {"p_unfinished_a", "p_unfinished_b"} <= set(m.metric)
-    w = whatif(setup, ["moon.min_bid=5"], None, 40, seed=2).tables["seats"]
+    w = whatif(setup, ["moon.min_bid=5"], None, 20, seed=2).tables["seats"]
     assert {"base_p_unfinished", "variant_p_unfinished", "d_unfinished"} <= set(w.metric)
 
 

@@ -7,10 +7,10 @@ from tests.test_cli import run
 
 
 def test_every_verb_works_for_hit_the_deck(tmp_path, capsys):
-    code, out, _ = run(["simulate", "hit-the-deck", "-n", "2000", "-f", "json", "-q"], capsys)
+    code, out, _ = run(["simulate", "hit-the-deck", "-n", "800", "-f", "json", "-q"], capsys)
     seats = [r for r in json.loads(out)["tables"]["seats"] if r["metric"] == "p_out"]
     assert code == 0 and len(seats) == 4 and 0.9 < sum(r["estimate"] for r in seats) <= 1.0
-    code, out, _ = run(["simulate", "hit-the-deck", "--games", "60", "-p", "3", "-f", "json", "-q"], capsys)
+    code, out, _ = run(["simulate", "hit-the-deck", "--games", "20", "-p", "3", "-f", "json", "-q"], capsys)
     wins = [r for r in json.loads(out)["tables"]["games"] if r["metric"] == "p_win"]
     assert code == 0 and sum(r["estimate"] for r in wins) >= 1.0          # shared wins count for each
     hist = tmp_path / "h.jsonl"
@@ -20,8 +20,8 @@ def test_every_verb_works_for_hit_the_deck(tmp_path, capsys):
     assert code == 0 and "plays" in out
     for verb in (["compare", "hit-the-deck", "-s", "random", "--vs", "random", "-n", "300"],
                  ["whatif", "hit-the-deck", "-r", "htd.word_matches_word=true", "-n", "300"],
-                 ["analyze", "hit-the-deck", "seat-advantage", "--games", "30"],
-                 ["hand", "hit-the-deck", "--hand", "R3 R5 G2 BCUT YFLIP HN3 HH", "--samples", "300"],
+                 ["analyze", "hit-the-deck", "seat-advantage", "--games", "10"],
+                 ["hand", "hit-the-deck", "--hand", "R3 R5 G2 BCUT YFLIP HN3 HH", "--samples", "200"],
                  ["rules", "hit-the-deck"], ["strategies", "hit-the-deck"]):
         code, out, err = run(verb + (["-q"] if verb[0] not in ("rules", "strategies") else []), capsys)
         assert code == 0, (verb, err)
