@@ -555,7 +555,7 @@ def generated(seed, players, variant, specs):
     return hand, rules, profiles, checked
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 6), variant=st.integers(0, len(VARIANTS) - 1),
        specs=st.integers(0, len(PROFILE_SPECS) - 1))
 def test_generated_hands_conserve_end_score_and_replay(seed, players, variant, specs):
