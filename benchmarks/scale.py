@@ -11,7 +11,9 @@ Each measurement is a fresh process running ``analysis.common.simulate`` (as ``m
 shoot-the-moon -n N --seed 1`` does) while a thread samples the resident memory (RSS) of that
 process and each of its children every 0.2 s. For Dask the main process also hosts the scheduler
 and the nannies; the workers are its children. hands/s is measured over the simulation only (the
-cluster's start-up, a few seconds, is shown apart). Needs the cluster extra (dask, psutil).
+cluster's start-up, a few seconds, is shown apart); /CPU-s is hands per CPU second of all those
+processes together, which other work on a shared machine disturbs far less than wall time.
+Needs the cluster extra (dask, psutil).
 """
 from __future__ import annotations
 
@@ -48,6 +50,7 @@ class Sampler(threading.Thread):
         self.me = psutil.Process()
         self.every = every
         self.peaks: dict[int, tuple[str, int]] = {}
+        self.cpu: dict[int, float] = {}       # user + system seconds per process, at the last sample
         self.stop = threading.Event()
 
     def sample(self) -> None:
@@ -55,8 +58,10 @@ class Sampler(threading.Thread):
         for proc, role in procs:
             try:
                 rss = proc.memory_info().rss
+                times = proc.cpu_times()
             except Exception:
                 continue
+            self.cpu[proc.pid] = times.user + times.system
             old = self.peaks.get(proc.pid)
             self.peaks[proc.pid] = (old[0] if old else role or _role(proc), max(rss, old[1] if old else 0))
 
@@ -84,21 +89,25 @@ def measure(mode: str, hands: int, seed: int) -> dict:
 
     t0 = time.perf_counter()
     with scheduler("local:2" if mode == "dask" else None):
+        sampler.sample()
+        cpu0 = sum(sampler.cpu.values())
         t1 = time.perf_counter()
         result = simulate(setup, hands, None, seed, jobs=2, progress=progress)
         t2 = time.perf_counter()
         sampler.sample()
+        cpu = sum(sampler.cpu.values()) - cpu0
     sampler.stop.set()
     sampler.join()
     marks[hands] = _peaks(sampler)
     return {"mode": mode, "hands": hands, "startup_s": round(t1 - t0, 2), "run_s": round(t2 - t1, 2),
-            "hands_per_s": round(hands / (t2 - t1)), "peak_mib": marks[hands], "peaks_so_far": marks,
+            "hands_per_s": round(hands / (t2 - t1)), "hands_per_cpu_s": round(hands / cpu), "peak_mib": marks[hands], "peaks_so_far": marks,
             "sha": __import__("hashlib").sha256(render(result, "json").encode()).hexdigest()[:16]}
 
 
 def _peaks(sampler: Sampler) -> list[tuple[str, int]]:
     """(role, MiB) of the main process and each worker, peak so far, main first."""
-    procs = sorted(((role, rss) for role, rss in sampler.peaks.values() if role in ("main", "worker")),
+    procs = sorted(((role, rss) for role, rss in sampler.peaks.values()
+                    if role == "main" or (role == "worker" and rss > 50 * 2**20)),   # not short-lived helpers
                    key=lambda x: (x[0] != "main", -x[1]))
     return [(role, round(rss / 2**20)) for role, rss in procs]
 
@@ -108,6 +117,7 @@ def main() -> None:
     parser.add_argument("--hands", type=float, nargs="+", help="sizes to run (default 1e6 1e7; --full: 1e6 1e8)")
     parser.add_argument("--full", action="store_true", help="run 1e8 hands (the issue's size)")
     parser.add_argument("--modes", nargs="+", default=["dask", "jobs"], choices=["dask", "jobs"])
+    parser.add_argument("--repeat", type=int, default=1, help="runs per size and mode, interleaved")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--one", nargs=2, metavar=("MODE", "HANDS"), help=argparse.SUPPRESS)   # a child's job
     args = parser.parse_args()
@@ -115,18 +125,19 @@ def main() -> None:
         print(json.dumps(measure(args.one[0], int(float(args.one[1])), args.seed)))
         return
     sizes = [int(h) for h in (args.hands or ([1e6, 1e8] if args.full else [1e6, 1e7]))]
-    print(f"{'mode':<22}{'hands':>13}{'hands/s':>11}{'run s':>9}{'start s':>9}   peak RSS MiB per process")
+    print(f"{'mode':<22}{'hands':>13}{'hands/s':>11}{'/CPU-s':>10}{'run s':>9}{'start s':>9}   "
+          f"peak RSS MiB per process")
     rows = []
     for hands in sizes:
-        for mode in args.modes:
+        for mode in args.modes * args.repeat:
             out = subprocess.run([sys.executable, __file__, "--one", mode, str(hands), "--seed", str(args.seed)],
                                  check=True, capture_output=True, text=True, cwd=ROOT)
             row = json.loads(out.stdout.strip().splitlines()[-1])
             rows.append(row)
             label = "2 Dask workers" if mode == "dask" else "--jobs 2 (loky)"
             peaks = ", ".join(f"{role} {mib}" for role, mib in row["peak_mib"])
-            print(f"{label:<22}{hands:>13,}{row['hands_per_s']:>11,}{row['run_s']:>9}{row['startup_s']:>9}   {peaks}",
-                  flush=True)
+            print(f"{label:<22}{hands:>13,}{row['hands_per_s']:>11,}{row['hands_per_cpu_s']:>10,}{row['run_s']:>9}"
+                  f"{row['startup_s']:>9}   {peaks}", flush=True)
             for mark, peak in list(row["peaks_so_far"].items())[:-1]:
                 print(f"{'':<22}{'peak so far at':>24} {int(mark):,} hands: "
                       + ", ".join(f"{role} {mib}" for role, mib in peak), flush=True)
