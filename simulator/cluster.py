@@ -111,7 +111,7 @@ def scheduler(spec: str | None, timeout: float = CONNECT_TIMEOUT) -> Iterator[ob
             import dask
             with dask.config.set(LOCAL_CONFIG):
                 cluster = distributed.LocalCluster(n_workers=value, threads_per_worker=1, processes=True,
-                                                   host="127.0.0.1", dashboard_address=None,
+                                                   host="127.0.0.1", dashboard_address="127.0.0.1:0",
                                                    silence_logs=logging.ERROR)
             client = distributed.Client(cluster, timeout=timeout)
         else:

@@ -32,7 +32,7 @@ def _warm() -> None:
 def cluster():
     """A real scheduler and two single-threaded worker processes (with nannies) on 127.0.0.1."""
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None, silence_logs=logging.ERROR) as c, \
+                                  dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR) as c, \
             distributed.Client(c) as client:
         client.run(_warm)
         yield c.scheduler_address, client
