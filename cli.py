@@ -51,7 +51,8 @@ def _usage_line(exc) -> str:
     """click's usage error on one line, with what is accepted where click does not say it."""
     message = " ".join(exc.format_message().split())
     if message.startswith("No such command"):
-        names = sorted((c.name or c.callback.__name__) for c in app.registered_commands)
+        names = sorted([(c.name or c.callback.__name__) for c in app.registered_commands]
+                       + [g.name for g in app.registered_groups])
         message += f" accepted: {', '.join(names)}"
     elif message.lower().startswith("missing argument 'analysis'"):
         message += " accepted: the names `moonshot analyze GAME list` prints"
@@ -220,6 +221,11 @@ FormatOpt = typer.Option(None, "--format", "-f", help="table, json, csv or parqu
 OutOpt = typer.Option(None, "--out", "-o", help="write the output to this file")
 QuietOpt = typer.Option(False, "--quiet", "-q", help="no progress bar")
 SeatOpt = typer.Option(None, "--seat", help="the seat whose hand is analysed (default 0)")
+SchedulerOpt = typer.Option(None, "--scheduler", help="run the chunks on a Dask cluster: tcp://HOST:PORT or local:N "
+                            "(pip install 'moonshot[cluster]')")
+SaveOpt = typer.Option(None, "--save", help="keep the run in this new folder as it goes, to --resume or `runs show`")
+ResumeOpt = typer.Option(None, "--resume", help="finish the run stored in this folder: the same command, --resume "
+                         "for --save")
 
 
 def _setup(game, players, partners, rules, strategies, profiles=None):
@@ -233,20 +239,69 @@ def _checked_counts(hands, games) -> None:
         raise BadInput("give --hands or --games, not both")
 
 
+@contextmanager
+def _runs(ctx: typer.Context, setup, scheduler: Optional[str], save: Optional[Path], resume: Optional[Path]):
+    """--scheduler, --save and --resume around a verb's run: every chunk it plays goes to the
+    cluster and into the run store, whose manifest holds the verb's options as given. Yields
+    keep(result), which stores the finished result."""
+    if scheduler is None and save is None and resume is None:
+        yield lambda result: None
+        return
+    import inspect
+
+    from reports.text import render
+    from simulator import cluster, store
+    params = ctx.params
+    if resume is not None and params.get("history") is not None:
+        raise BadInput("--resume plays only the chunks the store lacks, so it cannot write every hand's history; "
+                       "accepted: --history on a run with --save or without a store")
+    as_dict = setup.table.rules.as_dict                   # every flag in force (Moon's depend on the table size)
+    rules = as_dict(setup.players) if inspect.signature(as_dict).parameters else as_dict()
+    manifest = store.new_manifest(ctx.info_name, params, game=setup.game, rules=rules,
+                                  strategies=list(setup.seats.specs), seed=params.get("seed"),
+                                  command=_command_line(ctx))
+    store.check(save, resume, manifest)                  # before a cluster starts: writes nothing
+    with cluster.scheduler(scheduler), store.recording(save, resume, manifest) as kept:
+        yield (lambda result: kept.finish(render(result, "json"))) if kept is not None else (lambda result: None)
+
+
 # ------------------------------------------------------------------------------------------
 # verbs
 # ------------------------------------------------------------------------------------------
 
+def _command_line(ctx: typer.Context) -> str:
+    """The command as a user would type it again (options at their defaults and the per-run outputs
+    --save, --resume, --save-hands, --history left out)."""
+    import shlex
+    words = ["moonshot", ctx.info_name]
+    for p in ctx.command.params:
+        value = ctx.params.get(p.name)
+        if p.name in ("save", "resume", "save_hands", "history") or value in (None, False, [], ()):
+            continue
+        if p.param_type_name == "argument":
+            words.append(str(value))
+        elif value != p.default:
+            flag = max(p.opts, key=len)
+            for v in (value if isinstance(value, (list, tuple)) else [value]):
+                words += [flag] if v is True else [flag, str(v)]
+    return " ".join(shlex.quote(w) for w in words)
+
+
 @app.command()
-def simulate(game: str, players: Optional[int] = PlayersOpt, partners: bool = PartnersOpt,
+def simulate(ctx: typer.Context, game: str, players: Optional[int] = PlayersOpt, partners: bool = PartnersOpt,
              hands: Optional[int] = HandsOpt, games: Optional[int] = GamesOpt,
              strategy: Optional[List[str]] = StrategyOpt, rule: Optional[List[str]] = RuleOpt,
              profile: Optional[List[str]] = ProfileOpt,
              seed: int = SeedOpt, jobs: int = JobsOpt, history: Optional[Path] = typer.Option(
                  None, "--history", help="write every hand to this JSON-lines file (HISTORY.md)"),
-             format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
+             save_hands: Optional[Path] = typer.Option(None, "--save-hands", help="write one row per hand to this "
+                                                       "Parquet file (deal features, choices, outcomes per seat)"),
+             format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt,
+             scheduler: Optional[str] = SchedulerOpt, save: Optional[Path] = SaveOpt,
+             resume: Optional[Path] = ResumeOpt):
     """Play hands (or whole games) and print the headline numbers per seat or side."""
     from analysis.common import simulate as run
+    from simulator.store import RESUME_HANDS, check_hands_file, hands_file
     entry = _game(game)
     fmt = _format(format, out)
     _checked_counts(hands, games)
@@ -255,10 +310,18 @@ def simulate(game: str, players: Optional[int] = PlayersOpt, partners: bool = Pa
     if history is not None and out is not None and history.absolute() == out.absolute():
         raise BadInput(f"--history and --out are the same file {str(out)!r}; accepted: two different files")
     _check_out_file(out), _check_out_file(history, "--history")
+    if save_hands is not None:
+        if games:
+            raise BadInput("--save-hands records hands; use it with --hands, not --games")
+        if resume is not None:
+            raise BadInput(RESUME_HANDS)
+        check_hands_file(save_hands)
     setup = _setup(entry, players, partners, rule, strategy, profile)
     total = games or hands or 100_000
-    with _history_writer(history) as write, _progress(total, quiet, "simulating") as progress:
+    with _runs(ctx, setup, scheduler, save, resume) as keep, _history_writer(history) as write, \
+            hands_file(save_hands), _progress(total, quiet, "simulating") as progress:
         result = run(setup, None if games else total, games, seed, jobs, progress=progress, on_records=write)
+        keep(result)
     _emit(result, fmt, out)
 
 
@@ -283,12 +346,15 @@ def _analysis_count(name: str, unit: str, default: int, hands, games) -> int:
 
 
 @app.command()
-def analyze(game: str, analysis: str, players: Optional[int] = PlayersOpt, partners: bool = PartnersOpt,
+def analyze(ctx: typer.Context, game: str, analysis: str, players: Optional[int] = PlayersOpt,
+            partners: bool = PartnersOpt,
             hands: Optional[int] = HandsOpt, games: Optional[int] = GamesOpt,
             strategy: Optional[List[str]] = StrategyOpt, rule: Optional[List[str]] = RuleOpt,
             profile: Optional[List[str]] = ProfileOpt,
             seed: int = SeedOpt, jobs: int = JobsOpt, seat: Optional[int] = SeatOpt,
-            format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
+            format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt,
+            scheduler: Optional[str] = SchedulerOpt, save: Optional[Path] = SaveOpt,
+            resume: Optional[Path] = ResumeOpt):
     """Run one of the game's analyses (`moonshot analyze GAME list` names them): big-moon-value,
     hand-odds, chip-value (shoot-the-moon); bid-success, widow-value, seat-advantage, game-odds (moon)."""
     from analysis.common import analysis_setups, run_analysis
@@ -311,54 +377,66 @@ def analyze(game: str, analysis: str, players: Optional[int] = PlayersOpt, partn
     setups = analysis_setups(spec, _setup(entry, players, partners, rule, strategy, profile), players is not None)
     if seat is not None and not 0 <= seat < min(s.players for s in setups):
         raise BadInput(f"--seat {seat} does not exist; accepted: 0..{min(s.players for s in setups) - 1}")
-    with _progress(n * len(setups), quiet, analysis) as progress:
+    with _runs(ctx, setups[0], scheduler, save, resume) as keep, \
+            _progress(n * len(setups), quiet, analysis) as progress:
         result = run_analysis(spec, setups, n, seed, jobs, seat, progress)
+        keep(result)
     _emit(result, fmt, out)
 
 
 @app.command()
-def compare(game: str, strategy: str = typer.Option(..., "--strategy", "-s", help="strategy A"),
+def compare(ctx: typer.Context, game: str, strategy: str = typer.Option(..., "--strategy", "-s", help="strategy A"),
             vs: str = typer.Option(..., "--vs", help="strategy B"), players: Optional[int] = PlayersOpt,
             partners: bool = PartnersOpt, hands: Optional[int] = HandsOpt, games: Optional[int] = GamesOpt,
             rule: Optional[List[str]] = RuleOpt, profile: Optional[List[str]] = ProfileOpt,
             seed: int = SeedOpt, jobs: int = JobsOpt,
-            format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
+            format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt,
+            scheduler: Optional[str] = SchedulerOpt, save: Optional[Path] = SaveOpt,
+            resume: Optional[Path] = ResumeOpt):
     """Strategy A against strategy B on the same deals, seats rotated; the paired difference."""
     from analysis.common import match
     _paired(game, players, partners, rule, None, profile, hands, games, format, out, quiet, "comparing",
             lambda setup, n, progress: match(setup, strategy, vs, None if games else n, games, seed, jobs,
-                                             progress=progress))
+                                             progress=progress), (ctx, scheduler, save, resume))
 
 
-def _paired(game, players, partners, rules, strategies, profiles, hands, games, fmt, out, quiet, label, run) -> None:
-    """The common steps of compare and whatif: check, build the table, run with progress, emit."""
+def _paired(game, players, partners, rules, strategies, profiles, hands, games, fmt, out, quiet, label, run,
+            runs: tuple) -> None:
+    """The common steps of compare and whatif: check, build the table, run with progress (and
+    `runs`: the context, --scheduler, --save, --resume), emit."""
     entry = _game(game)
     fmt = _format(fmt, out)
     _checked_counts(hands, games)
     _check_out_file(out)
     setup = _setup(entry, players, partners, rules, strategies, profiles)
     n = games or hands or 100_000
-    with _progress(n, quiet, label) as progress:
+    ctx, scheduler, save, resume = runs
+    with _runs(ctx, setup, scheduler, save, resume) as keep, _progress(n, quiet, label) as progress:
         result = run(setup, n, progress)
+        keep(result)
     _emit(result, fmt, out)
 
 
 @app.command()
-def whatif(game: str, rule: Optional[List[str]] = RuleOpt, players: Optional[int] = PlayersOpt,
+def whatif(ctx: typer.Context, game: str, rule: Optional[List[str]] = RuleOpt, players: Optional[int] = PlayersOpt,
            partners: bool = PartnersOpt, hands: Optional[int] = HandsOpt, games: Optional[int] = GamesOpt,
            strategy: Optional[List[str]] = StrategyOpt, profile: Optional[List[str]] = ProfileOpt,
            seed: int = SeedOpt, jobs: int = JobsOpt,
-           format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
+           format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt,
+           scheduler: Optional[str] = SchedulerOpt, save: Optional[Path] = SaveOpt,
+           resume: Optional[Path] = ResumeOpt):
     """The same deals under the default rules and with the --rule changes; paired differences."""
     from analysis.common import whatif as run
     _paired(game, players, partners, None, strategy, profile, hands, games, format, out, quiet, "what-if",
             lambda setup, n, progress: run(setup, list(rule or []), None if games else n, games, seed, jobs,
-                                           progress=progress))
+                                           progress=progress), (ctx, scheduler, save, resume))
 
 
 @app.command()
-def report(game: str, out: Path = typer.Option(..., "--out", "-o", help="folder for the report"),
-           hands: Optional[int] = HandsOpt, seed: int = SeedOpt, jobs: int = JobsOpt, quiet: bool = QuietOpt):
+def report(ctx: typer.Context, game: str, out: Path = typer.Option(..., "--out", "-o", help="folder for the report"),
+           hands: Optional[int] = HandsOpt, seed: int = SeedOpt, jobs: int = JobsOpt, quiet: bool = QuietOpt,
+           scheduler: Optional[str] = SchedulerOpt, save: Optional[Path] = SaveOpt,
+           resume: Optional[Path] = ResumeOpt):
     """Write report.md, report.html (figures embedded), PNG figures and CSV tables into a folder."""
     entry = _game(game)
     _positive("--hands", hands)
@@ -375,17 +453,24 @@ def report(game: str, out: Path = typer.Option(..., "--out", "-o", help="folder 
         os.rmdir(tempfile.mkdtemp(dir=probe))         # the real test of "writable"
     except OSError:
         raise BadInput(f"cannot write the report into {str(out)!r}: {str(probe)!r} is not a writable folder") from None
-    path = entry.build_report(out, hands or 200_000, seed, jobs, quiet=quiet)
+    from analysis.result import Result
+    with _runs(ctx, _setup(entry, None, False, None, None), scheduler, save, resume) as keep:
+        path = entry.build_report(out, hands or 200_000, seed, jobs, quiet=quiet)
+        keep(Result(f"{entry.title}: report", {"game": entry.name, "hands": hands or 200_000, "seed": seed,
+                                               "report": str(path)}, notes=[f"report written: {path}"]))
     print(f"report written: {path}")
 
 
 @app.command()
-def hand(game: str, hand: str = typer.Option(..., "--hand", help='the hand, e.g. moon: "6-6 6-5 6-4 6-2 5-5 3-3 1-1"'),
+def hand(ctx: typer.Context, game: str,
+         hand: str = typer.Option(..., "--hand", help='the hand, e.g. moon: "6-6 6-5 6-4 6-2 5-5 3-3 1-1"'),
          seat_order: str = typer.Option("first", "--seat-order", help="first, middle or last to bid (or play)"),
          players: Optional[int] = PlayersOpt, samples: int = typer.Option(100_000, "--samples", help="deals per choice"),
          strategy: Optional[List[str]] = StrategyOpt, rule: Optional[List[str]] = RuleOpt,
          profile: Optional[List[str]] = ProfileOpt, seed: int = SeedOpt,
-         jobs: int = JobsOpt, format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
+         jobs: int = JobsOpt, format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt,
+         scheduler: Optional[str] = SchedulerOpt, save: Optional[Path] = SaveOpt,
+         resume: Optional[Path] = ResumeOpt):
     """The hand analyzer: the odds and expected score of one hand (moon: every trump and bid)."""
     entry = _game(game)
     analyze_hand = getattr(importlib.import_module(entry.analysis), "analyze_hand", None)
@@ -397,8 +482,9 @@ def hand(game: str, hand: str = typer.Option(..., "--hand", help='the hand, e.g.
     _positive("--samples", samples)
     _check_out_file(out)
     setup = _setup(entry, players, False, rule, strategy, profile)
-    with _progress(samples, quiet, "hand") as progress:
+    with _runs(ctx, setup, scheduler, save, resume) as keep, _progress(samples, quiet, "hand") as progress:
         result = analyze_hand(setup, hand, seat_order, samples, seed, jobs, progress=progress)
+        keep(result)
     _emit(result, fmt, out)
 
 
@@ -478,6 +564,51 @@ def _replay_lines(file: Path, fh, hand_id: Optional[int]) -> int:
         print(text + "\n")
         shown += 1
     return shown
+
+
+# ------------------------------------------------------------------------------------------
+# run stores (--save)
+# ------------------------------------------------------------------------------------------
+
+runs = typer.Typer(help="Run stores written by --save: show a stored result, list stores and how far they got.",
+                   no_args_is_help=True)
+app.add_typer(runs, name="runs")
+
+
+@runs.command("show")
+def runs_show(folder: Path, format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt):
+    """The result of a stored run, without simulating; for an unfinished run, how far it got."""
+    from simulator.store import RunStore
+    fmt = _format(format, out)
+    _check_out_file(out)
+    kept = RunStore.open(folder, "runs show")
+    stored = kept.result_json()
+    if stored is None:
+        print(kept.how_far())
+        return
+    if fmt == "json":                                    # as the run printed it, byte for byte
+        if out is None:
+            print(stored, end="")
+        else:
+            from reports.text import atomic_write
+            atomic_write(out, lambda p: p.write_text(stored))
+            print(f"wrote {out}", file=sys.stderr)
+        return
+    import pandas as pd
+
+    from analysis.result import Result
+    obj = json.loads(stored)
+    result = Result(obj["title"], obj["meta"], {name: pd.DataFrame(rows) for name, rows in obj["tables"].items()},
+                    obj.get("notes", []), obj.get("findings", []))
+    _emit(result, fmt, out)
+
+
+@runs.command("list")
+def runs_list(folders: List[Path] = typer.Argument(..., help="run stores, or folders holding them")):
+    """Every run store in the folders: complete or how many chunks it has, its seed and command."""
+    from simulator.store import find_stores
+    found = [kept.summary() for kept in find_stores(folders)]
+    print("\n".join(found) if found else f"no run stores in {', '.join(str(f) for f in folders)}")
 
 
 if __name__ == "__main__":

@@ -100,7 +100,8 @@ def measure(mode: str, hands: int, seed: int) -> dict:
     sampler.join()
     marks[hands] = _peaks(sampler)
     return {"mode": mode, "hands": hands, "startup_s": round(t1 - t0, 2), "run_s": round(t2 - t1, 2),
-            "hands_per_s": round(hands / (t2 - t1)), "hands_per_cpu_s": round(hands / cpu), "peak_mib": marks[hands], "peaks_so_far": marks,
+            "hands_per_s": round(hands / (t2 - t1)), "hands_per_cpu_s": round(hands / cpu),
+            "peak_mib": marks[hands], "peaks_so_far": marks,
             "sha": __import__("hashlib").sha256(render(result, "json").encode()).hexdigest()[:16]}
 
 

@@ -33,11 +33,16 @@ import subprocess
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import numpy as np
 
 from simulator.errors import BadInput
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from simulator.runner import Tally
 
 FORMAT = "moonshot-run-store"
 STORE_VERSION = 1
@@ -84,13 +89,15 @@ def _plain(value: Any) -> Any:
 
 
 def new_manifest(verb: str, options: dict, *, game: str | None = None, rules: dict | None = None,
-                 strategies: list | None = None, seed: int | None = None, chunk: int | None = None) -> dict:
-    """The manifest of a run about to start: the command (verb, game, every option), what it
-    stands on (full rules, strategies, seed, chunk size) and the code that runs it."""
+                 strategies: list | None = None, seed: int | None = None, chunk: int | None = None,
+                 command: str | None = None) -> dict:
+    """The manifest of a run about to start: the command (verb, game, every option; `command` as
+    typed, for people), what it stands on (full rules, strategies, seed, chunk size) and the code
+    that runs it."""
     from simulator.runner import CHUNK
     return _plain({
         "format": FORMAT, "store_version": STORE_VERSION,
-        "verb": verb, "game": game, "options": dict(sorted(options.items())),
+        "verb": verb, "game": game, "options": dict(sorted(options.items())), "command": command,
         "rules": rules, "strategies": strategies, "seed": seed, "chunk": chunk or CHUNK,
         "version": package_version(), "revision": source_revision(),
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
@@ -213,7 +220,8 @@ class Part:
             return tally_from_arrow(pq.read_table(path))
         except Exception as exc:
             raise BadInput(f"run store {str(self.store.path)!r} is damaged: {path.name} cannot be read ({exc}); "
-                           f"accepted: a store written by --save (move the file away to play that chunk again)") from None
+                           f"accepted: a store written by --save (move the file away to play that chunk again)"
+                           ) from None
 
     def save(self, index: int, tally) -> None:
         import pyarrow.parquet as pq
@@ -276,7 +284,8 @@ class RunStore:
         except (OSError, ValueError) as exc:
             raise BadInput(f"run store {str(path)!r} is damaged: manifest.json cannot be read ({exc}); accepted: a "
                            f"store written by --save") from None
-        if not isinstance(manifest, dict) or manifest.get("format") != FORMAT or not isinstance(manifest.get("parts"), list):
+        if (not isinstance(manifest, dict) or manifest.get("format") != FORMAT
+                or not isinstance(manifest.get("parts"), list)):
             raise BadInput(f"run store {str(path)!r} is damaged: manifest.json is not a moonshot run manifest; "
                            f"accepted: a store written by --save")
         if manifest.get("store_version") != STORE_VERSION:
@@ -380,11 +389,13 @@ class RunStore:
                 "chunks": sum(p["chunks"] for p in parts), "done": sum(p["done"] for p in parts)}
 
     def command(self) -> str:
-        """The command that made the store, as one line."""
+        """The command that made the store, as one line (less --save and per-hand outputs)."""
         m = self.manifest
+        if m.get("command"):
+            return m["command"]
         words = ["moonshot", m.get("verb") or "?"] + ([m["game"]] if m.get("game") else [])
         for key, value in (m.get("options") or {}).items():
-            if key in ("game", "save", "resume") or value in (None, False, [], ()):
+            if key in ("game", "save", "resume", "save_hands", "history") or value in (None, False, [], ()):
                 continue
             flag = "--" + key.replace("_", "-")
             for v in (value if isinstance(value, list) else [value]):

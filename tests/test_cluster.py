@@ -132,13 +132,53 @@ def test_an_unreachable_scheduler_is_refused_within_the_timeout():
 
 
 def test_without_dask_distributed_the_message_says_what_to_install(tmp_path):
-    code = ("import sys; sys.modules['distributed'] = None\n"
-            "from simulator.cluster import scheduler\n"
-            "from simulator.errors import BadInput\n"
-            "try:\n"
-            "    with scheduler('local:1'): pass\n"
-            "except BadInput as exc:\n"
-            "    print(exc)\n")
+    code = ("import sys; sys.modules['distributed'] = None\n"      # as if the cluster extra were not installed
+            "import cli\n"
+            f"cli.app(['simulate', 'moon', '-n', '100', '--scheduler', 'local:1', "
+            f"'-o', {str(tmp_path / 'o.json')!r}])\n")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stderr
-    assert "pip install 'moonshot[cluster]'" in out.stdout
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr == ("moonshot: error: --scheduler needs dask.distributed, which is not installed; accepted: "
+                          "pip install 'moonshot[cluster]'\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+# ------------------------------------------------------------------------------------------
+# the command line
+# ------------------------------------------------------------------------------------------
+
+def cli_run(args, capsys) -> tuple[int, str, str]:
+    import cli
+    code = 0
+    try:
+        cli.app([str(a) for a in args])
+    except SystemExit as exc:
+        code = exc.code or 0
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_every_game_and_an_analysis_through_scheduler_tcp_equal_jobs_1(cluster, capsys):
+    address, client = cluster
+    runs = [["simulate", game, "-n", 3_000, "--seed", 9] for game in GAMES]
+    runs.append(["analyze", "shoot-the-moon", "hand-odds", "-n", 140_000, "--seed", 9])
+    for args in runs:
+        code, want, err = cli_run([*args, "-f", "json", "-q"], capsys)
+        assert code == 0, err
+        with distributed.get_task_stream(client) as stream:
+            code, got, err = cli_run([*args, "-f", "json", "-q", "--scheduler", address], capsys)
+        assert code == 0, err
+        assert got == want, args
+        assert _batches(stream) >= 1
+
+
+@pytest.mark.parametrize("spec", ["bogus", "tcp://127.0.0.1", "local:0", "unreachable"])
+def test_bad_scheduler_is_one_line_exit_2_and_writes_nothing(tmp_path, capsys, spec):
+    if spec == "unreachable":
+        spec = f"tcp://127.0.0.1:{_free_port()}"
+    code, out, err = cli_run(["simulate", "moon", "-n", 100, "-q", "-o", tmp_path / "out.json", "--save",
+                              tmp_path / "store", "--scheduler", spec], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith("moonshot: error: ") and len(err.strip().splitlines()) == 1, err
+    assert "--scheduler" in err and "accepted: tcp://HOST:PORT" in err
+    assert list(tmp_path.iterdir()) == []

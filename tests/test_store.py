@@ -7,7 +7,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -246,7 +245,8 @@ def test_save_hands_writes_one_row_per_hand_a_row_group_per_chunk(tmp_path, game
     rows = pq.read_table(path).to_pandas()
     assert (rows["hand"].to_numpy() == np.arange(1_250)).all()
     seats = setup.players
-    assert {f"seat{s}_penalty" if game == "hit-the-deck" else f"seat{s}_side" for s in range(seats)} <= set(rows.columns)
+    per_seat = "penalty" if game == "hit-the-deck" else "side"
+    assert {f"seat{s}_{per_seat}" for s in range(seats)} <= set(rows.columns)
     assert [p.name for p in tmp_path.iterdir()] == ["hands.parquet"]      # no temporary file left
     out = json.loads(got)["tables"]
     if game == "shoot-the-moon":       # seat 0's side's mean chips, from the rows and from the run
@@ -283,3 +283,103 @@ def test_save_hands_is_refused_with_resume_and_checks_its_path(tmp_path):
             with store.hands_file(bad):
                 pass
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run"]
+
+
+# ------------------------------------------------------------------------------------------
+# the command line: --save, --resume, --save-hands, runs show / list
+# ------------------------------------------------------------------------------------------
+
+def cli_run(args, capsys) -> tuple[int, str, str]:
+    import cli
+    code = 0
+    try:
+        cli.app([str(a) for a in args])
+    except SystemExit as exc:
+        code = exc.code or 0
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def moonshot() -> list[str]:
+    script = Path(sys.executable).with_name("moonshot")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "cli"]
+
+
+RUN = ["simulate", "shoot-the-moon", "-n", 24 * 65_536, "--seed", 5, "-f", "json", "-q"]
+
+
+def test_a_run_killed_mid_way_resumes_to_the_uninterrupted_numbers(tmp_path, capsys):
+    store_dir = tmp_path / "run"
+    proc = subprocess.Popen([*moonshot(), *map(str, RUN), "--save", str(store_dir)], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while len(list(store_dir.glob("chunks/*.parquet"))) < 3 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.01)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    kept = sorted(p.name for p in store_dir.glob("chunks/*.parquet"))
+    assert 3 <= len(kept) < 24 and not (store_dir / "result.json").exists()      # killed mid-run
+    before = snapshot(store_dir / "chunks")
+    code, out, _ = cli_run(["runs", "show", store_dir], capsys)
+    assert code == 0 and f"incomplete, {len(kept)} of 24 chunks" in out and "--resume" in out
+    code, resumed, err = cli_run([*RUN, "--resume", store_dir], capsys)
+    assert code == 0, err
+    code, want, _ = cli_run([*RUN, "--jobs", 2], capsys)
+    assert resumed == want
+    after = snapshot(store_dir / "chunks")
+    assert len(after) == 24 and {k: after[k] for k in before} == before         # nothing stored was redone
+    code, shown, _ = cli_run(["runs", "show", store_dir, "-f", "json"], capsys)
+    assert shown == want                                                        # no simulation needed
+    code, listed, _ = cli_run(["runs", "list", tmp_path], capsys)
+    assert f"{store_dir}  complete  24/24 chunks  seed 5  moonshot simulate shoot-the-moon" in listed
+
+
+def test_every_simulating_verb_keeps_its_result(tmp_path, capsys):
+    for verb in (["analyze", "moon", "bid-success", "-n", 3_000],
+                 ["compare", "shoot-the-moon", "-s", "odd", "--vs", "greedy", "-n", 2_000],
+                 ["whatif", "shoot-the-moon", "-r", "stm.moon_chip_netting=sequential", "-n", 2_000],
+                 ["hand", "moon", "--hand", "6-6 6-5 6-4 6-2 5-5 3-3 1-1", "--samples", 500]):
+        folder = tmp_path / verb[0]
+        code, out, err = cli_run([*verb, "-f", "json", "-q", "--save", folder], capsys)
+        assert code == 0, err
+        assert (folder / "result.json").read_text() == out
+        code, again, err = cli_run([*verb, "-f", "json", "-q", "--resume", folder], capsys)
+        assert code == 0 and again == out, err
+    code, listed, _ = cli_run(["runs", "list", tmp_path], capsys)
+    assert len(listed.splitlines()) == 4 and listed.count(" complete ") == 4
+
+
+def test_save_hands_on_the_command_line(tmp_path, capsys):
+    path = tmp_path / "hands.parquet"
+    code, out, err = cli_run(["simulate", "moon", "-n", 3_000, "-q", "--save-hands", path], capsys)
+    assert code == 0, err
+    rows = pq.read_table(path)
+    assert rows.num_rows == 3_000 and {"bidder", "bid", "trump", "made", "seat0_call", "seat2_score"} <= set(
+        rows.column_names)
+
+
+@pytest.mark.parametrize("case", ["mismatch", "damaged", "not-a-store", "already-a-store", "both",
+                                  "resume-hands", "resume-history", "hands-games", "hands-suffix"])
+def test_bad_runs_are_one_line_exit_2_and_nothing_is_lost(tmp_path, capsys, case):
+    saved = tmp_path / "run"
+    saved_run(saved, hands=2_000)
+    other = tmp_path / "mine"
+    other.mkdir()
+    (other / "notes.txt").write_text("keep me")
+    if case == "damaged":
+        (saved / "chunks" / "00-hands-000001.parquet").write_bytes(b"PAR1 not really")
+    before = snapshot(tmp_path)
+    base = ["simulate", "shoot-the-moon", "-n", 2_000, "--seed", 3, "-q", "-o", tmp_path / "out.json"]
+    args = {"mismatch": [*base[:5], 4, *base[6:], "--resume", saved],
+            "damaged": [*base, "--resume", saved],
+            "not-a-store": [*base, "--save", other],
+            "already-a-store": [*base, "--save", saved],
+            "both": [*base, "--save", tmp_path / "new", "--resume", saved],
+            "resume-hands": [*base, "--resume", saved, "--save-hands", tmp_path / "h.parquet"],
+            "resume-history": [*base, "--resume", saved, "--history", tmp_path / "h.jsonl"],
+            "hands-games": ["simulate", "moon", "--games", 10, "--save-hands", tmp_path / "h.parquet"],
+            "hands-suffix": ["simulate", "moon", "-n", 10, "--save-hands", tmp_path / "h.csv"]}[case]
+    code, out, err = cli_run(args, capsys)
+    assert code == 2 and out == ""
+    assert err.startswith("moonshot: error: ") and len(err.strip().splitlines()) == 1, err
+    assert snapshot(tmp_path) == before                                     # nothing lost, nothing written
