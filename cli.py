@@ -489,6 +489,50 @@ def hand(ctx: typer.Context, game: str,
 
 
 @app.command()
+def solve(game: str, hands: str = typer.Option(..., "--hands", help='one hand per seat split by "/", e.g. '
+                                               '"6-6 6-5 4-1 3-3 / 5-5 5-2 5-3 1-1 / 6-4 4-4 3-1 2-2"'),
+          trump: str = typer.Option(..., "--trump", help="0-6, doubles or notrump"),
+          bidder: int = typer.Option(0, "--bidder", help="the bidder's seat"),
+          leader: int = typer.Option(0, "--leader", help="the seat to lead"),
+          players: Optional[int] = PlayersOpt, rule: Optional[List[str]] = RuleOpt,
+          format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt):
+    """Exact play from open hands: the bidder side's tricks under best play by all, and the value
+    of every legal first move (games with a solver: moon)."""
+    from simulator.games import GAMES
+    entry = _game(game)
+    if entry.solver is None:
+        have = [g.name for g in GAMES.values() if g.solver]
+        raise BadInput(f"there is no solver for {entry.name}; accepted: {', '.join(have)}")
+    fmt = _format(format, out)
+    _check_out_file(out)
+    setup = _setup(entry, players, False, rule, None)
+    result = importlib.import_module(entry.solver).solve_position(setup, hands, trump, bidder, leader)
+    _emit(result, fmt, out)
+
+
+@app.command()
+def tournament(game: str, strategy: List[str] = typer.Option(..., "--strategy", "-s",
+                                                             help="an entrant (repeat: two or more)"),
+               games: int = typer.Option(2_000, "--games", help="games per pair"),
+               players: Optional[int] = PlayersOpt, partners: bool = PartnersOpt,
+               rule: Optional[List[str]] = RuleOpt, profile: Optional[List[str]] = ProfileOpt,
+               seed: int = SeedOpt, jobs: int = JobsOpt, format: Optional[str] = FormatOpt,
+               out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
+    """Every pair of strategies on the same deals with seats rotated; Bradley-Terry ratings with
+    95% intervals."""
+    from analysis.tournament import tournament as run
+    entry = _game(game)
+    fmt = _format(format, out)
+    _positive("--games", games)
+    _check_out_file(out)
+    setup = _setup(entry, players, partners, rule, None, profile)
+    pairs = len(strategy) * (len(strategy) - 1) // 2
+    with _progress(games * max(pairs, 1), quiet, "tournament") as progress:
+        result = run(setup, strategy, games, seed, jobs, progress)
+    _emit(result, fmt, out)
+
+
+@app.command()
 def rules(game: str, format: str = typer.Option("table", "--format", "-f", help="table or json")):
     """Every rules flag with its default, accepted values and RULES.md id."""
     FLAGS = _game(game).flags

@@ -29,6 +29,7 @@ class Game:
     analysis: str                # module with the game's hooks and ANALYSES
     report: str                  # module with build_report
     hand_notation: str           # what `moonshot hand GAME --hand` takes, for help and errors
+    solver: str | None = None    # module with solve_position (exact play from open hands), if the game has one
 
     def module(self, part: str) -> ModuleType:
         """One of the game package's modules: rules, engine, views, history, reference, ..."""
@@ -59,7 +60,8 @@ GAMES: dict[str, Game] = {g.name: g for g in (
          "strategies.shoot_the_moon", "analysis.shoot_the_moon", "reports.shoot_the_moon",
          'five cards, e.g. "R12 R7 BM G3 P5"'),
     Game("moon", "Moon", "simulator.moon", (3, 4), 3, ("bid", "discard", "trump", "play"), "threshold", 2,
-         "strategies.moon", "analysis.moon", "reports.moon", 'seven tiles, e.g. "6-6 6-5 6-4 6-2 5-5 3-3 1-1"'),
+         "strategies.moon", "analysis.moon", "reports.moon", 'seven tiles, e.g. "6-6 6-5 6-4 6-2 5-5 3-3 1-1"',
+         solver="analysis.moon_solve"),
     Game("hit-the-deck", "Hit the Deck", "simulator.hit_the_deck", (2, 3, 4, 5, 6), 4, ("play",), "tactician", 3,
          "strategies.hit_the_deck", "analysis.hit_the_deck", "reports.hit_the_deck",
          'seven cards, e.g. "R3 R5 G2 BCUT YFLIP HN3 HH"'),

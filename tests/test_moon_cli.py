@@ -102,3 +102,25 @@ def test_moon_compare_and_whatif(capsys):
     assert rows[(0, "d_thrown_in")]["estimate"] < 0        # a lower minimum bid throws in fewer hands
 
 
+
+
+def test_solve_prints_best_play_and_json_carries_integer_tricks(capsys):
+    hands = "6-6 6-5 4-1 3-3 / 5-5 5-2 5-3 1-1 / 6-4 4-4 3-1 2-2"
+    code, out, err = run(["solve", "moon", "-p", "3", "--hands", hands, "--trump", "6", "-f", "json"], capsys)
+    assert code == 0, err
+    sol = json.loads(out)["tables"]["solution"][0]
+    assert isinstance(sol["tricks"], int) and 0 <= sol["tricks"] <= 4
+    moves = json.loads(out)["tables"]["moves"]
+    assert max(m["tricks"] for m in moves) == sol["tricks"]          # the bidder leads: its best move
+    code, _, err = run(["solve", "shoot-the-moon", "--hands", "R1", "--trump", "6"], capsys)
+    assert code == 2 and "no solver for shoot-the-moon" in err
+
+
+def test_tournament_ranks_every_entrant(capsys):
+    code, out, err = run(["tournament", "moon", "-s", "threshold", "-s", "random", "--games", "40", "-f", "json",
+                          "-q"], capsys)
+    assert code == 0, err
+    ratings = json.loads(out)["tables"]["ratings"]
+    assert {r["strategy"] for r in ratings} == {"threshold", "random"}
+    code, _, err = run(["tournament", "moon", "-s", "threshold", "--games", "10"], capsys)
+    assert code == 2 and "at least two" in err
