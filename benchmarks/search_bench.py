@@ -5,12 +5,12 @@
   * Shoot the Moon `rollout` (32 worlds, odd play-outs): rounds per second with rollout in one
     seat and `odd` in the others, 4 players.
   * The paired margins, from analysis.common.match on the same deals with seats rotated:
-    pimc against threshold (points per hand) and rollout against odd (chips per round), each
-    with its 95% interval.
+    pimc against threshold (points per hand; 3 players, and 4 in partnerships) and rollout
+    against odd (chips per round), each with its 95% interval.
 
 Run alone (the machine may be shared: CPU time is the per-core figure):
 
-    python benchmarks/search_bench.py [pimc_hands] [pimc_match_deals] [rollout_match_deals]
+    python benchmarks/search_bench.py [pimc_hands] [pimc_match_deals] [rollout_match_deals] [pimc_4p_deals]
 """
 from __future__ import annotations
 
@@ -73,14 +73,16 @@ def margin(game: str, players: int, a: str, b: str, deals: int, metric: str) -> 
           f"({cpu:.0f} s CPU)", flush=True)
 
 
-def main(pimc_hands: int = 60, pimc_deals: int = 200, rollout_deals: int = 4000) -> None:
+def main(pimc_hands: int = 60, pimc_deals: int = 200, rollout_deals: int = 4000, pimc4_deals: int = 100) -> None:
     print("Search players")
     pimc_speed(3, pimc_hands)
     pimc_speed(4, max(pimc_hands // 2, 4))
     rollout_speed(2000)
     margin("moon", 3, "pimc", "threshold", pimc_deals, "score")
+    if pimc4_deals:
+        margin("moon", 4, "pimc", "threshold", pimc4_deals, "score")
     margin("shoot-the-moon", 4, "rollout", "odd", rollout_deals, "chips")
 
 
 if __name__ == "__main__":
-    main(*(int(a) for a in sys.argv[1:4]))
+    main(*(int(a) for a in sys.argv[1:5]))

@@ -205,6 +205,10 @@ class PimcMoon:
     in each world with itself on lead (the widow taken and its least useful tile discarded);
     bids the level with the best expected score if that reaches `min_gain` points, else passes
     (without searching when the estimate falls `reach` tricks short of the lowest open bid).
+    Solved worlds are optimistic (everyone plays as if every hand were face up, a partner too),
+    so a bid counts `caution` tricks fewer than solved: -1 (default) means 0 with three players
+    and 1 with four, where the partner's unseen hand makes the worlds most optimistic (measured:
+    without it pimc overbids, 21 included, and loses to threshold).
     Discard and trump (3 players): its `trumps` most promising trumps, each with its least useful
     tile discarded, then the best of them with its `discards` least useful tiles; the trump comes
     with that choice. Without a widow the trump comes from its bidding worlds. Play: every legal
@@ -213,11 +217,12 @@ class PimcMoon:
     """
 
     def __init__(self, worlds: int = 32, trumps: int = 3, discards: int = 3, min_gain: float = 1.0,
-                 reach: float = 2.0, retries: int = 20):
+                 reach: float = 2.0, caution: int = -1, retries: int = 20):
         if worlds < 1 or trumps < 1 or discards < 1:
             raise BadInput(f"pimc: worlds, trumps and discards must be >= 1, got {worlds}, {trumps}, {discards}")
         self.worlds, self.n_trumps, self.n_discards = worlds, trumps, discards
         self.min_gain, self.reach, self.retries = min_gain, reach, retries
+        self.caution = caution
         self._solver = None
         # What this seat decided earlier in the hand, which only it knows (keyed by seat and tiles):
         self._ends: dict = {}          # (seat, trick, tile, seen) -> the end it chose to call
@@ -290,12 +295,14 @@ class PimcMoon:
             hands, aside = self._others_worlds(rng, P, rules, seat, _mask(hand), widow)
             best_value, best_bid = -np.inf, legal[0]
             found = {}
+            caution = self.caution if self.caution >= 0 else (0 if P == 3 else 1)
             for t in self._trump_order(np.array(hand), allowed)[:self.n_trumps]:
                 hands[:, seat] = self._bidder_hands(hand, aside, t, widow)
                 tricks = self._values(P, rules, t, seat, hands, seat, True)
                 found[t] = tricks
+                counted = np.maximum(tricks - caution, 0)
                 for b in legal:
-                    value = bidder_points(P, rules, b)[tricks].mean()
+                    value = bidder_points(P, rules, b)[counted].mean()
                     if value > best_value:
                         best_value, best_bid = value, b
             out[i] = best_bid if (best_value >= self.min_gain or not can_pass) else PASS
