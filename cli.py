@@ -511,13 +511,15 @@ def solve(game: str, hands: str = typer.Option(..., "--hands", help='one hand pe
 
 
 @app.command()
-def tournament(game: str, strategy: List[str] = typer.Option(..., "--strategy", "-s",
+def tournament(ctx: typer.Context, game: str, strategy: List[str] = typer.Option(..., "--strategy", "-s",
                                                              help="an entrant (repeat: two or more)"),
                games: int = typer.Option(2_000, "--games", help="games per pair"),
                players: Optional[int] = PlayersOpt, partners: bool = PartnersOpt,
                rule: Optional[List[str]] = RuleOpt, profile: Optional[List[str]] = ProfileOpt,
                seed: int = SeedOpt, jobs: int = JobsOpt, format: Optional[str] = FormatOpt,
-               out: Optional[Path] = OutOpt, quiet: bool = QuietOpt):
+               out: Optional[Path] = OutOpt, quiet: bool = QuietOpt,
+               scheduler: Optional[str] = SchedulerOpt, save: Optional[Path] = SaveOpt,
+               resume: Optional[Path] = ResumeOpt):
     """Every pair of strategies on the same deals with seats rotated; Bradley-Terry ratings with
     95% intervals."""
     from analysis.tournament import tournament as run
@@ -527,8 +529,10 @@ def tournament(game: str, strategy: List[str] = typer.Option(..., "--strategy", 
     _check_out_file(out)
     setup = _setup(entry, players, partners, rule, None, profile)
     pairs = len(strategy) * (len(strategy) - 1) // 2
-    with _progress(games * max(pairs, 1), quiet, "tournament") as progress:
+    with _runs(ctx, setup, scheduler, save, resume) as keep, \
+            _progress(games * max(pairs, 1), quiet, "tournament") as progress:
         result = run(setup, strategy, games, seed, jobs, progress)
+        keep(result)
     _emit(result, fmt, out)
 
 
