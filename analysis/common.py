@@ -113,18 +113,7 @@ def run(task, args: tuple, total: int, seed: int, jobs: int, progress: Progress 
     name = f"{task.__module__}.{task.__qualname__}"
     sink = hands_sink() if task is _hands_chunk else None
     if sink is not None:
-        def task(setup: Setup, want_history: bool, seed: int, index: int, size: int) -> Tally:
-            # _hands_chunk that also keeps the hands' rows (nested: cloudpickle ships it to workers)
-            hooks = setup.hooks
-            res = hooks.play(setup, setup.seats.strategies, chunk_rngs(seed, index, setup.entry.streams), size,
-                             record=want_history)
-            tally = Tally()
-            hooks.tally_hands(setup, res, tally)
-            if want_history:
-                tally.records = setup.entry.module("history").records(res, setup.table, setup.seats.specs, seed,
-                                                                      index * CHUNK)
-            tally.rows = {"hand": index * chunk + np.arange(size, dtype=np.int64), **hooks.hand_rows(setup, res)}
-            return tally
+        args = (*args[:-1], chunk)            # _hands_chunk's rows_chunk: keep one row per hand too
 
     def on_chunk(part: Tally, size: int) -> None:
         if on_records is not None and part.records:
@@ -156,7 +145,9 @@ def one_row(size: int) -> dict[str, np.ndarray]:
 # simulate: headline numbers per side, for hands or whole games
 # --------------------------------------------------------------------------------------------
 
-def _hands_chunk(setup: Setup, want_history: bool, seed: int, index: int, size: int) -> Tally:
+def _hands_chunk(setup: Setup, want_history: bool, rows_chunk: int, seed: int, index: int, size: int) -> Tally:
+    """One chunk of hands tallied; with rows_chunk (the chunk size, under --save-hands) also one row
+    per hand (the game hook's hand_rows and the hand's number)."""
     hooks = setup.hooks
     res = hooks.play(setup, setup.seats.strategies, chunk_rngs(seed, index, setup.entry.streams), size,
                      record=want_history)
@@ -165,6 +156,8 @@ def _hands_chunk(setup: Setup, want_history: bool, seed: int, index: int, size: 
     if want_history:
         tally.records = setup.entry.module("history").records(res, setup.table, setup.seats.specs, seed,
                                                               index * CHUNK)
+    if rows_chunk:
+        tally.rows = {"hand": index * rows_chunk + np.arange(size, dtype=np.int64), **hooks.hand_rows(setup, res)}
     return tally
 
 
@@ -197,7 +190,7 @@ def simulate(setup: Setup, hands: int | None, games: int | None, seed: int, jobs
                             f"lasts {say(length)} {hooks.game_length_names[0]} on average.")
         hooks.game_tables(setup, t, res)
         return res
-    t = run(_hands_chunk, (setup, on_records is not None), hands, seed, jobs, progress, on_records, chunk=chunk)
+    t = run(_hands_chunk, (setup, on_records is not None, 0), hands, seed, jobs, progress, on_records, chunk=chunk)
     res = Result(f"{setup.entry.title}: {hooks.hands_word}", setup.meta(hands=hands, seed=seed))
     hooks.hand_tables(setup, t, res)
     return res
