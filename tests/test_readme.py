@@ -1,6 +1,5 @@
 """The README's commands paste and run as written: each `moonshot ...` line of its code blocks
 parses with the real command line (options, arguments, games, analyses), with no shell pipes."""
-import re
 import shlex
 from pathlib import Path
 
@@ -15,9 +14,15 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 
 
 def readme_commands() -> list[str]:
-    blocks = re.findall(r"```\n(.*?)```", README.read_text(), flags=re.S)
-    lines = [line.split("  #")[0].strip() for block in blocks for line in block.splitlines()]
-    return [line for line in lines if line.startswith("moonshot ")]
+    """The `moonshot ...` lines of the README's shell blocks (fences with no language; text and
+    python blocks are output and code)."""
+    commands, fence = [], None
+    for line in README.read_text().splitlines():
+        if line.startswith("```"):
+            fence = line[3:].strip() if fence is None else None
+        elif fence == "" and line.startswith("moonshot "):
+            commands.append(line.split("  #")[0].strip())
+    return commands
 
 
 def test_the_readme_has_commands_for_every_game():
