@@ -90,7 +90,7 @@ def _distributed():
 
 
 @contextmanager
-def scheduler(spec: str | None, timeout: float = CONNECT_TIMEOUT) -> Iterator[object | None]:
+def scheduler(spec: str | None, timeout: float | None = None) -> Iterator[object | None]:
     """For the block, every chunk runs on the cluster `spec` names (None: as before, nothing changes).
 
     Yields the ``distributed.Client``. BadInput for an unknown form, a missing dask.distributed,
@@ -99,6 +99,7 @@ def scheduler(spec: str | None, timeout: float = CONNECT_TIMEOUT) -> Iterator[ob
     if spec is None:
         yield None
         return
+    timeout = CONNECT_TIMEOUT if timeout is None else timeout
     kind, value = parse(spec)
     distributed = _distributed()
     import joblib

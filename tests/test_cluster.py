@@ -173,7 +173,8 @@ def test_every_game_and_an_analysis_through_scheduler_tcp_equal_jobs_1(cluster, 
 
 
 @pytest.mark.parametrize("spec", ["bogus", "tcp://127.0.0.1", "local:0", "unreachable"])
-def test_bad_scheduler_is_one_line_exit_2_and_writes_nothing(tmp_path, capsys, spec):
+def test_bad_scheduler_is_one_line_exit_2_and_writes_nothing(tmp_path, capsys, spec, monkeypatch):
+    monkeypatch.setattr("simulator.cluster.CONNECT_TIMEOUT", 1.0)      # the refusal, not the wait, is tested
     if spec == "unreachable":
         spec = f"tcp://127.0.0.1:{_free_port()}"
     code, out, err = cli_run(["simulate", "moon", "-n", 100, "-q", "-o", tmp_path / "out.json", "--save",
