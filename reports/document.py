@@ -144,6 +144,18 @@ class Document:
         self.table(name, head.tables[table], caption)
         return head
 
+    def section(self, heading: str, result, figure=None, tables=(), notes: bool | int = True) -> None:
+        """A section for one analysis: heading, what it found, a figure (name, fig, caption), tables
+        (name, the result's table, caption) and its notes (all, or the first n)."""
+        self.heading(heading)
+        self.found(result)
+        if figure is not None:
+            self.figure(*figure)
+        for name, key, caption in tables:
+            self.table(name, result.tables[key], caption)
+        for note in (result.notes if notes is True else result.notes[:int(notes)]):
+            self.note(note)
+
     def matches(self, setup, pairs, n: int, seed: int, jobs: int) -> None:
         """One table per strategy pair (same deals, seats rotated) and the note on how to read them."""
         from analysis.common import match

@@ -102,32 +102,26 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     games = share(hands, 40, max(1, floor // 4))
     step(f"card value: {games:,} paired games per table, 2-6 players")
     cv = A.card_value([make_setup(A.GAME, p) for p, _ in A.ALL_TABLES], games, seed, jobs)
-    doc.heading("Which cards are worth holding?")
-    doc.found(cv)
-    doc.figure("card_value", card_value_figure(cv.tables["card_value"]),
-               "One more card of a kind in seat 0's opening hand, paired with the same deal as dealt.")
-    doc.table("card_value", cv.tables["card_value"], "Paired value of one more card, by table size")
-    doc.note(cv.notes[0])
+    doc.section("Which cards are worth holding?", cv,
+                ("card_value", card_value_figure(cv.tables["card_value"]),
+                 "One more card of a kind in seat 0's opening hand, paired with the same deal as dealt."),
+                [("card_value", "card_value", "Paired value of one more card, by table size")])
 
     step(f"reaction value: {games:,} paired games per profile")
     rv = A.reaction_value(base, games, seed, jobs)
-    doc.heading("How much is being quick at the slap worth?")
-    doc.found(rv)
-    doc.figure("reaction_value", reaction_figure(rv.tables["reaction_value"]),
-               "Seat 0's profile changed, the other seats adult, the same deals.")
-    doc.table("reaction_value", rv.tables["reaction_value"], "Penalty cards by cause and games won, by profile")
-    doc.note(rv.notes[0])
+    doc.section("How much is being quick at the slap worth?", rv,
+                ("reaction_value", reaction_figure(rv.tables["reaction_value"]),
+                 "Seat 0's profile changed, the other seats adult, the same deals."),
+                [("reaction_value", "reaction_value", "Penalty cards by cause and games won, by profile")])
     rv2 = A.reaction_value(make_setup(A.GAME, 2), games, seed, jobs)
     doc.table("reaction_value_2p", rv2.tables["reaction_value"], "The same at two players")
     doc.found(rv2)
 
     step(f"seat advantage: {games:,} games")
     sa = A.seat_advantage(base, games, seed, jobs)
-    doc.heading("Does it pay to play first?")
-    doc.found(sa)
-    doc.figure("seat_advantage", seat_figure(sa.tables["positions"]), "By position after the dealer.")
-    doc.table("seat_advantage", sa.tables["positions"], "By position after the dealer")
-    doc.note(sa.notes[0])
+    doc.section("Does it pay to play first?", sa,
+                ("seat_advantage", seat_figure(sa.tables["positions"]), "By position after the dealer."),
+                [("seat_advantage", "positions", "By position after the dealer")])
 
     n_match = share(hands, 4, floor)
     step(f"strategy matches: {n_match:,} deals each")

@@ -134,26 +134,21 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     widow_hands = share(hands, 2, floor)
     step(f"widow value: {widow_hands:,} paired hands")
     w = M.widow_value(setup, widow_hands, seed, jobs)
-    doc.heading("What is the widow worth?")
-    doc.found(w)
-    doc.table("widow_overall", w.tables["overall"], "Bidder with the widow against keeping its dealt seven")
-    doc.table("widow_by_bid", w.tables["by_bid"], "By bid level")
-    doc.note(w.notes[0])
+    doc.section("What is the widow worth?", w, None,
+                [("widow_overall", "overall", "Bidder with the widow against keeping its dealt seven"),
+                 ("widow_by_bid", "by_bid", "By bid level")])
 
     step(f"seat advantage: {hands:,} hands")
     sa = M.seat_advantage(setup, hands, seed, jobs)
-    doc.heading("Does it pay to bid first, middle or last?")
-    doc.found(sa)
-    doc.figure("seat_advantage", seat_figure(sa.tables["positions"]), "By position in the auction.")
-    doc.table("seat_advantage", sa.tables["positions"], "By position in the auction")
+    doc.section("Does it pay to bid first, middle or last?", sa,
+                ("seat_advantage", seat_figure(sa.tables["positions"]), "By position in the auction."),
+                [("seat_advantage", "positions", "By position in the auction")], notes=False)
 
     games = share(hands, 40, max(1, floor // 4))
     step(f"game odds: {games:,} games per match-up")
     go = M.game_odds(setup, games, seed, jobs)
-    doc.heading("Who wins the game to 21?")
-    doc.found(go)
-    doc.table("game_odds", go.tables["matchups"], "Strategy match-ups, same deals, seats rotated")
-    doc.note(go.notes[0])
+    doc.section("Who wins the game to 21?", go, None,
+                [("game_odds", "matchups", "Strategy match-ups, same deals, seats rotated")], notes=1)
 
     step(f"rules what-if moon.min_bid=3: {widow_hands:,} hands")
     doc.whatif(setup, ["moon.min_bid=3"], "whatif_min_bid_3", "Rules what-if: minimum bid 3", widow_hands, seed, jobs)

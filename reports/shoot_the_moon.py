@@ -96,28 +96,22 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     deals = share(hands, 10, floor)
     step(f"Big Moon value: {deals:,} paired deals (whole games) per table, 7 tables")
     bmv = A.big_moon_value([replace(base, players=p, partners=part) for p, part in A.ALL_TABLES], deals, seed, jobs)
-    doc.heading("What is a Big Moon worth?")
-    doc.found(bmv)
-    doc.figure("big_moon_value", big_moon_figure(bmv.tables["paired_value"]),
-               "Paired value of one Big Moon swapped into seat 0's opening hand, by table.")
-    doc.table("big_moon_paired", bmv.tables["paired_value"],
-              "Same deals with and without the swapped-in Big Moon: paired differences")
-    doc.table("big_moon_by_holding", bmv.tables["by_holding"],
-              "Seat 0's round and game outcome by the Moon cards in its opening hand")
-    for note in bmv.notes:
-        doc.note(note)
+    doc.section("What is a Big Moon worth?", bmv,
+                ("big_moon_value", big_moon_figure(bmv.tables["paired_value"]),
+                 "Paired value of one Big Moon swapped into seat 0's opening hand, by table."),
+                [("big_moon_paired", "paired_value", "Same deals with and without the swapped-in Big Moon: "
+                  "paired differences"),
+                 ("big_moon_by_holding", "by_holding", "Seat 0's round and game outcome by the Moon cards in its "
+                  "opening hand")])
 
     games = share(hands, 4, 2 * floor)
     step(f"chip value: {games:,} games from every chips state")
     cv = A.chip_value(base, games, seed, jobs)
-    doc.heading("What is one chip worth in games won?")
-    doc.found(cv)
-    doc.figure("chip_value", chip_heatmap(cv.tables["win_probability"], base.table.rules.target_chips),
-               "P(win) for a side holding `our chips` while every other side holds `their chips` (4 players).")
-    doc.table("chip_win_probability", cv.tables["win_probability"], "P(win) by chips state")
-    doc.table("chip_one_more", cv.tables["one_more_chip"], "Gain in P(win) from one more chip")
-    for note in cv.notes:
-        doc.note(note)
+    doc.section("What is one chip worth in games won?", cv,
+                ("chip_value", chip_heatmap(cv.tables["win_probability"], base.table.rules.target_chips),
+                 "P(win) for a side holding `our chips` while every other side holds `their chips` (4 players)."),
+                [("chip_win_probability", "win_probability", "P(win) by chips state"),
+                 ("chip_one_more", "one_more_chip", "Gain in P(win) from one more chip")])
 
     step(f"hand odds: {hands:,} rounds")
     odds = A.hand_odds(base, hands, seed, jobs)
