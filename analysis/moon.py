@@ -16,7 +16,7 @@ from simulator.moon import engine as E
 from simulator.moon import tiles as T
 from simulator.moon.rules import check_players, parse_rules
 from simulator.moon.views import BID_VALUES, MOON_BID
-from simulator.runner import CHUNK, Tally, chunk_rngs
+from simulator.runner import Tally, chunk_rngs
 from strategies.moon import FixedTrump
 
 GAME = "moon"
