@@ -72,7 +72,9 @@ def say(row, percent: bool | None = None, signed: bool = False) -> str:
     if percent is None:
         percent = row.get("kind") == "proportion"
     if percent:
-        return f"{100 * row['estimate']:.1f}% [{100 * row['ci_low']:.1f}%, {100 * row['ci_high']:.1f}%]"
+        digits = 2 if abs(row["estimate"]) < 0.01 else 1        # small rates keep their detail
+        return (f"{100 * row['estimate']:.{digits}f}% [{100 * row['ci_low']:.{digits}f}%, "
+                f"{100 * row['ci_high']:.{digits}f}%]")
     sign = "+" if signed else ""
     return f"{row['estimate']:{sign}.2f} [{row['ci_low']:.2f}, {row['ci_high']:.2f}]"
 
