@@ -20,7 +20,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import typer
 
-from simulator.errors import BadInput
+from moonshot.simulator.errors import BadInput
 
 FORMATS = ("table", "json", "csv", "parquet")
 
@@ -57,7 +57,7 @@ def _usage_line(exc) -> str:
     elif message.lower().startswith("missing argument 'analysis'"):
         message += " accepted: the names `moonshot analyze GAME list` prints"
     elif message.lower().startswith("missing argument 'game'"):
-        from simulator.games import GAMES
+        from moonshot.simulator.games import GAMES
         message += f" accepted: {', '.join(GAMES)}"
     return message
 
@@ -100,7 +100,7 @@ def main(version: bool = typer.Option(False, "--version", help="print the versio
 
 def _game(game: str):
     """The registry entry of `game` (BadInput naming the accepted games otherwise)."""
-    from simulator import games
+    from moonshot.simulator import games
     return games.get(game)
 
 
@@ -192,7 +192,7 @@ def _progress(total: int, quiet: bool, label: str):
 
 
 def _emit(result, fmt: str, out: Optional[Path]) -> None:
-    from reports import text
+    from moonshot.reports import text
     if fmt == "parquet":
         text.write_parquet(result, out)
         print(f"wrote {out}", file=sys.stderr)
@@ -229,7 +229,7 @@ ResumeOpt = typer.Option(None, "--resume", help="finish the run stored in this f
 
 
 def _setup(game, players, partners, rules, strategies, profiles=None):
-    from analysis.common import make_setup
+    from moonshot.analysis.common import make_setup
     return make_setup(game.name, players, partners, rules, strategies, profiles)
 
 
@@ -249,8 +249,8 @@ def _runs(ctx: typer.Context, setup, scheduler: Optional[str], save: Optional[Pa
         return
     import inspect
 
-    from reports.text import render
-    from simulator import cluster, store
+    from moonshot.reports.text import render
+    from moonshot.simulator import cluster, store
     params = ctx.params
     if resume is not None and params.get("history") is not None:
         raise BadInput("--resume plays only the chunks the store lacks, so it cannot write every hand's history; "
@@ -300,8 +300,8 @@ def simulate(ctx: typer.Context, game: str, players: Optional[int] = PlayersOpt,
              scheduler: Optional[str] = SchedulerOpt, save: Optional[Path] = SaveOpt,
              resume: Optional[Path] = ResumeOpt):
     """Play hands (or whole games) and print the headline numbers per seat or side."""
-    from analysis.common import simulate as run
-    from simulator.store import RESUME_HANDS, check_hands_file, hands_file
+    from moonshot.analysis.common import simulate as run
+    from moonshot.simulator.store import RESUME_HANDS, check_hands_file, hands_file
     entry = _game(game)
     fmt = _format(format, out)
     _checked_counts(hands, games)
@@ -331,7 +331,7 @@ def _history_writer(path: Optional[Path]):
     if path is None:
         yield None
         return
-    from reports.text import atomic_file
+    from moonshot.reports.text import atomic_file
     with atomic_file(path) as tmp, tmp.open("w") as fh:
         yield lambda lines: fh.write("\n".join(lines) + "\n")
 
@@ -357,7 +357,7 @@ def analyze(ctx: typer.Context, game: str, analysis: str, players: Optional[int]
             resume: Optional[Path] = ResumeOpt):
     """Run one of the game's analyses (`moonshot analyze GAME list` names them): big-moon-value,
     hand-odds, chip-value (shoot-the-moon); bid-success, widow-value, seat-advantage, game-odds (moon)."""
-    from analysis.common import analysis_setups, run_analysis
+    from moonshot.analysis.common import analysis_setups, run_analysis
     entry = _game(game)
     analyses = entry.analyses
     if analysis == "list":
@@ -394,7 +394,7 @@ def compare(ctx: typer.Context, game: str, strategy: str = typer.Option(..., "--
             scheduler: Optional[str] = SchedulerOpt, save: Optional[Path] = SaveOpt,
             resume: Optional[Path] = ResumeOpt):
     """Strategy A against strategy B on the same deals, seats rotated; the paired difference."""
-    from analysis.common import match
+    from moonshot.analysis.common import match
     _paired(game, players, partners, rule, None, profile, hands, games, format, out, quiet, "comparing",
             lambda setup, n, progress: match(setup, strategy, vs, None if games else n, games, seed, jobs,
                                              progress=progress), (ctx, scheduler, save, resume))
@@ -426,7 +426,7 @@ def whatif(ctx: typer.Context, game: str, rule: Optional[List[str]] = RuleOpt, p
            scheduler: Optional[str] = SchedulerOpt, save: Optional[Path] = SaveOpt,
            resume: Optional[Path] = ResumeOpt):
     """The same deals under the default rules and with the --rule changes; paired differences."""
-    from analysis.common import whatif as run
+    from moonshot.analysis.common import whatif as run
     _paired(game, players, partners, None, strategy, profile, hands, games, format, out, quiet, "what-if",
             lambda setup, n, progress: run(setup, list(rule or []), None if games else n, games, seed, jobs,
                                            progress=progress), (ctx, scheduler, save, resume))
@@ -440,7 +440,7 @@ def report(ctx: typer.Context, game: str, out: Path = typer.Option(..., "--out",
     """Write report.md, report.html (figures embedded), PNG figures and CSV tables into a folder."""
     entry = _game(game)
     _positive("--hands", hands)
-    from reports.document import check_report_folder
+    from moonshot.reports.document import check_report_folder
     check_report_folder(out)
     import os
     import tempfile
@@ -453,7 +453,7 @@ def report(ctx: typer.Context, game: str, out: Path = typer.Option(..., "--out",
         os.rmdir(tempfile.mkdtemp(dir=probe))         # the real test of "writable"
     except OSError:
         raise BadInput(f"cannot write the report into {str(out)!r}: {str(probe)!r} is not a writable folder") from None
-    from analysis.result import Result
+    from moonshot.analysis.result import Result
     with _runs(ctx, _setup(entry, None, False, None, None), scheduler, save, resume) as keep:
         path = entry.build_report(out, hands or 200_000, seed, jobs, quiet=quiet)
         keep(Result(f"{entry.title}: report", {"game": entry.name, "hands": hands or 200_000, "seed": seed,
@@ -475,7 +475,7 @@ def hand(ctx: typer.Context, game: str,
     entry = _game(game)
     analyze_hand = getattr(importlib.import_module(entry.analysis), "analyze_hand", None)
     if analyze_hand is None:
-        from simulator.games import GAMES
+        from moonshot.simulator.games import GAMES
         have = [g.name for g in GAMES.values() if hasattr(importlib.import_module(g.analysis), "analyze_hand")]
         raise BadInput(f"there is no hand analyzer for {entry.name} yet; accepted: {', '.join(have)}")
     fmt = _format(format, out)
@@ -498,7 +498,7 @@ def solve(game: str, hands: str = typer.Option(..., "--hands", help='one hand pe
           format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt):
     """Exact play from open hands: the bidder side's tricks under best play by all, and the value
     of every legal first move (games with a solver: moon)."""
-    from simulator.games import GAMES
+    from moonshot.simulator.games import GAMES
     entry = _game(game)
     if entry.solver is None:
         have = [g.name for g in GAMES.values() if g.solver]
@@ -522,7 +522,7 @@ def tournament(ctx: typer.Context, game: str, strategy: List[str] = typer.Option
                resume: Optional[Path] = ResumeOpt):
     """Every pair of strategies on the same deals with seats rotated; Bradley-Terry ratings with
     95% intervals."""
-    from analysis.tournament import tournament as run
+    from moonshot.analysis.tournament import tournament as run
     entry = _game(game)
     fmt = _format(format, out)
     _positive("--games", games)
@@ -555,7 +555,7 @@ def rules(game: str, format: str = typer.Option("table", "--format", "-f", help=
 @app.command()
 def glossary(game: str):
     """What every column of the game's tables means (the same words the reports use)."""
-    from reports.glossary import COMMON, GAMES as WORDS, PREFIXES
+    from moonshot.reports.glossary import COMMON, GAMES as WORDS, PREFIXES
     entry = _game(game)
     for name, (label, meaning) in {**COMMON, **WORDS.get(entry.name, {})}.items():
         print(f"{label}  ({name}): {meaning}")
@@ -567,7 +567,7 @@ def glossary(game: str):
 @app.command()
 def strategies(game: str):
     """Every built-in strategy with its rule of thumb."""
-    from strategies.base import registered, rule_of_thumb
+    from moonshot.strategies.base import registered, rule_of_thumb
     entry = _game(game)
     for name, cls in registered(entry.name).items():
         print(f"{name}: {rule_of_thumb(cls)}")
@@ -626,7 +626,7 @@ app.add_typer(runs, name="runs")
 @runs.command("show")
 def runs_show(folder: Path, format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt):
     """The result of a stored run, without simulating; for an unfinished run, how far it got."""
-    from simulator.store import RunStore
+    from moonshot.simulator.store import RunStore
     fmt = _format(format, out)
     _check_out_file(out)
     kept = RunStore.open(folder, "runs show")
@@ -638,13 +638,13 @@ def runs_show(folder: Path, format: Optional[str] = FormatOpt, out: Optional[Pat
         if out is None:
             print(stored, end="")
         else:
-            from reports.text import atomic_write
+            from moonshot.reports.text import atomic_write
             atomic_write(out, lambda p: p.write_text(stored))
             print(f"wrote {out}", file=sys.stderr)
         return
     import pandas as pd
 
-    from analysis.result import Result
+    from moonshot.analysis.result import Result
     obj = json.loads(stored)
     result = Result(obj["title"], obj["meta"], {name: pd.DataFrame(rows) for name, rows in obj["tables"].items()},
                     obj.get("notes", []), obj.get("findings", []))
@@ -654,7 +654,7 @@ def runs_show(folder: Path, format: Optional[str] = FormatOpt, out: Optional[Pat
 @runs.command("list")
 def runs_list(folders: List[Path] = typer.Argument(..., help="run stores, or folders holding them")):
     """Every run store in the folders: complete or how many chunks it has, its seed and command."""
-    from simulator.store import find_stores
+    from moonshot.simulator.store import find_stores
     found = [kept.summary() for kept in find_stores(folders)]
     print("\n".join(found) if found else f"no run stores in {', '.join(str(f) for f in folders)}")
 

@@ -15,13 +15,13 @@ from typing import Callable
 
 import numpy as np
 
-from analysis.result import Result, say
-from analysis.stats import estimate
-from simulator.errors import BadInput
-from simulator.flags import changed_flags, check_table
-from simulator.games import Game, get
-from simulator.runner import CHUNK, Tally, chunk_rngs, run_chunks
-from strategies.base import parse_seat_specs
+from moonshot.analysis.result import Result, say
+from moonshot.analysis.stats import estimate
+from moonshot.simulator.errors import BadInput
+from moonshot.simulator.flags import changed_flags, check_table
+from moonshot.simulator.games import Game, get
+from moonshot.simulator.runner import CHUNK, Tally, chunk_rngs, run_chunks
+from moonshot.strategies.base import parse_seat_specs
 
 Progress = Callable[[int], None] | None
 Records = Callable[[list[str]], None] | None
@@ -109,7 +109,7 @@ def run(task, args: tuple, total: int, seed: int, jobs: int, progress: Progress 
     Under ``--save-hands`` (simulator.store.hands_file) simulate's hands chunks also return one row
     per hand (the game hook's ``hand_rows`` plus the hand number), written chunk by chunk. The
     chunks keep their name in a run store either way (--save-hands changes no number)."""
-    from simulator.store import hands_sink
+    from moonshot.simulator.store import hands_sink
     name = f"{task.__module__}.{task.__qualname__}"
     sink = hands_sink() if task is _hands_chunk else None
     if sink is not None:

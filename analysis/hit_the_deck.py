@@ -10,15 +10,15 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from analysis.common import Analysis, Hooks, Progress, Setup, arm_rngs, arm_seeds, one_row, run
-from analysis.result import Result, say, say_points
-from analysis.stats import estimate
-from simulator.errors import BadInput
-from simulator.hit_the_deck import cards as C
-from simulator.hit_the_deck import engine as E
-from simulator.hit_the_deck.profiles import seat_profiles
-from simulator.hit_the_deck.rules import parse_rules
-from simulator.runner import Tally
+from moonshot.analysis.common import Analysis, Hooks, Progress, Setup, arm_rngs, arm_seeds, one_row, run
+from moonshot.analysis.result import Result, say, say_points
+from moonshot.analysis.stats import estimate
+from moonshot.simulator.errors import BadInput
+from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck import engine as E
+from moonshot.simulator.hit_the_deck.profiles import seat_profiles
+from moonshot.simulator.hit_the_deck.rules import parse_rules
+from moonshot.simulator.runner import Tally
 
 GAME = "hit-the-deck"
 CAUSES = ("slap", "forgot", "false_slap")          # penalty cards by cause, as in Result.penalty
@@ -263,7 +263,7 @@ def reaction_value(setup: Setup, games: int, seed: int, jobs: int = 1, progress:
 # --------------------------------------------------------------------------------------------
 
 def _seat_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
-    from simulator.runner import chunk_rngs
+    from moonshot.simulator.runner import chunk_rngs
     table = setup.table
     g = E.play_games(table, size, setup.seats.strategies, *chunk_rngs(seed, index, 3))
     P = table.players
@@ -307,7 +307,7 @@ def deal_with_hand(rng: np.random.Generator, n: int, table: E.Table, hand: list[
 
 
 def _hand_chunk(setup: Setup, hand: tuple[int, ...], position: int, seed: int, index: int, size: int) -> Tally:
-    from simulator.runner import chunk_rngs
+    from moonshot.simulator.runner import chunk_rngs
     table = setup.table
     deal_rng, play_rng, chance_rng = chunk_rngs(seed, index, 3)
     hands, draw = deal_with_hand(deal_rng, size, table, list(hand))

@@ -8,16 +8,16 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis.common import Analysis, Hooks, Progress, Setup, arm_seeds, match, one_row, run
-from analysis.result import Result, say, say_points
-from analysis.stats import estimate
-from simulator.errors import BadInput
-from simulator.moon import engine as E
-from simulator.moon import tiles as T
-from simulator.moon.rules import check_players, parse_rules
-from simulator.moon.views import BID_VALUES, MOON_BID
-from simulator.runner import Tally, chunk_rngs
-from strategies.moon import FixedTrump
+from moonshot.analysis.common import Analysis, Hooks, Progress, Setup, arm_seeds, match, one_row, run
+from moonshot.analysis.result import Result, say, say_points
+from moonshot.analysis.stats import estimate
+from moonshot.simulator.errors import BadInput
+from moonshot.simulator.moon import engine as E
+from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon.rules import check_players, parse_rules
+from moonshot.simulator.moon.views import BID_VALUES, MOON_BID
+from moonshot.simulator.runner import Tally, chunk_rngs
+from moonshot.strategies.moon import FixedTrump
 
 GAME = "moon"
 SEAT_ORDERS = ("first", "middle", "last")
@@ -35,7 +35,7 @@ def bidder_side(table, res) -> np.ndarray:
 
 def trump_tiles_held(hands7: np.ndarray, trump: np.ndarray) -> np.ndarray:
     """Tiles of the declared trump in each hand (its double included)."""
-    from strategies.moon import IS_TRUMP
+    from moonshot.strategies.moon import IS_TRUMP
     return IS_TRUMP[hands7, np.maximum(trump, 0)[:, None]].sum(axis=1)
 
 
@@ -172,7 +172,7 @@ def _hand_chunk(setup: Setup, hand: tuple[int, ...], order: int, trumps: tuple[i
                           hands=hands, widow=widow)
     tally.add("pass", one_row(size), {"score": passed.score[:, ours], "p_thrown_in": passed.bidder < 0})
     # The others' wishes with this deal: would a player before us bid at least b, or one after us more?
-    from simulator.moon.views import BidView
+    from moonshot.simulator.moon.views import BidView
     wants = []
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index, 2)))
     for k in range(1, P):

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.result import Result
-from simulator.errors import BadInput
-from simulator.flags import changed_flags
-from simulator.moon import solver as S
-from simulator.moon import tiles as T
+from moonshot.analysis.result import Result
+from moonshot.simulator.errors import BadInput
+from moonshot.simulator.flags import changed_flags
+from moonshot.simulator.moon import solver as S
+from moonshot.simulator.moon import tiles as T
 
 GAME = "moon"
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis.common import Analysis, Hooks, Progress, Setup, arm_seeds, one_row, run
-from analysis.result import Result, say, say_points
-from analysis.stats import Z, estimate, wilson
-from simulator.errors import BadInput
-from simulator.runner import CHUNK, Tally, chunk_rngs
-from simulator.shoot_the_moon import cards as C
-from simulator.shoot_the_moon.engine import Table, deal, play, play_games
-from simulator.shoot_the_moon.rules import parse_rules
+from moonshot.analysis.common import Analysis, Hooks, Progress, Setup, arm_seeds, one_row, run
+from moonshot.analysis.result import Result, say, say_points
+from moonshot.analysis.stats import Z, estimate, wilson
+from moonshot.simulator.errors import BadInput
+from moonshot.simulator.runner import CHUNK, Tally, chunk_rngs
+from moonshot.simulator.shoot_the_moon import cards as C
+from moonshot.simulator.shoot_the_moon.engine import Table, deal, play, play_games
+from moonshot.simulator.shoot_the_moon.rules import parse_rules
 
 GAME = "shoot-the-moon"
 ALL_TABLES = ((2, False), (3, False), (4, False), (4, True), (5, False), (6, False), (6, True))

@@ -21,10 +21,10 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from analysis.common import Progress, Setup, match
-from analysis.result import Result
-from analysis.stats import Z
-from simulator.errors import BadInput
+from moonshot.analysis.common import Progress, Setup, match
+from moonshot.analysis.result import Result
+from moonshot.analysis.stats import Z
+from moonshot.simulator.errors import BadInput
 
 ELO = 400 / np.log(10)
 PRIOR = 0.5          # a win and a loss of this weight added to every pair

@@ -19,7 +19,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from simulator.runner import CHUNK  # noqa: E402
+from moonshot.simulator.runner import CHUNK  # noqa: E402
 
 
 def rate(fn, hands: int, repeat: int = 3) -> float:
@@ -33,9 +33,9 @@ def rate(fn, hands: int, repeat: int = 3) -> float:
 
 
 def stm_batch(strategy: str, players: int = 4, partners: bool = False):
-    from simulator.shoot_the_moon.engine import Table, play
-    from simulator.shoot_the_moon.rules import Rules
-    from strategies.base import parse_seat_specs
+    from moonshot.simulator.shoot_the_moon.engine import Table, play
+    from moonshot.simulator.shoot_the_moon.rules import Rules
+    from moonshot.strategies.base import parse_seat_specs
     table = Table(players, partners, Rules())
     seats = parse_seat_specs("shoot-the-moon", [strategy], players, default=strategy).strategies
     rng = np.random.default_rng(1)
@@ -47,8 +47,8 @@ def stm_batch(strategy: str, players: int = 4, partners: bool = False):
 
 
 def stm_reference(players: int = 4):
-    from simulator.shoot_the_moon import reference as ref
-    from simulator.shoot_the_moon.rules import Rules
+    from moonshot.simulator.shoot_the_moon import reference as ref
+    from moonshot.simulator.shoot_the_moon.rules import Rules
     rules = Rules()
     rng = np.random.default_rng(1)
 
@@ -77,7 +77,7 @@ def htd_benches():
 def cli_run(args: list[str]) -> tuple[float, float]:
     """Wall seconds and peak resident memory (GiB, largest process) of one CLI run."""
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "cli", *args], check=True, stdout=subprocess.DEVNULL,
+    subprocess.run([sys.executable, "-m", "moonshot.cli", *args], check=True, stdout=subprocess.DEVNULL,
                    cwd=Path(__file__).resolve().parents[1])
     wall = time.perf_counter() - t0
     peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss

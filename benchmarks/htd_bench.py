@@ -28,9 +28,9 @@ CHUNK = 65_536
 
 def htd_batch(players: int = 4, flags: tuple[str, ...] = (), strategy: str = "random", chunk: int = CHUNK):
     """fn(n): n hands in chunks of `chunk` with the batch engine and a registered strategy."""
-    from simulator.hit_the_deck.engine import Table, play
-    from simulator.hit_the_deck.rules import parse_rules
-    from strategies.base import parse_seat_specs
+    from moonshot.simulator.hit_the_deck.engine import Table, play
+    from moonshot.simulator.hit_the_deck.rules import parse_rules
+    from moonshot.strategies.base import parse_seat_specs
     table = Table(players, parse_rules(list(flags), players))
     seats = parse_seat_specs("hit-the-deck", [strategy], players, default=strategy).strategies
     rngs = [np.random.default_rng(i) for i in (1, 2, 3)]
@@ -70,7 +70,7 @@ def benches(rate):
     yield "hit-the-deck 6p batch, random, full hands/s", rate(htd_batch(6), 2 * CHUNK)
     yield "hit-the-deck 4p batch, tactician, full hands/s", rate(htd_batch(4, strategy="tactician"), 2 * CHUNK)
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "cli", "hand", "hit-the-deck", "--hand", "R3 R5 G2 BCUT YFLIP HN3 HH",
+    subprocess.run([sys.executable, "-m", "moonshot.cli", "hand", "hit-the-deck", "--hand", "R3 R5 G2 BCUT YFLIP HN3 HH",
                     "-p", "4", "--samples", "100000", "-j", "2", "-q"], check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
     yield "hit-the-deck hand analyzer, 100k deals, 2 jobs: seconds", time.perf_counter() - t0
 

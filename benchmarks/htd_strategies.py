@@ -29,9 +29,9 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from simulator.hit_the_deck.engine import Table, deal, play, play_games  # noqa: E402
-from simulator.hit_the_deck.rules import parse_rules  # noqa: E402
-from strategies.base import make_strategy  # noqa: E402
+from moonshot.simulator.hit_the_deck.engine import Table, deal, play, play_games  # noqa: E402
+from moonshot.simulator.hit_the_deck.rules import parse_rules  # noqa: E402
+from moonshot.strategies.base import make_strategy  # noqa: E402
 
 GAME = "hit-the-deck"
 Z = 1.96

@@ -16,16 +16,16 @@ for p in (ROOT,):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
-from simulator.runner import CHUNK  # noqa: E402
+from moonshot.simulator.runner import CHUNK  # noqa: E402
 
 HANDS = 8 * CHUNK
 
 
 def moon_batch(players: int = 3, flags: tuple[str, ...] = (), strategy: str = "random"):
     """fn(n): n full hands in chunks of CHUNK with the batch engine and a registered strategy."""
-    from simulator.moon.engine import Table, play
-    from simulator.moon.rules import parse_rules
-    from strategies.base import parse_seat_specs
+    from moonshot.simulator.moon.engine import Table, play
+    from moonshot.simulator.moon.rules import parse_rules
+    from moonshot.strategies.base import parse_seat_specs
     table = Table(players, parse_rules(list(flags)))
     seats = parse_seat_specs("moon", [strategy], players, default=strategy,
                              required=("bid", "discard", "trump", "play")).strategies
@@ -39,8 +39,8 @@ def moon_batch(players: int = 3, flags: tuple[str, ...] = (), strategy: str = "r
 
 def moon_reference(players: int = 3):
     """fn(n): n hands through reference.Hand with uniform random choices (for the speed-up ratio)."""
-    from simulator.moon import reference as ref
-    from simulator.moon.rules import Rules
+    from moonshot.simulator.moon import reference as ref
+    from moonshot.simulator.moon.rules import Rules
     rules = Rules()
     rng = np.random.default_rng(5)
 
@@ -57,8 +57,8 @@ def moon_reference(players: int = 3):
 def hand_analyzer_seconds(samples: int = 100_000, jobs: int = 2) -> float:
     """Wall time of `moonshot hand moon --hand ... --samples 100000 --jobs 2` (in-process)."""
     import time
-    from analysis.common import make_setup
-    from analysis.moon import analyze_hand
+    from moonshot.analysis.common import make_setup
+    from moonshot.analysis.moon import analyze_hand
     t0 = time.perf_counter()
     analyze_hand(make_setup("moon"), "6-6 6-5 6-4 6-2 5-5 3-3 1-1", "first", samples, seed=1, jobs=jobs)
     return time.perf_counter() - t0

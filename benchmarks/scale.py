@@ -72,9 +72,9 @@ class Sampler(threading.Thread):
 
 def measure(mode: str, hands: int, seed: int) -> dict:
     """One run in this process: wall time, hands/s and peak memory per process."""
-    from analysis.common import make_setup, simulate
-    from reports.text import render
-    from simulator.cluster import scheduler
+    from moonshot.analysis.common import make_setup, simulate
+    from moonshot.reports.text import render
+    from moonshot.simulator.cluster import scheduler
     setup = make_setup("shoot-the-moon")
     sampler = Sampler()
     sampler.sample()

@@ -24,8 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from analysis.common import make_setup, match  # noqa: E402
-from strategies.base import make_strategy  # noqa: E402
+from moonshot.analysis.common import make_setup, match  # noqa: E402
+from moonshot.strategies.base import make_strategy  # noqa: E402
 
 MOON_DECISIONS = ("bid", "discard", "trump", "play")
 
@@ -37,7 +37,7 @@ def timed(fn) -> tuple[float, float]:
 
 
 def pimc_speed(players: int, hands: int, worlds: int = 32) -> None:
-    from simulator.moon import engine as E
+    from moonshot.simulator.moon import engine as E
     table = E.Table(players)
     pimc = make_strategy("moon", f"pimc:worlds={worlds}", MOON_DECISIONS)
     thr = make_strategy("moon", "threshold", MOON_DECISIONS)
@@ -49,8 +49,8 @@ def pimc_speed(players: int, hands: int, worlds: int = 32) -> None:
 
 
 def rollout_speed(hands: int, worlds: int = 32) -> None:
-    from simulator.shoot_the_moon import engine as E
-    from simulator.shoot_the_moon.rules import Rules
+    from moonshot.simulator.shoot_the_moon import engine as E
+    from moonshot.simulator.shoot_the_moon.rules import Rules
     table = E.Table(4, False, Rules())
     rollout = make_strategy("shoot-the-moon", f"rollout:worlds={worlds}")
     odd = make_strategy("shoot-the-moon", "odd")

@@ -21,10 +21,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from simulator.moon import solver as S  # noqa: E402
-from simulator.moon.reference import allowed_trumps  # noqa: E402
-from simulator.moon.rules import Rules  # noqa: E402
-from strategies.moon import allowed_trumps as allowed_mask, best_trump  # noqa: E402
+from moonshot.simulator.moon import solver as S  # noqa: E402
+from moonshot.simulator.moon.reference import allowed_trumps  # noqa: E402
+from moonshot.simulator.moon.rules import Rules  # noqa: E402
+from moonshot.strategies.moon import allowed_trumps as allowed_mask, best_trump  # noqa: E402
 
 
 def deals(players: int, n: int, seed: int, trump_mode: str):

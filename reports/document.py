@@ -22,8 +22,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from reports.text import fmt_number, pivot_estimates  # noqa: E402
-from simulator.errors import BadInput  # noqa: E402
+from moonshot.reports.text import fmt_number, pivot_estimates  # noqa: E402
+from moonshot.simulator.errors import BadInput  # noqa: E402
 
 CSS = """body{font-family:system-ui,sans-serif;max-width:980px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:.85em}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}
@@ -49,7 +49,7 @@ def check_report_folder(out: Path) -> None:
 def begin(out: Path, game: str, title: str, setup_text: str, hands: int, seed: int, quiet: bool, sections: int = 6):
     """A report's start: (the document with its intro, the game's default Setup, the step printer);
     a folder the report may not replace is refused before any work."""
-    from analysis.common import make_setup
+    from moonshot.analysis.common import make_setup
     check_report_folder(out)
     base = make_setup(game)
     doc = Document(title, game)
@@ -114,7 +114,7 @@ class Document:
 
     def table(self, name: str, df: pd.DataFrame, caption: str = "") -> None:
         """Show the table (estimates pivoted to 'est [lo, hi]') and save it whole as tables/NAME.csv."""
-        from reports.glossary import label
+        from moonshot.reports.glossary import label
         self.tables[name] = df
         self.blocks.append(("table", (name, pivot_estimates(df, lambda m: label(self.game, m)), caption)))
 
@@ -125,7 +125,7 @@ class Document:
 
     def intro(self, game: str, setup_text: str, strategy: str, hands: int, seed: int) -> None:
         """The opening paragraph every report has: what ran, how to read the numbers, how to regenerate."""
-        from strategies.base import registered, rule_of_thumb
+        from moonshot.strategies.base import registered, rule_of_thumb
         cls = registered(game).get(strategy.split(":")[0])
         thumb = f" ({rule_of_thumb(cls)})" if cls else ""
         self.text(f"{setup_text} RULES.md defaults unless a section says otherwise; strategy `{strategy}`{thumb} in "
@@ -137,7 +137,7 @@ class Document:
 
     def headline(self, setup, hands: int, seed: int, jobs: int, heading: str, table: str, name: str, caption: str):
         """The headline section: `simulate` on the default table, its findings and one table."""
-        from analysis.common import simulate
+        from moonshot.analysis.common import simulate
         head = simulate(setup, hands, None, seed, jobs)
         self.heading(heading)
         self.found(head)
@@ -158,7 +158,7 @@ class Document:
 
     def matches(self, setup, pairs, n: int, seed: int, jobs: int) -> None:
         """One table per strategy pair (same deals, seats rotated) and the note on how to read them."""
-        from analysis.common import match
+        from moonshot.analysis.common import match
         for a, b in pairs:
             m = match(setup, a, b, n, None, seed, jobs)
             self.table(f"match_{a}_vs_{b}", m.tables["match"], f"{a} (A) against {b} (B), same deals, seats rotated")
@@ -166,7 +166,7 @@ class Document:
         self.note(m.notes[0])
 
     def whatif(self, setup, rules: list[str], name: str, heading: str, n: int, seed: int, jobs: int) -> None:
-        from analysis.common import whatif
+        from moonshot.analysis.common import whatif
         w = whatif(setup, rules, n, None, seed, jobs)
         self.heading(heading)
         self.table(name, w.tables["seats"], f"Default rules (base) against {' '.join(rules)}")
@@ -184,7 +184,7 @@ class Document:
     # --- output ----------------------------------------------------------------------------
 
     def _glossary(self) -> list[str]:
-        from reports.glossary import glossary_lines
+        from moonshot.reports.glossary import glossary_lines
         return glossary_lines(self.game, self.tables)
 
     def markdown(self) -> str:

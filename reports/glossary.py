@@ -129,7 +129,7 @@ def strategy_lines(game: str | None, specs) -> list[str]:
     """What produced the numbers: each strategy in play with its rule of thumb."""
     if not game or not specs:
         return []
-    from strategies.base import registered, rule_of_thumb
+    from moonshot.strategies.base import registered, rule_of_thumb
     if isinstance(specs, dict):                    # a match: {"A": spec, "B": spec}
         named = [(f"{k}={v}", v) for k, v in specs.items()]
     else:

@@ -9,9 +9,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-import analysis.hit_the_deck as A
-from analysis.common import make_setup
-from reports.document import begin, metric, points, share
+import moonshot.analysis.hit_the_deck as A
+from moonshot.analysis.common import make_setup
+from moonshot.reports.document import begin, metric, points, share
 
 WHATIF_RULES = ["htd.final_card_effects=resolve_then_score"]
 
@@ -136,5 +136,5 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
 
 
 def _registered() -> dict:
-    from strategies.base import registered
+    from moonshot.strategies.base import registered
     return registered(A.GAME)

@@ -8,8 +8,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from analysis import moon as M
-from reports.document import begin, integer_ticks, metric, points, share
+from moonshot.analysis import moon as M
+from moonshot.reports.document import begin, integer_ticks, metric, points, share
 
 EXAMPLE_HAND = "6-6 6-5 6-4 6-2 5-5 3-3 1-1"
 
@@ -17,7 +17,7 @@ EXAMPLE_HAND = "6-6 6-5 6-4 6-2 5-5 3-3 1-1"
 def bid_success_figure(by_class: pd.DataFrame):
     """P(make) by bid and trump tiles held, for hands that named a number suit as trump (a doubles
     or no-trump contract has no "trump tiles" in that sense, so it is left out of this figure)."""
-    from analysis.stats import wilson
+    from moonshot.analysis.stats import wilson
     d = metric(by_class[by_class["trump_kind"] == "number"], "p_make")
     d = d.groupby(["bid", "trump_tiles"]).apply(
         lambda g: pd.Series({"made": (g["estimate"] * g["n"]).sum(), "n": g["n"].sum()}), include_groups=False

@@ -9,8 +9,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-import analysis.shoot_the_moon as A
-from reports.document import begin, integer_ticks, metric, points, share
+import moonshot.analysis.shoot_the_moon as A
+from moonshot.reports.document import begin, integer_ticks, metric, points, share
 
 WHATIF_RULES = ["stm.little_moon_lead_trumps=true"]
 

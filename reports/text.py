@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.result import Result
+from moonshot.analysis.result import Result
 
 ESTIMATE_COLS = ("metric", "estimate", "n", "ci_low", "ci_high", "kind")
 
@@ -59,7 +59,7 @@ def pivot_estimates(df: pd.DataFrame, labels=None) -> pd.DataFrame:
 
 
 def render_table(result: Result) -> str:
-    from reports.glossary import glossary_lines, label, strategy_lines
+    from moonshot.reports.glossary import glossary_lines, label, strategy_lines
     game = result.meta.get("game")
     out = [result.title, "=" * len(result.title)]
     meta = ", ".join(f"{k}={v}" for k, v in result.meta.items() if v not in (None, {}, []) and k != "strategies")

@@ -22,7 +22,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from simulator.errors import IllegalMove
+from moonshot.simulator.errors import IllegalMove
 
 # ---------------------------------------------------------------------------- slot masks (8 slots)
 

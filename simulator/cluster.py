@@ -32,7 +32,7 @@ import re
 from contextlib import contextmanager
 from typing import Iterator
 
-from simulator.errors import BadInput
+from moonshot.simulator.errors import BadInput
 
 CONNECT_TIMEOUT = 5.0          # seconds to reach a scheduler before giving up
 FORMS = "tcp://HOST:PORT (a running Dask scheduler) or local:N (N worker processes on this machine)"

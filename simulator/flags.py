@@ -9,7 +9,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from simulator.errors import BadInput
+from moonshot.simulator.errors import BadInput
 
 
 @dataclass(frozen=True)

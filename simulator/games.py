@@ -12,14 +12,14 @@ import importlib
 from dataclasses import dataclass
 from types import ModuleType
 
-from simulator.errors import BadInput
+from moonshot.simulator.errors import BadInput
 
 
 @dataclass(frozen=True)
 class Game:
     name: str                    # as typed on the command line and written in histories
     title: str                   # as printed in headers
-    package: str                 # the rules package, e.g. "simulator.moon"
+    package: str                 # the rules package, e.g. "moonshot.simulator.moon"
     players: tuple[int, ...]     # the table sizes the rules allow
     default_players: int
     decisions: tuple[str, ...]   # the methods a strategy of this game implements
@@ -56,14 +56,14 @@ class Game:
 
 
 GAMES: dict[str, Game] = {g.name: g for g in (
-    Game("shoot-the-moon", "Shoot the Moon", "simulator.shoot_the_moon", (2, 3, 4, 5, 6), 4, ("play",), "odd", 2,
-         "strategies.shoot_the_moon", "analysis.shoot_the_moon", "reports.shoot_the_moon",
+    Game("shoot-the-moon", "Shoot the Moon", "moonshot.simulator.shoot_the_moon", (2, 3, 4, 5, 6), 4, ("play",), "odd", 2,
+         "moonshot.strategies.shoot_the_moon", "moonshot.analysis.shoot_the_moon", "moonshot.reports.shoot_the_moon",
          'five cards, e.g. "R12 R7 BM G3 P5"'),
-    Game("moon", "Moon", "simulator.moon", (3, 4), 3, ("bid", "discard", "trump", "play"), "threshold", 2,
-         "strategies.moon", "analysis.moon", "reports.moon", 'seven tiles, e.g. "6-6 6-5 6-4 6-2 5-5 3-3 1-1"',
-         solver="analysis.moon_solve"),
-    Game("hit-the-deck", "Hit the Deck", "simulator.hit_the_deck", (2, 3, 4, 5, 6), 4, ("play",), "tactician", 3,
-         "strategies.hit_the_deck", "analysis.hit_the_deck", "reports.hit_the_deck",
+    Game("moon", "Moon", "moonshot.simulator.moon", (3, 4), 3, ("bid", "discard", "trump", "play"), "threshold", 2,
+         "moonshot.strategies.moon", "moonshot.analysis.moon", "moonshot.reports.moon", 'seven tiles, e.g. "6-6 6-5 6-4 6-2 5-5 3-3 1-1"',
+         solver="moonshot.analysis.moon_solve"),
+    Game("hit-the-deck", "Hit the Deck", "moonshot.simulator.hit_the_deck", (2, 3, 4, 5, 6), 4, ("play",), "tactician", 3,
+         "moonshot.strategies.hit_the_deck", "moonshot.analysis.hit_the_deck", "moonshot.reports.hit_the_deck",
          'seven cards, e.g. "R3 R5 G2 BCUT YFLIP HN3 HH"'),
 )}
 

@@ -150,7 +150,7 @@ def run_chunks(task: Callable[..., Tally], args: Sequence[Any], total: int, seed
     records or rows) and only the others are played; each played chunk is stored before on_chunk
     sees it. Stored and played tallies merge in the same chunk order, so the numbers are the same.
     """
-    from simulator import store
+    from moonshot.simulator import store
     sizes = chunk_sizes(total, chunk)
     part = store.begin_part(name or f"{task.__module__}.{task.__qualname__}", total, seed, chunk, len(sizes))
     stored = part.done() if part is not None else set()

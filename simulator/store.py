@@ -37,12 +37,12 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 import numpy as np
 
-from simulator.errors import BadInput
+from moonshot.simulator.errors import BadInput
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
-    from simulator.runner import Tally
+    from moonshot.simulator.runner import Tally
 
 FORMAT = "moonshot-run-store"
 STORE_VERSION = 1
@@ -94,7 +94,7 @@ def new_manifest(verb: str, options: dict, *, game: str | None = None, rules: di
     """The manifest of a run about to start: the command (verb, game, every option; `command` as
     typed, for people), what it stands on (full rules, strategies, seed, chunk size) and the code
     that runs it."""
-    from simulator.runner import CHUNK
+    from moonshot.simulator.runner import CHUNK
     return _plain({
         "format": FORMAT, "store_version": STORE_VERSION,
         "verb": verb, "game": game, "options": dict(sorted(options.items())), "command": command,
@@ -154,7 +154,7 @@ def tally_to_arrow(tally) -> "pa.Table":
 
 def tally_from_arrow(table) -> "Tally":
     import pandas as pd
-    from simulator.runner import Tally
+    from moonshot.simulator.runner import Tally
     meta = (table.schema.metadata or {}).get(TALLY_KEY)
     if meta is None:
         raise ValueError("no moonshot tally in this Parquet file")

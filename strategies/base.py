@@ -21,14 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from simulator.errors import BadInput
+from moonshot.simulator.errors import BadInput
 
 REGISTRY: dict[str, dict[str, type]] = {}
 
 
 def registered(game: str) -> dict[str, type]:
     """The built-in strategies of `game` by name (importing its module registers them)."""
-    from simulator.games import GAMES
+    from moonshot.simulator.games import GAMES
     if game not in REGISTRY and game in GAMES:
         importlib.import_module(GAMES[game].strategies)
     return REGISTRY.get(game, {})

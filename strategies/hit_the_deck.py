@@ -12,9 +12,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from simulator.hit_the_deck import cards as C
-from simulator.hit_the_deck.views import PlayView, bits_of, count_bits, nth_bit
-from strategies.base import register
+from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck.views import PlayView, bits_of, count_bits, nth_bit
+from moonshot.strategies.base import register
 
 GAME = "hit-the-deck"
 

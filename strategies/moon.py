@@ -10,11 +10,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from simulator.errors import BadInput
-from simulator.moon import reference as ref
-from simulator.moon import tiles as T
-from simulator.moon.views import BID_VALUES, MOON_BID, PASS, BidView, DiscardView, PlayView, TrumpView
-from strategies.base import register
+from moonshot.simulator.errors import BadInput
+from moonshot.simulator.moon import reference as ref
+from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon.views import BID_VALUES, MOON_BID, PASS, BidView, DiscardView, PlayView, TrumpView
+from moonshot.strategies.base import register
 
 GAME = "moon"
 BIG = 1000
@@ -151,7 +151,7 @@ TRUMP_BITS = (IS_TRUMP.astype(np.uint32) << np.arange(T.N_TILES, dtype=np.uint32
 
 
 def play_random(view: PlayView, rng) -> np.ndarray:
-    from simulator.moon.engine import UNIFORM_FLAT, UNIFORM_R
+    from moonshot.simulator.moon.engine import UNIFORM_FLAT, UNIFORM_R
     if view.legal_bits is None:                          # a view built by hand, without bit masks
         return uniform_choice(view.legal, rng)
     r = rng.integers(0, UNIFORM_R, len(view), dtype=np.int16)
@@ -389,7 +389,7 @@ class MonteCarloBidder(_Heuristics):
 
     def evaluate(self, hand: np.ndarray, seat: np.ndarray, players: int, rules, rng) -> tuple[np.ndarray, np.ndarray]:
         """(p_make, expected score), each (n, 9 trumps, levels) for BID_LEVELS; NaN for trumps not simulated."""
-        from simulator.moon import engine as E
+        from moonshot.simulator.moon import engine as E
         table = E.Table(players, rules)
         levels = self.levels(rules)
         n = len(hand)
@@ -447,4 +447,4 @@ class MonteCarloBidder(_Heuristics):
         return p[np.arange(len(hand)), trump, li]
 
 
-from strategies import moon_search  # noqa: E402,F401  (registers the search player "pimc")
+from moonshot.strategies import moon_search  # noqa: E402,F401  (registers the search player "pimc")

@@ -19,14 +19,14 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from simulator.errors import BadInput
-from simulator.moon import reference as ref
-from simulator.moon import solver as S
-from simulator.moon import tiles as T
-from simulator.moon.rules import tile_set_for
-from simulator.moon.views import BID_VALUES, MOON_BID, PASS, BidView, DiscardView, PlayView, TrumpView
-from strategies.base import register
-from strategies.moon import allowed_trumps, keep_value, trick_estimate
+from moonshot.simulator.errors import BadInput
+from moonshot.simulator.moon import reference as ref
+from moonshot.simulator.moon import solver as S
+from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon.rules import tile_set_for
+from moonshot.simulator.moon.views import BID_VALUES, MOON_BID, PASS, BidView, DiscardView, PlayView, TrumpView
+from moonshot.strategies.base import register
+from moonshot.strategies.moon import allowed_trumps, keep_value, trick_estimate
 
 GAME = "moon"
 TIE_BREAK = 0.01          # points per trick added to a world's outcome (more tricks break ties)

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.batch import HIGHEST, LOWEST
-from simulator.shoot_the_moon import cards as C
-from simulator.shoot_the_moon.engine import UNIFORM_FLAT, UNIFORM_R
-from simulator.shoot_the_moon.views import PlayView
-from strategies.base import register
+from moonshot.simulator.batch import HIGHEST, LOWEST
+from moonshot.simulator.shoot_the_moon import cards as C
+from moonshot.simulator.shoot_the_moon.engine import UNIFORM_FLAT, UNIFORM_R
+from moonshot.simulator.shoot_the_moon.views import PlayView
+from moonshot.strategies.base import register
 
 GAME = "shoot-the-moon"
 
@@ -126,4 +126,4 @@ def _popcount(mask: np.ndarray) -> np.ndarray:
     return np.bitwise_count(mask).astype(np.int8)
 
 
-from strategies import stm_search  # noqa: E402,F401  (registers the search player "rollout")
+from moonshot.strategies import stm_search  # noqa: E402,F401  (registers the search player "rollout")

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.batch import LOWEST, SLOT_BIT
-from simulator.errors import BadInput
-from simulator.shoot_the_moon import cards as C
-from simulator.shoot_the_moon import engine as E
-from simulator.shoot_the_moon.views import LEAD_CLASS, PlayView
-from strategies.base import register
-from strategies.shoot_the_moon import Greedy, OddPlanner
+from moonshot.simulator.batch import LOWEST, SLOT_BIT
+from moonshot.simulator.errors import BadInput
+from moonshot.simulator.shoot_the_moon import cards as C
+from moonshot.simulator.shoot_the_moon import engine as E
+from moonshot.simulator.shoot_the_moon.views import LEAD_CLASS, PlayView
+from moonshot.strategies.base import register
+from moonshot.strategies.shoot_the_moon import Greedy, OddPlanner
 
 GAME = "shoot-the-moon"
 POLICIES = {"odd": OddPlanner, "greedy": Greedy}

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.moon import tiles as T
-from simulator.batch import LOWEST
-from simulator.moon.views import BID_VALUES, PASS
-from strategies.moon import RandomMoon
+from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.batch import LOWEST
+from moonshot.simulator.moon.views import BID_VALUES, PASS
+from moonshot.strategies.moon import RandomMoon
 
 def uniform_true(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One uniformly random True column per row (every row has one)."""
@@ -114,7 +114,7 @@ def replay_hand(res, i: int, table, trace: bool = True):
     """Replay game i of an engine Result through reference.Hand, asserting at every step that the
     reference agrees with the batch engine (legal calls, discards, trumps, tiles, winners, score).
     Returns the finished reference Hand."""
-    from simulator.moon import reference as ref
+    from moonshot.simulator.moon import reference as ref
 
     rules, P = table.rules, table.players
     widow = None if res.widow is None else int(res.widow[i])

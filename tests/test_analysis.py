@@ -6,11 +6,11 @@ import joblib
 import numpy as np
 import pytest
 
-from analysis.common import Setup, make_setup, match, simulate, whatif
-from analysis.stats import estimate
-from simulator.errors import BadInput
-from simulator.games import GAMES, get
-from simulator.runner import Tally, run_chunks
+from moonshot.analysis.common import Setup, make_setup, match, simulate, whatif
+from moonshot.analysis.stats import estimate
+from moonshot.simulator.errors import BadInput
+from moonshot.simulator.games import GAMES, get
+from moonshot.simulator.runner import Tally, run_chunks
 
 
 def test_a_boolean_metric_is_a_proportion_whatever_its_name():
@@ -42,8 +42,8 @@ def test_games_mode_tables_report_unfinished_games():
 
 
 def test_threshold_bids_21_on_a_laydown():
-    from simulator.moon import engine as E
-    from simulator.moon import tiles as T
+    from moonshot.simulator.moon import engine as E
+    from moonshot.simulator.moon import tiles as T
     setup = make_setup("moon")
     hand = [T.parse_tile(x) for x in "6-6 6-5 6-4 6-3 6-2 6-1 5-5".split()]
     hands, widow = E.deal_with_hand(np.random.default_rng(1), 200, setup.table, 0, hand)
@@ -53,7 +53,7 @@ def test_threshold_bids_21_on_a_laydown():
 
 
 def test_hand_analyzer_weighs_bidding_against_passing():
-    from analysis.moon import analyze_hand
+    from moonshot.analysis.moon import analyze_hand
     setup = make_setup("moon")
     weak = analyze_hand(setup, "0-0 6-1 2-1 3-2 4-3 5-4 3-1", "first", 2000, seed=3)
     best = weak.tables["best_bid"].iloc[0]

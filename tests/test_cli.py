@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-import cli
+from moonshot import cli
 
 PLUGIN = str(Path(__file__).parent / "plugins" / "mine.py")
 
@@ -141,7 +141,7 @@ def test_ctrl_c_stops_cleanly_and_leaves_no_file(tmp_path):
     import sys
     import time
     hist = tmp_path / "h.jsonl"
-    proc = subprocess.Popen([sys.executable, "-m", "cli", "simulate", "shoot-the-moon", "-n", "5000000",
+    proc = subprocess.Popen([sys.executable, "-m", "moonshot.cli", "simulate", "shoot-the-moon", "-n", "5000000",
                              "--history", str(hist), "-q"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             cwd=Path(__file__).resolve().parents[1],
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))

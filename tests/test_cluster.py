@@ -11,16 +11,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cloudpickle
 import distributed
 import pytest
 
-from analysis.common import make_setup, run_analysis, simulate
-from reports.text import render
-from simulator.cluster import parse, scheduler
-from simulator.errors import BadInput
-from simulator.games import GAMES
+from moonshot.analysis.common import make_setup, run_analysis, simulate
+from moonshot.reports.text import render
+from moonshot.simulator.cluster import parse, scheduler
+from moonshot.simulator.errors import BadInput
+from moonshot.simulator.games import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
+# Functions of this file sent to workers travel by value: pytest names test modules after their
+# folder (the repository root is the moonshot package), which a worker cannot import by name.
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
 
 def _warm() -> None:
@@ -133,7 +137,7 @@ def test_an_unreachable_scheduler_is_refused_within_the_timeout():
 
 def test_without_dask_distributed_the_message_says_what_to_install(tmp_path):
     code = ("import sys; sys.modules['distributed'] = None\n"      # as if the cluster extra were not installed
-            "import cli\n"
+            "from moonshot import cli\n"
             f"cli.app(['simulate', 'moon', '-n', '100', '--scheduler', 'local:1', "
             f"'-o', {str(tmp_path / 'o.json')!r}])\n")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
@@ -148,7 +152,7 @@ def test_without_dask_distributed_the_message_says_what_to_install(tmp_path):
 # ------------------------------------------------------------------------------------------
 
 def cli_run(args, capsys) -> tuple[int, str, str]:
-    import cli
+    from moonshot import cli
     code = 0
     try:
         cli.app([str(a) for a in args])
@@ -174,7 +178,7 @@ def test_every_game_and_an_analysis_through_scheduler_tcp_equal_jobs_1(cluster, 
 
 @pytest.mark.parametrize("spec", ["bogus", "tcp://127.0.0.1", "local:0", "unreachable"])
 def test_bad_scheduler_is_one_line_exit_2_and_writes_nothing(tmp_path, capsys, spec, monkeypatch):
-    monkeypatch.setattr("simulator.cluster.CONNECT_TIMEOUT", 1.0)      # the refusal, not the wait, is tested
+    monkeypatch.setattr("moonshot.simulator.cluster.CONNECT_TIMEOUT", 1.0)      # the refusal, not the wait, is tested
     if spec == "unreachable":
         spec = f"tcp://127.0.0.1:{_free_port()}"
     code, out, err = cli_run(["simulate", "moon", "-n", 100, "-q", "-o", tmp_path / "out.json", "--save",

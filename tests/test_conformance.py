@@ -11,9 +11,9 @@ import zlib
 import numpy as np
 import pytest
 
-from analysis.common import make_setup, simulate
-from simulator.games import GAMES
-from simulator.runner import chunk_rngs
+from moonshot.analysis.common import make_setup, simulate
+from moonshot.simulator.games import GAMES
+from moonshot.simulator.runner import chunk_rngs
 
 GAME_NAMES = list(GAMES)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import cli
+from moonshot import cli
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = {

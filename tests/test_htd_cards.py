@@ -4,10 +4,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator.errors import BadInput
-from simulator.hit_the_deck import cards as C
-from simulator.hit_the_deck.profiles import PARAMS, PROFILES, parse_profile, seat_profiles
-from simulator.hit_the_deck.rules import FLAGS, Rules, memory_model, parse_rules, rule_args
+from moonshot.simulator.errors import BadInput
+from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck.profiles import PARAMS, PROFILES, parse_profile, seat_profiles
+from moonshot.simulator.hit_the_deck.rules import FLAGS, Rules, memory_model, parse_rules, rule_args
 
 R = Rules()
 

@@ -5,16 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator.hit_the_deck import cards as C
-from simulator.hit_the_deck import reference as ref
-from simulator.hit_the_deck.chance import RecordedChance
-from simulator.hit_the_deck.engine import Table, play, play_games
-from simulator.hit_the_deck.engine import state as S
-from simulator.hit_the_deck.engine.view import known_draw
-from simulator.hit_the_deck.profiles import seat_profiles
-from simulator.hit_the_deck.rules import parse_rules
-from simulator.hit_the_deck.views import DRAW, bits_of
-from strategies.base import make_strategy
+from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck import reference as ref
+from moonshot.simulator.hit_the_deck.chance import RecordedChance
+from moonshot.simulator.hit_the_deck.engine import Table, play, play_games
+from moonshot.simulator.hit_the_deck.engine import state as S
+from moonshot.simulator.hit_the_deck.engine.view import known_draw
+from moonshot.simulator.hit_the_deck.profiles import seat_profiles
+from moonshot.simulator.hit_the_deck.rules import parse_rules
+from moonshot.simulator.hit_the_deck.views import DRAW, bits_of
+from moonshot.strategies.base import make_strategy
 
 
 def table(players=4, args=(), profiles=()):

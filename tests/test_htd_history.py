@@ -8,13 +8,13 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from simulator.errors import BadInput
-from simulator.hit_the_deck import cards as C
-from simulator.hit_the_deck import reference as ref
-from simulator.hit_the_deck.chance import RandomChance
-from simulator.hit_the_deck.history import records, replay
-from simulator.hit_the_deck.profiles import seat_profiles
-from simulator.hit_the_deck.rules import parse_rules
+from moonshot.simulator.errors import BadInput
+from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck import reference as ref
+from moonshot.simulator.hit_the_deck.chance import RandomChance
+from moonshot.simulator.hit_the_deck.history import records, replay
+from moonshot.simulator.hit_the_deck.profiles import seat_profiles
+from moonshot.simulator.hit_the_deck.rules import parse_rules
 
 KEYS = {"game", "format", "rules", "hand_id", "seed", "players", "sides", "strategies",
         "dealer", "hands", "draw_pile", "reaction", "events", "went_out", "score"}

@@ -9,14 +9,14 @@ import json
 import numpy as np
 import pytest
 
-from simulator.hit_the_deck import cards as C
-from simulator.hit_the_deck import reference as ref
-from simulator.hit_the_deck.chance import RecordedChance
-from simulator.hit_the_deck.engine import Table, legal_kinds, play
-from simulator.hit_the_deck.history import records, replay
-from simulator.hit_the_deck.profiles import seat_profiles
-from simulator.hit_the_deck.rules import parse_rules
-from strategies.base import make_strategy
+from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck import reference as ref
+from moonshot.simulator.hit_the_deck.chance import RecordedChance
+from moonshot.simulator.hit_the_deck.engine import Table, legal_kinds, play
+from moonshot.simulator.hit_the_deck.history import records, replay
+from moonshot.simulator.hit_the_deck.profiles import seat_profiles
+from moonshot.simulator.hit_the_deck.rules import parse_rules
+from moonshot.strategies.base import make_strategy
 
 MIXES = [
     [],

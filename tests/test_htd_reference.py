@@ -10,12 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simulator.errors import BadInput, IllegalMove
-from simulator.hit_the_deck import cards as C
-from simulator.hit_the_deck import reference as ref
-from simulator.hit_the_deck.chance import RandomChance
-from simulator.hit_the_deck.profiles import PROFILES, seat_profiles
-from simulator.hit_the_deck.rules import Rules, parse_rules
+from moonshot.simulator.errors import BadInput, IllegalMove
+from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck import reference as ref
+from moonshot.simulator.hit_the_deck.chance import RandomChance
+from moonshot.simulator.hit_the_deck.profiles import PROFILES, seat_profiles
+from moonshot.simulator.hit_the_deck.rules import Rules, parse_rules
 
 R = Rules()
 OFF, ADULT = PROFILES["off"], PROFILES["adult"]

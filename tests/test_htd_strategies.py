@@ -3,12 +3,12 @@ thumb on a hand-made view, and the strongest beating random in a paired match.""
 import numpy as np
 import pytest
 
-from simulator.hit_the_deck import cards as C
-from simulator.hit_the_deck.engine import Table, play
-from simulator.hit_the_deck.reference import legal_plays
-from simulator.hit_the_deck.rules import Rules, parse_rules
-from simulator.hit_the_deck.views import KNOWN_DEPTH, PlayView
-from strategies.base import make_strategy, registered, rule_of_thumb
+from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck.engine import Table, play
+from moonshot.simulator.hit_the_deck.reference import legal_plays
+from moonshot.simulator.hit_the_deck.rules import Rules, parse_rules
+from moonshot.simulator.hit_the_deck.views import KNOWN_DEPTH, PlayView
+from moonshot.strategies.base import make_strategy, registered, rule_of_thumb
 
 GAME = "hit-the-deck"
 SPECS = ["random", "dump", "hold", "hold:close=4", "tactician", "tactician:fear=0,block=0.5"]

@@ -8,16 +8,16 @@ import numpy as np
 import pytest
 
 from tests.moon_testing import IllegalPlayer, RandomPlayer, SlowRandomPlayer, replay_hand
-from simulator.errors import BadInput, IllegalMove
-from simulator.moon import reference as ref
-from simulator.moon import tiles as T
-from simulator.moon.engine import (
+from moonshot.simulator.errors import BadInput, IllegalMove
+from moonshot.simulator.moon import reference as ref
+from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon.engine import (
     BITS7, UNIFORM, Table, deal, deal_with_hand, game_winner, play, play_games, play_tricks, run_auction,
     score, widow_and_trump,
 )
-from simulator.moon.history import records, replay
-from simulator.moon.rules import FLAGS, Rules, parse_rules
-from simulator.moon.views import BidView, DiscardView, PlayView, TrumpView
+from moonshot.simulator.moon.history import records, replay
+from moonshot.simulator.moon.rules import FLAGS, Rules, parse_rules
+from moonshot.simulator.moon.views import BidView, DiscardView, PlayView, TrumpView
 
 
 # ---------------------------------------------------------------------------- table

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from tests.moon_testing import RandomPlayer, SlowRandomPlayer, replay_hand
-from simulator.moon import reference as ref
-from simulator.moon.engine import Table, play, play_games
-from simulator.moon.rules import parse_rules
-from simulator.moon.tiles import DOUBLES, NOTRUMP
+from moonshot.simulator.moon import reference as ref
+from moonshot.simulator.moon.engine import Table, play, play_games
+from moonshot.simulator.moon.rules import parse_rules
+from moonshot.simulator.moon.tiles import DOUBLES, NOTRUMP
 
 # (players, rule flags, trump the random players favour so the variant is exercised)
 CASES = [
@@ -101,7 +101,7 @@ def test_lead_end_calls_include_the_lower_end():
     table = Table(3, parse_rules(["moon.lead_suit_rule=leader_calls_end"]))
     rng = np.random.default_rng(5)
     res = play(table, 300, [RandomPlayer()] * 3, rng, rng)
-    from simulator.moon.tiles import HIGH, LOW
+    from moonshot.simulator.moon.tiles import HIGH, LOW
     lead_tiles = res.play_tiles[:, ::3]
     called = res.called_ends
     used = called >= 0
@@ -112,7 +112,7 @@ def test_without_call_end_the_higher_end_is_named():
     table = Table(4, parse_rules(["moon.lead_suit_rule=leader_calls_end"]))
     rng = np.random.default_rng(6)
     res = play(table, 200, [RandomPlayer(call_ends=False)] * 4, rng, rng)
-    from simulator.moon.tiles import HIGH
+    from moonshot.simulator.moon.tiles import HIGH
     lead_tiles = res.play_tiles[:, ::4]
     used = res.called_ends >= 0
     assert used.any()

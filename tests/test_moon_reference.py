@@ -6,15 +6,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator.errors import IllegalMove
-from simulator.moon import reference as ref
-from simulator.moon import tiles as T
-from simulator.moon.reference import (
+from moonshot.simulator.errors import IllegalMove
+from moonshot.simulator.moon import reference as ref
+from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon.reference import (
     BIDDING, DISCARD, DONE, MOON, PASS, PLAY, TRUMP, Game, Hand, auction_state, bid_made, game_winner,
     is_trump, led_suit, legal_bids, legal_plays, score_hand, suits, trick_winner,
 )
-from simulator.moon.rules import Rules
-from simulator.moon.tiles import DOUBLES, DOUBLES_SUIT, NOTRUMP, TRUMP_SUIT, parse_tile, tile_name
+from moonshot.simulator.moon.rules import Rules
+from moonshot.simulator.moon.tiles import DOUBLES, DOUBLES_SUIT, NOTRUMP, TRUMP_SUIT, parse_tile, tile_name
 
 R = Rules()
 

@@ -16,10 +16,10 @@ import re
 import numpy as np
 import pytest
 
-from simulator.moon import reference as ref
-from simulator.moon import solver as S
-from simulator.moon import tiles as T
-from simulator.moon.rules import Rules
+from moonshot.simulator.moon import reference as ref
+from moonshot.simulator.moon import solver as S
+from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon.rules import Rules
 
 FLAG_SETS = [Rules(notrump_doubles=nd, lead_suit_rule=ls, first_lead_trump=flt)
              for nd, ls, flt in itertools.product(("high", "own_suit", "low"), ("higher_end", "leader_calls_end"),
@@ -254,8 +254,8 @@ def test_bad_positions_are_refused():
 # ------------------------------------------------------------------------------------ solve_position
 
 def test_solve_position_tables():
-    from analysis.common import make_setup
-    from analysis.moon_solve import solve_position
+    from moonshot.analysis.common import make_setup
+    from moonshot.analysis.moon_solve import solve_position
     res = solve_position(make_setup("moon", 3), "6-6 6-5 4-1 3-3 / 5-5 5-2 5-3 1-1 / 6-4 4-4 3-1 2-2", "6")
     hands = [[T.parse_tile(x) for x in h.split()] for h in ("6-6 6-5 4-1 3-3", "5-5 5-2 5-3 1-1", "6-4 4-4 3-1 2-2")]
     want, want_moves = minimax(tuple(frozenset(h) for h in hands), 6, Rules(), {0}, 0)
@@ -267,8 +267,8 @@ def test_solve_position_tables():
 
 
 def test_solve_position_four_players_with_end_calls():
-    from analysis.common import make_setup
-    from analysis.moon_solve import solve_position
+    from moonshot.analysis.common import make_setup
+    from moonshot.analysis.moon_solve import solve_position
     setup = make_setup("moon", 4, rules=["moon.lead_suit_rule=leader_calls_end"])
     res = solve_position(setup, "6-6 6-5 4-1 / 5-5 5-2 5-3 / 6-4 4-4 3-1 / 2-2 0-0 1-0", "notrump", bidder=1, leader=1)
     assert int(res.tables["solution"]["tricks"].iloc[0]) == 3
@@ -287,16 +287,16 @@ def test_solve_position_four_players_with_end_calls():
     ("6-6 / 5-5 / 4-4", "6", {"leader": -1}, "leader -1 is not a seat"),
 ])
 def test_solve_position_bad_input(hands, trump, seats, fragment):
-    from analysis.common import make_setup
-    from analysis.moon_solve import solve_position
-    from simulator.errors import BadInput
+    from moonshot.analysis.common import make_setup
+    from moonshot.analysis.moon_solve import solve_position
+    from moonshot.simulator.errors import BadInput
     with pytest.raises(BadInput, match=re.escape(fragment)):
         solve_position(make_setup("moon", 3), hands, trump, **seats)
 
 
 def test_solve_position_refuses_a_trump_the_table_does_not_allow():
-    from analysis.common import make_setup
-    from analysis.moon_solve import solve_position
-    from simulator.errors import BadInput
+    from moonshot.analysis.common import make_setup
+    from moonshot.analysis.moon_solve import solve_position
+    from moonshot.simulator.errors import BadInput
     with pytest.raises(BadInput, match="'doubles' is not allowed with 4 players"):
         solve_position(make_setup("moon", 4), "6-6 / 5-5 / 4-4 / 3-3", "doubles")

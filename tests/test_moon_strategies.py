@@ -2,11 +2,11 @@
 import numpy as np
 import pytest
 
-from analysis.common import Setup, match
-from simulator.moon import engine as E
-from simulator.moon import tiles as T
-from strategies.base import parse_seat_specs
-from strategies.moon import FixedTrump, ThresholdBidder, deal_around, trick_estimate
+from moonshot.analysis.common import Setup, match
+from moonshot.simulator.moon import engine as E
+from moonshot.simulator.moon import tiles as T
+from moonshot.strategies.base import parse_seat_specs
+from moonshot.strategies.moon import FixedTrump, ThresholdBidder, deal_around, trick_estimate
 
 METHODS = ("bid", "discard", "trump", "play")
 
@@ -86,7 +86,7 @@ def test_fixed_trump_names_its_trump_and_discards_for_it():
 def test_montecarlo_bidder_bids_a_sure_hand_and_passes_a_hopeless_one():
     mc = parse_seat_specs("moon", ["montecarlo:samples=24"], 3, default="random", required=METHODS).strategies[0]
     table = Setup("moon", 3).validate().table
-    from simulator.moon.views import BID_VALUES, BidView
+    from moonshot.simulator.moon.views import BID_VALUES, BidView
     sure = [T.parse_tile(x) for x in "6-6 6-5 6-4 6-3 6-2 5-5 4-4".split()]
     hopeless = [T.parse_tile(x) for x in "2-1 3-2 4-3 5-4 6-3 5-1 4-2".split()]
     view = BidView(3, table.rules, 0, np.zeros(2, dtype=np.int64), np.array([sure, hopeless], dtype=np.int8),

@@ -6,11 +6,11 @@ import itertools
 import numpy as np
 import pytest
 
-from simulator.errors import BadInput
-from simulator.moon import reference as ref
-from simulator.moon import tiles as T
-from simulator.moon.rules import FLAGS, Rules, parse_rules, tile_set_for
-from simulator.moon.tiles import DOUBLES, NOTRUMP, parse_hand, parse_tile, parse_trump, tile_name
+from moonshot.simulator.errors import BadInput
+from moonshot.simulator.moon import reference as ref
+from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon.rules import FLAGS, Rules, parse_rules, tile_set_for
+from moonshot.simulator.moon.tiles import DOUBLES, NOTRUMP, parse_hand, parse_tile, parse_trump, tile_name
 
 VARIANTS = [Rules(notrump_doubles=v) for v in ("high", "own_suit", "low")]
 

@@ -7,8 +7,8 @@ import click
 import pytest
 import typer
 
-import cli
-from simulator.games import GAMES
+from moonshot import cli
+from moonshot.simulator.games import GAMES
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

@@ -3,7 +3,7 @@ parquet tables (the builders take a floor for their sections, so this runs in se
 import pandas as pd
 import pytest
 
-from simulator.games import GAMES
+from moonshot.simulator.games import GAMES
 
 EXPECTED = {"shoot-the-moon": ("big_moon_paired", 4, 40), "moon": ("bid_success_by_class", 3, 40),
             "hit-the-deck": ("card_value", 4, 4)}       # (a table, figures at least, section floor)
@@ -36,7 +36,7 @@ def test_report_into_an_existing_folder_replaces_its_files(tmp_path):
 
 
 def test_a_report_never_replaces_a_folder_that_is_not_a_report(tmp_path):
-    from simulator.errors import BadInput
+    from moonshot.simulator.errors import BadInput
     (tmp_path / "notes.txt").write_text("mine")
     with pytest.raises(BadInput, match="other files"):
         GAMES["moon"].build_report(tmp_path, 150, 3, 1, quiet=True, floor=10)

@@ -4,9 +4,9 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.common import Setup, simulate
-from analysis.stats import estimate, mean_ci, wilson
-from simulator.runner import Tally, chunk_rngs, chunk_sizes
+from moonshot.analysis.common import Setup, simulate
+from moonshot.analysis.stats import estimate, mean_ci, wilson
+from moonshot.simulator.runner import Tally, chunk_rngs, chunk_sizes
 
 
 def test_chunk_sizes_cover_total():

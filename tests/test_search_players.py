@@ -13,17 +13,17 @@ import dataclasses
 import numpy as np
 import pytest
 
-from analysis.common import make_setup, match
-from simulator.moon import engine as ME
-from simulator.moon import views as MV
-from simulator.moon.rules import parse_rules
-from simulator.shoot_the_moon import cards as C
-from simulator.shoot_the_moon import engine as SE
-from simulator.shoot_the_moon.rules import Rules as StmRules
-from strategies.base import make_strategy
-from strategies.moon_search import deal_worlds as moon_worlds
-from strategies.shoot_the_moon import OddPlanner
-from strategies.stm_search import Position, deal_worlds as stm_worlds, play_out
+from moonshot.analysis.common import make_setup, match
+from moonshot.simulator.moon import engine as ME
+from moonshot.simulator.moon import views as MV
+from moonshot.simulator.moon.rules import parse_rules
+from moonshot.simulator.shoot_the_moon import cards as C
+from moonshot.simulator.shoot_the_moon import engine as SE
+from moonshot.simulator.shoot_the_moon.rules import Rules as StmRules
+from moonshot.strategies.base import make_strategy
+from moonshot.strategies.moon_search import deal_worlds as moon_worlds
+from moonshot.strategies.shoot_the_moon import OddPlanner
+from moonshot.strategies.stm_search import Position, deal_worlds as stm_worlds, play_out
 
 MOON_DECISIONS = ("bid", "discard", "trump", "play")
 
@@ -228,7 +228,7 @@ def test_rollout_worlds_fit_what_the_seat_sees():
     (6, True, ("stm.six_player_teams=three_teams_of_two",)), (5, False, ("stm.revoke_model=on",)),
 ])
 def test_rollout_plays_legally(players, partners, flags):
-    from simulator.shoot_the_moon.rules import parse_rules as stm_rules
+    from moonshot.simulator.shoot_the_moon.rules import parse_rules as stm_rules
     table = SE.Table(players, partners, stm_rules(list(flags)))
     rollout = make_strategy("shoot-the-moon", "rollout:worlds=4")
     res = SE.play(table, 40, [rollout] * players, np.random.default_rng(1), np.random.default_rng(2))

@@ -4,10 +4,10 @@ import zlib
 import numpy as np
 import pytest
 
-from simulator.shoot_the_moon import reference as ref
-from simulator.shoot_the_moon.engine import LEAD_CLASS, Table, deal, play, play_round, strength_table
-from simulator.shoot_the_moon.rules import parse_rules
-from strategies.base import parse_seat_specs
+from moonshot.simulator.shoot_the_moon import reference as ref
+from moonshot.simulator.shoot_the_moon.engine import LEAD_CLASS, Table, deal, play, play_round, strength_table
+from moonshot.simulator.shoot_the_moon.rules import parse_rules
+from moonshot.strategies.base import parse_seat_specs
 
 CASES = [
     (2, False, []), (3, False, []), (4, False, []), (4, True, []), (5, False, []), (6, False, []),

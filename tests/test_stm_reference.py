@@ -10,16 +10,16 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from simulator.errors import IllegalMove
-from simulator.shoot_the_moon.cards import (
+from moonshot.simulator.errors import IllegalMove
+from moonshot.simulator.shoot_the_moon.cards import (
     BIG_MOONS, LITTLE_MOONS, card_name, hands_dealt, is_little, parse_card, parse_cards,
     side_of_seats,
 )
-from simulator.shoot_the_moon.reference import (
+from moonshot.simulator.shoot_the_moon.reference import (
     Round, deal, game_winner, legal_plays, moon_chip_change, play_round, round_award,
     trick_winner,
 )
-from simulator.shoot_the_moon.rules import SUPPLY_CHIPS, RevokeModel, Rules
+from moonshot.simulator.shoot_the_moon.rules import SUPPLY_CHIPS, RevokeModel, Rules
 
 DEFAULT = Rules()
 SEQUENTIAL = Rules(moon_chip_netting="sequential")

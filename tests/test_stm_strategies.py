@@ -2,13 +2,13 @@
 import numpy as np
 import pytest
 
-from analysis.common import Setup, match
-from analysis.shoot_the_moon import add_big_moon
-from simulator.shoot_the_moon import cards as C
-from simulator.shoot_the_moon.engine import Table, deal, play_games, play_round
-from simulator.shoot_the_moon.views import PlayView
-from simulator.shoot_the_moon.rules import Rules
-from strategies.base import parse_seat_specs
+from moonshot.analysis.common import Setup, match
+from moonshot.analysis.shoot_the_moon import add_big_moon
+from moonshot.simulator.shoot_the_moon import cards as C
+from moonshot.simulator.shoot_the_moon.engine import Table, deal, play_games, play_round
+from moonshot.simulator.shoot_the_moon.views import PlayView
+from moonshot.simulator.shoot_the_moon.rules import Rules
+from moonshot.strategies.base import parse_seat_specs
 
 
 class Spy:

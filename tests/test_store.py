@@ -18,13 +18,13 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from analysis import common
-from analysis.common import make_setup, simulate
-from reports.text import render
-from simulator import store
-from simulator.errors import BadInput
-from simulator.games import GAMES
-from simulator.runner import Tally
+from moonshot.analysis import common
+from moonshot.analysis.common import make_setup, simulate
+from moonshot.reports.text import render
+from moonshot.simulator import store
+from moonshot.simulator.errors import BadInput
+from moonshot.simulator.games import GAMES
+from moonshot.simulator.runner import Tally
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -53,7 +53,7 @@ def saved_run(path: Path, game="shoot-the-moon", hands=6_000, seed=3, chunk=1_00
 # ------------------------------------------------------------------------------------------
 
 def _chunk_tallies():
-    from analysis import hit_the_deck, moon, shoot_the_moon
+    from moonshot.analysis import hit_the_deck, moon, shoot_the_moon
     for game in GAMES:
         setup = make_setup(game)
         yield f"{game} hands", common._hands_chunk(setup, False, 0, 5, 2, 700)
@@ -87,7 +87,7 @@ def test_a_saved_run_keeps_every_chunk_its_manifest_and_its_result(tmp_path):
     m = json.loads((tmp_path / "run" / "manifest.json").read_text())
     assert m["verb"] == "simulate" and m["game"] == "shoot-the-moon" and m["seed"] == 3 and m["chunk"] == 1_000
     assert m["complete"] and m["chunks"] == 6 and m["version"]
-    assert m["parts"] == [{"name": "00-hands", "task": "analysis.common._hands_chunk", "hands": 6_000, "seed": 3,
+    assert m["parts"] == [{"name": "00-hands", "task": "moonshot.analysis.common._hands_chunk", "hands": 6_000, "seed": 3,
                            "chunk": 1_000, "chunks": 6}]
     assert sorted(p.name for p in (tmp_path / "run" / "chunks").iterdir()) == \
         [f"00-hands-{i:06d}.parquet" for i in range(6)]
@@ -290,7 +290,7 @@ def test_save_hands_is_refused_with_resume_and_checks_its_path(tmp_path):
 # ------------------------------------------------------------------------------------------
 
 def cli_run(args, capsys) -> tuple[int, str, str]:
-    import cli
+    from moonshot import cli
     code = 0
     try:
         cli.app([str(a) for a in args])
@@ -302,7 +302,7 @@ def cli_run(args, capsys) -> tuple[int, str, str]:
 
 def moonshot() -> list[str]:
     script = Path(sys.executable).with_name("moonshot")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "moonshot.cli"]
 
 
 RUN = ["simulate", "shoot-the-moon", "-n", 24 * 65_536, "--seed", 5, "-f", "json", "-q"]

@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analysis.common import make_setup
-from analysis.tournament import ELO, bradley_terry, ratings_figure, tournament
-from simulator.errors import BadInput
+from moonshot.analysis.common import make_setup
+from moonshot.analysis.tournament import ELO, bradley_terry, ratings_figure, tournament
+from moonshot.simulator.errors import BadInput
 
 
 @pytest.mark.parametrize("sides", [2, 3, 4])

@@ -16,7 +16,7 @@ from collections import Counter
 
 import numpy as np
 
-from simulator.errors import BadInput
+from moonshot.simulator.errors import BadInput
 
 COLOURS = "RGBY"          # notation letters; htd.colours renames colours for display only (P8)
 N_KINDS = 38

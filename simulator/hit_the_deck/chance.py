@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.errors import BadInput
-from simulator.hit_the_deck.cards import parse_card
-from simulator.hit_the_deck.profiles import Profile
+from moonshot.simulator.errors import BadInput
+from moonshot.simulator.hit_the_deck.cards import parse_card
+from moonshot.simulator.hit_the_deck.profiles import Profile
 
 
 def cut_range(n: int, rules) -> tuple[int, int]:
@@ -171,7 +171,7 @@ class RecordedChance:
     def choose(self, view, legal) -> int:
         """The recorded ``play`` (its card) or ``draw`` (DRAW) at this point; a ``pass`` after an
         optional drawn card means it was kept (DRAW)."""
-        from simulator.hit_the_deck.cards import DRAW
+        from moonshot.simulator.hit_the_deck.cards import DRAW
         ev = self._peek()
         if isinstance(ev, list) and ev[:1] == ["reshuffle"]:     # a voluntary draw's reshuffle
             i = len(self.hand.events) + 1

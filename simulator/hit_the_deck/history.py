@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-from simulator.errors import BadInput, checked_replay
-from simulator.hit_the_deck import cards as C
-from simulator.hit_the_deck import reference as ref
-from simulator.hit_the_deck.profiles import PARAMS, PROFILES, Profile, parse_profile
-from simulator.hit_the_deck.rules import FLAGS, check_players, parse_rules, rule_args
+from moonshot.simulator.errors import BadInput, checked_replay
+from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck import reference as ref
+from moonshot.simulator.hit_the_deck.profiles import PARAMS, PROFILES, Profile, parse_profile
+from moonshot.simulator.hit_the_deck.rules import FLAGS, check_players, parse_rules, rule_args
 
 GAME = "hit-the-deck"
 HTD_KEYS = ("dealer", "hands", "draw_pile", "reaction", "events", "went_out", "score")

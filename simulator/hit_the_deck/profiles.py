@@ -10,7 +10,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from simulator.errors import BadInput
+from moonshot.simulator.errors import BadInput
 
 PARAMS = ("mu", "sigma", "tau", "mu_self", "sigma_self", "tau_self", "move_mu", "move_sd",
           "p_lapse", "lapse_mean", "p_forget", "q_htd", "q_word", "q_number")

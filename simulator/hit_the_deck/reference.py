@@ -18,14 +18,14 @@ from typing import Callable
 
 import numpy as np
 
-from simulator.errors import BadInput, IllegalMove
-from simulator.hit_the_deck import cards as C
-from simulator.hit_the_deck.cards import (
+from moonshot.simulator.errors import BadInput, IllegalMove
+from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck.cards import (
     CLASS, COLOUR, CUT, DRAW, FLIP, HH, HTD_C, HTD_H, HTD_N, NAMES, NUMBER, PENALTY, SLAP_KIND, VALUE,
 )
-from simulator.hit_the_deck.chance import RandomChance, RecordedChance, cut_range
-from simulator.hit_the_deck.profiles import Profile
-from simulator.hit_the_deck.rules import Rules
+from moonshot.simulator.hit_the_deck.chance import RandomChance, RecordedChance, cut_range
+from moonshot.simulator.hit_the_deck.profiles import Profile
+from moonshot.simulator.hit_the_deck.rules import Rules
 
 QUIET_LIMIT = 30                       # HTD-6.4: cut/flip/pass events in one quiet stretch
 NORMAL, DO_CUT, DO_FLIP, DO_SHOUT = "normal", "cut", "flip", "shout"   # what the seat to act must do

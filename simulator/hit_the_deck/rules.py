@@ -12,8 +12,8 @@ import math
 import re
 from dataclasses import dataclass
 
-from simulator.errors import BadInput
-from simulator.flags import Flag, apply_rule_args, boolean, choice, integer
+from moonshot.simulator.errors import BadInput
+from moonshot.simulator.flags import Flag, apply_rule_args, boolean, choice, integer
 
 PLAYER_COUNTS = range(2, 7)
 
@@ -65,7 +65,7 @@ def _memory(text: str) -> str:
 
 
 def _profile_spec(text: str) -> str:
-    from simulator.hit_the_deck.profiles import parse_profile
+    from moonshot.simulator.hit_the_deck.profiles import parse_profile
     try:
         return parse_profile(text).spec()
     except BadInput:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simulator.batch import BatchView
+from moonshot.simulator.batch import BatchView
 
 DRAW = 38           # = cards.DRAW: the answer "draw" (turn) or "keep the drawn card" (after a draw)
 N_CHOICES = 39      # columns of PlayView.legal: the 38 kinds, then DRAW

@@ -5,11 +5,11 @@ import json
 
 import numpy as np
 
-from simulator.errors import BadInput, checked_replay
-from simulator.moon import reference as ref
-from simulator.moon.engine import Result, Table
-from simulator.moon.rules import FLAGS, parse_rules
-from simulator.moon.tiles import N_TILES, TRUMP_NAMES, parse_tile, side_of_seats, tile_name, trump_name
+from moonshot.simulator.errors import BadInput, checked_replay
+from moonshot.simulator.moon import reference as ref
+from moonshot.simulator.moon.engine import Result, Table
+from moonshot.simulator.moon.rules import FLAGS, parse_rules
+from moonshot.simulator.moon.tiles import N_TILES, TRUMP_NAMES, parse_tile, side_of_seats, tile_name, trump_name
 
 GAME = "moon"
 _NAMES = np.array([tile_name(t) for t in range(N_TILES)] + [None], dtype=object)   # index -1 -> None

@@ -16,9 +16,9 @@ from typing import Sequence, Union
 
 import numpy as np
 
-from simulator.errors import IllegalMove
-from simulator.moon.rules import Rules, tile_set_for
-from simulator.moon.tiles import (
+from moonshot.simulator.errors import IllegalMove
+from moonshot.simulator.moon.rules import Rules, tile_set_for
+from moonshot.simulator.moon.tiles import (
     DOUBLES, DOUBLES_SUIT, HAND_SIZE, NOTRUMP, TRICKS, TRUMP_SUIT, TILE_SETS,
     ends, has_end, high_end, is_double, other_end, side_of_seats, tile_name, trump_name,
 )

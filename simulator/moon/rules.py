@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simulator.errors import BadInput
-from simulator.flags import Flag, apply_rule_args, boolean, choice, integer, rules_dict
+from moonshot.simulator.errors import BadInput
+from moonshot.simulator.flags import Flag, apply_rule_args, boolean, choice, integer, rules_dict
 
 PLAYER_COUNTS = (3, 4)
 

@@ -48,8 +48,8 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from simulator.moon import tiles as T
-from simulator.moon.rules import Rules
+from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon.rules import Rules
 
 # ---------------------------------------------------------------------------------------- context
 

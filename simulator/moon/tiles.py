@@ -25,8 +25,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from simulator.errors import BadInput
-from simulator.moon.rules import Rules, check_players, tile_set_for
+from moonshot.simulator.errors import BadInput
+from moonshot.simulator.moon.rules import Rules, check_players, tile_set_for
 
 N_TILES = 28
 HAND_SIZE = 7            # MOON-3.1, MOON-3.2
@@ -186,7 +186,7 @@ def parse_trump(text: str, players: int | None = None, rules: Rules | None = Non
     else:
         raise BadInput(f"bad trump {text!r}; accepted: {', '.join(TRUMP_NAMES)}")
     if players is not None and rules is not None:
-        from simulator.moon.reference import allowed_trumps
+        from moonshot.simulator.moon.reference import allowed_trumps
         allowed = allowed_trumps(players, rules)
         if trump not in allowed:
             raise BadInput(f"trump {text!r} is not allowed with {players} players and these rules; "
@@ -235,7 +235,7 @@ def tables(rules: Rules) -> Tables:
 
 @lru_cache(maxsize=None)
 def _tables(notrump_doubles: str) -> Tables:
-    from simulator.moon import reference as ref
+    from moonshot.simulator.moon import reference as ref
 
     rules = Rules(notrump_doubles=notrump_doubles)
     calls = Rules(notrump_doubles=notrump_doubles, lead_suit_rule="leader_calls_end")

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simulator.batch import BatchView
+from moonshot.simulator.batch import BatchView
 
 PASS = 0
 MOON_BID = 21

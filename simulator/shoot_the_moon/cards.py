@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.errors import BadInput
-from simulator.shoot_the_moon.rules import Rules
+from moonshot.simulator.errors import BadInput
+from moonshot.simulator.shoot_the_moon.rules import Rules
 
 SUITS = "RGPB"
 RED = 0

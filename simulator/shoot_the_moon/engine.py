@@ -21,10 +21,10 @@ from typing import Sequence
 
 import numpy as np
 
-from simulator.batch import SLOT_BIT, as_choice, ask, groups, illegal, partial_shuffle, uniform_table
-from simulator.shoot_the_moon import cards as C
-from simulator.shoot_the_moon.rules import SUPPLY_CHIPS, Rules
-from simulator.shoot_the_moon.views import BITS5, LEAD_BIG, LEAD_CLASS, LEAD_LITTLE, PlayView  # noqa: F401
+from moonshot.simulator.batch import SLOT_BIT, as_choice, ask, groups, illegal, partial_shuffle, uniform_table
+from moonshot.simulator.shoot_the_moon import cards as C
+from moonshot.simulator.shoot_the_moon.rules import SUPPLY_CHIPS, Rules
+from moonshot.simulator.shoot_the_moon.views import BITS5, LEAD_BIG, LEAD_CLASS, LEAD_LITTLE, PlayView  # noqa: F401
 
 # Suit a follower must match: the suit of a numbered lead; -1 (nothing to follow) after a Moon lead.
 FOLLOW = np.where(C.IS_MOON, -1, C.SUIT).astype(np.int8)

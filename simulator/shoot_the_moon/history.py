@@ -5,11 +5,11 @@ import json
 
 import numpy as np
 
-from simulator.errors import BadInput, bad_record
-from simulator.shoot_the_moon import reference as ref
-from simulator.shoot_the_moon.cards import card_name, parse_card
-from simulator.shoot_the_moon.engine import Result, Table
-from simulator.shoot_the_moon.rules import FLAGS, parse_rules
+from moonshot.simulator.errors import BadInput, bad_record
+from moonshot.simulator.shoot_the_moon import reference as ref
+from moonshot.simulator.shoot_the_moon.cards import card_name, parse_card
+from moonshot.simulator.shoot_the_moon.engine import Result, Table
+from moonshot.simulator.shoot_the_moon.rules import FLAGS, parse_rules
 
 GAME = "shoot-the-moon"
 

@@ -16,12 +16,12 @@ from typing import Callable
 
 import numpy as np
 
-from simulator.errors import BadInput, IllegalMove
-from simulator.shoot_the_moon.cards import (
+from moonshot.simulator.errors import BadInput, IllegalMove
+from moonshot.simulator.shoot_the_moon.cards import (
     DECK_SIZE, HAND_SIZE, MOON_SUIT, RED, TRICKS, card_name, dummy_seat, first_leader,
     hands_dealt, is_big, is_little, number, play_order, side_of_seats, suit, validate_table,
 )
-from simulator.shoot_the_moon.rules import SUPPLY_CHIPS, Rules
+from moonshot.simulator.shoot_the_moon.rules import SUPPLY_CHIPS, Rules
 
 
 # ---------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from simulator.flags import Flag, apply_rule_args, boolean, choice, integer, rules_dict
+from moonshot.simulator.flags import Flag, apply_rule_args, boolean, choice, integer, rules_dict
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ from functools import cached_property
 
 import numpy as np
 
-from simulator.batch import BITS
-from simulator.shoot_the_moon import cards as C
+from moonshot.simulator.batch import BITS
+from moonshot.simulator.shoot_the_moon import cards as C
 
 # What a trick's lead asks for: suit 0..3 for a numbered card, 4 after a Big Moon, 5 after a Little Moon.
 LEAD_BIG, LEAD_LITTLE = 4, 5

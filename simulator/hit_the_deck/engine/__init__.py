@@ -23,11 +23,11 @@ from typing import Sequence
 
 import numpy as np
 
-from simulator.hit_the_deck import cards as C
-from simulator.hit_the_deck.engine.hand import HandRun
-from simulator.hit_the_deck.engine.record import assemble
-from simulator.hit_the_deck.engine.state import State, counts
-from simulator.hit_the_deck.engine.table import Table, legal_kinds, legal_table
+from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck.engine.hand import HandRun
+from moonshot.simulator.hit_the_deck.engine.record import assemble
+from moonshot.simulator.hit_the_deck.engine.state import State, counts
+from moonshot.simulator.hit_the_deck.engine.table import Table, legal_kinds, legal_table
 
 __all__ = ["Table", "deal", "play", "Result", "play_games", "GameResult", "legal_kinds", "legal_table"]
 
@@ -137,4 +137,4 @@ def play(table: Table, n: int, strategies: Sequence, deal_rng: np.random.Generat
     return out
 
 
-from simulator.hit_the_deck.engine.games import GameResult, play_games  # noqa: E402
+from moonshot.simulator.hit_the_deck.engine.games import GameResult, play_games  # noqa: E402

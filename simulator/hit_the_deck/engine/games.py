@@ -8,7 +8,7 @@ from typing import Sequence
 
 import numpy as np
 
-from simulator.hit_the_deck.engine.table import Table
+from moonshot.simulator.hit_the_deck.engine.table import Table
 
 
 @dataclass
@@ -35,7 +35,7 @@ def play_games(table: Table, n: int, strategies: Sequence, deal_rng: np.random.G
                dealer0: np.ndarray | None = None) -> GameResult:
     """`first_hands` (n,P,7) with `first_draw` replace the first hand's deal (its deal is still
     drawn, so later hands see the same deals), `dealer0` the first dealer (still drawn)."""
-    from simulator.hit_the_deck.engine import deal, play
+    from moonshot.simulator.hit_the_deck.engine import deal, play
     P, rules = table.players, table.rules
     dealer = deal_rng.integers(0, P, n).astype(np.int8)
     if dealer0 is not None:

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.errors import IllegalMove
-from simulator.hit_the_deck import cards as C
-from simulator.hit_the_deck.engine import chance as X
-from simulator.hit_the_deck.engine.state import (CAUSES, CUT, DONE, FALSE_SLAP, FLIP, FORGOT, PILE, SLAP,
+from moonshot.simulator.errors import IllegalMove
+from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck.engine import chance as X
+from moonshot.simulator.hit_the_deck.engine.state import (CAUSES, CUT, DONE, FALSE_SLAP, FLIP, FORGOT, PILE, SLAP,
                                                  TURN, State)
-from simulator.hit_the_deck.engine.table import DRAW, DRAW_BIT, KIND_BIT, N_KINDS, Table
-from simulator.hit_the_deck.engine.view import EnginePlayView
+from moonshot.simulator.hit_the_deck.engine.table import DRAW, DRAW_BIT, KIND_BIT, N_KINDS, Table
+from moonshot.simulator.hit_the_deck.engine.view import EnginePlayView
 
 QUIET_LIMIT = 30
 CLASS = C.CLASS.astype(np.int8)
@@ -525,7 +525,7 @@ class HandRun:
 
 
 def _check(strat, view, choice) -> np.ndarray:
-    from simulator.hit_the_deck.engine.view import strategy_name
+    from moonshot.simulator.hit_the_deck.engine.view import strategy_name
     c = np.asarray(choice)
     ok = c.shape == (len(view),) and np.issubdtype(c.dtype, np.integer)
     if ok:

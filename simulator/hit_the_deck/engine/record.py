@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.hit_the_deck.engine.table import N_KINDS
+from moonshot.simulator.hit_the_deck.engine.table import N_KINDS
 
 _NULL_IF_NEGATIVE = {("slap", 3)}          # (code, field index): -1 is written null (no loser)
 

@@ -28,9 +28,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.hit_the_deck import cards as C
-from simulator.hit_the_deck.engine import chance as X
-from simulator.hit_the_deck.engine.table import KIND_BIT, N_KINDS, Table
+from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck.engine import chance as X
+from moonshot.simulator.hit_the_deck.engine.table import KIND_BIT, N_KINDS, Table
 
 PILE = 110
 TURN, CUT, FLIP, DONE = 0, 1, 2, 3

@@ -14,10 +14,10 @@ from functools import cached_property
 
 import numpy as np
 
-from simulator.errors import BadInput
-from simulator.hit_the_deck import cards as C
-from simulator.hit_the_deck.profiles import Profile, seat_profiles
-from simulator.hit_the_deck.rules import Rules, check_players, memory_model
+from moonshot.simulator.errors import BadInput
+from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck.profiles import Profile, seat_profiles
+from moonshot.simulator.hit_the_deck.rules import Rules, check_players, memory_model
 
 N_KINDS = C.N_KINDS
 DRAW = C.DRAW
@@ -106,7 +106,7 @@ class Table:
 
     @cached_property
     def reaction(self) -> dict[str, np.ndarray]:
-        from simulator.hit_the_deck.profiles import PARAMS
+        from moonshot.simulator.hit_the_deck.profiles import PARAMS
         return {name: self.param(name) for name in PARAMS}
 
     @cached_property

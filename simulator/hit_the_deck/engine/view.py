@@ -7,8 +7,8 @@ from functools import cached_property
 
 import numpy as np
 
-from simulator.hit_the_deck.engine import chance as X
-from simulator.hit_the_deck.views import KNOWN_DEPTH, PlayView
+from moonshot.simulator.hit_the_deck.engine import chance as X
+from moonshot.simulator.hit_the_deck.views import KNOWN_DEPTH, PlayView
 
 _BIT_BYTES = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.uint8)   # byte -> 8 bools
 

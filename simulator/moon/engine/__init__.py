@@ -23,13 +23,13 @@ Public encodings (batch dimension first):
   play_*    (N, 7P) int8     every play in order (seats, tiles); trick t is columns tP..tP+P-1
 Strategies see the views of simulator.moon.views (the PlayView lazily, play_state.LazyPlayView).
 """
-from simulator.batch import BITS, CLEAR, HIGHEST, LOWEST, POPCOUNT, SLOT_BIT  # noqa: F401
-from simulator.moon.engine.auction import Auction, run_auction  # noqa: F401
-from simulator.moon.engine.deal import deal, deal_with_hand  # noqa: F401
-from simulator.moon.engine.games import GameResult, play_games  # noqa: F401
-from simulator.moon.engine.hand import Result, play  # noqa: F401
-from simulator.moon.engine.rows import BITS7, BITS9, UNIFORM, UNIFORM_FLAT, UNIFORM_R  # noqa: F401
-from simulator.moon.engine.scoring import game_winner, instant_results, score  # noqa: F401
-from simulator.moon.engine.table import BID_COL, HAND, N_SUITS, N_TRUMPS, TRICKS, Table  # noqa: F401
-from simulator.moon.engine.tricks import PlayResult, play_tricks  # noqa: F401
-from simulator.moon.engine.widow import widow_and_trump  # noqa: F401
+from moonshot.simulator.batch import BITS, CLEAR, HIGHEST, LOWEST, POPCOUNT, SLOT_BIT  # noqa: F401
+from moonshot.simulator.moon.engine.auction import Auction, run_auction  # noqa: F401
+from moonshot.simulator.moon.engine.deal import deal, deal_with_hand  # noqa: F401
+from moonshot.simulator.moon.engine.games import GameResult, play_games  # noqa: F401
+from moonshot.simulator.moon.engine.hand import Result, play  # noqa: F401
+from moonshot.simulator.moon.engine.rows import BITS7, BITS9, UNIFORM, UNIFORM_FLAT, UNIFORM_R  # noqa: F401
+from moonshot.simulator.moon.engine.scoring import game_winner, instant_results, score  # noqa: F401
+from moonshot.simulator.moon.engine.table import BID_COL, HAND, N_SUITS, N_TRUMPS, TRICKS, Table  # noqa: F401
+from moonshot.simulator.moon.engine.tricks import PlayResult, play_tricks  # noqa: F401
+from moonshot.simulator.moon.engine.widow import widow_and_trump  # noqa: F401

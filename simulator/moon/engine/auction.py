@@ -7,10 +7,10 @@ from typing import Sequence
 
 import numpy as np
 
-from simulator.batch import as_choice, ask, groups, illegal, put, take
-from simulator.moon.engine.rows import bools7, padded, read_only, rows_of, words
-from simulator.moon.engine.table import BID_COL, Table, bid_legal_index
-from simulator.moon.views import MOON_BID, PASS, BidView
+from moonshot.simulator.batch import as_choice, ask, groups, illegal, put, take
+from moonshot.simulator.moon.engine.rows import bools7, padded, read_only, rows_of, words
+from moonshot.simulator.moon.engine.table import BID_COL, Table, bid_legal_index
+from moonshot.simulator.moon.views import MOON_BID, PASS, BidView
 
 
 @dataclass

@@ -5,10 +5,10 @@ from typing import Sequence
 
 import numpy as np
 
-from simulator.batch import partial_shuffle
-from simulator.errors import BadInput
-from simulator.moon import tiles as T
-from simulator.moon.engine.table import HAND, Table
+from moonshot.simulator.batch import partial_shuffle
+from moonshot.simulator.errors import BadInput
+from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon.engine.table import HAND, Table
 
 
 def shuffle(rng: np.random.Generator, n: int, pool: np.ndarray, k: int,

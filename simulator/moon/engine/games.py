@@ -6,12 +6,12 @@ from typing import Sequence
 
 import numpy as np
 
-from simulator.batch import take
-from simulator.moon.engine.deal import deal
-from simulator.moon.engine.hand import Result, play
-from simulator.moon.engine.scoring import game_winner
-from simulator.moon.engine.table import Table
-from simulator.moon.views import MOON_BID
+from moonshot.simulator.batch import take
+from moonshot.simulator.moon.engine.deal import deal
+from moonshot.simulator.moon.engine.hand import Result, play
+from moonshot.simulator.moon.engine.scoring import game_winner
+from moonshot.simulator.moon.engine.table import Table
+from moonshot.simulator.moon.views import MOON_BID
 
 
 @dataclass

@@ -6,14 +6,14 @@ from typing import Sequence
 
 import numpy as np
 
-from simulator.batch import groups, rows_where, take
-from simulator.moon.engine.auction import auction
-from simulator.moon.engine.deal import deal
-from simulator.moon.engine.rows import padded, words
-from simulator.moon.engine.scoring import instant_results, score
-from simulator.moon.engine.table import HAND, Table
-from simulator.moon.engine.tricks import play_rows
-from simulator.moon.engine.widow import exchange_and_name_trump
+from moonshot.simulator.batch import groups, rows_where, take
+from moonshot.simulator.moon.engine.auction import auction
+from moonshot.simulator.moon.engine.deal import deal
+from moonshot.simulator.moon.engine.rows import padded, words
+from moonshot.simulator.moon.engine.scoring import instant_results, score
+from moonshot.simulator.moon.engine.table import HAND, Table
+from moonshot.simulator.moon.engine.tricks import play_rows
+from moonshot.simulator.moon.engine.widow import exchange_and_name_trump
 
 
 @dataclass

@@ -13,10 +13,10 @@ from functools import cached_property
 
 import numpy as np
 
-from simulator.moon import tiles as T
-from simulator.moon.engine.rows import BITS9, SUIT_BIT, TILE_BIT, bools7, bools28, read_only, rows_of
-from simulator.moon.engine.table import NOTRUMP, TILE_STRIDE, TRICKS, Table, suit_trump, tile_trump
-from simulator.moon.views import PlayView
+from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon.engine.rows import BITS9, SUIT_BIT, TILE_BIT, bools7, bools28, read_only, rows_of
+from moonshot.simulator.moon.engine.table import NOTRUMP, TILE_STRIDE, TRICKS, Table, suit_trump, tile_trump
+from moonshot.simulator.moon.views import PlayView
 
 
 class PlayState:

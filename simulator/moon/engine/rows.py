@@ -11,8 +11,8 @@ import sys
 
 import numpy as np
 
-from simulator.batch import BIT_WORDS, BITS, uniform_table
-from simulator.moon import tiles as T
+from moonshot.simulator.batch import BIT_WORDS, BITS, uniform_table
+from moonshot.simulator.moon import tiles as T
 
 assert sys.byteorder == "little", "rows as words and the suit-mask bytes assume a little-endian machine"
 

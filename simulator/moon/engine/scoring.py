@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.moon import reference as ref
-from simulator.moon.engine.table import TRICKS, Table
-from simulator.moon.views import MOON_BID
+from moonshot.simulator.moon import reference as ref
+from moonshot.simulator.moon.engine.table import TRICKS, Table
+from moonshot.simulator.moon.views import MOON_BID
 
 
 def score(table: Table, bidder: np.ndarray, bid: np.ndarray, tricks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -18,10 +18,10 @@ from functools import cached_property
 
 import numpy as np
 
-from simulator.moon import reference as ref
-from simulator.moon import tiles as T
-from simulator.moon.rules import Rules, tile_set_for, validate
-from simulator.moon.views import BID_VALUES, MOON_BID
+from moonshot.simulator.moon import reference as ref
+from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon.rules import Rules, tile_set_for, validate
+from moonshot.simulator.moon.views import BID_VALUES, MOON_BID
 
 HAND = T.HAND_SIZE          # 7 tiles a seat
 TRICKS = T.TRICKS           # 7 tricks a hand

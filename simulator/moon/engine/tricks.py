@@ -13,12 +13,12 @@ from typing import Sequence
 
 import numpy as np
 
-from simulator.batch import CLEAR, as_choice, ask, groups, illegal
-from simulator.moon import tiles as T
-from simulator.moon.engine.play_state import LazyPlayView, PlayState, Step
-from simulator.moon.engine.rows import bools7, padded, rows_of
-from simulator.moon.engine.table import HAND, NOTRUMP, TILE_STRIDE, TRICKS, Table, suit_trump, tile_trump
-from simulator.moon.views import PlayView
+from moonshot.simulator.batch import CLEAR, as_choice, ask, groups, illegal
+from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon.engine.play_state import LazyPlayView, PlayState, Step
+from moonshot.simulator.moon.engine.rows import bools7, padded, rows_of
+from moonshot.simulator.moon.engine.table import HAND, NOTRUMP, TILE_STRIDE, TRICKS, Table, suit_trump, tile_trump
+from moonshot.simulator.moon.views import PlayView
 
 SUIT_BYTE = np.minimum(np.arange(T.N_SUITS), 7).astype(np.intp)      # suit id -> byte of the suit masks
 TRUMP_BYTE = 7

@@ -5,10 +5,10 @@ from typing import Sequence
 
 import numpy as np
 
-from simulator.batch import as_choice, ask, groups, illegal, put, rows_where, take
-from simulator.moon.engine.rows import padded, read_only, rows_of, words
-from simulator.moon.engine.table import HAND, N_TRUMPS, Table
-from simulator.moon.views import DiscardView, TrumpView
+from moonshot.simulator.batch import as_choice, ask, groups, illegal, put, rows_where, take
+from moonshot.simulator.moon.engine.rows import padded, read_only, rows_of, words
+from moonshot.simulator.moon.engine.table import HAND, N_TRUMPS, Table
+from moonshot.simulator.moon.views import DiscardView, TrumpView
 
 # A row as a word holds slot s in byte s: LOW_BYTES[s] masks the slots before slot s, TOP_BYTE slot 7.
 LOW_BYTES = np.array([(1 << (8 * s)) - 1 for s in range(8)], dtype=np.uint64)

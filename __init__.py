@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analysis import common
-from analysis.result import Result
-from simulator.errors import BadInput
-from simulator.games import GAMES
+from moonshot.analysis import common
+from moonshot.analysis.result import Result
+from moonshot.simulator.errors import BadInput
+from moonshot.simulator.games import GAMES
 
 __all__ = ["GAMES", "BadInput", "Result", "simulate", "analyze", "compare", "whatif", "hand", "report"]
 
