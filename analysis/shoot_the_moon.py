@@ -353,3 +353,64 @@ ANALYSES = {
                           takes_seat=True),
     "chip-value": Analysis(chip_value, "games", 40_000, "P(win the game) from every chips state"),
 }
+
+
+# --------------------------------------------------------------------------------------------
+# the hand analyzer: `moonshot hand shoot-the-moon --hand ...`
+# --------------------------------------------------------------------------------------------
+
+SEAT_ORDERS = ("first", "second", "third", "fourth", "fifth", "last")
+
+
+def deal_with_hand(rng: np.random.Generator, n: int, table: Table, hand: list[int]) -> np.ndarray:
+    """n deals in which seat 0 holds `hand`: the other 47 cards shuffled to the other hands (and
+    the dummy stack with two players); the undealt cards stay out, as in a real deal."""
+    rest = np.setdiff1d(np.arange(C.DECK_SIZE, dtype=np.int8), np.array(hand, dtype=np.int8))
+    decks = rng.permuted(np.broadcast_to(rest, (n, len(rest))), axis=1)
+    H = table.hands_dealt
+    hands = np.empty((n, H, C.HAND_SIZE), dtype=np.int8)
+    hands[:, 0] = hand
+    hands[:, 1:] = decks[:, :C.HAND_SIZE * (H - 1)].reshape(n, H - 1, C.HAND_SIZE)
+    return hands
+
+
+def _hand_chunk(setup: Setup, hand: tuple[int, ...], position: int, seed: int, index: int, size: int) -> Tally:
+    table = setup.table
+    deal_rng, play_rng = chunk_rngs(seed, index)
+    dealer = np.full(size, (-1 - position) % table.players, dtype=np.int8)
+    res = play(table, size, setup.seats.strategies, None, play_rng, hands=deal_with_hand(deal_rng, size, table, hand),
+               dealer=dealer)
+    m = round_metrics(res, np.full(size, table.side_of_seat[0]))
+    tally = Tally()
+    tally.add("hand", one_row(size), {"p_odd": m["p_odd"], "p_shoot": m["p_shoot"], "chips": m["chips"],
+                                      "tricks": m["tricks"]})
+    tally.add("tricks_dist", {"tricks": m["tricks"]}, {})
+    return tally
+
+
+def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, seed: int, jobs: int = 1,
+                 progress: Progress = None) -> Result:
+    """P(odd), P(shoot) and expected chips of one five-card hand held by seat 0."""
+    setup.validate()
+    hand = C.parse_cards(hand_text.split())
+    if len(hand) != C.HAND_SIZE:
+        raise BadInput(f"hand {hand_text!r} has {len(hand)} cards; accepted: exactly {C.HAND_SIZE} cards, "
+                       'e.g. "R12 R7 BM G3 P5"')
+    orders = SEAT_ORDERS[:setup.players - 1] + ("last",)
+    if seat_order not in orders:
+        raise BadInput(f"unknown --seat-order {seat_order!r} at {setup.players} players; accepted: "
+                       f"{', '.join(orders)} (first leads, last deals)")
+    position = orders.index(seat_order)
+    t = run(_hand_chunk, (setup, tuple(hand), position), samples, seed, jobs, progress, chunk=16_384)
+    names = [C.card_name(c) for c in hand]
+    res = Result(f"Shoot the Moon: hand {' '.join(names)}",
+                 setup.meta(hand=names, seat_order=seat_order, samples=samples, seed=seed))
+    res.tables["hand"] = estimate(t.get("hand"), [], ["p_odd", "p_shoot", "chips", "tricks"])
+    dist = t.get("tricks_dist")[["tricks", "n"]]
+    res.tables["tricks_distribution"] = dist.assign(share=dist["n"] / dist["n"].sum())
+    res.findings.append(f"This hand's side takes an odd number of tricks {say(res.row('hand', 'p_odd'))} of the "
+                        f"time, shoots the moon {say(res.row('hand', 'p_shoot'))}, and wins "
+                        f"{say(res.row('hand', 'chips'), signed=True)} chips in the round.")
+    res.notes.append(f"Seat 0 holds the hand and plays {seat_order} (position {position} after the dealer); the "
+                     f"other cards are dealt at random, {samples:,} deals, from {setup.table.rules.starting_chips} chips a side.")
+    return res

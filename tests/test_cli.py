@@ -154,3 +154,13 @@ def test_ctrl_c_stops_cleanly_and_leaves_no_file(tmp_path):
     assert proc.returncode == 130
     assert "interrupted" in err.decode() and "Traceback" not in err.decode()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_hand_analyzer_for_shoot_the_moon(capsys):
+    code, out, err = run(["hand", "shoot-the-moon", "--hand", "R12 R11 R10 R9 BM", "-p", "4", "--samples", "2000",
+                          "-f", "json", "-q"], capsys)
+    assert code == 0, err
+    rows = {r["metric"]: r for r in json.loads(out)["tables"]["hand"]}
+    assert rows["tricks"]["estimate"] > 3 and rows["chips"]["estimate"] > 0      # a monster hand
+    code, _, err = run(["hand", "shoot-the-moon", "--hand", "R12 R12 R1 R2 R3"], capsys)
+    assert code == 2 and "appears twice" in err

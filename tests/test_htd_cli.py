@@ -48,7 +48,7 @@ def test_profiles_per_seat_reach_the_table(capsys):
     (["simulate", "hit-the-deck", "-p", "7"], "7"),
     (["simulate", "moon", "--profile", "child"], "reaction profiles apply to hit-the-deck"),
     (["analyze", "hit-the-deck", "card-value", "-n", "100"], "give --games"),
-    (["hand", "shoot-the-moon", "--hand", "R1 R2 R3 R4 R5"], "no hand analyzer for shoot-the-moon"),
+    (["hand", "shoot-the-moon", "--hand", "R1 R2"], "exactly 5 cards"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, needle, capsys, tmp_path):
     out = tmp_path / "o.json"
