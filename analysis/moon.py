@@ -138,6 +138,24 @@ def _bid_levels(table) -> list[int]:
     return list(range(table.rules.min_bid, 8)) + [MOON_BID]
 
 
+OPEN_DEALS = {3: 500, 4: 150}      # deals per chunk and trump solved with every hand open (double dummy)
+
+
+def _open_cards_ceiling(table, h7: np.ndarray, trump: np.ndarray, levels, t: int, tally: Tally) -> None:
+    """P(make) with every hand open (double dummy): the exact solver's tricks under best play by all,
+    on the first deals of the chunk (the same hands, widow exchanged, as the simulated play)."""
+    from moonshot.simulator.moon.solver import solve_deals
+    k = min(len(h7), OPEN_DEALS[table.players])
+    solved = solve_deals(h7[:k], trump[:k], table.rules, 0).astype(np.int16)
+    side = table.side_of_seat[0]
+    tricks = np.zeros((k, table.n_sides), dtype=np.int16)
+    tricks[:, side] = solved
+    tricks[:, (side + 1) % table.n_sides] = 7 - solved           # who else took them does not change `made`
+    for b in levels:
+        _, made = E.score(table, np.zeros(k, dtype=np.int64), np.full(k, b), tricks)
+        tally.add("open_cards", {"trump": np.full(k, t), "bid": np.full(k, b)}, {"p_make_open": made})
+
+
 def _hand_chunk(setup: Setup, hand: tuple[int, ...], order: int, trumps: tuple[int, ...], seed: int,
                 index: int, size: int) -> Tally:
     table, seats = setup.table, setup.seats
@@ -157,6 +175,7 @@ def _hand_chunk(setup: Setup, hand: tuple[int, ...], order: int, trumps: tuple[i
         bid = np.full(size, table.rules.min_bid)
         h7, _, trump = E.widow_and_trump(table, hands, widow, bidder, bid, lineup, play_rng)
         tricks = E.play_tricks(table, h7, bidder, bid, trump, seats.strategies, play_rng).tricks
+        _open_cards_ceiling(table, h7, trump, levels, t, tally)
         for b in levels:
             points, made = E.score(table, bidder, np.full(size, b), tricks)
             for key, value in (("trump", np.full(size, t)), ("bid", np.full(size, b)), ("p_make", made),
@@ -205,6 +224,9 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
     # Small chunks: a 100,000-deal question splits evenly over the workers.
     t = run(_hand_chunk, (setup, hand, order, trumps), samples, seed, jobs, progress, chunk=HAND_CHUNK)
     grid = estimate(t.get("table"), ["trump", "bid"], ["p_make", "score"])
+    ceiling = estimate(t.get("open_cards"), ["trump", "bid"], ["p_make_open"])
+    grid = pd.concat([grid, ceiling], ignore_index=True).sort_values(["trump", "bid"], kind="stable",
+                                                                       ignore_index=True)
     grid["trump"] = [T.trump_name(int(x)) for x in grid["trump"]]
     outbid = estimate(t.get("outbid"), ["bid"], ["p_outbid"])
     scores = grid[grid.metric == "score"]
@@ -238,6 +260,10 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
         "trick count and P(make) of every bid level come from the same plays.",
         "outbid: how often another player would take the contract from this hand at that bid: a player "
         "speaking before it bids at least that much, or one after it bids more (their strategy's bid).",
+        f"p_make_open: P(make) with every hand open (double dummy: the exact solver's tricks when every seat "
+        f"sees every hand and plays its best), on the first {OPEN_DEALS[table.players]} deals of each chunk per "
+        "trump (its n says how many). It is not a bound on p_make, what these strategies get: with open "
+        "hands the defence is perfect too.",
         "pass: the same deals with this hand passing (forced to bid only when the rules force it): its side's "
         "expected points as a defender, 0 on a thrown-in hand. best_bid's choice is the best bid when its "
         "expected score beats passing, else pass.",

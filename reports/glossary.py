@@ -47,6 +47,8 @@ GAMES = {
         "p_bidder": ("P(takes bid)", "the side won the auction"),
         "p_thrown_in": ("P(thrown in)", "everybody passed and the hand was redealt"),
         "p_make": ("P(make)", "the contract was made (at least the bid in tricks)"),
+        "p_make_open": ("P(make), open hands", "P(make) when every seat sees every hand and plays its best "
+                        "(double dummy, the exact solver)"),
         "make": ("P(make)", "the contract was made"),
         "bidder_score": ("bidder points", "points the bidder's side scored"),
         "bidder_tricks": ("bidder tricks", "tricks the bidder's side took"),
