@@ -46,7 +46,7 @@ def check_report_folder(out: Path) -> None:
                        "folder, or one a report was written to (it is replaced whole)")
 
 
-def begin(out: Path, game: str, title: str, setup_text: str, hands: int, seed: int, quiet: bool, sections: int = 6):
+def begin(out: Path, game: str, title: str, setup_text: str, hands: int, seed: int, quiet: bool, sections: int = 7):
     """A report's start: (the document with its intro, the game's default Setup, the step printer);
     a folder the report may not replace is refused before any work."""
     from moonshot.analysis.common import make_setup
@@ -155,6 +155,15 @@ class Document:
             self.table(name, result.tables[key], caption)
         for note in (result.notes if notes is True else result.notes[:int(notes)]):
             self.note(note)
+
+    def tournament(self, setup, entrants, games: int, seed: int, jobs: int) -> None:
+        """Every pair of the built-in `entrants` on the same deals; Bradley-Terry ratings."""
+        from moonshot.analysis.tournament import ratings_figure, tournament
+        result = tournament(setup, list(entrants), games, seed, jobs)
+        self.section("Tournament: how the built-in strategies rank", result,
+                     ("tournament", ratings_figure(result), "Ratings of the built-in strategies (Elo scale)."),
+                     [("tournament_ratings", "ratings", "Bradley-Terry ratings, every pair on the same deals"),
+                      ("tournament_pairs", "pairs", "Each pair's games-mode match")])
 
     def matches(self, setup, pairs, n: int, seed: int, jobs: int) -> None:
         """One table per strategy pair (same deals, seats rotated) and the note on how to read them."""

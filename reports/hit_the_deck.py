@@ -129,6 +129,11 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     names = [s for s in ("tactician", "hold", "dump", "random") if s in _registered()]
     doc.matches(base, [(names[0], other) for other in names[1:]], n_match, seed, jobs)
 
+    entrants = ("tactician", "hold", "dump", "random")
+    t_games = share(hands, 80, max(1, floor // 8))
+    step(f"tournament: {t_games:,} games a pair, {len(entrants)} strategies")
+    doc.tournament(base, entrants, t_games, seed, jobs)
+
     step(f"rules what-if {WHATIF_RULES}: {n_match:,} deals")
     doc.whatif(base, WHATIF_RULES, "whatif_final_card_effects", "Rules what-if: the last card's effects resolve "
                "before scoring", n_match, seed, jobs)

@@ -150,6 +150,11 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     doc.section("Who wins the game to 21?", go, None,
                 [("game_odds", "matchups", "Strategy match-ups, same deals, seats rotated")], notes=1)
 
+    entrants = ("threshold", "greedy", "defend", "random")
+    t_games = share(hands, 40, max(1, floor // 4))
+    step(f"tournament: {t_games:,} games a pair, {len(entrants)} strategies")
+    doc.tournament(setup, entrants, t_games, seed, jobs)
+
     step(f"rules what-if moon.min_bid=3: {widow_hands:,} hands")
     doc.whatif(setup, ["moon.min_bid=3"], "whatif_min_bid_3", "Rules what-if: minimum bid 3", widow_hands, seed, jobs)
     return doc.write(out)

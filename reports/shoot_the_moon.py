@@ -126,6 +126,11 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     doc.heading("Which playing style wins more chips?")
     doc.matches(base, (("odd", "random"), ("odd", "greedy"), ("greedy", "random")), n_match, seed, jobs)
 
+    entrants = ("odd", "greedy", "random")
+    t_games = share(hands, 40, max(1, floor // 4))
+    step(f"tournament: {t_games:,} games a pair, {len(entrants)} strategies")
+    doc.tournament(base, entrants, t_games, seed, jobs)
+
     step(f"rules what-if {WHATIF_RULES}: {n_match:,} deals")
     doc.whatif(base, WHATIF_RULES, "whatif_little_moon_lead_trumps",
                "Rules what-if: red still trumps a Little Moon lead", n_match, seed, jobs)

@@ -97,4 +97,4 @@ def test_hand_analyzer_shows_the_open_hands_rate_beside_the_simulated_one():
     open_rows = grid[grid.metric == "p_make_open"]
     assert len(open_rows) == len(grid[grid.metric == "p_make"]) and (open_rows["n"] <= OPEN_DEALS[3]).all()
     sixes = open_rows[(open_rows.trump == "6") & (open_rows.bid == 4)].iloc[0]
-    assert sixes["estimate"] == 1.0          # seven trumps with the double: no defence takes four tricks
+    assert sixes["estimate"] == 1.0          # six trumps with the double and 5-5: no defence takes four tricks
