@@ -17,10 +17,10 @@ WHATIF_RULES = ["htd.final_card_effects=resolve_then_score"]
 
 
 def _categories(ax, labels, d: pd.DataFrame, offset: float = 0.0, label: str | None = None,
-                scale: float = 1.0) -> None:
+                scale: float = 1.0, rotation: int = 30) -> None:
     """Categorical estimates as points with 95% error bars, the categories named on the x axis."""
     points(ax, np.arange(len(labels)) + offset, d, label=label, scale=scale)
-    ax.set_xticks(np.arange(len(labels)), labels, rotation=30, ha="right")
+    ax.set_xticks(np.arange(len(labels)), labels, rotation=rotation, ha="right" if rotation else "center")
     ax.axhline(0, color="#999", lw=0.8)
 
 
@@ -79,8 +79,7 @@ def seat_figure(positions: pd.DataFrame):
     for ax, name, label in ((axes[0], "p_out", "P(goes out first), first hand (%)"),
                             (axes[1], "p_win", "P(wins the game) (%)")):
         d = metric(positions, name)
-        _categories(ax, [str(int(p)) for p in d["position"]], d, scale=100.0)
-        ax.set_xticks(range(len(d)), [str(int(p)) for p in d["position"]], rotation=0)
+        _categories(ax, [str(int(p)) for p in d["position"]], d, scale=100.0, rotation=0)
         ax.set_xlabel("position (0 plays first)")
         ax.set_ylabel(label)
     fig.tight_layout()

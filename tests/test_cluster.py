@@ -20,6 +20,7 @@ from moonshot.reports.text import render
 from moonshot.simulator.cluster import parse, scheduler
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.games import GAMES
+from tests.test_cli import run as cli_run
 
 ROOT = Path(__file__).resolve().parent.parent
 # Functions of this file sent to workers travel by value: pytest names test modules after their
@@ -150,17 +151,6 @@ def test_without_dask_distributed_the_message_says_what_to_install(tmp_path):
 # ------------------------------------------------------------------------------------------
 # the command line
 # ------------------------------------------------------------------------------------------
-
-def cli_run(args, capsys) -> tuple[int, str, str]:
-    from moonshot import cli
-    code = 0
-    try:
-        cli.app([str(a) for a in args])
-    except SystemExit as exc:
-        code = exc.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err
-
 
 def test_every_game_and_an_analysis_through_scheduler_tcp_equal_jobs_1(cluster, capsys):
     address, client = cluster

@@ -25,6 +25,7 @@ from moonshot.simulator import store
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.games import GAMES
 from moonshot.simulator.runner import Tally
+from tests.test_cli import run as cli_run
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -288,17 +289,6 @@ def test_save_hands_is_refused_with_resume_and_checks_its_path(tmp_path):
 # ------------------------------------------------------------------------------------------
 # the command line: --save, --resume, --save-hands, runs show / list
 # ------------------------------------------------------------------------------------------
-
-def cli_run(args, capsys) -> tuple[int, str, str]:
-    from moonshot import cli
-    code = 0
-    try:
-        cli.app([str(a) for a in args])
-    except SystemExit as exc:
-        code = exc.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err
-
 
 def moonshot() -> list[str]:
     script = Path(sys.executable).with_name("moonshot")
