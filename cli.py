@@ -442,17 +442,6 @@ def report(ctx: typer.Context, game: str, out: Path = typer.Option(..., "--out",
     _positive("--hands", hands)
     from moonshot.reports.document import check_report_folder
     check_report_folder(out)
-    import os
-    import tempfile
-    probe = out.absolute()
-    while not probe.exists():                 # missing folders are created; the first existing one must be writable
-        probe = probe.parent
-    try:
-        if not probe.is_dir():
-            raise OSError
-        os.rmdir(tempfile.mkdtemp(dir=probe))         # the real test of "writable"
-    except OSError:
-        raise BadInput(f"cannot write the report into {str(out)!r}: {str(probe)!r} is not a writable folder") from None
     from moonshot.analysis.result import Result
     with _runs(ctx, _setup(entry, None, False, None, None), scheduler, save, resume) as keep:
         path = entry.build_report(out, hands or 200_000, seed, jobs, quiet=quiet)

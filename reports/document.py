@@ -37,13 +37,23 @@ def say(quiet: bool, text: str) -> None:
 
 
 def check_report_folder(out: Path) -> None:
-    """A report replaces its folder whole, so the folder must be new, empty or an earlier report."""
+    """A report replaces its folder whole, so the folder must be new, empty or an earlier report, and
+    the first folder of its path that exists must be writable."""
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise BadInput(f"--out {str(out)!r} is a file; accepted: a folder (created if missing)")
     if out.is_dir() and any(out.iterdir()) and not (out / "report.md").exists():
         raise BadInput(f"--out {str(out)!r} is a folder with other files in it; accepted: a new or empty "
                        "folder, or one a report was written to (it is replaced whole)")
+    probe = out.absolute()
+    while not probe.exists():                 # missing folders are created; the first existing one must be writable
+        probe = probe.parent
+    try:
+        if not probe.is_dir():
+            raise OSError
+        os.rmdir(tempfile.mkdtemp(dir=probe))         # the real test of "writable"
+    except OSError:
+        raise BadInput(f"cannot write the report into {str(out)!r}: {str(probe)!r} is not a writable folder") from None
 
 
 def begin(out: Path, game: str, title: str, setup_text: str, hands: int, seed: int, quiet: bool, sections: int = 7):
