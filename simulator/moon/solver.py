@@ -179,18 +179,33 @@ def _slot(key, mask):
 
 @njit(cache=True)
 def _tt_get(tt, stamp, key):
-    """(lo, hi) bounds stored for key, or (-1, -1)."""
+    """(lo, hi, move) stored for key, or (-1, -1, -1); move -1 when none was stored."""
     mask = len(tt) - 1
     i = _slot(key, mask)
     for j in range(4):
         e = tt[(i + j) & mask]
         if (e >> 48) == stamp and (e & 0x3FFFFFFF) == key:
-            return (e >> 32) & 0xF, (e >> 36) & 0xF
-    return -1, -1
+            return (e >> 32) & 0xF, (e >> 36) & 0xF, _unpack_move((e >> 40) & 0xFF)
+    return -1, -1, -1
+
+
+@njit(cache=True, inline="always")
+def _pack_move(mv):
+    """A move in 8 bits: tile + 1 (5 bits) and the called end + 1 (3 bits); 0 for none."""
+    if mv < 0:
+        return 0
+    return ((mv & 0xFF) + 1) | ((mv >> MOVE_END) << 5)
+
+
+@njit(cache=True, inline="always")
+def _unpack_move(b):
+    if b == 0:
+        return -1
+    return ((b & 0x1F) - 1) | ((b >> 5) << MOVE_END)
 
 
 @njit(cache=True)
-def _tt_put(tt, stamp, key, lo, hi):
+def _tt_put(tt, stamp, key, lo, hi, move):
     mask = len(tt) - 1
     i = _slot(key, mask)
     free = -1
@@ -205,7 +220,7 @@ def _tt_put(tt, stamp, key, lo, hi):
             free = at
     if free < 0:
         free = i
-    tt[free] = key | (lo << 32) | (hi << 36) | (stamp << 48)
+    tt[free] = key | (lo << 32) | (hi << 36) | (_pack_move(move) << 40) | (stamp << 48)
 
 
 @njit(cache=True)
@@ -270,6 +285,17 @@ def _gen_moves(ctx, work, hands, mover, pos, led, best, win, played, first, base
             work[base + 16 + j] = sc
             n += 1
     return n
+
+
+@njit(cache=True)
+def _to_front(work, base, cnt, move):
+    """Put `move` first among the cnt moves at work[base:] (when it is there), the rest in order."""
+    for i in range(cnt):
+        if work[base + i] == move:
+            for j in range(i, 0, -1):
+                work[base + j] = work[base + j - 1]
+            work[base] = move
+            return
 
 
 @njit(cache=True)
@@ -362,7 +388,7 @@ def _quick_tricks(ctx, hands, leader):
 
 # Fields of a search frame in the work array (one frame per ply).
 F_LEADER, F_POS, F_LED, F_BEST, F_WIN, F_PLAYED, F_K, F_FIRST = 0, 1, 2, 3, 4, 5, 6, 7
-F_MOVER, F_CNT, F_IDX, F_KEY, F_N, F_MAX, F_MOVE = 8, 9, 10, 11, 12, 13, 14
+F_MOVER, F_CNT, F_IDX, F_KEY, F_N, F_MAX, F_MOVE, F_CUT = 8, 9, 10, 11, 12, 13, 14, 15
 FRAME = 16
 ENTER, NEXT, DONE, RETURN = 0, 1, 2, 3
 
@@ -409,6 +435,7 @@ def _search(ctx, tt, work, hands, leader, pos, led, best, win, played, k, first,
                 continue
             work[W_NODES] += 1
             key = -1
+            hint = -1
             if pos == 0:
                 if n == 1 and calls == 0:
                     r = _last_trick(ctx, hands, leader) >= k
@@ -436,7 +463,7 @@ def _search(ctx, tt, work, hands, leader, pos, led, best, win, played, k, first,
                         continue
                 if not first:
                     key = (hands[0] | hands[1] | hands[2] | hands[3]) | (leader << 28)
-                    lo, hi = _tt_get(tt, stamp, key)
+                    lo, hi, hint = _tt_get(tt, stamp, key)
                     if lo >= 0:
                         if lo >= k:
                             r = True
@@ -451,12 +478,15 @@ def _search(ctx, tt, work, hands, leader, pos, led, best, win, played, k, first,
             base = W_BASE + ply * SLOTS
             cnt = _gen_moves(ctx, work, hands, mover, pos, led, work[f + F_BEST], work[f + F_WIN],
                              work[f + F_PLAYED], first, base, True, True)
+            if hint >= 0:
+                _to_front(work, base, cnt, hint)
             work[f + F_MOVER] = mover
             work[f + F_CNT] = cnt
             work[f + F_IDX] = 0
             work[f + F_KEY] = key
             work[f + F_N] = n
             work[f + F_MAX] = ctx[O_SIDE + mover]
+            work[f + F_CUT] = -1
             state = NEXT
         elif state == NEXT:
             idx = work[f + F_IDX]
@@ -509,14 +539,15 @@ def _search(ctx, tt, work, hands, leader, pos, led, best, win, played, k, first,
             key = work[f + F_KEY]
             if key >= 0:
                 k = work[f + F_K]
-                lo, hi = _tt_get(tt, stamp, key)
+                lo, hi, hint = _tt_get(tt, stamp, key)
                 if lo < 0:
                     lo, hi = 0, work[f + F_N]
                 if r:
                     lo = max(lo, k)
                 else:
                     hi = min(hi, k - 1)
-                _tt_put(tt, stamp, key, lo, hi)
+                cut = work[f + F_CUT]
+                _tt_put(tt, stamp, key, lo, hi, cut if cut >= 0 else hint)
             state = RETURN
         else:  # RETURN: hand r to the parent frame
             if ply == ply0:
@@ -525,6 +556,7 @@ def _search(ctx, tt, work, hands, leader, pos, led, best, win, played, k, first,
             f = W_FRAMES + ply * FRAME
             hands[work[f + F_MOVER]] ^= 1 << (work[f + F_MOVE] & 0xFF)
             if r == (work[f + F_MAX] == 1):
+                work[f + F_CUT] = work[f + F_MOVE]       # the move that settled it: tried first next time
                 state = DONE
             else:
                 work[f + F_IDX] += 1
@@ -542,10 +574,10 @@ def _exact(ctx, tt, work, hands, leader, pos, led, best, win, played, first, ply
             k = hi
         if _search(ctx, tt, work, hands, leader, pos, led, best, win, played, k, first, ply):
             lo = k
-            guess = (k + hi + 1) // 2 if k + 1 < hi else k + 1
+            guess = k + 1
         else:
             hi = k - 1
-            guess = (lo + k) // 2 if k - 1 > lo + 1 else k - 1
+            guess = k - 1
     return lo
 
 
