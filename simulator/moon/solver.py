@@ -20,7 +20,8 @@ How it searches
     quick tricks the side on lead can cash at once (``_quick_tricks``); the last trick is
     settled directly.
   * Move ordering: a follower tries to win a trick an opponent is winning (cheapest winner first),
-    and not to overtake a partner; leaders try strong tiles first.
+    and not to overtake a partner; leaders try their masters first (tiles nobody else can beat in
+    the led suit), then tiles only their partner can beat, then strong tiles.
   * Equivalent tiles are searched once: tiles of one seat that belong only to one suit (trumps;
     doubles as the doubles suit under ``notrump_doubles=own_suit``), adjacent in rank with no
     tile held by another seat, or played to the current trick, ranked between them.
@@ -227,8 +228,9 @@ def _tt_put(tt, stamp, key, lo, hi, move):
 def _gen_moves(ctx, work, hands, mover, pos, led, best, win, played, first, base, dedupe, order):
     """Write the mover's legal moves at work[base:] and return their count: equivalent tiles
     once (dedupe), and (order) sorted by a score kept at work[base + 16:], highest first:
-    leading, strong tiles first; following, the cheapest tile that wins a trick an opponent is
-    winning, else the cheapest loser (and never overtaking a partner first). Without order the
+    leading, masters first, then tiles only the partner beats, then strong tiles; following,
+    the cheapest tile that wins a trick an opponent is winning, else the cheapest loser (and
+    never overtaking a partner first). Without order the
     moves come by ascending tile id, the higher end first for an end call."""
     h = hands[mover]
     if pos == 0:
@@ -261,6 +263,11 @@ def _gen_moves(ctx, work, hands, mover, pos, led, best, win, played, first, base
                 continue
         if pos == 0:
             sc = ctx[O_ORDER + t]
+            beaters = ctx[O_BEATEN + t] & others
+            if beaters == 0:
+                sc += 60                                  # a master: wins unless trumped
+            elif ctx[O_P] == 4 and (beaters & ~hands[(mover + 2) % 4]) == 0:
+                sc += 40                                  # only the partner can beat it
         else:
             p = ctx[O_POWER + t * 9 + led]
             if p > best:
