@@ -12,10 +12,12 @@ numbers), so the comparison between cards is paired.
 The view keeps no record of who played which card in earlier tricks, so only the current
 trick's failures to follow constrain the deal; earlier voids are not used.
 
-The play-out repeats the engine's trick loop (engine.play_round) from a position inside the
-round, with the engine's tables, helpers and PlayView; tests check it against the engine.
+The play-outs are the engine's own trick loop (engine.play_on) resumed inside the round.
 """
 from __future__ import annotations
+
+from dataclasses import replace
+from functools import lru_cache
 
 import numpy as np
 
@@ -23,7 +25,7 @@ from moonshot.simulator.batch import LOWEST, SLOT_BIT
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.shoot_the_moon import cards as C
 from moonshot.simulator.shoot_the_moon import engine as E
-from moonshot.simulator.shoot_the_moon.views import LEAD_CLASS, PlayView
+from moonshot.simulator.shoot_the_moon.views import PlayView
 from moonshot.strategies.base import register
 from moonshot.strategies.shoot_the_moon import Greedy, OddPlanner
 
@@ -35,134 +37,28 @@ MAX_ROLLOUTS = 1 << 17              # rollouts per batch (memory stays bounded f
 
 # ------------------------------------------------------------------------------------ a round in progress
 
-class Position:
-    """A round in progress, M copies (one per rollout), as the engine's RoundState holds it, plus
-    the trick so far: everything the play-out loop needs to go on from (trick_no, position)."""
-
-    def __init__(self, table: E.Table, hands: np.ndarray, live: np.ndarray, dealer: np.ndarray,
-                 chips: np.ndarray, tricks: np.ndarray, tricks_seat: np.ndarray, reds_played: np.ndarray,
-                 trick_no: int, position: int, leader: np.ndarray, trick: np.ndarray):
-        self.st = E.RoundState(table, hands, dealer, chips)
-        self.st.live[:] = live.reshape(-1)
-        self.st.tricks[:] = tricks
-        self.st.reds_played[:] = reds_played
-        self.tricks_seat = tricks_seat.reshape(-1).astype(np.int8)
-        self.trick_no, self.position, self.leader = trick_no, position, leader.astype(np.intp)
-        self.st.trick[:] = trick
-        self.table = table
+@lru_cache(maxsize=None)
+def playout_table(table: E.Table) -> E.Table:
+    """The table the play-outs run at: the same rules without the human-error model (the search
+    plays the round out as its policy would, never simulating its own or others' revokes)."""
+    return E.Table(table.players, table.partners, replace(table.rules, revoke_model=None))
 
 
-def play_out(pos: Position, first_slot: np.ndarray, policy, rng: np.random.Generator) -> np.ndarray:
-    """Play the round to its end from `pos`: the player to move plays `first_slot`, then every
-    seat plays `policy` (the blind dummy turns its stack). Returns chips after the round (M, S):
-    Moon chips per trick (STM-6) and the end-of-round award (STM-7), as engine.play_round."""
-    table, st = pos.table, pos.st
-    rules = table.rules
-    P, H, S = table.players, table.hands_dealt, table.n_sides
-    N = st.N
-    ar = np.arange(N)
-    ar_H, ar_S = ar * H, ar * S
-    side_of = table.side_of_seat
-    strength_flat = table.strength.reshape(-1)
-    order_flat = table.order.reshape(-1).astype(np.intp)
-    dealer_base = st.dealer.astype(np.intp) * H
-    dummy = table.dummy
-    blind_dummy = dummy is not None and rules.dummy_mode == "blind_stack"
-    finite = rules.chip_supply == "finite40"
-    tricks_seat = pos.tricks_seat
-    tricks_flat = st.tricks.reshape(-1)
-    leader = pos.leader
-    # the trick so far (engine.play_round's per-trick state), rebuilt from its cards
-    order_base = (dealer_base + leader) * H
-    best = np.zeros(N, dtype=np.int16)
-    win_seat = leader.copy()
-    moon_delta = np.zeros(N, dtype=np.int8)
-    has_moon = np.zeros(N, dtype=bool)
-    lead_class = follow = moon_lead = None
-    for k in range(pos.position):
-        card = st.trick[:, k].astype(np.intp)
-        seat = order_flat[order_base + k]
-        has_moon |= C.IS_MOON[card]
-        moon_delta += E.MOON_DELTA[card]
-        if k == 0:
-            lead_class = LEAD_CLASS[card]
-            follow = C.SUIT[card].astype(np.intp)
-            moon_lead = C.IS_MOON[card]
-            best = strength_flat[lead_class * C.DECK_SIZE + card]
-        else:
-            s = strength_flat[lead_class * C.DECK_SIZE + card]
-            better = s > best
-            best = np.where(better, s, best)
-            win_seat = np.where(better, seat, win_seat)
-    for t in range(pos.trick_no, C.TRICKS):
-        k0 = pos.position if t == pos.trick_no else 0
-        if t > pos.trick_no:
-            st.trick[:] = -1
-            order_base = (dealer_base + leader) * H
-            best = np.zeros(N, dtype=np.int16)
-            win_seat = leader.copy()
-            moon_delta = np.zeros(N, dtype=np.int8)
-            has_moon = np.zeros(N, dtype=bool)
-        for k in range(k0, H):
-            seat = order_flat[order_base + k]
-            row = ar_H + seat
-            mine = st.live[row]
-            if k == 0:
-                legal = mine
-            else:
-                row8 = row * 8
-                on_suit = st.masks_flat[row8 + follow] & mine
-                moons = st.masks_flat[row8 + E.F_MOON] & mine
-                legal = np.where((on_suit == 0) | moon_lead, mine, on_suit | moons)
-            is_dummy = (seat == dummy) if dummy is not None else None
-            if blind_dummy:
-                legal = np.where(is_dummy, np.uint8(1 << t), legal)
-            if t == pos.trick_no and k == k0:
-                slot = first_slot.astype(np.intp)
-            else:
-                step = {"seat": seat, "row": row, "legal": legal, "best": best, "win_seat": win_seat}
-                view = PlayView(table, t, k, st, step)
-                if blind_dummy:
-                    slot = np.full(N, t, dtype=np.intp)
-                    human = np.flatnonzero(~is_dummy)
-                    if len(human):
-                        slot[human] = np.asarray(policy.play(view.take(human), rng)).astype(np.intp)
-                else:
-                    slot = np.asarray(policy.play(view, rng)).astype(np.intp)
-            card = st.cards_flat[row * 8 + slot]
-            st.live[row] = mine & ~SLOT_BIT[slot]
-            st.trick[:, k] = card
-            has_moon |= C.IS_MOON[card]
-            moon_delta += E.MOON_DELTA[card]
-            st.reds_played |= E.RED_BIT[card]
-            if k == 0:
-                lead_class = LEAD_CLASS[card]
-                follow = C.SUIT[card].astype(np.intp)
-                moon_lead = C.IS_MOON[card]
-                best = strength_flat[lead_class * C.DECK_SIZE + card]
-            else:
-                s = strength_flat[lead_class * C.DECK_SIZE + card]
-                better = s > best
-                best = np.where(better, s, best)
-                win_seat = np.where(better, seat, win_seat)
-        tricks_seat[ar_H + win_seat] += 1
-        win_side = side_of[win_seat]
-        has_side = win_side >= 0
-        tricks_flat[ar_S + np.maximum(win_side, 0)] += has_side
-        moon_rows = np.flatnonzero(has_moon & has_side)
-        if len(moon_rows):
-            ws = win_side[moon_rows]
-            old = st.chips[moon_rows, ws]
-            if rules.moon_chip_netting == "net_per_trick" and not finite:
-                new = np.maximum(0, old + moon_delta[moon_rows])
-            else:
-                new = E._moon_chips(old, st.trick[moon_rows], st.chips[moon_rows], rules.moon_chip_netting, finite)
-            st.chips[moon_rows, ws] = new
-        leader = win_seat.astype(np.intp)
-    award = E._round_award(tricks_seat.reshape(N, H), st.tricks, table)
-    if finite:
-        award = E._pay_from_supply(award, st.chips, (st.dealer + 1) % P, table)
-    return (st.chips + award).astype(np.int16)
+def position(table: E.Table, hands, live, dealer, chips, tricks, tricks_seat, reds_played,
+             trick_no: int, pos: int, leader, trick) -> E.RoundState:
+    """A round in progress (one copy per rollout) as the engine resumes it: the trick so far is
+    played into the state again, card by card."""
+    st = E.RoundState(table, hands, dealer, chips)
+    st.live[:] = live.reshape(-1)
+    st.tricks[:] = tricks
+    st.tricks_seat[:] = tricks_seat.reshape(-1)
+    st.reds_played[:] = reds_played
+    st.trick_no, st.leader = trick_no, leader.astype(np.intp)
+    st.start_trick()
+    order = table.order[dealer.astype(np.intp), st.leader]
+    for k in range(pos):
+        st.record(order[:, k].astype(np.intp), trick[:, k])
+    return st
 
 
 # ------------------------------------------------------------------------------------ worlds
@@ -325,9 +221,10 @@ class RolloutPlay:
             tricks_seat[:, first_seat] = tricks[:, s]
         reds = np.asarray(view.reds_played)
         trick = np.asarray(view.trick)
-        pos = Position(table, hands[g, w], live[g, w], np.asarray(view.dealer)[g], chips[g], tricks[g],
-                       tricks_seat[g], reds[g], view.trick_no, view.position, leader[g], trick[g])
-        after = play_out(pos, np.repeat(cand_slot, W), self.policy, rng)
+        run_at = playout_table(table)
+        st = position(run_at, hands[g, w], live[g, w], np.asarray(view.dealer)[g], chips[g], tricks[g],
+                      tricks_seat[g], reds[g], view.trick_no, view.position, leader[g], trick[g])
+        after = E.play_on(run_at, st, [self.policy] * table.players, rng, first_slot=np.repeat(cand_slot, W)).chips_after
         gain = after[np.arange(m), side[g]].astype(float) - chips[g, side[g]]
         mean = gain.reshape(len(cand_game), W).mean(axis=1)
         value = np.full((n, C.HAND_SIZE), -np.inf)

@@ -2,9 +2,9 @@
 (Monte Carlo play-outs with the batch engine's rules).
 
 Legal choices in every phase through the engines (the engines check every answer), only the
-documented view fields read, worlds that fit what the seat has seen, the play-out loop against
-the engine, and small paired matches against the strategies they should beat (the bigger
-measurement is benchmarks/search_bench.py).
+documented view fields read, worlds that fit what the seat has seen, and small paired matches
+against the strategies they should beat (the bigger measurement is benchmarks/search_bench.py).
+Rollout's play-outs are the engine's own loop resumed mid-round: tests/test_stm_playon.py.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from moonshot.simulator.shoot_the_moon.rules import Rules as StmRules
 from moonshot.strategies.base import make_strategy
 from moonshot.strategies.moon_search import deal_worlds as moon_worlds
 from moonshot.strategies.shoot_the_moon import OddPlanner
-from moonshot.strategies.stm_search import Position, deal_worlds as stm_worlds, play_out
+from moonshot.strategies.stm_search import deal_worlds as stm_worlds
 
 MOON_DECISIONS = ("bid", "discard", "trump", "play")
 
@@ -137,56 +137,6 @@ def test_pimc_beats_threshold():
 
 
 # ------------------------------------------------------------------------------------ Shoot the Moon rollout
-
-def _position_after(table, res, i, j):
-    """The engine's round i after its first j plays, as a Position (one copy), and the slot of
-    the j-th play."""
-    P, H, S = table.players, table.hands_dealt, table.n_sides
-    hands = res.hands[i:i + 1].copy()
-    seats, cards = res.play_seats[i], res.play_cards[i]
-    live = np.full((1, H), 31, dtype=np.uint8)
-    for s_, c in zip(seats[:j], cards[:j]):
-        live[0, s_] &= ~np.uint8(1 << int(np.flatnonzero(hands[0, s_] == c)[0]))
-    t, k = divmod(j, H)
-    chips = res.chips_before[i:i + 1].astype(np.int16).copy()
-    tricks = np.zeros((1, S), dtype=np.int8)
-    tricks_seat = np.zeros((1, H), dtype=np.int8)
-    for u in range(t):
-        w = int(res.trick_winners[i, u])
-        side = int(table.side_of_seat[w])
-        tricks_seat[0, w] += 1
-        if side >= 0:
-            tricks[0, side] += 1
-            trick = cards[u * H:(u + 1) * H]
-            delta = int(C.IS_BIG[trick].sum()) - int(C.IS_LITTLE[trick].sum())
-            chips[0, side] = max(0, chips[0, side] + delta)
-    reds = np.zeros(1, dtype=np.uint16)
-    for c in cards[:j]:
-        reds |= SE.RED_BIT[c]
-    trick = np.full((1, H), -1, dtype=np.int8)
-    trick[0, :k] = cards[t * H:j]
-    leader = (res.dealer[i] + 1) % P if t == 0 else res.trick_winners[i, t - 1]
-    pos = Position(table, hands, live, res.dealer[i:i + 1], chips, tricks, tricks_seat, reds, t, k,
-                   np.array([leader]), trick)
-    slot = int(np.flatnonzero(hands[0, seats[j]] == cards[j])[0])
-    return pos, slot
-
-
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_play_out_continues_the_engine(players):
-    """From any point of an engine round (odd everywhere, deterministic), the play-out given the
-    engine's next card ends with the engine's chips."""
-    table = SE.Table(players, False, StmRules())
-    rng = np.random.default_rng(players)
-    n = 30
-    res = SE.play(table, n, [OddPlanner()] * players, rng, np.random.default_rng(0))
-    H = table.hands_dealt
-    for i in range(n):
-        for j in (0, 1, H, H + 2, 3 * H - 1, 5 * H - 1):
-            pos, slot = _position_after(table, res, i, j)
-            after = play_out(pos, np.array([slot]), OddPlanner(), np.random.default_rng(0))
-            assert after[0].tolist() == res.chips_after[i].tolist(), (i, j)
-
 
 def test_rollout_worlds_fit_what_the_seat_sees():
     """Dealt cards are unseen by the mover, counts match what each hand still holds, and a player

@@ -3,7 +3,9 @@
 The loops run over tricks and seats, never over hands. Rules come from lookup tables indexed by
 card id (cards.py); tests check them, and whole rounds, against reference.py. The entry points
 are `play` (one round per deal, dealt here or given) and `play_games` (whole games); strategies
-see views.PlayView. Bit tables, strategy groups and the shuffle are shared (simulator.batch).
+see views.PlayView. Every round is played by one trick loop, `play_on`, from a RoundState: a
+fresh one (play_round) or one `resume`d after the plays of a record (the rollout search player
+plays its sampled worlds on from the middle of a trick that way). Bit tables, strategy groups and the shuffle are shared (simulator.batch).
 
 Encodings used throughout (batch dimension first; see RoundState):
   hands   (N, H, 5) int8   card ids dealt to each hand; H = players, or 3 with the 2-player dummy
@@ -124,12 +126,47 @@ def feature_masks(rows: np.ndarray) -> np.ndarray:
     return word.view(np.uint8).reshape(len(rows), 8)
 
 
+class TrickInPlay:
+    """The trick being played, as the rules need it after each card: what a follower must match
+    (`follow`, `moon_lead`), who is winning (`win_seat`, `best` strength) and its Moon cards."""
+
+    def __init__(self, leader: np.ndarray, strength_flat: np.ndarray):
+        N = len(leader)
+        self.strength_flat = strength_flat
+        self.best = np.zeros(N, dtype=np.int16)
+        self.win_seat = leader.copy()
+        self.moon_delta = np.zeros(N, dtype=np.int8)     # Big Moons minus Little Moons in the trick
+        self.has_moon = np.zeros(N, dtype=bool)
+        self.lead_class = self.follow = self.moon_lead = None
+
+    def add(self, k: int, seat: np.ndarray, card: np.ndarray) -> None:
+        """Card `card` (N,) played by `seat` at position k."""
+        self.has_moon |= C.IS_MOON[card]
+        self.moon_delta += MOON_DELTA[card]
+        if k == 0:
+            self.lead_class = LEAD_CLASS[card]
+            self.follow = C.SUIT[card].astype(np.intp)
+            self.moon_lead = C.IS_MOON[card]
+            self.best = self.strength_flat[self.lead_class * C.DECK_SIZE + card]
+        else:
+            s = self.strength_flat[self.lead_class * C.DECK_SIZE + card]
+            better = s > self.best                      # ties go to the earlier card (STM-5.2)
+            self.best = np.where(better, s, self.best)
+            self.win_seat = np.where(better, seat, self.win_seat)
+
+
 class RoundState:
-    """The full-batch arrays of a round in progress (engine-private; strategies see PlayView)."""
+    """The full-batch arrays of a round in progress (engine-private; strategies see PlayView).
+
+    Every game of the batch stands at the same point: `position` cards into trick `trick_no`,
+    which `leader` led (`current` holds that trick's progress). A new state is a round about to
+    start; `resume` builds one after the plays of a record. `play_on` plays a state to the end."""
 
     def __init__(self, table: Table, hands: np.ndarray, dealer: np.ndarray, chips: np.ndarray):
         N, H, _ = hands.shape
-        self.N, self.H = N, H
+        self.table, self.N, self.H = table, N, H
+        self.row0 = np.arange(N) * H                         # flat row of each game's seat 0
+        self.side0 = np.arange(N) * table.n_sides            # flat index of each game's side 0 in tricks
         self.hands = hands                                   # (N,H,5) int8
         self.rows = hands.reshape(N * H, C.HAND_SIZE)        # hand of flat row n*H+seat
         self.live = np.full(N * H, 31, dtype=np.uint8)       # unplayed slots per flat row
@@ -141,8 +178,8 @@ class RoundState:
         padded[:, :C.HAND_SIZE] = self.rows
         self.words = padded.view(np.uint64).ravel()
         self.cards_flat = padded.reshape(-1)                 # slot i of row r at r*8 + i
-        self.play_seats = np.zeros((N, C.TRICKS * H), dtype=np.int8)   # every play so far, in order
-        self.play_cards = np.zeros((N, C.TRICKS * H), dtype=np.int8)
+        self.play_seats = np.full((N, C.TRICKS * H), -1, dtype=np.int8)   # every play so far, in order;
+        self.play_cards = np.full((N, C.TRICKS * H), -1, dtype=np.int8)   # -1 = not yet played
         self.n_played = 0
         self.reds_played = np.zeros(N, dtype=np.uint16)     # bit r: red card number r+1 has been played
         # bit r: this hand was dealt red number r+1 (its own knowledge)
@@ -150,9 +187,47 @@ class RoundState:
         for i in range(C.HAND_SIZE):
             self.red_dealt |= RED_BIT[self.rows[:, i]]
         self.trick = np.full((N, H), -1, dtype=np.int8)      # current trick, play order
+        self.trick_no, self.position = 0, 0
+        self.leader = ((dealer + 1) % table.players).astype(np.intp)   # STM-4.1, STM-10.2: dealer's left
+        self.current: TrickInPlay | None = None
         self.tricks = np.zeros((N, table.n_sides), dtype=np.int8)
+        self.tricks_seat = np.zeros(N * H, dtype=np.int8)   # flat row n*H+seat, the dummy's too
+        self.winners = np.full((N, C.TRICKS), -1, dtype=np.int8)
         self.chips = chips.astype(np.int16, copy=True)
+        self.chips_before = self.chips.copy()               # at the start of play (or of the resumed play)
         self.dealer = dealer
+        self.revoked = np.zeros((N, table.n_sides), dtype=bool)     # side made a revoke that will be detected
+        self.revoke_detected = (np.zeros((N, C.TRICKS * H), dtype=bool)
+                                if table.rules.revoke_model is not None else None)
+
+    def start_trick(self) -> None:
+        self.trick[:] = -1
+        self.current = TrickInPlay(self.leader, self.table.strength.reshape(-1))
+
+    def record(self, seat: np.ndarray, card: np.ndarray) -> None:
+        """The next card of the trick in progress: on the table, on record, in the trick's state."""
+        k = self.position
+        self.trick[:, k] = card
+        self.play_seats[:, self.n_played] = seat
+        self.play_cards[:, self.n_played] = card
+        self.n_played += 1
+        self.position += 1
+        self.reds_played |= RED_BIT[card]
+        self.current.add(k, seat, card)
+
+    def score_trick(self) -> tuple[np.ndarray, np.ndarray]:
+        """The finished trick counts for its winner, who leads next. Returns the winning side (N,)
+        and whether it is a side (False for the dummy, whose tricks count for nobody: STM-6.4)."""
+        win_seat = self.current.win_seat
+        self.tricks_seat[self.row0 + win_seat] += 1
+        win_side = self.table.side_of_seat[win_seat]
+        has_side = win_side >= 0
+        self.tricks.reshape(-1)[self.side0 + np.maximum(win_side, 0)] += has_side
+        self.winners[:, self.trick_no] = win_seat
+        self.leader = win_seat
+        self.trick_no += 1
+        self.position = 0
+        return win_side, has_side
 
 
 @dataclass
@@ -163,7 +238,7 @@ class Result:
     moon_chips: np.ndarray     # (N,S) int16 net chip change from Moon cards (after floors)
     round_chips: np.ndarray    # (N,S) int16 STM-7 award (as paid, under chip_supply=finite40)
     penalty: np.ndarray        # (N,S) int16 revoke penalty paid (STM-11.3)
-    chips_before: np.ndarray   # (N,S) int16
+    chips_before: np.ndarray   # (N,S) int16 when play began: the round's start, or where a resumed round went on
     chips_after: np.ndarray    # (N,S) int16
     annulled: np.ndarray       # (N,) bool round annulled by a detected revoke
     hands: np.ndarray          # (N,H,5) the deal (player hands sorted, the dummy in stack order)
@@ -233,40 +308,54 @@ def play(table: Table, n: int, strategies: Sequence, deal_rng: np.random.Generat
 def play_round(table: Table, hands: np.ndarray, dealer: np.ndarray, chips: np.ndarray,
                strategies: Sequence, rng: np.random.Generator, trace: bool = False) -> Result:
     """Play one 5-trick round for each of N deals. `strategies[seat]` plays each player seat."""
-    rules = table.rules
-    P, H, S = table.players, table.hands_dealt, table.n_sides
-    hands = sort_hands(hands, P)
-    N = len(hands)
-    ar = np.arange(N)
-    ar_H, ar_S = ar * H, ar * S
+    st = RoundState(table, sort_hands(hands, table.players), dealer, chips)
+    return play_on(table, st, strategies, rng, trace=trace)
+
+
+def resume(table: Table, hands: np.ndarray, live: np.ndarray, dealer: np.ndarray, chips: np.ndarray,
+           play_seats: np.ndarray, play_cards: np.ndarray) -> RoundState:
+    """The round of each game after the plays on record, every game after the same number of plays.
+
+    hands (N,H,5): player hands sorted as the engine keeps them (sort_hands), the blind dummy in
+    stack order, any card in played slots; live (N,H) their unplayed slots; chips (N,S) each
+    side's chips now (Moon chips of the finished tricks included: they are not replayed);
+    play_seats/play_cards (N,j) the plays so far in order. Trick winners, tricks and the trick
+    in progress are replayed from the record."""
     st = RoundState(table, hands, dealer, chips)
-    side_of = table.side_of_seat
-    strength_flat = table.strength.reshape(-1)
+    st.live[:] = live.reshape(-1)
+    for j in range(play_seats.shape[1]):
+        if st.position == 0:
+            st.start_trick()
+        st.record(play_seats[:, j].astype(np.intp), play_cards[:, j])
+        if st.position == st.H:
+            st.score_trick()
+    return st
+
+
+def play_on(table: Table, st: RoundState, strategies: Sequence, rng: np.random.Generator,
+            first_slot: np.ndarray | None = None, trace: bool = False) -> Result:
+    """Play every game of `st` from where it stands to the end of the round: a round from its
+    start (play_round) or one resumed mid-trick (resume, e.g. by a search player). The seat to
+    move plays `first_slot` (N,) when given (a search trying a card); otherwise, and after it,
+    `strategies[seat]` choose."""
+    rules = table.rules
+    P, H = table.players, table.hands_dealt
+    ar_H = st.row0
     order_flat = table.order.reshape(-1).astype(np.intp)
-    chips_before = st.chips.copy()
-    tricks_seat = np.zeros(N * H, dtype=np.int8)
-    moon_chips = np.zeros((N, S), dtype=np.int16)
-    leader = ((dealer + 1) % P).astype(np.intp)
-    dealer_base = dealer.astype(np.intp) * H
+    dealer_base = st.dealer.astype(np.intp) * H
     strategy_groups = groups(strategies)
     dummy = table.dummy
     blind_dummy = dummy is not None and rules.dummy_mode == "blind_stack"
     revoke = rules.revoke_model
-    revoked = np.zeros((N, S), dtype=bool)     # side made a revoke that will be detected
-    revoke_detected = np.zeros((N, C.TRICKS * H), dtype=bool) if revoke is not None else None
-    finite = rules.chip_supply == "finite40"
-    winners = np.empty((N, C.TRICKS), dtype=np.int8)
-    tricks_flat = st.tricks.reshape(-1)
+    side_of = table.side_of_seat
     legal_trace = []
 
-    for t in range(C.TRICKS):
-        st.trick[:] = -1
-        order_base = (dealer_base + leader) * H
-        best = np.zeros(N, dtype=np.int16)
-        win_seat = leader.copy()
-        moon_delta = np.zeros(N, dtype=np.int8)     # Big Moons minus Little Moons in the trick
-        has_moon = np.zeros(N, dtype=bool)
-        for k in range(H):
+    for t in range(st.trick_no, C.TRICKS):
+        if st.position == 0:
+            st.start_trick()
+        cur = st.current
+        order_base = (dealer_base + st.leader) * H
+        for k in range(st.position, H):
             seat = order_flat[order_base + k]
             row = ar_H + seat
             mine = st.live[row]
@@ -275,72 +364,68 @@ def play_round(table: Table, hands: np.ndarray, dealer: np.ndarray, chips: np.nd
             else:
                 # STM-4.3: follow the led suit or play a Moon card; STM-4.4: anything after a Moon lead.
                 row8 = row * 8
-                on_suit = st.masks_flat[row8 + follow] & mine
+                on_suit = st.masks_flat[row8 + cur.follow] & mine
                 moons = st.masks_flat[row8 + F_MOON] & mine
-                legal = np.where((on_suit == 0) | moon_lead, mine, on_suit | moons)
+                legal = np.where((on_suit == 0) | cur.moon_lead, mine, on_suit | moons)
             if dummy is not None:
                 is_dummy = seat == dummy
-                chooser = np.where(is_dummy, 1 - dealer, seat)   # the open dummy is played by the non-dealer
+                chooser = np.where(is_dummy, 1 - st.dealer, seat)   # the open dummy is played by the non-dealer
                 if blind_dummy:   # STM-10.3: the dummy turns up its next stack card, never following suit
                     legal = np.where(is_dummy, np.uint8(1 << t), legal)
             else:
                 chooser = seat
             if trace:
                 legal_trace.append((seat.copy(), np.where(BITS5[legal], st.rows[row], -1)))
-            step = {"seat": seat, "row": row, "legal": legal, "best": best, "win_seat": win_seat}
-            view = PlayView(table, t, k, st, step)
-            if blind_dummy:
-                slot = np.full(N, t, dtype=np.intp)
-                human = np.flatnonzero(~is_dummy)
-                slot[human] = ask(strategy_groups, "play", view.take(human), chooser[human], rng, _check_play)
+            if first_slot is not None:
+                slot, first_slot = np.asarray(first_slot, dtype=np.intp), None
             else:
-                slot = ask(strategy_groups, "play", view, chooser, rng, _check_play)
+                step = {"seat": seat, "row": row, "legal": legal, "best": cur.best, "win_seat": cur.win_seat}
+                view = PlayView(table, t, k, st, step)
+                if blind_dummy:
+                    slot = np.full(st.N, t, dtype=np.intp)
+                    human = np.flatnonzero(~is_dummy)
+                    if len(human):
+                        slot[human] = ask(strategy_groups, "play", view.take(human), chooser[human], rng, _check_play)
+                else:
+                    slot = ask(strategy_groups, "play", view, chooser, rng, _check_play)
             if revoke is not None and k > 0:
-                slot, detected = _apply_revokes(revoke, rng, mine, on_suit, moons, moon_lead, slot, seat, P, side_of)
-                revoked[detected, side_of[seat[detected]]] = True
-                revoke_detected[detected, st.n_played] = True
+                slot, detected = _apply_revokes(revoke, rng, mine, on_suit, moons, cur.moon_lead, slot, seat, P, side_of)
+                st.revoked[detected, side_of[seat[detected]]] = True
+                st.revoke_detected[detected, st.n_played] = True
             card = st.cards_flat[row * 8 + slot]
             st.live[row] = mine & ~SLOT_BIT[slot]
-            st.trick[:, k] = card
-            st.play_seats[:, st.n_played] = seat
-            st.play_cards[:, st.n_played] = card
-            st.n_played += 1
-            has_moon |= C.IS_MOON[card]
-            moon_delta += MOON_DELTA[card]
-            st.reds_played |= RED_BIT[card]
-            if k == 0:
-                lead_class = LEAD_CLASS[card]
-                follow = C.SUIT[card].astype(np.intp)
-                moon_lead = C.IS_MOON[card]
-                best = strength_flat[lead_class * C.DECK_SIZE + card]
-            else:
-                s = strength_flat[lead_class * C.DECK_SIZE + card]
-                better = s > best                      # ties go to the earlier card (STM-5.2)
-                best = np.where(better, s, best)
-                win_seat = np.where(better, seat, win_seat)
-        tricks_seat[ar_H + win_seat] += 1
-        win_side = side_of[win_seat]
-        has_side = win_side >= 0                    # STM-6.4: the dummy's tricks and chips are void
-        tricks_flat[ar_S + np.maximum(win_side, 0)] += has_side
-        moon_rows = np.flatnonzero(has_moon & has_side)
-        if len(moon_rows):
-            ws = win_side[moon_rows]
-            old = st.chips[moon_rows, ws]
-            if rules.moon_chip_netting == "net_per_trick" and not finite:
-                new = np.maximum(0, old + moon_delta[moon_rows])          # STM-6.1: net, then the floor
-            else:
-                new = _moon_chips(old, st.trick[moon_rows], st.chips[moon_rows], rules.moon_chip_netting, finite)
-            st.chips[moon_rows, ws] = new
-            moon_chips[moon_rows, ws] += new - old
-        leader = win_seat
-        winners[:, t] = win_seat
+            st.record(seat, card)
+        win_side, has_side = st.score_trick()
+        _pay_moon_chips(st, cur, win_side, has_side, rules)
+    return _round_result(table, st, legal_trace)
 
-    tricks_seat = tricks_seat.reshape(N, H)
-    chips = st.chips
+
+def _pay_moon_chips(st: RoundState, trick: TrickInPlay, win_side, has_side, rules: Rules) -> None:
+    """STM-6.1: the winning side takes the trick's Moon chips (none when the dummy wins it)."""
+    moon_rows = np.flatnonzero(trick.has_moon & has_side)
+    if len(moon_rows) == 0:
+        return
+    ws = win_side[moon_rows]
+    old = st.chips[moon_rows, ws]
+    finite = rules.chip_supply == "finite40"
+    if rules.moon_chip_netting == "net_per_trick" and not finite:
+        new = np.maximum(0, old + trick.moon_delta[moon_rows])          # STM-6.1: net, then the floor
+    else:
+        new = _moon_chips(old, st.trick[moon_rows], st.chips[moon_rows], rules.moon_chip_netting, finite)
+    st.chips[moon_rows, ws] = new
+
+
+def _round_result(table: Table, st: RoundState, legal_trace: list) -> Result:
+    """STM-7 the end-of-round award, STM-11.3 annulled rounds, as a Result."""
+    rules = table.rules
+    N, S = st.N, table.n_sides
+    tricks_seat = st.tricks_seat.reshape(N, st.H)
+    chips, chips_before = st.chips, st.chips_before
+    moon_chips = chips - chips_before                 # Moon cards are the only chip changes in a round
     round_chips = _round_award(tricks_seat, st.tricks, table)
-    if finite:
-        round_chips = _pay_from_supply(round_chips, chips, (dealer + 1) % P, table)
-    annulled = revoked.any(axis=1)
+    if rules.chip_supply == "finite40":
+        round_chips = _pay_from_supply(round_chips, chips, (st.dealer + 1) % table.players, table)
+    annulled = st.revoked.any(axis=1)
     penalty = np.zeros((N, S), dtype=np.int16)
     if annulled.any():
         # STM-11.3 / A-STM-6: annulled round: no award, Moon chips reversed unless kept, offender -1.
@@ -348,11 +433,11 @@ def play_round(table: Table, hands: np.ndarray, dealer: np.ndarray, chips: np.nd
         if not rules.revoke_keep_hand_chips:
             chips[annulled] = chips_before[annulled]
             moon_chips[annulled] = 0
-        penalty[annulled] = np.minimum(chips[annulled], revoked[annulled])
+        penalty[annulled] = np.minimum(chips[annulled], st.revoked[annulled])
         chips[annulled] -= penalty[annulled]
     result = Result(tricks_seat, st.tricks, moon_chips, round_chips.astype(np.int16), penalty,
-                         chips_before, (chips + round_chips).astype(np.int16), annulled, hands, dealer,
-                         st.play_seats, st.play_cards, winners, revoke_detected)
+                    chips_before, (chips + round_chips).astype(np.int16), annulled, st.hands, st.dealer,
+                    st.play_seats, st.play_cards, st.winners, st.revoke_detected)
     result.legal_trace = legal_trace
     return result
 
