@@ -109,3 +109,41 @@ def test_scripted_replays_the_engine():
     again = E.play_round(table, res.hands, res.dealer, res.chips_before, [Scripted(res)] * 4, np.random.default_rng(0))
     for name in SAME:
         assert np.array_equal(getattr(again, name), getattr(res, name)), name
+
+
+# ------------------------------------------------------------------------------------ the view's play record
+
+class RecordSpy:
+    """Plays like random and keeps, per decision, the view's play record with the mover's seat
+    and hand (which name the game)."""
+
+    def __init__(self):
+        self.random = make_strategy("shoot-the-moon", "random")
+        self.seen = []
+
+    def play(self, view, rng):
+        with pytest.raises(ValueError):
+            view.play_cards[0, 0] = 7                     # read-only: the engine's record stays intact
+        self.seen.append((view.trick_no, view.position, view.seat.copy(), view.hand.copy(),
+                          view.play_seats.copy(), view.play_cards.copy()))
+        return self.random.play(view, rng)
+
+
+@pytest.mark.parametrize("players, partners, flags", TABLES + [(4, False, ("stm.revoke_model=on(0.3,0.5)",))])
+def test_the_view_shows_every_earlier_play_and_nothing_more(players, partners, flags):
+    table = E.Table(players, partners, parse_rules(list(flags)))
+    spy = RecordSpy()
+    res = E.play(table, 60, [spy] * players, np.random.default_rng(3), np.random.default_rng(4))
+    H = table.hands_dealt
+    game = {(seat, tuple(res.hands[i, seat].tolist())): i for i in range(60) for seat in range(H)}
+    steps = set()
+    for t, k, seats, hands, play_seats, play_cards in spy.seen:
+        j = t * H + k
+        steps.add(j)
+        assert play_seats.shape == play_cards.shape == (len(seats), 5 * H)
+        for r, (seat, hand) in enumerate(zip(seats.tolist(), hands.tolist())):
+            i = game[(seat, tuple(hand))]
+            assert play_seats[r, :j].tolist() == res.play_seats[i, :j].tolist()
+            assert play_cards[r, :j].tolist() == res.play_cards[i, :j].tolist()
+            assert (play_seats[r, j:] == -1).all() and (play_cards[r, j:] == -1).all()
+    assert len(steps) >= 4 * H                       # (the blind stack's turns ask nobody)

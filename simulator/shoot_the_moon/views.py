@@ -33,6 +33,8 @@ class PlayView:
       trick (n,H)              cards played to this trick in order, -1 not yet
       best (n,)                strength to beat (position > 0), winning_side (n,)
       seen (n,52)              cards played this round;  tricks, chips (n,S) per side
+      play_seats, play_cards   (n,5H) the round's plays in order, seat and card, -1 not yet played:
+                               every card is turned face up (A.13), the blind dummy's too; read-only
       side_tricks (n,)         tricks the mover's side has won this round
       reds_played, red_dealt   (n,) uint16, bit r = red card r+1 played this round / dealt to the mover
     """
@@ -80,6 +82,10 @@ class PlayView:
         np.put_along_axis(seen, played.astype(np.intp), True, axis=1)
         return seen
     @cached_property
+    def play_seats(self): return _read_only(self._sel(self._state.play_seats))
+    @cached_property
+    def play_cards(self): return _read_only(self._sel(self._state.play_cards))
+    @cached_property
     def tricks(self): return self._sel(self._state.tricks)
     @cached_property
     def chips(self): return self._sel(self._state.chips)
@@ -115,3 +121,10 @@ class PlayView:
         """Strength of `cards` (n,k) in this trick (as a lead when position == 0); higher wins."""
         lead = LEAD_CLASS[cards] if self.position == 0 else self.lead_class[:, None]
         return self.table.strength[lead, cards]
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    """A view of the engine's record that a strategy cannot write into."""
+    out = a.view()
+    out.flags.writeable = False
+    return out
