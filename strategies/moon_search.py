@@ -31,6 +31,8 @@ from moonshot.strategies.moon import allowed_trumps, keep_value, trick_estimate
 GAME = "moon"
 TIE_BREAK = 0.01          # points per trick added to a world's outcome (more tricks break ties)
 BASE_TRICKS = 1.2         # the threshold players' base estimate (strategies.moon.ThresholdBidder)
+RACE_WORLDS = 8           # bidding: every candidate trump is solved on this many worlds first,
+RACE_MARGIN = 1.0         # and finished only if within this many tricks of the best on them
 MAX_GROUPS = 4            # the other seats (up to 3) and the tiles out of play (a discard)
 
 
@@ -202,7 +204,8 @@ class PimcMoon:
     average result: bid, discard, trump and every play.
 
     Bidding: for its `trumps` most promising trumps (threshold estimate), the bidder side's tricks
-    in each world with itself on lead (the widow taken and its least useful tile discarded);
+    in each world with itself on lead (the widow taken and its least useful tile discarded); a
+    trump more than a trick behind the best on the first 8 worlds is not solved on the rest;
     bids the level with the best expected score if that reaches `min_gain` points, else passes
     (without searching when the estimate falls `reach` tricks short of the lowest open bid).
     Solved worlds are optimistic (everyone plays as if every hand were face up, a partner too),
@@ -217,7 +220,7 @@ class PimcMoon:
     """
 
     def __init__(self, worlds: int = 32, trumps: int = 3, discards: int = 3, min_gain: float = 1.0,
-                 reach: float = 2.0, caution: int = -1, retries: int = 20):
+                 reach: float = 1.5, caution: int = -1, retries: int = 20):
         if worlds < 1 or trumps < 1 or discards < 1:
             raise BadInput(f"pimc: worlds, trumps and discards must be >= 1, got {worlds}, {trumps}, {discards}")
         self.worlds, self.n_trumps, self.n_discards = worlds, trumps, discards
@@ -294,12 +297,10 @@ class PimcMoon:
             hand = [int(t) for t in view.hand[i]]
             hands, aside = self._others_worlds(rng, P, rules, seat, _mask(hand), widow)
             best_value, best_bid = -np.inf, legal[0]
-            found = {}
             caution = self.caution if self.caution >= 0 else (0 if P == 3 else 1)
-            for t in self._trump_order(np.array(hand), allowed)[:self.n_trumps]:
-                hands[:, seat] = self._bidder_hands(hand, aside, t, widow)
-                tricks = self._values(P, rules, t, seat, hands, seat, True)
-                found[t] = tricks
+            found = self._race_trumps(P, rules, seat, hand, hands, aside, widow,
+                                      self._trump_order(np.array(hand), allowed)[:self.n_trumps])
+            for t, tricks in found.items():
                 counted = np.maximum(tricks - caution, 0)
                 for b in legal:
                     value = bidder_points(P, rules, b)[counted].mean()
@@ -309,6 +310,20 @@ class PimcMoon:
             if not widow and out[i] != PASS:  # the same worlds name the trump if it wins the auction
                 self._remember(self._bid_worlds, (seat, tuple(sorted(hand))), found)
         return out
+
+    def _race_trumps(self, P, rules, seat, hand, hands, aside, widow, trumps: list[int]) -> dict:
+        """{trump: the bidder side's tricks in each world} for the trumps worth finishing: every
+        trump is solved on the first RACE_WORLDS worlds, and only those within RACE_MARGIN tricks
+        (on average, on those same worlds) of the best go on to every world."""
+        race = min(RACE_WORLDS, self.worlds)
+        deals, first = {}, {}
+        for t in trumps:
+            deals[t] = hands.copy()
+            deals[t][:, seat] = self._bidder_hands(hand, aside, t, widow)
+            first[t] = self._values(P, rules, t, seat, deals[t][:race], seat, True)
+        lead = max(v.mean() for v in first.values())
+        return {t: np.concatenate([v, self._values(P, rules, t, seat, deals[t][race:], seat, True)])
+                for t, v in first.items() if v.mean() >= lead - RACE_MARGIN}
 
     @staticmethod
     def _bidder_hands(hand: list[int], aside: np.ndarray, trump: int, widow: int) -> np.ndarray:
