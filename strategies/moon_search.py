@@ -32,7 +32,7 @@ GAME = "moon"
 TIE_BREAK = 0.01          # points per trick added to a world's outcome (more tricks break ties)
 BASE_TRICKS = 1.2         # the threshold players' base estimate (strategies.moon.ThresholdBidder)
 RACE_WORLDS = 8           # bidding: every candidate trump is solved on this many worlds first,
-RACE_MARGIN = 1.0         # and finished only if within this many tricks of the best on them
+RACE_MARGIN = 0.5         # and finished only if within this many tricks of the best on them
 MAX_GROUPS = 4            # the other seats (up to 3) and the tiles out of play (a discard)
 
 
@@ -205,7 +205,7 @@ class PimcMoon:
 
     Bidding: for its `trumps` most promising trumps (threshold estimate), the bidder side's tricks
     in each world with itself on lead (the widow taken and its least useful tile discarded); a
-    trump more than a trick behind the best on the first 8 worlds is not solved on the rest;
+    trump more than half a trick behind the best on the first 8 worlds is not solved on the rest;
     bids the level with the best expected score if that reaches `min_gain` points, else passes
     (without searching when the estimate falls `reach` tricks short of the lowest open bid).
     Solved worlds are optimistic (everyone plays as if every hand were face up, a partner too),
