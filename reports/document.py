@@ -106,6 +106,61 @@ def metric(df: pd.DataFrame, name: str) -> pd.DataFrame:
     return df[df["metric"] == name]
 
 
+# --- strong play: a search player against the heuristic default --------------------------------
+
+def difference(first: pd.DataFrame, second: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """first - second for every key combination and metric the two long estimate tables share,
+    taken as independent samples: each side's distance from its estimate to its 95% limits, added
+    in quadrature (Newcombe's interval from two Wilson intervals for proportions; for means, whose
+    intervals are symmetric, it is the Wald interval of a difference). n is the smaller sample."""
+    both = first.merge(second, on=[*keys, "metric", "kind"], suffixes=("_1", "_2"))
+    d = both["estimate_1"] - both["estimate_2"]
+    down = np.hypot(both["estimate_1"] - both["ci_low_1"], both["ci_high_2"] - both["estimate_2"])
+    up = np.hypot(both["ci_high_1"] - both["estimate_1"], both["estimate_2"] - both["ci_low_2"])
+    return both[keys].assign(metric=both["metric"], estimate=d, n=np.minimum(both["n_1"], both["n_2"]),
+                             ci_low=d - down, ci_high=d + up, kind=both["kind"])
+
+
+def versus(strong: str, strong_table: pd.DataFrame, base: str, base_table: pd.DataFrame, keys: list[str],
+           min_n: int = 30) -> pd.DataFrame:
+    """One long table of two lineups: `base`'s rows, `strong`'s rows and, where both have at least
+    `min_n` in the row, their difference (strategy "strong - base"); rows in key order, numbers
+    first ("all"/"any" rows last)."""
+    diff = difference(strong_table, base_table, keys)
+    big = diff.groupby(keys)["n"].transform("min") >= min_n
+    table = pd.concat([base_table.assign(strategy=base), strong_table.assign(strategy=strong),
+                       diff[big].assign(strategy=f"{strong} - {base}")], ignore_index=True)
+    table = table.sort_values(keys, kind="stable", key=lambda c: pd.to_numeric(c, errors="coerce"),
+                              na_position="last")
+    return table[[*keys, "strategy", "metric", "estimate", "n", "ci_low", "ci_high", "kind"]].reset_index(drop=True)
+
+
+def pick(table: pd.DataFrame, **where) -> pd.Series | None:
+    """The one row of a long table whose columns equal `where`, or None when there is none."""
+    hit = np.ones(len(table), dtype=bool)
+    for column, value in where.items():
+        hit &= (table[column] == value).to_numpy()
+    return table[hit].iloc[0] if hit.any() else None
+
+
+def change(row: pd.Series | None, text) -> str:
+    """' (change X)' for a difference row shown by `text`, or '' when there is none (too few in it)."""
+    return "" if row is None else f" (change {text(row)})"
+
+
+def side_by_side(ax, table: pd.DataFrame, key: str, name: str, lineups: tuple[str, ...], scale: float = 100.0,
+                 colors=("#7f8c8d", "#c0392b")) -> None:
+    """One metric of a `versus` table: each lineup's estimate at every category of `key` as points
+    with 95% bars, the lineups side by side (no lines between categories)."""
+    d = metric(table, name)
+    categories = list(dict.fromkeys(d[key]))
+    x = {c: i for i, c in enumerate(categories)}
+    for i, (lineup, color) in enumerate(zip(lineups, colors)):
+        rows = d[d["strategy"] == lineup]
+        points(ax, rows[key].map(x).to_numpy() + (i - (len(lineups) - 1) / 2) * 0.18, rows, label=lineup,
+               color=color, scale=scale)
+    ax.set_xticks(np.arange(len(categories)), [str(c) for c in categories])
+
 class Document:
     def __init__(self, title: str, game: str | None = None):
         self.title, self.game = title, game

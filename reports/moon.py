@@ -1,7 +1,9 @@
-"""The Moon (dominoes) report: bid success by hand class, a trump x bid heat map for an example
-hand, calibration of the bidders, the widow's value, seat advantage and game odds."""
+"""The Moon (dominoes) report: bid success by hand class, the same under the pimc search player
+(strong play), a trump x bid heat map for an example hand, calibration of the bidders, the widow's
+value, seat advantage and game odds."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -9,9 +11,17 @@ import numpy as np
 import pandas as pd
 
 from moonshot.analysis import moon as M
-from moonshot.reports.document import begin, integer_ticks, metric, points, share
+from moonshot.analysis.common import run
+from moonshot.analysis.result import Result, say, say_points
+from moonshot.analysis.stats import estimate
+from moonshot.reports.document import (begin, change, integer_ticks, metric, pick, points, share, side_by_side,
+                                      versus)
 
 EXAMPLE_HAND = "6-6 6-5 6-4 6-2 5-5 3-3 1-1"
+STRONG = "pimc"          # the search player (strategies/moon_search.py) at its default 32 worlds per decision
+SEARCH_CHUNK = 250       # hands per chunk: about 15 s of pimc on a core, so --jobs share the strong-play run
+STRONG_SHARE = 200       # the strong-play run is hands / 200: 1,000 hands, about 60 CPU-seconds (30 s on 2 cores)
+MIN_N = 30               # a row gets a difference when both lineups have this many contracts in it
 
 
 def bid_success_figure(by_class: pd.DataFrame):
@@ -99,9 +109,90 @@ def seat_figure(positions: pd.DataFrame):
     return fig
 
 
+def bid_tables(setup, hands: int, seed: int, jobs: int) -> dict[str, pd.DataFrame]:
+    """P(make) and the bidder side's points of setup's lineup by bid (and over every bid: "all") and
+    by trump tiles held (number-suit contracts, every bid), from bid-success's chunks in
+    search-sized pieces (the same seed and chunks give every lineup the same deals)."""
+    t = run(M._bid_success_chunk, (setup,), hands, seed, jobs, chunk=SEARCH_CHUNK)
+    bids = t.get("by_bid").astype({"bid": str})
+    bids = pd.concat([bids, bids.drop(columns="bid").sum().to_frame().T.assign(bid="all")], ignore_index=True)
+    cls = t.get("by_class")
+    tiles = cls[cls["trump_kind"] == 0].groupby("trump_tiles", as_index=False)[["n", "p_make", "score",
+                                                                                 "score__sq"]].sum()
+    return {"by_bid": estimate(bids, ["bid"], ["p_make", "score"]),
+            "by_trump_tiles": estimate(tiles, ["trump_tiles"], ["p_make", "score"])}
+
+
+def strong_play(setup, hands: int, seed: int, jobs: int) -> Result:
+    """Bid success with `pimc` in every seat beside the default lineup on the same deals."""
+    base = setup.seats.specs[0]
+    searcher = replace(setup, strategy_specs=(STRONG,)).validate()
+    strong = bid_tables(searcher, hands, seed, jobs)
+    heuristic = bid_tables(setup, hands, seed, jobs)
+    res = Result("Moon: strong play", setup.meta(hands=hands, seed=seed))
+    res.tables["by_bid"] = versus(STRONG, strong["by_bid"], base, heuristic["by_bid"], ["bid"], MIN_N)
+    res.tables["by_trump_tiles"] = versus(STRONG, strong["by_trump_tiles"], base, heuristic["by_trump_tiles"],
+                                          ["trump_tiles"], MIN_N)
+    res.findings += strong_findings(res.tables["by_bid"], STRONG, base, hands)
+    res.notes += [
+        f"Every seat plays {STRONG} (it deals the hidden tiles {searcher.seats.strategies[0].worlds} ways consistent "
+        "with what its seat has seen and solves each exactly, at every bid, discard, trump and play), and then every "
+        f"seat plays {base}, on the same {hands:,} deals with the same first bidder; n counts contracts (a hand "
+        "everybody passed is not in it). Each lineup bids on the hands it chooses, so a row holds "
+        "different contracts under each; a difference row treats the two as independent samples (Newcombe's "
+        "interval from the two Wilson intervals for P(make), the half-widths in quadrature for points) and its n is "
+        f"the smaller of the two; a row gets one only when both lineups have at least {MIN_N} contracts in it.",
+        "points: the bidder side's points on the contract. by trump tiles: number-suit contracts of every bid "
+        "level, by the tiles of that trump in the bidder's dealt hand.",
+        f"The report's strong-play run is its --hands / {STRONG_SHARE}, in chunks of {SEARCH_CHUNK} hands so the jobs "
+        f"share it; `moonshot analyze moon bid-success --strategy {STRONG}` runs it at any size, on a cluster with "
+        "--scheduler."]
+    return res
+
+
+def strong_findings(by_bid: pd.DataFrame, strong: str, base: str, hands: int) -> list[str]:
+    """Every contract under each lineup with the change, and the bid level whose P(make) changed
+    most beyond its interval (if any)."""
+    at = lambda m, s, bid="all": pick(by_bid, metric=m, strategy=s, bid=bid)  # noqa: E731
+    n = lambda s: f"{int(at('p_make', s)['n']):,}"  # noqa: E731
+    d = f"{strong} - {base}"
+    out = [f"Contracts make {say(at('p_make', strong))} of the time (n = {n(strong)}) with {strong} in every seat "
+           f"and {say(at('p_make', base))} (n = {n(base)}) with {base} on the same {hands:,} deals"
+           f"{change(at('p_make', d), say_points)}; the bidder's side scores {say(at('score', strong), signed=True)} "
+           f"and {say(at('score', base), signed=True)} points per contract"
+           f"{change(at('score', d), lambda r: say(r, signed=True))}."]
+    diffs = metric(by_bid, "p_make")
+    diffs = diffs[(diffs.strategy == d) & (diffs.bid != "all") & ((diffs.ci_low > 0) | (diffs.ci_high < 0))]
+    if len(diffs):
+        top = diffs.loc[diffs["estimate"].abs().idxmax()]
+        out.append(f"The largest clear change by bid level is at bid {top['bid']}: P(make) "
+                   f"{say(at('p_make', strong, top['bid']))} against {say(at('p_make', base, top['bid']))}, "
+                   f"{say_points(top)}.")
+    else:
+        out.append("No bid level's P(make) differs between the two lineups beyond its 95% interval at this size.")
+    return out
+
+
+def strong_figure(by_bid: pd.DataFrame, strong: str, base: str):
+    """P(make) and points by bid level, the heuristic lineup beside the search player."""
+    rows = by_bid[by_bid["bid"] != "all"]
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    for ax, name, label, scale in ((axes[0], "p_make", "P(make) (%)", 100.0),
+                                   (axes[1], "score", "bidder side's points per contract", 1.0)):
+        side_by_side(ax, rows, "bid", name, (base, strong), scale)
+        ax.set_xlabel("bid")
+        ax.set_ylabel(label)
+    axes[0].legend(title="every seat")
+    fig.suptitle(f"Bid success: {base} against {strong} in every seat, same deals (95% intervals; "
+                 "bigger points = more contracts)")
+    fig.tight_layout()
+    return fig
+
+
 def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = 2_000) -> Path:
     """The whole report; every section's sample is a share of `hands`, at least `floor`."""
-    doc, setup, step = begin(out, M.GAME, "Moon (dominoes) — bidding report", "Three players.", hands, seed, quiet)
+    doc, setup, step = begin(out, M.GAME, "Moon (dominoes) — bidding report", "Three players.", hands, seed, quiet,
+                             sections=8)
 
     step(f"bid success: {hands:,} hands")
     bs = M.bid_success(setup, hands, seed, jobs)
@@ -119,6 +210,18 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
         doc.figure("calibration", calibration_figure(bs.tables["calibration"]),
                    "Each bidding strategy's predicted P(make) against the realised rate.")
         doc.table("calibration", bs.tables["calibration"], "Calibration by predicted decile")
+
+    strong_hands = share(hands, STRONG_SHARE, floor)
+    step(f"strong play: {strong_hands:,} hands with {STRONG} in every seat, the same deals with "
+         f"{setup.seats.specs[0]}")
+    sp = strong_play(setup, strong_hands, seed, jobs)
+    doc.section(f"Strong play: bid success with {STRONG} in every seat", sp,
+                ("strong_play", strong_figure(sp.tables["by_bid"], STRONG, setup.seats.specs[0]),
+                 f"P(make) and the bidder's points by bid level: {setup.seats.specs[0]} and {STRONG} in every "
+                 "seat on the same deals."),
+                [("strong_play_by_bid", "by_bid", f"{setup.seats.specs[0]} and {STRONG} by bid level (all: every "
+                  "contract), with the difference"),
+                 ("strong_play_by_trump_tiles", "by_trump_tiles", "By trump tiles held (number-suit contracts)")])
 
     samples = share(hands, 4, floor)
     step(f"example hand {EXAMPLE_HAND}: {samples:,} deals per trump")

@@ -1,5 +1,6 @@
-"""The Shoot the Moon strategy report: headline odds, what a Big Moon is worth, chip value,
-odds by hand feature, strategy matches and a rules what-if, with figures and CSV tables."""
+"""The Shoot the Moon strategy report: headline odds, what a Big Moon is worth (and the same under
+the rollout search player: strong play), chip value, odds by hand feature, strategy matches and a
+rules what-if, with figures and CSV tables."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -10,9 +11,18 @@ import numpy as np
 import pandas as pd
 
 import moonshot.analysis.shoot_the_moon as A
-from moonshot.reports.document import begin, integer_ticks, metric, points, share
+from moonshot.analysis.common import run
+from moonshot.analysis.result import Result, say, say_points
+from moonshot.analysis.stats import estimate
+from moonshot.reports.document import (begin, change, integer_ticks, metric, pick, points, share, side_by_side,
+                                      versus)
 
 WHATIF_RULES = ["stm.little_moon_lead_trumps=true"]
+STRONG = "rollout"       # the search player (strategies/stm_search.py) at its default worlds per card
+SEARCH_CHUNK = 500       # deals per chunk: about 15 s of rollout games on a core, so --jobs share the run
+STRONG_SHARE = 50        # the strong-play run is hands / 50: 4,000 paired deals, ~100 CPU-seconds (1 min on 2 cores)
+PAIRED = ["d_chips", "d_win"]
+MIN_N = 30               # a row gets a difference when both lineups have this many deals in it
 
 
 def big_moon_figure(paired: pd.DataFrame):
@@ -82,10 +92,69 @@ def tricks_figure(dist: pd.DataFrame):
     return fig
 
 
+def big_moon_paired(setup, deals: int, seed: int, jobs: int) -> pd.DataFrame:
+    """big-moon-value's paired value of a Big Moon swapped into seat 0's hand for setup's lineup, by
+    Big Moons held before (and "any"), from its chunks in search-sized pieces (the same seed and
+    chunks give every lineup the same deals, swaps and later deals)."""
+    t = run(A._big_moon_chunk, (setup, 0), deals, seed, jobs, chunk=SEARCH_CHUNK)
+    pt = t.get("paired").astype({"big_before": str})
+    both = pt.drop(columns="big_before").sum().to_frame().T.assign(big_before="any")
+    return estimate(pd.concat([pt, both], ignore_index=True), ["big_before"], PAIRED)
+
+
+def strong_play(setup, deals: int, seed: int, jobs: int) -> Result:
+    """What a Big Moon is worth with `rollout` in every seat beside the default lineup, same deals."""
+    base = setup.seats.specs[0]
+    searcher = replace(setup, strategy_specs=(STRONG,)).validate()
+    table = versus(STRONG, big_moon_paired(searcher, deals, seed, jobs), base,
+                   big_moon_paired(setup, deals, seed, jobs), ["big_before"], MIN_N)
+    res = Result("Shoot the Moon: strong play", setup.meta(deals=deals, seed=seed))
+    res.tables["paired_value"] = table
+    res.findings += strong_findings(table, STRONG, base, deals)
+    res.notes += [
+        f"Whole games at {setup.label}, every seat playing {STRONG} (for each legal card it deals the unseen cards "
+        f"{searcher.seats.strategies[0].worlds} ways consistent with what it has seen and plays each out to the end "
+        f"of the round) and then every seat playing {base}: the same {deals:,} deals, the same Big Moon swapped in "
+        "for the same card, the same later deals. Each lineup's row is a paired difference (with minus without the "
+        "swap, as in the Big Moon tables above); a difference row treats the two lineups' runs as independent samples "
+        "(the half-widths in quadrature), which leaves out what the shared deals have in common; its n is the "
+        f"smaller of the two, and a row gets one only when both have at least {MIN_N} deals in it.",
+        f"The report's strong-play run is its --hands / {STRONG_SHARE}, in chunks of {SEARCH_CHUNK} deals so the jobs "
+        f"share it; `moonshot analyze shoot-the-moon big-moon-value --strategy {STRONG} -p 4` runs it at any "
+        "size, on a cluster with --scheduler."]
+    return res
+
+
+def strong_findings(table: pd.DataFrame, strong: str, base: str, deals: int) -> list[str]:
+    """The value of a Big Moon (any holding) under each lineup, and the change."""
+    at = lambda m, s: pick(table, metric=m, strategy=s, big_before="any")  # noqa: E731
+    d = f"{strong} - {base}"
+    return [f"A Big Moon swapped into the hand is worth {say(at('d_chips', strong), signed=True)} chips that round "
+            f"with {strong} in every seat and {say(at('d_chips', base), signed=True)} with {base}, on the same "
+            f"{deals:,} deals{change(at('d_chips', d), lambda r: say(r, signed=True))}.",
+            f"In P(winning the game) it is worth {say_points(at('d_win', strong))} with {strong} and "
+            f"{say_points(at('d_win', base))} with {base}{change(at('d_win', d), say_points)}."]
+
+
+def strong_figure(paired: pd.DataFrame, strong: str, base: str):
+    """The paired value of a Big Moon, the heuristic lineup beside the search player, by holding."""
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    for ax, name, label, scale in ((axes[0], "d_chips", "chips gained that round (chips)", 1.0),
+                                   (axes[1], "d_win", "gain in P(win the game) (percentage points)", 100.0)):
+        side_by_side(ax, paired, "big_before", name, (base, strong), scale)
+        ax.set_xlabel("Big Moons held before the swap")
+        ax.set_ylabel(label)
+        ax.axhline(0, color="#444", lw=0.8)
+    axes[0].legend(title="every seat")
+    fig.suptitle(f"What a Big Moon is worth: {base} against {strong} in every seat, same deals (95% intervals)")
+    fig.tight_layout()
+    return fig
+
+
 def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = 2_000) -> Path:
     """The whole report; every section's sample is a share of `hands`, at least `floor`."""
     doc, base, step = begin(out, A.GAME, "Shoot the Moon — strategy report", "Four players, each for themselves.", hands,
-                            seed, quiet)
+                            seed, quiet, sections=8)
     step(f"headline: {hands:,} rounds, 4 players")
     head = doc.headline(base, hands, seed, jobs, "Headline: four players, each for themselves", "sides",
                         "headline_sides", "Per side, one round from 2 chips each")
@@ -103,6 +172,17 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
                   "paired differences"),
                  ("big_moon_by_holding", "by_holding", "Seat 0's round and game outcome by the Moon cards in its "
                   "opening hand")])
+
+    strong_deals = share(hands, STRONG_SHARE, floor)
+    step(f"strong play: {strong_deals:,} paired deals (whole games) with {STRONG} in every seat, the same deals "
+         f"with {base.seats.specs[0]}")
+    sp = strong_play(base, strong_deals, seed, jobs)
+    doc.section(f"Strong play: a Big Moon's value with {STRONG} in every seat", sp,
+                ("strong_play", strong_figure(sp.tables["paired_value"], STRONG, base.seats.specs[0]),
+                 f"Paired value of a Big Moon swapped into seat 0's hand at {base.label}: {base.seats.specs[0]} and "
+                 f"{STRONG} in every seat on the same deals."),
+                [("strong_play_big_moon", "paired_value", f"{base.seats.specs[0]} and {STRONG} by Big Moons held "
+                  "before the swap (any: every hand), with the difference")])
 
     games = share(hands, 4, 2 * floor)
     step(f"chip value: {games:,} games from every chips state")

@@ -1,5 +1,7 @@
 """Every game's report builds from small samples: md, self-contained html, png figures, csv and
-parquet tables (the builders take a floor for their sections, so this runs in seconds)."""
+parquet tables (the builders take a floor for their sections, so this runs in seconds), with the
+search players' strong-play sections where a game has one."""
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -7,6 +9,8 @@ from moonshot.simulator.games import GAMES
 
 EXPECTED = {"shoot-the-moon": ("big_moon_paired", 4, 40), "moon": ("bid_success_by_class", 3, 40),
             "hit-the-deck": ("card_value", 4, 4)}       # (a table, figures at least, section floor)
+STRONG = {"shoot-the-moon": ("strong_play_big_moon", "big_before", ("odd", "rollout")),
+          "moon": ("strong_play_by_bid", "bid", ("threshold", "pimc"))}    # (table, key, (heuristic, search))
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -22,6 +26,29 @@ def test_report_writes_md_html_png_csv_parquet(game, tmp_path):
     frame = pd.read_parquet(out / "tables" / f"{table}.parquet")
     assert {"metric", "estimate", "n", "ci_low", "ci_high"} <= set(frame.columns)
     assert (out / "tables" / f"{table}.csv").exists()
+    if game in STRONG:
+        check_strong_play(game, out)
+
+
+def check_strong_play(game, out):
+    """The strong-play section: its figure, and a table of both lineups with, where both have 30 in
+    a row, their difference: each estimate finite and inside its interval, a difference equal to
+    the two estimates' and its interval at least as wide as either lineup's."""
+    name, key, (base, strong) = STRONG[game]
+    assert "## Strong play" in (out / "report.md").read_text()
+    assert (out / "figures" / "strong_play.png").stat().st_size > 0
+    t = pd.read_parquet(out / "tables" / f"{name}.parquet")
+    diff = f"{strong} - {base}"
+    assert np.isfinite(t[["estimate", "ci_low", "ci_high"]].to_numpy(dtype=float)).all()
+    assert ((t["ci_low"] <= t["estimate"] + 1e-12) & (t["estimate"] <= t["ci_high"] + 1e-12)).all()
+    assert {base, strong, diff} <= set(t["strategy"])
+    for _, rows in t[t[key].isin(t.loc[t["strategy"] == diff, key])].groupby([key, "metric"]):
+        by = rows.set_index("strategy")
+        assert set(by.index) == {base, strong, diff}
+        assert min(by.loc[strong, "n"], by.loc[base, "n"]) == by.loc[diff, "n"] >= 30
+        assert by.loc[diff, "estimate"] == pytest.approx(by.loc[strong, "estimate"] - by.loc[base, "estimate"])
+        width = by["ci_high"] - by["ci_low"]
+        assert width[diff] >= max(width[base], width[strong]) - 1e-12
 
 
 def test_report_into_an_existing_folder_replaces_its_files(tmp_path):
