@@ -2,6 +2,9 @@
 
     python benchmarks/bench.py              # engines, one core
     python benchmarks/bench.py --cli        # also the end-to-end CLI run of the issue (10M hands, 2 jobs)
+    python benchmarks/bench.py --no-search  # without the Moon solver and the search players
+
+The paired strength matches of the search players take minutes: benchmarks/search_bench.py.
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")     # one core per benchmark,
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))          # the other benchmark scripts
 
 from moonshot.simulator.runner import CHUNK  # noqa: E402
 
@@ -84,10 +88,26 @@ def cli_run(args: list[str]) -> tuple[float, float]:
     return wall, peak_kib / 2**20
 
 
+def search_benches() -> None:
+    """The exact Moon solver (whole deals solved per second, p99) and the search players."""
+    import search_bench
+    import solver_bench
+    print("Exact Moon solver, one core, whole 7-trick deals (best of 2 runs of 1,000):")
+    for trump_mode in ("bidder", "random"):
+        for players in (3, 4):
+            m = solver_bench.measure(players, 1000, 2, trump_mode)
+            print(f"  {players}p trump={trump_mode:<6} {m['deals_per_s']:>10,.0f} deals/s  p99 {m['p99_ms']:.2f} ms")
+    print("Search players, one core (CPU time):")
+    search_bench.pimc_speed(3, 60)
+    search_bench.pimc_speed(4, 40)
+    search_bench.rollout_speed(1000)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--hands", type=int, default=8 * CHUNK)
     parser.add_argument("--cli", action="store_true", help="also time the 10M-hand CLI run (about 30 s)")
+    parser.add_argument("--no-search", action="store_true", help="skip the solver and search players (about 40 s)")
     args = parser.parse_args()
     print("Shoot the Moon, 4 players individual, one core (batch engine, hands/s):")
     rates = {}
@@ -101,6 +121,8 @@ def main() -> None:
         print(f"  {label:<40} {value:>12,.0f}")
     for label, value in htd_benches():
         print(f"  {label:<52} {value:>12,.1f}")
+    if not args.no_search:
+        search_benches()
     if args.cli:
         wall, peak = cli_run(["simulate", "shoot-the-moon", "--hands", "10000000", "--strategy", "odd",
                               "--jobs", "2", "--quiet"])
