@@ -23,6 +23,7 @@ from moonshot.simulator.shoot_the_moon.rules import Rules as StmRules
 from moonshot.strategies.base import make_strategy
 from moonshot.strategies.moon_search import deal_worlds as moon_worlds
 from moonshot.strategies.shoot_the_moon import OddPlanner
+from moonshot.strategies import stm_search
 from moonshot.strategies.stm_search import deal_worlds as stm_worlds
 
 MOON_DECISIONS = ("bid", "discard", "trump", "play")
@@ -128,6 +129,32 @@ def test_pimc_worlds_fit_what_the_seat_has_seen():
             assert union == sum(1 << int(t) for t in pool)
 
 
+@pytest.mark.parametrize("players", [3, 4])
+def test_pimc_bidding_races_the_trumps(players):
+    """Every candidate trump is solved on the race's first worlds; the ones that finish are within
+    RACE_MARGIN of the best there and were solved on every world (the same worlds as the race)."""
+    from moonshot.simulator.moon.rules import Rules
+    from moonshot.strategies import moon_search as MS
+    pimc = make_strategy("moon", "pimc:worlds=16", MOON_DECISIONS)
+    rules = Rules()
+    widow = 1 if players == 3 else 0
+    hand = [20, 19, 18, 17, 16] + ([22, 23] if players == 4 else [10, 7])   # 6-6 6-5 6-4 6-3 6-2 and two more
+    rng = np.random.default_rng(5)
+    hands, aside = pimc._others_worlds(rng, players, rules, 0, MS._mask(hand), widow)
+    trumps = [6, 5, 0]
+    found = pimc._race_trumps(players, rules, 0, hand, hands, aside, widow, trumps)
+    race = {}
+    for t in trumps:
+        h = hands.copy()
+        h[:, 0] = pimc._bidder_hands(hand, aside, t, widow)
+        race[t] = pimc._values(players, rules, t, 0, h, 0, True)
+    lead = max(v[:MS.RACE_WORLDS].mean() for v in race.values())
+    assert set(found) == {t for t, v in race.items() if v[:MS.RACE_WORLDS].mean() >= lead - MS.RACE_MARGIN}
+    assert 6 in found and len(found) < len(trumps)
+    for t, v in found.items():
+        assert np.array_equal(v, race[t])
+
+
 def test_pimc_beats_threshold():
     """A small paired match (3 players, the same deals): pimc scores more per hand than the
     threshold bidder in the same seats."""
@@ -140,37 +167,59 @@ def test_pimc_beats_threshold():
 
 def test_rollout_worlds_fit_what_the_seat_sees():
     """Dealt cards are unseen by the mover, counts match what each hand still holds, and a player
-    who failed to follow this trick gets none of the led suit."""
+    who failed to follow a led suit in any trick so far gets none of that suit."""
     table = SE.Table(4, False, StmRules())
     seen_views = []
 
     class Spy:
         def play(self, view, rng):
-            if view.position == 3 and len(seen_views) < 3:
+            if view.trick_no >= 2 and view.position == 3 and len(seen_views) < 1:
                 seen_views.append(view)
             return OddPlanner().play(view, rng)
 
     SE.play(table, 200, [Spy()] * 4, np.random.default_rng(5), np.random.default_rng(6))
     view = seen_views[0]
-    hands, live, leader = stm_worlds(view, np.random.default_rng(1), 16)
+    hands, live = stm_worlds(view, np.random.default_rng(1), 16)
     seat = np.asarray(view.seat)
-    order = table.order[np.asarray(view.dealer), leader]
+    j = view.trick_no * 4 + view.position
+    voids = 0
     for i in range(len(view)):
-        assert order[i, 3] == seat[i]
         known = set(np.flatnonzero(view.seen[i])) | set(int(c) for c in view.hand[i])
-        lead = int(view.trick[i, 0])
+        plays = list(zip(view.play_seats[i, :j].tolist(), view.play_cards[i, :j].tolist()))
+        lacks = set()                                   # (seat, suit) shown missing
+        for q, (s, c) in enumerate(plays):
+            lead = plays[q - q % 4][1]
+            if not C.IS_MOON[lead] and not C.IS_MOON[c] and C.SUIT[c] != C.SUIT[lead]:
+                lacks.add((s, int(C.SUIT[lead])))
+        voids += len(lacks)
         for w in range(16):
             for s in range(4):
                 cards = [int(c) for b, c in enumerate(hands[i, w, s]) if live[i, w, s] >> b & 1]
                 if s == seat[i]:
                     assert cards == [int(c) for c, ok in zip(view.hand[i], view.live[i]) if ok]
                     continue
-                assert len(cards) == 5 - view.trick_no - (s != seat[i])     # the other three have played
+                assert len(cards) == 5 - sum(p == s for p, _ in plays)
                 assert not set(cards) & known
-                for k in (1, 2):
-                    c = int(view.trick[i, k])
-                    if order[i, k] == s and not C.IS_MOON[lead] and not C.IS_MOON[c] and C.SUIT[c] != C.SUIT[lead]:
-                        assert all(C.SUIT[x] != C.SUIT[lead] for x in cards)
+                assert not {(s, int(C.SUIT[x])) for x in cards} & lacks
+    assert voids > 0
+
+
+def test_rollout_worlds_drop_voids_no_deal_fits(monkeypatch):
+    """A void shown by a revoke (stm.revoke_model) can leave no deal: that game is dealt without voids."""
+    table = SE.Table(4, False, StmRules())
+    views = []
+
+    class Spy:
+        def play(self, view, rng):
+            if view.trick_no == 1 and view.position == 2 and not views:
+                views.append(view)
+            return OddPlanner().play(view, rng)
+
+    SE.play(table, 50, [Spy()] * 4, np.random.default_rng(5), np.random.default_rng(6))
+    view = views[0]
+    monkeypatch.setattr(stm_search, "shown_voids", lambda v: np.ones((len(v), 4, 4), dtype=bool))  # void everywhere
+    hands, live = stm_worlds(view, np.random.default_rng(1), 4)
+    assert (np.bitwise_count(live).sum(axis=2) == 4 * 5 - view.trick_no * 4 - view.position).all()
 
 
 @pytest.mark.parametrize("players, partners, flags", [
