@@ -5,7 +5,8 @@ card id (cards.py); tests check them, and whole rounds, against reference.py. Th
 are `play` (one round per deal, dealt here or given) and `play_games` (whole games); strategies
 see views.PlayView. Every round is played by one trick loop, `play_on`, from a RoundState: a
 fresh one (play_round) or one `resume`d after the plays of a record (the rollout search player
-plays its sampled worlds on from the middle of a trick that way). Bit tables, strategy groups and the shuffle are shared (simulator.batch).
+plays its sampled worlds on from the middle of a trick that way). Bit tables, strategy groups
+and the shuffle are shared (simulator.batch).
 
 Encodings used throughout (batch dimension first; see RoundState):
   hands   (N, H, 5) int8   card ids dealt to each hand; H = players, or 3 with the 2-player dummy
@@ -385,11 +386,13 @@ def play_on(table: Table, st: RoundState, strategies: Sequence, rng: np.random.G
                     slot = np.full(st.N, t, dtype=np.intp)
                     human = np.flatnonzero(~is_dummy)
                     if len(human):
-                        slot[human] = ask(strategy_groups, "play", view.take(human), chooser[human], rng, _check_play)
+                        slot[human] = ask(strategy_groups, "play", view.take(human), chooser[human], rng,
+                                          _check_play)
                 else:
                     slot = ask(strategy_groups, "play", view, chooser, rng, _check_play)
             if revoke is not None and k > 0:
-                slot, detected = _apply_revokes(revoke, rng, mine, on_suit, moons, cur.moon_lead, slot, seat, P, side_of)
+                slot, detected = _apply_revokes(revoke, rng, mine, on_suit, moons, cur.moon_lead, slot, seat, P,
+                                                side_of)
                 st.revoked[detected, side_of[seat[detected]]] = True
                 st.revoke_detected[detected, st.n_played] = True
             card = st.cards_flat[row * 8 + slot]
