@@ -193,8 +193,10 @@ class RolloutPlay:
         chips = np.asarray(view.chips)
         j = view.trick_no * H + view.position                               # plays so far
         run_at = playout_table(table)
-        st = E.resume(run_at, hands[g, w], live[g, w], np.asarray(view.dealer)[g], chips[g],
-                      np.asarray(view.play_seats)[g, :j], np.asarray(view.play_cards)[g, :j])
+        # each game's record replayed once (in its first world), then every rollout gets its world
+        replayed = E.resume(run_at, hands[:, 0], live[:, 0], np.asarray(view.dealer), chips,
+                            np.asarray(view.play_seats)[:, :j], np.asarray(view.play_cards)[:, :j])
+        st = replayed.with_hands(g, hands[g, w], live[g, w])
         policies = [self.policy] * table.players
         after = E.play_on(run_at, st, policies, rng, first_slot=np.repeat(cand_slot, W)).chips_after
         gain = after[np.arange(m), side[g]].astype(float) - chips[g, side[g]]

@@ -103,6 +103,26 @@ def test_the_first_card_can_be_forced(players, partners, flags):
             assert np.array_equal(getattr(out, name), getattr(res, name)), (j, name)
 
 
+@pytest.mark.parametrize("players, partners, flags", TABLES)
+def test_worlds_can_share_their_games_replay(players, partners, flags):
+    """RoundState.with_hands (a record replayed once per game, copied to each of its worlds) is the
+    same state as resuming every world from the record."""
+    table, res = engine_round(players, partners, flags, n=20, seed=2)
+    H = table.hands_dealt
+    games = np.repeat(np.arange(20), 3)
+    script = Scripted(res)
+    for j in (1, 2 * H + 1, 4 * H):
+        live, chips = after_plays(table, res, j)
+        seats, cards = res.play_seats[:, :j], res.play_cards[:, :j]
+        each = E.resume(table, res.hands[games], live[games], res.dealer[games], chips[games],
+                        seats[games], cards[games])
+        shared = E.resume(table, res.hands, live, res.dealer, chips, seats, cards).with_hands(
+            games, res.hands[games], live[games])
+        a, b = (E.play_on(table, st, [script] * players, np.random.default_rng(0)) for st in (each, shared))
+        for name in SAME + ("chips_before", "moon_chips"):
+            assert np.array_equal(getattr(a, name), getattr(b, name)), (j, name)
+
+
 def test_scripted_replays_the_engine():
     """The script itself: a whole round replayed from its deal is the same round."""
     table, res = engine_round(4, False, ())

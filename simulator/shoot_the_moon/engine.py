@@ -155,6 +155,14 @@ class TrickInPlay:
             self.best = np.where(better, s, self.best)
             self.win_seat = np.where(better, seat, self.win_seat)
 
+    def take(self, games: np.ndarray) -> "TrickInPlay":
+        out = TrickInPlay.__new__(TrickInPlay)
+        out.strength_flat = self.strength_flat
+        for name in ("best", "win_seat", "moon_delta", "has_moon", "lead_class", "follow", "moon_lead"):
+            value = getattr(self, name)
+            setattr(out, name, None if value is None else value[games])
+        return out
+
 
 class RoundState:
     """The full-batch arrays of a round in progress (engine-private; strategies see PlayView).
@@ -200,6 +208,24 @@ class RoundState:
         self.revoked = np.zeros((N, table.n_sides), dtype=bool)     # side made a revoke that will be detected
         self.revoke_detected = (np.zeros((N, C.TRICKS * H), dtype=bool)
                                 if table.rules.revoke_model is not None else None)
+
+    def with_hands(self, games: np.ndarray, hands: np.ndarray, live: np.ndarray) -> "RoundState":
+        """The same point of the round dealt other ways: row i is game games[i] (its plays, trick,
+        tricks, chips...) with hands[i] and live[i]. A search's worlds of one game share its
+        record, so it is replayed once per game (resume) and copied to every world here."""
+        def rows(a):               # np.take: much faster than fancy indexing for short rows
+            return np.take(a, games, axis=0)
+        st = RoundState(self.table, hands, self.dealer[games], rows(self.chips))
+        st.live[:] = live.reshape(-1)
+        for name in ("play_seats", "play_cards", "reds_played", "trick", "leader", "tricks", "winners",
+                     "chips_before", "revoked"):
+            setattr(st, name, rows(getattr(self, name)))
+        st.tricks_seat = rows(self.tricks_seat.reshape(self.N, self.H)).reshape(-1)
+        if self.revoke_detected is not None:
+            st.revoke_detected = rows(self.revoke_detected)
+        st.n_played, st.trick_no, st.position = self.n_played, self.trick_no, self.position
+        st.current = None if self.current is None else self.current.take(games)
+        return st
 
     def start_trick(self) -> None:
         self.trick[:] = -1
