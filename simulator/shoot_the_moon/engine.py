@@ -156,6 +156,7 @@ class TrickInPlay:
             self.win_seat = np.where(better, seat, self.win_seat)
 
     def take(self, games: np.ndarray) -> "TrickInPlay":
+        """The same trick for rows games (row i is game games[i])."""
         out = TrickInPlay.__new__(TrickInPlay)
         out.strength_flat = self.strength_flat
         for name in ("best", "win_seat", "moon_delta", "has_moon", "lead_class", "follow", "moon_lead"):
