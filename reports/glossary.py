@@ -21,8 +21,8 @@ COMMON = {
     "position": ("position", "order in the deal or auction: 0 goes first"),
     "n": ("n", "sample size behind the estimate"),
     "share": ("share", "share of the hands (or games) in that row"),
-    "strategy": ("strategy", "the strategy that played (in every seat, in a strong-play table); a row 'X - Y' is "
-                 "X's estimate minus Y's, with its 95% interval"),
+    "strategy": ("strategy", "the strategy the row is about (in a strong-play table: the one in every seat; a row "
+                 "'X - Y' is X's estimate minus Y's, with its 95% interval)"),
 }
 
 GAMES = {
