@@ -19,8 +19,8 @@ from moonshot.reports.document import (begin, change, integer_ticks, metric, pic
 
 EXAMPLE_HAND = "6-6 6-5 6-4 6-2 5-5 3-3 1-1"
 STRONG = "pimc"          # the search player (strategies/moon_search.py) at its default 32 worlds per decision
-SEARCH_CHUNK = 250       # hands per chunk: about 15 s of pimc on a core, so --jobs share the strong-play run
-STRONG_SHARE = 200       # the strong-play run is hands / 200: 1,000 hands, about 60 CPU-seconds (30 s on 2 cores)
+SEARCH_CHUNK = 250       # hands per chunk: about 13 s of pimc on a core, so --jobs share the strong-play run
+STRONG_SHARE = 200       # the strong-play run: hands / 200, at least the floor (2,000 hands by default, ~100 CPU-s)
 MIN_N = 30               # a row gets a difference when both lineups have this many contracts in it
 
 
@@ -144,9 +144,8 @@ def strong_play(setup, hands: int, seed: int, jobs: int) -> Result:
         f"the smaller of the two; a row gets one only when both lineups have at least {MIN_N} contracts in it.",
         "points: the bidder side's points on the contract. by trump tiles: number-suit contracts of every bid "
         "level, by the tiles of that trump in the bidder's dealt hand.",
-        f"The report's strong-play run is its --hands / {STRONG_SHARE}, in chunks of {SEARCH_CHUNK} hands so the jobs "
-        f"share it; `moonshot analyze moon bid-success --strategy {STRONG}` runs it at any size, on a cluster with "
-        "--scheduler."]
+        f"The report plays these {hands:,} hands in chunks of {SEARCH_CHUNK} so the jobs share them; "
+        f"`moonshot analyze moon bid-success --strategy {STRONG}` runs it at any size, on a cluster with --scheduler."]
     return res
 
 

@@ -20,7 +20,7 @@ from moonshot.reports.document import (begin, change, integer_ticks, metric, pic
 WHATIF_RULES = ["stm.little_moon_lead_trumps=true"]
 STRONG = "rollout"       # the search player (strategies/stm_search.py) at its default worlds per card
 SEARCH_CHUNK = 500       # deals per chunk: about 15 s of rollout games on a core, so --jobs share the run
-STRONG_SHARE = 50        # the strong-play run is hands / 50: 4,000 paired deals, ~100 CPU-seconds (1 min on 2 cores)
+STRONG_SHARE = 50        # the strong-play run: hands / 50, at least the floor (4,000 deals by default, ~100 CPU-s)
 PAIRED = ["d_chips", "d_win"]
 MIN_N = 30               # a row gets a difference when both lineups have this many deals in it
 
@@ -119,9 +119,9 @@ def strong_play(setup, deals: int, seed: int, jobs: int) -> Result:
         "swap, as in the Big Moon tables above); a difference row treats the two lineups' runs as independent samples "
         "(the half-widths in quadrature), which leaves out what the shared deals have in common; its n is the "
         f"smaller of the two, and a row gets one only when both have at least {MIN_N} deals in it.",
-        f"The report's strong-play run is its --hands / {STRONG_SHARE}, in chunks of {SEARCH_CHUNK} deals so the jobs "
-        f"share it; `moonshot analyze shoot-the-moon big-moon-value --strategy {STRONG} -p 4` runs it at any "
-        "size, on a cluster with --scheduler."]
+        f"The report plays these {deals:,} deals in chunks of {SEARCH_CHUNK} so the jobs share them; `moonshot "
+        f"analyze shoot-the-moon big-moon-value --strategy {STRONG} -p 4` runs it at any size, on a cluster with "
+        "--scheduler."]
     return res
 
 
