@@ -5,12 +5,14 @@
   * Shoot the Moon `rollout` (32 worlds, odd play-outs): rounds per second with rollout in one
     seat and `odd` in the others, 4 players.
   * The paired margins, from analysis.common.match on the same deals with seats rotated:
-    pimc against threshold (points per hand; 3 players, and 4 in partnerships) and rollout
-    against odd (chips per round), each with its 95% interval.
+    pimc against threshold (points per hand; 3 players, and 4 in partnerships, where also
+    P(win the game to 21): a side's points per hand leave out what it takes from the other side,
+    which whole games count) and rollout against odd (chips per round), each with its 95% interval.
 
 Run alone (the machine may be shared: CPU time is the per-core figure):
 
     python benchmarks/search_bench.py [pimc_hands] [pimc_match_deals] [rollout_match_deals] [pimc_4p_deals]
+                                      [pimc_4p_games]
 """
 from __future__ import annotations
 
@@ -61,19 +63,23 @@ def rollout_speed(hands: int, worlds: int = 32) -> None:
           f"({hands / wall:.0f} wall), {hands} rounds", flush=True)
 
 
-def margin(game: str, players: int, a: str, b: str, deals: int, metric: str) -> None:
+def margin(game: str, players: int, a: str, b: str, deals: int, metric: str, games: bool = False) -> None:
     cpu, wall = 0.0, time.perf_counter()
     c0 = time.process_time()
-    res = match(make_setup(game, players), a, b, hands=deals, games=None, seed=2026)
+    res = match(make_setup(game, players), a, b, hands=None if games else deals, games=deals if games else None,
+                seed=2026)
     cpu, wall = time.process_time() - c0, time.perf_counter() - wall
     t = res.tables["match"].set_index("metric")
     d, a_, b_ = t.loc[f"d_{metric}"], t.loc[f"a_{metric}"], t.loc[f"b_{metric}"]
-    print(f"  {game} {players}p {a} vs {b}, {deals} deals: {a} {a_['estimate']:.3f}, {b} {b_['estimate']:.3f} "
-          f"{metric} per hand; paired difference {d['estimate']:+.3f} [{d['ci_low']:+.3f}, {d['ci_high']:+.3f}] "
+    unit = "games" if games else "deals"
+    per = "" if games else " per hand"
+    print(f"  {game} {players}p {a} vs {b}, {deals} {unit}: {a} {a_['estimate']:.3f}, {b} {b_['estimate']:.3f} "
+          f"{metric}{per}; paired difference {d['estimate']:+.3f} [{d['ci_low']:+.3f}, {d['ci_high']:+.3f}] "
           f"({cpu:.0f} s CPU)", flush=True)
 
 
-def main(pimc_hands: int = 60, pimc_deals: int = 200, rollout_deals: int = 4000, pimc4_deals: int = 100) -> None:
+def main(pimc_hands: int = 60, pimc_deals: int = 200, rollout_deals: int = 4000, pimc4_deals: int = 100,
+         pimc4_games: int = 0) -> None:
     print("Search players")
     pimc_speed(3, pimc_hands)
     pimc_speed(4, max(pimc_hands // 2, 4))
@@ -81,8 +87,10 @@ def main(pimc_hands: int = 60, pimc_deals: int = 200, rollout_deals: int = 4000,
     margin("moon", 3, "pimc", "threshold", pimc_deals, "score")
     if pimc4_deals:
         margin("moon", 4, "pimc", "threshold", pimc4_deals, "score")
+    if pimc4_games:
+        margin("moon", 4, "pimc", "threshold", pimc4_games, "win", games=True)
     margin("shoot-the-moon", 4, "rollout", "odd", rollout_deals, "chips")
 
 
 if __name__ == "__main__":
-    main(*(int(a) for a in sys.argv[1:5]))
+    main(*(int(a) for a in sys.argv[1:6]))
