@@ -62,6 +62,14 @@ class Setup:
         """One strategy object built from `spec` (for matches: A and B)."""
         return _seats(self.game, self.players, (spec,)).strategies[0]
 
+    def chunk(self, extra_specs: tuple[str, ...] = ()) -> int:
+        """Hands per chunk for a run of these players (and `extra_specs`, a match's A and B): the
+        runner's CHUNK, or less when a slow player sets its own `chunk_hands`, so that a run of a
+        few thousand hands of a search player still spreads over every job and cluster worker. It
+        depends on the players only, so a run gives the same numbers for any --jobs."""
+        players = [*self.seats.strategies, *(self.strategy(spec) for spec in extra_specs)]
+        return min([CHUNK, *(getattr(p, "chunk_hands", CHUNK) for p in players)])
+
     def validate(self) -> "Setup":
         self.table, self.seats    # noqa: B018 - building them checks every value
         return self
@@ -103,17 +111,20 @@ def make_setup(game: str, players: int | None = None, partners: bool = False, ru
 # --------------------------------------------------------------------------------------------
 
 def run(task, args: tuple, total: int, seed: int, jobs: int, progress: Progress = None,
-        on_records: Records = None, chunk: int = CHUNK) -> Tally:
+        on_records: Records = None, chunk: int | None = None) -> Tally:
     """run_chunks with a progress callback (hands done) and hand-history lines streamed out.
+    The chunk size defaults to what the first Setup in `args` asks for (Setup.chunk).
 
     Under ``--save-hands`` (simulator.store.hands_file) simulate's hands chunks also return one row
     per hand (the game hook's ``hand_rows`` plus the hand number), written chunk by chunk. The
     chunks keep their name in a run store either way (--save-hands changes no number)."""
     from moonshot.simulator.store import hands_sink
+    if chunk is None:
+        chunk = next((a.chunk() for a in args if isinstance(a, Setup)), CHUNK)
     name = f"{task.__module__}.{task.__qualname__}"
     sink = hands_sink() if task is _hands_chunk else None
     if sink is not None:
-        args = (*args[:-1], chunk)            # _hands_chunk's rows_chunk: keep one row per hand too
+        args = (*args[:-1], True)             # _hands_chunk's rows: keep one row per hand too
 
     def on_chunk(part: Tally, size: int) -> None:
         if on_records is not None and part.records:
@@ -145,9 +156,9 @@ def one_row(size: int) -> dict[str, np.ndarray]:
 # simulate: headline numbers per side, for hands or whole games
 # --------------------------------------------------------------------------------------------
 
-def _hands_chunk(setup: Setup, want_history: bool, rows_chunk: int, seed: int, index: int, size: int) -> Tally:
-    """One chunk of hands tallied; with rows_chunk (the chunk size, under --save-hands) also one row
-    per hand (the game hook's hand_rows and the hand's number)."""
+def _hands_chunk(setup: Setup, want_history: bool, chunk: int, rows: bool, seed: int, index: int, size: int) -> Tally:
+    """One chunk (of `chunk` hands, the last maybe fewer) tallied; with rows (under --save-hands)
+    also one row per hand (the game hook's hand_rows and the hand's number)."""
     hooks = setup.hooks
     res = hooks.play(setup, setup.seats.strategies, chunk_rngs(seed, index, setup.entry.streams), size,
                      record=want_history)
@@ -155,9 +166,9 @@ def _hands_chunk(setup: Setup, want_history: bool, rows_chunk: int, seed: int, i
     hooks.tally_hands(setup, res, tally)
     if want_history:
         tally.records = setup.entry.module("history").records(res, setup.table, setup.seats.specs, seed,
-                                                              index * CHUNK)
-    if rows_chunk:
-        tally.rows = {"hand": index * rows_chunk + np.arange(size, dtype=np.int64), **hooks.hand_rows(setup, res)}
+                                                              index * chunk)
+    if rows:
+        tally.rows = {"hand": index * chunk + np.arange(size, dtype=np.int64), **hooks.hand_rows(setup, res)}
     return tally
 
 
@@ -173,9 +184,10 @@ def _games_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
 
 
 def simulate(setup: Setup, hands: int | None, games: int | None, seed: int, jobs: int = 1,
-             progress: Progress = None, on_records: Records = None, chunk: int = CHUNK) -> Result:
+             progress: Progress = None, on_records: Records = None, chunk: int | None = None) -> Result:
     """Headline numbers per side: single hands (the game's own tallies) or whole games."""
     setup.validate()
+    chunk = chunk or setup.chunk()
     hooks = setup.hooks
     if games:
         t = run(_games_chunk, (setup,), games, seed, jobs, progress, chunk=chunk)
@@ -190,7 +202,8 @@ def simulate(setup: Setup, hands: int | None, games: int | None, seed: int, jobs
                             f"lasts {say(length)} {hooks.game_length_names[0]} on average.")
         hooks.game_tables(setup, t, res)
         return res
-    t = run(_hands_chunk, (setup, on_records is not None, 0), hands, seed, jobs, progress, on_records, chunk=chunk)
+    t = run(_hands_chunk, (setup, on_records is not None, chunk, False), hands, seed, jobs, progress, on_records,
+            chunk=chunk)
     res = Result(f"{setup.entry.title}: {hooks.hands_word}", setup.meta(hands=hands, seed=seed))
     hooks.hand_tables(setup, t, res)
     return res
@@ -246,7 +259,8 @@ def match(setup: Setup, spec_a: str, spec_b: str, hands: int | None, games: int 
     setup.strategy(spec_a), setup.strategy(spec_b)
     hooks = setup.hooks
     n = games or hands
-    t = run(_match_chunk, (setup, spec_a, spec_b, bool(games)), n, seed, jobs, progress)
+    t = run(_match_chunk, (setup, spec_a, spec_b, bool(games)), n, seed, jobs, progress,
+            chunk=setup.chunk((spec_a, spec_b)))
     names = ["win"] if games else hooks.side_outcome_names
     metrics = [f"{x}_{name}" for name in names for x in "abd"]
     if games:

@@ -219,6 +219,8 @@ class PimcMoon:
     the defenders minimise it).
     """
 
+    chunk_hands = 256      # hands per chunk of a run with pimc at the table (a few seconds to a minute each)
+
     def __init__(self, worlds: int = 32, trumps: int = 3, discards: int = 3, min_gain: float = 1.0,
                  reach: float = 1.5, caution: int = -1, retries: int = 20):
         if worlds < 1 or trumps < 1 or discards < 1:

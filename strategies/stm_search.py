@@ -156,6 +156,8 @@ class RolloutPlay:
     batch engine's rules and the registered policy for every seat, this player included.
     """
 
+    chunk_hands = 1024     # rounds per chunk of a run with rollout at the table (seconds each)
+
     def __init__(self, worlds: int = 32, policy: str = "odd"):
         if worlds < 1:
             raise BadInput(f"rollout: worlds must be >= 1, got {worlds}")

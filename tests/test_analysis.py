@@ -98,3 +98,23 @@ def test_hand_analyzer_shows_the_open_hands_rate_beside_the_simulated_one():
     assert len(open_rows) == len(grid[grid.metric == "p_make"]) and (open_rows["n"] <= OPEN_DEALS[3]).all()
     sixes = open_rows[(open_rows.trump == "6") & (open_rows.bid == 4)].iloc[0]
     assert sixes["estimate"] == 1.0          # six trumps with the double and 5-5: no defence takes four tricks
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_histories_number_hands_in_order_whatever_the_chunk(game):
+    """Hand ids run 0, 1, 2, ... across chunks of any size (they were numbered from the default
+    chunk size, leaving gaps when a run used smaller chunks, as runs with a search player do)."""
+    import json
+    lines = []
+    simulate(make_setup(game), 25, None, seed=3, on_records=lines.extend, chunk=10)
+    assert [json.loads(line)["hand_id"] for line in lines] == list(range(25))
+
+
+def test_a_search_player_sets_smaller_chunks():
+    """A run with pimc or rollout at the table (or in a match) splits into the player's own
+    chunk size, so a few thousand hands still spread over every job; other runs keep CHUNK."""
+    from moonshot.simulator.runner import CHUNK
+    assert make_setup("moon").chunk() == CHUNK
+    assert make_setup("moon", strategies=("1=pimc",)).chunk() == 256
+    assert make_setup("moon").chunk(("pimc", "threshold")) == 256
+    assert make_setup("shoot-the-moon", strategies=("rollout",)).chunk() == 1024
