@@ -448,6 +448,18 @@ def _search(ctx, tt, work, hands, leader, pos, led, best, win, played, k, first,
                     r = _last_trick(ctx, hands, leader) >= k
                     state = RETURN
                     continue
+                if not first:      # what earlier searches proved settles most positions: first
+                    key = (hands[0] | hands[1] | hands[2] | hands[3]) | (leader << 28)
+                    lo, hi, hint = _tt_get(tt, stamp, key)
+                    if lo >= 0:
+                        if lo >= k:
+                            r = True
+                            state = RETURN
+                            continue
+                        if hi < k:
+                            r = False
+                            state = RETURN
+                            continue
                 sure_b, sure_d = _sure_trumps(ctx, hands)
                 if sure_b >= k:
                     r = True
@@ -468,18 +480,6 @@ def _search(ctx, tt, work, hands, leader, pos, led, best, win, played, k, first,
                         r = False
                         state = RETURN
                         continue
-                if not first:
-                    key = (hands[0] | hands[1] | hands[2] | hands[3]) | (leader << 28)
-                    lo, hi, hint = _tt_get(tt, stamp, key)
-                    if lo >= 0:
-                        if lo >= k:
-                            r = True
-                            state = RETURN
-                            continue
-                        if hi < k:
-                            r = False
-                            state = RETURN
-                            continue
             mover = (leader + pos) % P
             led = work[f + F_LED]
             base = W_BASE + ply * SLOTS
