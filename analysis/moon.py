@@ -222,7 +222,8 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
     order = {"first": 0, "middle": 1, "last": setup.players - 1}[seat_order]
     trumps = tuple(int(t) for t in np.flatnonzero(table.allowed_trumps))
     # Small chunks: a 100,000-deal question splits evenly over the workers.
-    t = run(_hand_chunk, (setup, hand, order, trumps), samples, seed, jobs, progress, chunk=HAND_CHUNK)
+    t = run(_hand_chunk, (setup, hand, order, trumps), samples, seed, jobs, progress,
+            chunk=min(HAND_CHUNK, setup.chunk()))
     grid = estimate(t.get("table"), ["trump", "bid"], ["p_make", "score"])
     ceiling = estimate(t.get("open_cards"), ["trump", "bid"], ["p_make_open"])
     grid = pd.concat([grid, ceiling], ignore_index=True).sort_values(["trump", "bid"], kind="stable",

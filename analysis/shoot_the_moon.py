@@ -401,7 +401,8 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
         raise BadInput(f"unknown --seat-order {seat_order!r} at {setup.players} players; accepted: "
                        f"{', '.join(orders)} (first leads, last deals)")
     position = orders.index(seat_order)
-    t = run(_hand_chunk, (setup, tuple(hand), position), samples, seed, jobs, progress, chunk=16_384)
+    t = run(_hand_chunk, (setup, tuple(hand), position), samples, seed, jobs, progress,
+            chunk=min(16_384, setup.chunk()))
     names = [C.card_name(c) for c in hand]
     res = Result(f"Shoot the Moon: hand {' '.join(names)}",
                  setup.meta(hand=names, seat_order=seat_order, samples=samples, seed=seed))
