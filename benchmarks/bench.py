@@ -98,8 +98,8 @@ def search_benches() -> None:
             m = solver_bench.measure(players, 1000, 2, trump_mode)
             print(f"  {players}p trump={trump_mode:<6} {m['deals_per_s']:>10,.0f} deals/s  p99 {m['p99_ms']:.2f} ms")
     print("Search players, one core (CPU time):")
-    search_bench.pimc_speed(3, 60)
-    search_bench.pimc_speed(4, 40)
+    search_bench.pimc_speed(3, 300)        # hands differ a lot in cost (a bid searched or not):
+    search_bench.pimc_speed(4, 200)        # a few hundred give a steady figure
     search_bench.rollout_speed(1000)
 
 
