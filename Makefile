@@ -12,7 +12,7 @@ HANDS ?= 200000
 	touch $@
 
 run: .venv/.installed
-	.venv/bin/moonshot report shoot-the-moon --out $(OUT) --hands $(HANDS)
+	.venv/bin/moonshot report shoot-the-moon --out $(OUT) --hands $(HANDS) --jobs -1
 
 test: .venv/.installed
 	$(PY) -m pytest -n 2
