@@ -1,7 +1,8 @@
 """Estimates with honest intervals, from the sums a Tally keeps.
 
 Proportions get a Wilson 95% interval; means (and paired differences, which are means of
-per-deal differences) get mean +- 1.96 standard errors. Which is which is declared where the
+per-deal differences) get mean +- 1.96 standard errors, and no interval (NaN, shown as "-") from
+a single value. Which is which is declared where the
 metric is tallied (simulator.runner.Tally: a boolean outcome is a proportion), never guessed
 from its name: a summed table has ``<metric>__sq`` for a mean and no such column for a proportion.
 """
@@ -33,6 +34,7 @@ def mean_ci(total: np.ndarray, total_sq: np.ndarray, n: np.ndarray) -> tuple[np.
         mean = total / n
         var = np.maximum(np.asarray(total_sq, dtype=float) / n - mean**2, 0) * n / np.maximum(n - 1, 1)
         half = Z * np.sqrt(var / n)
+    half = np.where(n < 2, np.nan, half)        # one value says nothing of its spread: no interval
     return mean, mean - half, mean + half
 
 

@@ -70,7 +70,7 @@ def _effective_games(p: float, lo: float, hi: float, games: int) -> float:
     """The number of independent games with the variance the match measured for a_win
     (its interval is mean +- 1.96 SE), between 1 and 10 x the games played."""
     var = ((hi - lo) / (2 * Z)) ** 2
-    if var <= 0 or p <= 0 or p >= 1:
+    if not var > 0 or p <= 0 or p >= 1:          # no spread measured (or one game: no interval)
         return float(games)
     return float(min(max(p * (1 - p) / var, 1.0), 10 * games))
 
