@@ -294,6 +294,21 @@ def _gen_moves(ctx, work, hands, mover, pos, led, best, win, played, first, base
     return n
 
 
+@njit(cache=True, inline="always")
+def _played(ctx, mv, mover, pos, led, best, win):
+    """(led suit, winning power, winning seat) of the trick after `mover` plays move `mv` at
+    position `pos` (a lead sets them; a follow beats the best so far or leaves it)."""
+    t = mv & 0xFF
+    if pos == 0:
+        end = (mv >> MOVE_END) - 1
+        led = end if end >= 0 else ctx[O_LED + t]
+        return led, ctx[O_POWER + t * 9 + led], mover
+    p = ctx[O_POWER + t * 9 + led]
+    if p > best:
+        return led, p, mover
+    return led, best, win
+
+
 @njit(cache=True)
 def _to_front(work, base, cnt, move):
     """Put `move` first among the cnt moves at work[base:] (when it is there), the rest in order."""
@@ -510,19 +525,7 @@ def _search(ctx, tt, work, hands, leader, pos, led, best, win, played, k, first,
             leader = work[f + F_LEADER]
             pos = work[f + F_POS]
             c = f + FRAME
-            if pos == 0:
-                end = (mv >> MOVE_END) - 1
-                led2 = end if end >= 0 else ctx[O_LED + t]
-                best2 = ctx[O_POWER + t * 9 + led2]
-                win2 = mover
-            else:
-                led2 = work[f + F_LED]
-                best2 = work[f + F_BEST]
-                win2 = work[f + F_WIN]
-                p = ctx[O_POWER + t * 9 + led2]
-                if p > best2:
-                    best2 = p
-                    win2 = mover
+            led2, best2, win2 = _played(ctx, mv, mover, pos, work[f + F_LED], work[f + F_BEST], work[f + F_WIN])
             if pos == P - 1:
                 work[c + F_LEADER] = win2
                 work[c + F_POS] = 0
@@ -648,20 +651,7 @@ def _root_moves(ctx, tt, work, hands, leader, pos, led, best, win, played, first
             continue
         bit = 1 << t
         hands[mover] ^= bit
-        if pos == 0:
-            end = (mv >> MOVE_END) - 1
-            led2 = end if end >= 0 else ctx[O_LED + t]
-            best2 = ctx[O_POWER + t * 9 + led2]
-            win2 = mover
-        else:
-            led2 = led
-            p = ctx[O_POWER + t * 9 + led]
-            if p > best:
-                best2 = p
-                win2 = mover
-            else:
-                best2 = best
-                win2 = win
+        led2, best2, win2 = _played(ctx, mv, mover, pos, led, best, win)
         if pos == P - 1:
             won = ctx[O_SIDE + win2]
             v = won + _exact(ctx, tt, work, hands, win2, 0, 0, 0, 0, 0, False, 1, 0, n - 1, guess - won)
