@@ -58,15 +58,22 @@ def _winner(trick, trump, rules, called):
     return ref.trick_winner(list(trick), trump, rules, called)
 
 
-def _after(hands, trump, rules, bidder_side, leader, trick, called, mover, move, memo):
+def _step(hands, trump, rules, leader, trick, called, mover, move):
+    """The position after `mover` plays `move`: (hands, trick, called end, the trick's winner,
+    None until the trick is complete)."""
     tile, end = move if isinstance(move, tuple) else (move, None)
-    P = len(hands)
     h2 = tuple(h - {tile} if s == mover else h for s, h in enumerate(hands))
     t2 = trick + (tile,)
     c2 = end if not trick else called
-    if len(t2) < P:
+    if len(t2) < len(hands):
+        return h2, t2, c2, None
+    return h2, t2, c2, (leader + _winner(t2, trump, rules, c2)) % len(hands)
+
+
+def _after(hands, trump, rules, bidder_side, leader, trick, called, mover, move, memo):
+    h2, t2, c2, winner = _step(hands, trump, rules, leader, trick, called, mover, move)
+    if winner is None:
         return _value(h2, trump, rules, bidder_side, leader, t2, c2, memo)
-    winner = (leader + _winner(t2, trump, rules, c2)) % P
     rest = _value(h2, trump, rules, bidder_side, winner, (), None, memo) if h2[0] else 0
     return int(winner in bidder_side) + rest
 
@@ -214,14 +221,9 @@ def can_take(hands, trump, rules, bidder_side, leader, trick, called, first, k, 
 
 
 def _can_after(hands, trump, rules, bidder_side, leader, trick, called, mover, move, k, memo):
-    tile, end = move if isinstance(move, tuple) else (move, None)
-    P = len(hands)
-    h2 = tuple(h - {tile} if s == mover else h for s, h in enumerate(hands))
-    t2 = trick + (tile,)
-    c2 = end if not trick else called
-    if len(t2) < P:
+    h2, t2, c2, winner = _step(hands, trump, rules, leader, trick, called, mover, move)
+    if winner is None:
         return can_take(h2, trump, rules, bidder_side, leader, t2, c2, False, k, memo)
-    winner = (leader + _winner(t2, trump, rules, c2)) % P
     return can_take(h2, trump, rules, bidder_side, winner, (), None, False, k - (winner in bidder_side), memo)
 
 
