@@ -253,14 +253,17 @@ class RandomMoon:
 @register(GAME, "threshold")
 class ThresholdBidder(_Heuristics):
     """Bid the tricks the hand should take, less a margin, counting trumps in the best suit, its
-    double and the off-suit doubles (each the top of its suit).
+    double and the off-suit doubles (each the top of its suit); play greedy, except that
+    defenders gang up on the bidder (play=defend, the default).
 
     Estimated tricks = base + w_trump x trumps + w_top x (holds the trump double) + w_double x
     off-suit doubles (no-trump: base + w_nt_double x doubles); the defaults are a least-squares fit
     of the bidder's tricks on these features in simulated hands (3 players, widow included). Bids
     floor(estimate - margin) when that is a legal bid, else passes; when that reaches 7 (all seven
     tricks) it bids 21 instead, which asks no more tricks and pays three times as much (7 when 21
-    is not open to it). Plays `play` (defend by default).
+    is not open to it). Plays `play`: defend (the default; bidder-aware defence, see play_defend),
+    greedy or random. There is no separate `defend` strategy: it was this player under a second
+    name (the same choices on every deal), so tournaments rated one player twice.
     """
 
     def __init__(self, margin: float = 0.0, base: float = 1.2, w_trump: float = 0.8, w_top: float = 0.5,
@@ -310,16 +313,6 @@ class GreedyMoon(ThresholdBidder):
 
     def __init__(self, margin: float = 0.0):
         super().__init__(margin=margin, play="greedy")
-
-
-@register(GAME, "defend")
-class DefendMoon(ThresholdBidder):
-    """Threshold bidding with bidder-aware defence: the non-bidders cooperate to set the bidder
-    (beat the bidder's tile as cheaply as possible, never overtake a fellow defender); otherwise
-    greedy."""
-
-    def __init__(self, margin: float = 0.0):
-        super().__init__(margin=margin, play="defend")
 
 
 class FixedTrump:

@@ -1,11 +1,13 @@
 """Moon strategies: legal in every phase, sensible bidding, better than random, honest Monte Carlo."""
+from itertools import combinations
+
 import numpy as np
 import pytest
 
 from moonshot.analysis.common import Setup, match
 from moonshot.simulator.moon import engine as E
 from moonshot.simulator.moon import tiles as T
-from moonshot.strategies.base import parse_seat_specs
+from moonshot.strategies.base import parse_seat_specs, registered
 from moonshot.strategies.moon import FixedTrump, ThresholdBidder, deal_around, trick_estimate
 
 METHODS = ("bid", "discard", "trump", "play")
@@ -16,7 +18,7 @@ def seats(spec, players=3):
 
 
 @pytest.mark.parametrize("players", [3, 4])
-@pytest.mark.parametrize("spec", ["random", "threshold", "greedy", "defend", "threshold:play=random,margin=1"])
+@pytest.mark.parametrize("spec", ["random", "threshold", "greedy", "threshold:play=random,margin=1"])
 def test_every_registered_strategy_plays_legal_hands(players, spec):
     table = Setup("moon", players).validate().table
     res = E.play(table, 3000, seats(spec, players), np.random.default_rng(1), np.random.default_rng(2))
@@ -43,12 +45,12 @@ def test_threshold_beats_random_on_the_same_deals():
 
 
 def test_defenders_who_gang_up_set_more_contracts():
-    """Same deals and bids: the bidder plays greedy; defenders greedy or `defend`."""
+    """Same deals and bids: the bidder plays greedy; defenders greedy or threshold's default defence."""
     table = Setup("moon", 3).validate().table
     n = 20_000
     hands, widow = E.deal(np.random.default_rng(5), n, table)
     bidder, bid = np.zeros(n, dtype=np.int64), np.full(n, 4)
-    greedy, defend = seats("greedy")[0], seats("defend")[0]
+    greedy, defend = seats("greedy")[0], seats("threshold")[0]
     tricks = []
     for defence in (greedy, defend):
         lineup = [greedy, defence, defence]
@@ -57,6 +59,21 @@ def test_defenders_who_gang_up_set_more_contracts():
         tricks.append(E.play_tricks(table, h7, bidder, bid, trump, lineup, rng).tricks[:, 0].astype(float))
     d = tricks[1] - tricks[0]                                    # paired: the bidder's tricks, defend - greedy
     assert d.mean() + 1.96 * d.std() / np.sqrt(n) < 0
+
+
+FAST = [name for name in registered("moon") if name not in ("montecarlo", "pimc")]   # the search players: slow
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_no_two_registered_strategies_are_the_same_player(players):
+    """Two names for one player would be rated twice in tournaments (defend was threshold)."""
+    table = Setup("moon", players).validate().table
+    outcomes = {}
+    for name in FAST:
+        res = E.play(table, 2000, seats(name, players), np.random.default_rng(1), np.random.default_rng(2))
+        outcomes[name] = np.concatenate([res.bid, res.tricks.ravel(), res.score.ravel()])
+    for a, b in combinations(FAST, 2):
+        assert not np.array_equal(outcomes[a], outcomes[b]), f"{a} and {b} play identically"
 
 
 def test_deal_around_keeps_the_hand_and_shuffles_the_rest_uniformly():
@@ -98,7 +115,7 @@ def test_montecarlo_bidder_bids_a_sure_hand_and_passes_a_hopeless_one():
     assert p[0] > 0.8
 
 
-@pytest.mark.parametrize("players,spec", [(3, "threshold"), (4, "greedy"), (3, "defend")])
+@pytest.mark.parametrize("players,spec", [(3, "threshold"), (4, "greedy"), (3, "threshold:play=greedy,margin=1")])
 def test_heuristic_hands_replay_through_the_reference(players, spec):
     """Parity with the rules oracle also holds for the built-in strategies' choices."""
     from tests.moon_testing import replay_hand
