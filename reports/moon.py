@@ -252,7 +252,7 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     doc.section("Who wins the game to 21?", go, None,
                 [("game_odds", "matchups", "Strategy match-ups, same deals, seats rotated")], notes=1)
 
-    entrants = ("threshold", "greedy", "defend", "random")
+    entrants = ("threshold", "greedy", "random")
     t_games = share(hands, 40, max(1, floor // 4))
     step(f"tournament: {t_games:,} games a pair, {len(entrants)} strategies")
     doc.tournament(setup, entrants, t_games, seed, jobs)
