@@ -15,12 +15,13 @@ from typing import Callable
 
 import numpy as np
 
-from moonshot.analysis.result import Result, say
+from moonshot.analysis.result import Result
+from moonshot.analysis.words import effects, say, stands_out, verdict
 from moonshot.analysis.stats import estimate
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.flags import changed_flags, check_table
 from moonshot.simulator.games import Game, get
-from moonshot.simulator.runner import CHUNK, Tally, chunk_rngs, run_chunks
+from moonshot.simulator.runner import CHUNK, Change, Share, Tally, chunk_rngs, difference, run_chunks
 from moonshot.strategies.base import parse_seat_specs
 
 Progress = Callable[[int], None] | None
@@ -195,11 +196,12 @@ def simulate(setup: Setup, hands: int | None, games: int | None, seed: int, jobs
         res.tables["games"] = estimate(t.get("games"), ["side"], ["p_win"])
         res.tables["game_length"] = estimate(t.get("length"), [], [*hooks.game_length_names, *hooks.game_extra_names,
                                                                    "p_unfinished"])
-        wins = res.tables["games"]
-        best = wins.loc[wins["estimate"].idxmax()]
         length = res.row("game_length", hooks.game_length_names[0])
-        res.findings.append(f"Side {int(best['side'])} wins most often: {say(best)} of {games:,} games; a game "
-                            f"lasts {say(length)} {hooks.game_length_names[0]} on average.")
+        res.findings.append(stands_out(res.tables["games"], lambda r: f"side {int(r['side'])}", "side",
+                                       f"wins most often of {games:,} games", "P(win)"))
+        res.findings.append(f"A game lasts {say(length)} {hooks.game_length_names[0]} on average.")
+        gl = res.tables["game_length"]
+        res.findings.append(unfinished_said(gl[gl["metric"] == "p_unfinished"], games))
         hooks.game_tables(setup, t, res)
         return res
     t = run(_hands_chunk, (setup, on_records is not None, chunk, False), hands, seed, jobs, progress, on_records,
@@ -223,9 +225,12 @@ def match_metrics(name: str, per_lineup: list[np.ndarray]) -> dict[str, np.ndarr
     """Per deal, from each lineup's (n, sides) outcome (match_lineups order): A's value in its
     seats, B's in the same seats on the same deal, and the paired difference, each averaged over
     the sides so every seat is controlled for. (Means, not proportions: intervals are mean +- 1.96 SE.)"""
+    yes_no = per_lineup[0].dtype == bool            # wins: shares and their change, read as percentages
     base = per_lineup[0].astype(float)
     arm = np.stack([per_lineup[1 + s][:, s] for s in range(base.shape[1])], axis=1).astype(float)
-    return {f"a_{name}": arm.mean(axis=1), f"b_{name}": base.mean(axis=1), f"d_{name}": (arm - base).mean(axis=1)}
+    level, change = (Share, Change) if yes_no else (np.asarray, np.asarray)
+    return {f"a_{name}": level(arm.mean(axis=1)), f"b_{name}": level(base.mean(axis=1)),
+            f"d_{name}": change((arm - base).mean(axis=1))}
 
 
 def _match_chunk(setup: Setup, spec_a: str, spec_b: str, games: bool, seed: int, index: int, size: int) -> Tally:
@@ -233,23 +238,38 @@ def _match_chunk(setup: Setup, spec_a: str, spec_b: str, games: bool, seed: int,
     S = table.n_sides
     lineups = match_lineups(table.side_of_seat[:table.players], S, setup.strategy(spec_a), setup.strategy(spec_b))
     seeds = arm_seeds(seed, index, setup.entry.streams)
-    outs, unfinished = [], []
+    outs, unfinished, traces = [], [], []
     for lineup in lineups:
         if games:
             g = hooks.play_games(setup, lineup, arm_rngs(seeds), size)
             outs.append({"win": hooks.wins(setup, g)})
             unfinished.append(hooks.unfinished(g))
+            traces.append([*outs[-1].values(), *hooks.game_length(g).values()])
         else:
             outs.append(hooks.side_outcomes(setup, hooks.play(setup, lineup, arm_rngs(seeds), size)))
+            traces.append(list(outs[-1].values()))
     metrics = {}
     for name in outs[0]:
         metrics.update(match_metrics(name, [o[name] for o in outs]))
     if games:   # how often the cap on hands stopped a game (counted as lost by every side)
         metrics["p_unfinished_b"] = unfinished[0]
-        metrics["p_unfinished_a"] = np.mean(unfinished[1:], axis=0)
+        metrics["p_unfinished_a"] = Share(np.mean(unfinished[1:], axis=0))
+        metrics["d_unfinished"] = Change(np.mean(unfinished[1:], axis=0) - unfinished[0])
     tally = Tally()
     tally.add("match", one_row(size), metrics)
+    tally.add("differs", one_row(size), {"differs": outcomes_differ(traces)})
     return tally
+
+
+def outcomes_differ(traces: list[list[np.ndarray]]) -> np.ndarray:
+    """Per deal: did any lineup's outcome (every array, every side) differ from the first lineup's
+    (B everywhere)? Never on any deal: A and B played identically there."""
+    base = traces[0]
+    differs = np.zeros(len(base[0]), dtype=bool)
+    for trace in traces[1:]:
+        for mine, theirs in zip(trace, base):
+            differs |= (np.asarray(mine) != np.asarray(theirs)).reshape(len(differs), -1).any(axis=1)
+    return differs
 
 
 def match(setup: Setup, spec_a: str, spec_b: str, hands: int | None, games: int | None, seed: int,
@@ -257,6 +277,9 @@ def match(setup: Setup, spec_a: str, spec_b: str, hands: int | None, games: int 
     """Strategy A against B on the same deals: A takes each side's seats in turn against B."""
     setup.validate()
     setup.strategy(spec_a), setup.strategy(spec_b)
+    if spec_a.strip() == spec_b.strip():
+        raise BadInput(f"strategy A and B are both {spec_a!r}: a strategy against itself differs by exactly 0; "
+                       f"accepted: two different strategies")
     hooks = setup.hooks
     n = games or hands
     t = run(_match_chunk, (setup, spec_a, spec_b, bool(games)), n, seed, jobs, progress,
@@ -264,20 +287,22 @@ def match(setup: Setup, spec_a: str, spec_b: str, hands: int | None, games: int 
     names = ["win"] if games else hooks.side_outcome_names
     metrics = [f"{x}_{name}" for name in names for x in "abd"]
     if games:
-        metrics += ["p_unfinished_a", "p_unfinished_b"]
+        metrics += ["p_unfinished_a", "p_unfinished_b", "d_unfinished"]
+    differing = int(t.get("differs")["differs"].sum())
     res = Result(f"{setup.entry.title}: {spec_a} vs {spec_b}",
-                 {**setup.meta(seed=seed), "strategies": {"A": spec_a, "B": spec_b}, ("games" if games else "hands"): n})
+                 {**setup.meta(seed=seed), "strategies": {"A": spec_a, "B": spec_b}, ("games" if games else "hands"): n,
+                  "deals_with_different_outcomes": differing})
     res.tables["match"] = estimate(t.get("match"), [], metrics)
     unit = hooks.game_unit if games else hooks.side_outcome_unit
     first = f"d_{names[0]}"
     d = res.row("match", first)
-    verdict = ("A does better" if d["ci_low"] > 0 else "B does better" if d["ci_high"] < 0 else
-               "no difference shows at this sample size")
-    if names[0] in hooks.lower_is_better:
-        verdict = {"A does better": "B does better", "B does better": "A does better"}.get(verdict, verdict)
     res.findings.append(f"{spec_a} (A) against {spec_b} (B) on the same {n:,} deals: A minus B in "
-                        f"{hooks.metric_words.get(names[0], names[0])} is {say(d, percent=games, signed=True)}; "
-                        f"{verdict}.")
+                        f"{hooks.metric_words.get(names[0], names[0])} is {say(d, signed=True)}; "
+                        f"{verdict(d, names[0] not in hooks.lower_is_better)}.")
+    if games:
+        res.findings.append(unfinished_words(res.row("match", "d_win"), res.row("match", "d_unfinished"),
+                                             setup.table.n_sides, {f"with {spec_a} (A)": res.row("match", "p_unfinished_a"),
+                                                                   f"with {spec_b} (B) everywhere": res.row("match", "p_unfinished_b")}))
     res.notes.append(f"Each deal is played once with B in every seat and once per side with A in that side's "
                      f"seats (the others B). a_* is A's {unit} in those seats, b_* B's in the same seats on the "
                      f"same deals, d_* the paired difference (A minus B), averaged over the sides so every "
@@ -298,17 +323,40 @@ def _whatif_findings(res: Result, names: list[str], variant_args: list[str], n: 
                             "may show what it does.")
         return
     first = diffs[diffs["metric"] == f"d_{names[0].removeprefix('p_')}"]
-    top = first.loc[first["estimate"].abs().idxmax()]
-    shown = say(top, percent=names[0].startswith("p_"), signed=True)
-    significant = top["ci_low"] > 0 or top["ci_high"] < 0
-    res.findings.append(f"{' '.join(variant_args)}: the largest change in {names[0]} is at seat {int(top['seat'])}, "
-                        f"{shown} (variant minus base, same deals); "
-                        + ("a real difference." if significant else "within the noise at this sample size."))
+    res.findings.append(f"{' '.join(variant_args)} (variant minus base, same deals): "
+                        + effects(first, lambda r: f"seat {int(r['seat'])}", "seat", names[0]))
 
 
 UNFINISHED_NOTE = ("Unfinished games (still open when the engine's cap on hands per game is reached) have no "
                    "winner: they count as lost by every side, so they lower both arms' win rates; "
                    "p_unfinished says how often that happened.")
+
+
+def unfinished_said(rows, games: int) -> str:
+    """One sentence on the `games` behind `rows` (P(unfinished) or its change, one row per cell)
+    that the cap on game length left without a winner."""
+    if (rows["estimate"] == 0).all():
+        return f"None of the {games:,} games was left unfinished at the cap on game length."
+    worst = rows.loc[rows["estimate"].abs().idxmax()]
+    return (f"Games left unfinished at the cap on game length (no winner, lost by every side): "
+            + ("" if len(rows) == 1 else "up to ") + f"{say(worst)}.")
+
+
+def unfinished_words(d_win, d_unfinished, sides: int, rates: dict, what: str = "the change in P(win)") -> str:
+    """Each arm's P(unfinished) (`rates`: label -> row) beside a change in P(win), and how much of
+    that change the unfinished games make. They count as lost by every side; shared evenly (1/sides
+    to each side) they would move the change by d_unfinished / sides, so -d_unfinished / sides of
+    it is theirs. 'Mostly' only when that part's whole interval is beyond half the change."""
+    text = ("Games left unfinished at the cap on game length (no winner, lost by every side): "
+            + ", ".join(f"{label} {say(row)}" for label, row in rates.items()))
+    part = {"estimate": -d_unfinished["estimate"] / sides, "ci_low": -d_unfinished["ci_high"] / sides,
+            "ci_high": -d_unfinished["ci_low"] / sides, "n": d_unfinished["n"], "kind": "change"}
+    if not (part["ci_low"] > 0 or part["ci_high"] < 0):
+        return text + "."
+    half = abs(d_win["estimate"]) / 2
+    mostly = (part["ci_low"] > half) if d_win["estimate"] > 0 else (part["ci_high"] < -half)
+    return (text + f"; {say(part, signed=True)} of {what} comes from them"
+            + (": the effect is mostly unfinished games, not games won." if mostly else "."))
 
 
 # --------------------------------------------------------------------------------------------
@@ -328,7 +376,7 @@ def variant_rules(setup: Setup, variant_args: list[str]) -> tuple[str, ...]:
 def paired(base: dict[str, np.ndarray], variant: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """base_*, variant_* and their paired differences d_* (p_ dropped from the difference's name)."""
     return {**{f"base_{k}": v for k, v in base.items()}, **{f"variant_{k}": v for k, v in variant.items()},
-            **{f"d_{k.removeprefix('p_')}": variant[k].astype(float) - base[k] for k in base}}
+            **{f"d_{k.removeprefix('p_')}": difference(variant[k], base[k]) for k in base}}
 
 
 def paired_names(names: list[str]) -> list[str]:
@@ -366,6 +414,15 @@ def whatif(setup: Setup, variant_args: list[str], hands: int | None, games: int 
                  {**setup.meta(seed=seed), "variant": list(variant_args), ("games" if games else "hands"): n})
     res.tables["seats"] = estimate(t.get("seats"), ["seat"], paired_names(names))
     _whatif_findings(res, names, variant_args, n)
+    if games:
+        seats = res.tables["seats"]
+        rows = {m: seats[seats["metric"] == m] for m in ("d_win", "d_unfinished", "base_p_unfinished",
+                                                         "variant_p_unfinished")}
+        largest = rows["d_win"].loc[rows["d_win"]["estimate"].abs().idxmax()]
+        res.findings.append(unfinished_words(largest, rows["d_unfinished"].iloc[0], setup.table.n_sides,
+                                             {"base": rows["base_p_unfinished"].iloc[0],
+                                              "variant": rows["variant_p_unfinished"].iloc[0]},
+                                             f"the largest change in P(win) (seat {int(largest['seat'])})"))
     res.notes.append("The same deals and the same random streams under both rule sets; per seat, the outcome of "
                      "the seat's side. d_* = variant minus base, a paired difference with its 95% interval.")
     if games:

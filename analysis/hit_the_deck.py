@@ -10,15 +10,17 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from moonshot.analysis.common import Analysis, Hooks, Progress, Setup, arm_rngs, arm_seeds, one_row, run
-from moonshot.analysis.result import Result, say, say_points
+from moonshot.analysis.common import (Analysis, Hooks, Progress, Setup, arm_rngs, arm_seeds, one_row, run,
+                                      unfinished_said)
+from moonshot.analysis.result import Result
+from moonshot.analysis.words import effects, say, stands_out
 from moonshot.analysis.stats import estimate
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.hit_the_deck import cards as C
 from moonshot.simulator.hit_the_deck import engine as E
 from moonshot.simulator.hit_the_deck.profiles import seat_profiles
 from moonshot.simulator.hit_the_deck.rules import parse_rules
-from moonshot.simulator.runner import Tally
+from moonshot.simulator.runner import Tally, difference
 
 GAME = "hit-the-deck"
 CAUSES = ("slap", "forgot", "false_slap")          # penalty cards by cause, as in Result.penalty
@@ -82,9 +84,9 @@ class HtdHooks(Hooks):
         res.tables["hand_length_distribution"] = dist.assign(share=dist["n"] / dist["n"].sum())
         seats = res.tables["seats"]
         out = seats[seats["metric"] == "p_out"]
-        top = out.loc[out["estimate"].idxmax()]
-        res.findings.append(f"Seat {int(top['seat'])} goes out first most often ({say(top)}); a hand lasts "
-                            f"{say(res.row('hand', 'turns'))} turns and seat 0 draws "
+        res.findings.append(stands_out(out, lambda r: f"seat {int(r['seat'])}", "seat", "goes out first most often",
+                                       "P(out first)"))
+        res.findings.append(f"A hand lasts {say(res.row('hand', 'turns'))} turns and seat 0 draws "
                             f"{say(res.row('seats', 'cards_slap', seat=0))} penalty cards from lost slap races.")
         res.notes += [
             "Per seat (the dealer is drawn at random for each hand): p_out = went out first; penalty = "
@@ -175,26 +177,31 @@ def _card_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
         g = E.play_games(table, size, strategies, np.random.default_rng(seeds[0]), play_rng, chance_rng,
                          first_hands=h, first_draw=d, dealer0=dealer)
         m = seat_metrics(g.first_hand)
-        return {"p_out": m["p_out"][:, 0], "penalty": m["penalty"][:, 0], "win": g.winners[:, 0]}
+        return {"p_out": m["p_out"][:, 0], "penalty": m["penalty"][:, 0], "win": g.winners[:, 0],
+                "unfinished": ~g.winners.any(axis=1)}
 
     base = outcome(hands, draw)
+    unfinished = base["unfinished"].copy()             # in any arm: as dealt or with any card swapped in
     tally = Tally()
     for label, kinds in CARD_KINDS.items():
         h2, d2, ok = swap_in(hands, draw, 0, kinds, swap_rng)
         treat = outcome(h2, d2)
+        unfinished |= treat["unfinished"]
         e = np.flatnonzero(ok)
         tally.add("paired", {"card": np.full(len(e), list(CARD_KINDS).index(label))},
-                  {f"d_{k}": (treat[k].astype(float) - base[k])[e] for k in base})
+                  {f"d_{k}": difference(treat[k][e], base[k][e]) for k in base})
+    tally.add("unfinished", one_row(size), {"p_unfinished": unfinished})
     return tally
 
 
 def card_value(setups: list[Setup], games: int, seed: int, jobs: int = 1, progress: Progress = None) -> Result:
     """For each card kind, the paired value of one more in seat 0's opening hand, by table size."""
-    parts = []
+    parts, unfinished = [], []
     for s in setups:
         s.validate()
         t = run(_card_chunk, (s,), games, seed, jobs, progress)
-        p = estimate(t.get("paired"), ["card"], ["d_p_out", "d_penalty", "d_win"])
+        unfinished.append(estimate(t.get("unfinished"), [], ["p_unfinished"]))
+        p = estimate(t.get("paired"), ["card"], ["d_p_out", "d_penalty", "d_win", "d_unfinished"])
         p["card"] = [list(CARD_KINDS)[int(i)] for i in p["card"]]
         parts.append(p.assign(players=s.players))
     meta = setups[0].meta(games_per_table=games, seed=seed)
@@ -204,10 +211,11 @@ def card_value(setups: list[Setup], games: int, seed: int, jobs: int = 1, progre
     table = pd.concat(parts, ignore_index=True)
     res.tables["card_value"] = table[["players", *[c for c in table.columns if c != "players"]]]
     at = table[table["players"] == (4 if 4 in table["players"].values else table["players"].iloc[0])]
-    wins = at[at["metric"] == "d_win"]
-    best, worst = wins.loc[wins["estimate"].idxmax()], wins.loc[wins["estimate"].idxmin()]
-    res.findings.append(f"At {int(best['players'])} players the most valuable card to hold is {best['card']} "
-                        f"({say_points(best)} of P(win)), the least {worst['card']} ({say_points(worst)}).")
+    players = int(at["players"].iloc[0])
+    for name, words in (("d_p_out", "P(going out first that hand)"), ("d_win", "P(winning the game)")):
+        res.findings.append(f"One more card in the opening hand at {players} players, {words}: "
+                            + effects(at[at["metric"] == name], lambda r: r["card"], "card", words))
+    res.findings.append(unfinished_said(pd.concat(unfinished, ignore_index=True), games * len(setups)))
     res.notes.append("Each game is played twice from the same deal, play and chance streams: as dealt, and with "
                      "one card of the kind swapped into seat 0's opening hand for a random number card of it "
                      "(taken from the draw pile or another hand). d_p_out: change in P(seat 0 goes out first in "
@@ -235,7 +243,7 @@ def _reaction_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
         base_win = win if base_win is None else base_win
         tally.add("profiles", {"profile": np.full(size, code)},
                   {**{f"cards_{c}": m[f"cards_{c}"][:, 0] for c in CAUSES}, "penalty": m["penalty"][:, 0],
-                   "p_win": win, "d_win_vs_off": win.astype(float) - base_win})
+                   "p_win": win, "p_unfinished": ~g.winners.any(axis=1), "d_win_vs_off": difference(win, base_win)})
     return tally
 
 
@@ -244,13 +252,14 @@ def reaction_value(setup: Setup, games: int, seed: int, jobs: int = 1, progress:
     setup.validate()
     t = run(_reaction_chunk, (setup,), games, seed, jobs, progress)
     table = estimate(t.get("profiles"), ["profile"], [*(f"cards_{c}" for c in CAUSES), "penalty", "p_win",
-                                                        "d_win_vs_off"])
+                                                        "p_unfinished", "d_win_vs_off"])
     table["profile"] = [REACTION_PROFILES[int(i)] for i in table["profile"]]
     res = Result("Hit the Deck: what quick hands are worth", setup.meta(games=games, seed=seed))
     res.tables["reaction_value"] = table
     d = table[table["metric"] == "d_win_vs_off"].set_index("profile")
-    res.findings.append(f"Against perfect reflexes, an adult seat's P(win) changes by {say_points(d.loc['adult'])} "
-                        f"and a child's by {say_points(d.loc['child'])}.")
+    res.findings.append(f"Against perfect reflexes, an adult seat's P(win) changes by {say(d.loc['adult'])} "
+                        f"and a child's by {say(d.loc['child'])}.")
+    res.findings.append(unfinished_said(table[table["metric"] == "p_unfinished"], games))
     res.notes.append("Seat 0's reaction profile is set to each of off (perfect reflexes), adult, distracted and "
                      "child, the other seats as set up, on the same deals, play and chance streams. cards_*: "
                      "penalty cards seat 0 drew in the first hand by cause; penalty: its points that hand; p_win: "
@@ -272,7 +281,8 @@ def _seat_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
     position = (seat[None, :] - g.first_hand.dealer[:, None] - 1) % P     # 0 = plays first
     tally = Tally()
     tally.add("positions", {"position": position.ravel()},
-              {"p_out": m["p_out"].ravel(), "penalty": m["penalty"].ravel(), "p_win": g.winners.ravel()})
+              {"p_out": m["p_out"].ravel(), "penalty": m["penalty"].ravel(), "p_win": g.winners.ravel(),
+               "p_unfinished": np.repeat(~g.winners.any(axis=1), P)})
     return tally
 
 
@@ -280,11 +290,14 @@ def seat_advantage(setup: Setup, games: int, seed: int, jobs: int = 1, progress:
     setup.validate()
     t = run(_seat_chunk, (setup,), games, seed, jobs, progress)
     res = Result("Hit the Deck: does it pay to play first?", setup.meta(games=games, seed=seed))
-    res.tables["positions"] = estimate(t.get("positions"), ["position"], ["p_out", "penalty", "p_win"])
+    res.tables["positions"] = estimate(t.get("positions"), ["position"], ["p_out", "penalty", "p_win", "p_unfinished"])
     p = res.tables["positions"]
     wins = p[p["metric"] == "p_win"]
     res.findings.append("P(win) by position: " + "; ".join(f"{int(r['position'])}: {say(r)}"
-                                                           for _, r in wins.iterrows()) + ".")
+                                                           for _, r in wins.iterrows()) + ". "
+                        + stands_out(wins, lambda r: f"position {int(r['position'])}", "position",
+                                     "wins most often", "P(win)"))
+    res.findings.append(unfinished_said(p[p["metric"] == "p_unfinished"], games))
     res.notes.append(f"position 0 plays first (the dealer's left), position {setup.players - 1} is the first "
                      "hand's dealer. p_out and penalty: the first hand; p_win: the whole game (the deal then "
                      "passes as htd.dealer_rotation says).")

@@ -8,15 +8,17 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from moonshot.analysis.common import Analysis, Hooks, Progress, Setup, arm_seeds, match, one_row, run
-from moonshot.analysis.result import Result, say, say_points
-from moonshot.analysis.stats import estimate
+from moonshot.analysis.common import (Analysis, Hooks, Progress, Setup, arm_seeds, match, one_row, run,
+                                      unfinished_words)
+from moonshot.analysis.result import Result
+from moonshot.analysis.words import say, standing, stands_out, value
+from moonshot.analysis.stats import estimate, wilson
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.moon import engine as E
 from moonshot.simulator.moon import tiles as T
 from moonshot.simulator.moon.rules import check_players, parse_rules
 from moonshot.simulator.moon.views import BID_VALUES, MOON_BID
-from moonshot.simulator.runner import Tally, chunk_rngs
+from moonshot.simulator.runner import Share, Tally, chunk_rngs, difference
 from moonshot.strategies.moon import FixedTrump
 
 GAME = "moon"
@@ -82,9 +84,12 @@ class MoonHooks(Hooks):
         if "contracts" in res.tables:
             c = res.tables["contracts"]
             made = c[c["metric"] == "p_make"]
-            common = made.loc[made["n"].idxmax()]
-            res.findings.append(f"The most common contract is {int(common['bid'])}, made {say(common)} of the time; "
-                                f"{say(res.row('thrown_in', 'p_thrown_in'))} of hands are thrown in.")
+            share, lo, hi = wilson(made["n"], made["n"].sum())
+            shares = made.assign(estimate=share, ci_low=lo, ci_high=hi, kind="proportion")
+            res.findings.append(stands_out(shares, lambda r: f"a bid of {int(r['bid'])}", "bid",
+                                           "is the most common contract", "how often it is the contract"))
+            res.findings.append("Contracts make: " + "; ".join(f"bid {int(r['bid'])} {say(r)}" for _, r in made.iterrows())
+                                + f"; {say(res.row('thrown_in', 'p_thrown_in'))} of hands are thrown in.")
         res.notes.append("score: points of the side this hand (0 on a thrown-in hand); contracts: the winning bid, "
                          "how often it was made and what the bidder scored.")
 
@@ -249,9 +254,14 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
     res.tables["pass"] = passing
     res.tables["outbid"] = outbid
     choice = res.tables["best_bid"].iloc[0]
-    res.findings.append(f"Best: bid {int(choice['bid'])} in trump {choice['trump']}, expected score "
-                        f"{say(best, signed=True)} with P(make) {100 * choice['p_make']:.1f}%; passing scores "
-                        f"{say(pass_score, signed=True)}, so {'bid' if bid_it else 'pass'}.")
+    ahead = standing(scores).leader is not None
+    p_make = value(pick_row(grid, "p_make", trump=best["trump"], bid=best["bid"]))
+    res.findings.append(f"The highest expected score is to bid {int(choice['bid'])} in trump {choice['trump']}: "
+                        f"{say(best, signed=True)} with P(make) {p_make}"
+                        + ("" if ahead else f" (it cannot be told from every other bid and trump at {samples:,} deals "
+                                            f"per trump: their intervals overlap)")
+                        + f"; passing scores {say(pass_score, signed=True)}, so {'bid' if bid_it else 'pass'}"
+                        + ("." if _apart(best, pass_score) else " (a choice the intervals do not settle)."))
     res.notes += [
         f"The hand is the bidder's (seat 0, speaking {seat_order}); the other tiles are dealt at random, "
         f"{samples:,} deals per trump, the same deals for every trump and bid.",
@@ -308,7 +318,7 @@ def _bid_success_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
         decile = np.minimum((pred * 10).astype(int), 9)
         code = seats.specs.index(spec)
         tally.add("calibration", {"strategy": np.full(mine.sum(), code), "decile": decile},
-                  {"predicted": pred, "p_make": res.made[p][mine]})
+                  {"predicted": Share(pred), "p_make": res.made[p][mine]})
     return tally
 
 
@@ -389,9 +399,21 @@ def _widow_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
     for key, sel in (("bid", with_w.bid[p]), ("all", np.zeros(len(p), dtype=np.int64))):
         tally.add(f"by_{key}", {key: sel},
                   {"with_p_make": with_w.made[p], "without_p_make": without.made[p],
-                   "d_make": with_w.made[p].astype(float) - without.made[p],
+                   "d_make": difference(with_w.made[p], without.made[p]),
                    "d_score": (with_w.score[p, side] - without.score[p, side]).astype(float)})
     return tally
+
+
+def _apart(a, b) -> bool:
+    """Whether two estimates' 95% intervals do not overlap."""
+    return a["ci_low"] > b["ci_high"] or b["ci_low"] > a["ci_high"]
+
+
+def pick_row(table: pd.DataFrame, metric: str, **keys) -> pd.Series:
+    hit = table["metric"] == metric
+    for k, v in keys.items():
+        hit &= table[k] == v
+    return table[hit].iloc[0]
 
 
 def widow_value(setup: Setup, hands: int, seed: int, jobs: int = 1, progress: Progress = None) -> Result:
@@ -404,7 +426,7 @@ def widow_value(setup: Setup, hands: int, seed: int, jobs: int = 1, progress: Pr
     metrics = ["with_p_make", "without_p_make", "d_make", "d_score"]
     res.tables["overall"] = estimate(t.get("by_all"), [], metrics)
     res.tables["by_bid"] = estimate(t.get("by_bid"), ["bid"], metrics)
-    res.findings.append(f"Taking the widow changes the bidder's P(make) by {say_points(res.row('overall', 'd_make'))} "
+    res.findings.append(f"Taking the widow changes the bidder's P(make) by {say(res.row('overall', 'd_make'))} "
                         f"and its points by {say(res.row('overall', 'd_score'), signed=True)} per contract.")
     res.notes.append("The same deals and auctions played twice: the bidder picks up the widow and discards as "
                      "usual, or keeps its dealt seven (discarding the widow tile). d_* = with minus without.")
@@ -440,7 +462,9 @@ def seat_advantage(setup: Setup, hands: int, seed: int, jobs: int = 1, progress:
     pos = res.tables["positions"]
     pts = pos[pos["metric"] == "score"]
     res.findings.append("Points per hand by position: " + "; ".join(f"{r['position']} {say(r, signed=True)}"
-                                                                     for _, r in pts.iterrows()) + ".")
+                                                                     for _, r in pts.iterrows()) + ". "
+                        + stands_out(pts, lambda r: f"bidding {r['position']}", "position", "scores the most",
+                                     "points per hand"))
     res.notes.append("Per seat and hand, by where the seat speaks in the auction: how often it wins the contract, "
                      "how often it wins and makes it, and its side's points that hand.")
     return res
@@ -457,10 +481,14 @@ def game_odds(setup: Setup, games: int, seed: int, jobs: int = 1, progress: Prog
         tables.append(m.tables["match"].assign(a=a, b=b))
     res = Result("Moon: who wins the game to 21", {**setup.meta(seed=seed), "games_per_match": games})
     res.tables["matchups"] = pd.concat(tables, ignore_index=True)[["a", "b", "metric", "estimate", "n",
-                                                                  "ci_low", "ci_high"]]
-    for _, r in res.tables["matchups"][res.tables["matchups"]["metric"] == "d_win"].iterrows():
-        res.findings.append(f"{r['a']} against {r['b']}: {say_points(r)} of P(winning the game).")
-    res.notes.append(m.notes[0])
+                                                                  "ci_low", "ci_high", "kind"]]
+    for a, b in GAME_ODDS_PAIRS:
+        ups = res.tables["matchups"]
+        pick = {r["metric"]: r for _, r in ups[(ups["a"] == a) & (ups["b"] == b)].iterrows()}
+        res.findings.append(f"{a} against {b}: {say(pick['d_win'])} of P(winning the game). " + unfinished_words(
+            pick["d_win"], pick["d_unfinished"], setup.table.n_sides,
+            {f"with {a}": pick["p_unfinished_a"], f"with {b} everywhere": pick["p_unfinished_b"]}))
+    res.notes += m.notes
     return res
 
 

@@ -5,6 +5,8 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from moonshot.analysis.words import say  # noqa: F401 - the one wording of an estimate
+
 
 @dataclass
 class Result:
@@ -67,18 +69,6 @@ def _records(df: pd.DataFrame) -> list[dict]:
             for row in out.to_dict(orient="records")]
 
 
-def say(row, percent: bool | None = None, signed: bool = False) -> str:
-    """An estimate as a reader wants it: '45.2% [44.9%, 45.5%]' or '+0.91 [0.85, 0.97]'."""
-    if percent is None:
-        percent = row.get("kind") == "proportion"
-    if percent:
-        digits = 2 if abs(row["estimate"]) < 0.01 else 1        # small rates keep their detail
-        return (f"{100 * row['estimate']:.{digits}f}% [{100 * row['ci_low']:.{digits}f}%, "
-                f"{100 * row['ci_high']:.{digits}f}%]")
-    sign = "+" if signed else ""
-    return f"{row['estimate']:{sign}.2f} [{row['ci_low']:.2f}, {row['ci_high']:.2f}]"
-
-
 def say_points(row) -> str:
-    """A difference of proportions in percentage points."""
-    return f"{100 * row['estimate']:+.1f} points [{100 * row['ci_low']:+.1f}, {100 * row['ci_high']:+.1f}]"
+    """A paired difference of yes/no outcomes in percentage points, whatever its recorded kind."""
+    return say({**dict(row), "kind": "change"})

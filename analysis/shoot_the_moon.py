@@ -11,11 +11,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from moonshot.analysis.common import Analysis, Hooks, Progress, Setup, arm_seeds, one_row, run
-from moonshot.analysis.result import Result, say, say_points
+from moonshot.analysis.common import Analysis, Hooks, Progress, Setup, arm_seeds, one_row, run, unfinished_said
+from moonshot.analysis.result import Result
+from moonshot.analysis.words import say, shift
 from moonshot.analysis.stats import Z, estimate, wilson
 from moonshot.simulator.errors import BadInput
-from moonshot.simulator.runner import CHUNK, Tally, chunk_rngs
+from moonshot.simulator.runner import CHUNK, Tally, chunk_rngs, difference
 from moonshot.simulator.shoot_the_moon import cards as C
 from moonshot.simulator.shoot_the_moon.engine import Table, deal, play, play_games
 from moonshot.simulator.shoot_the_moon.rules import parse_rules
@@ -182,18 +183,21 @@ def _big_moon_chunk(setup: Setup, seat: int, seed: int, index: int, size: int) -
     mb = round_metrics(base.first_round, cols)
     mt = round_metrics(treat.first_round, cols)
     win_b, win_t = base.winner == side, treat.winner == side
+    unf_b, unf_t = base.winner < 0, treat.winner < 0
     mine = hands[:, seat]
     tally = Tally()
     tally.add("by_holding", {"big": np.isin(mine, C.BIG_MOONS).sum(axis=1),
                              "little": np.isin(mine, C.LITTLE_MOONS).sum(axis=1)},
-              {"chips": mb["chips"], "p_odd": mb["p_odd"], "p_shoot": mb["p_shoot"], "p_win": win_b})
+              {"chips": mb["chips"], "p_odd": mb["p_odd"], "p_shoot": mb["p_shoot"], "p_win": win_b,
+               "p_unfinished": unf_b})
     e = np.flatnonzero(eligible)
     big_before = np.isin(mine[e], C.BIG_MOONS).sum(axis=1)
     tally.add("paired", {"big_before": big_before},
               {"d_chips": (mt["chips"] - mb["chips"])[e],
-               "d_odd": (mt["p_odd"].astype(int) - mb["p_odd"])[e],
-               "d_shoot": (mt["p_shoot"].astype(int) - mb["p_shoot"])[e],
-               "d_win": (win_t.astype(int) - win_b)[e]})
+               "d_odd": difference(mt["p_odd"][e], mb["p_odd"][e]),
+               "d_shoot": difference(mt["p_shoot"][e], mb["p_shoot"][e]),
+               "d_win": difference(win_t[e], win_b[e]),
+               "d_unfinished": difference(unf_t[e], unf_b[e])})
     return tally
 
 
@@ -207,12 +211,12 @@ def big_moon_value(setups: list[Setup], deals: int, seed: int, jobs: int = 1, pr
     holding, paired = [], []
     for s in setups:
         t = run(_big_moon_chunk, (s, seat), deals, seed, jobs, progress)
-        h = estimate(t.get("by_holding"), ["big", "little"], ["chips", "p_odd", "p_shoot", "p_win"])
+        h = estimate(t.get("by_holding"), ["big", "little"], ["chips", "p_odd", "p_shoot", "p_win", "p_unfinished"])
         holding.append(h.assign(table=s.label, players=s.players, partners=s.partners))
         pt = t.get("paired")
         both = pt.drop(columns="big_before").sum().to_frame().T.assign(big_before="any")
         p = estimate(pd.concat([pt.astype({"big_before": str}), both], ignore_index=True), ["big_before"],
-                     ["d_chips", "d_odd", "d_shoot", "d_win"])
+                     ["d_chips", "d_odd", "d_shoot", "d_win", "d_unfinished"])
         paired.append(p.assign(table=s.label, players=s.players, partners=s.partners))
     first = setups[0]
     meta = first.meta(deals_per_table=deals, seed=seed, seat=seat)
@@ -221,10 +225,14 @@ def big_moon_value(setups: list[Setup], deals: int, seed: int, jobs: int = 1, pr
     res = Result("Shoot the Moon: what a Big Moon is worth", {**meta, "tables": [s.label for s in setups]})
     res.tables["by_holding"] = _front(pd.concat(holding, ignore_index=True), ["table", "players", "partners"])
     res.tables["paired_value"] = _front(pd.concat(paired, ignore_index=True), ["table", "players", "partners"])
-    for table in res.tables["paired_value"]["table"].unique():
+    tables = res.tables["paired_value"]["table"].unique()
+    for table in tables:
         row = lambda m: res.row("paired_value", m, table=table, big_before="any")   # noqa: E731
-        res.findings.append(f"At {table} a Big Moon swapped into the hand is worth {say(row('d_chips'), signed=True)} "
-                            f"chips in that round and {say_points(row('d_win'))} of P(winning the game).")
+        res.findings.append(f"At {table} a Big Moon swapped into the hand changes "
+                            f"{shift(row('d_chips'), 'the chips of that round', len(tables), 'chips')} and "
+                            f"{shift(row('d_win'), 'P(winning the game)', len(tables))}.")
+    held = res.tables["by_holding"]
+    res.findings.append(unfinished_said(held[held["metric"] == "p_unfinished"], deals * len(setups)))
     res.notes += [
         f"by_holding: seat {seat}'s first-round outcome (chips, P(odd), P(shoot)) and P(its side wins the game) "
         "by the Big and Little Moons in its opening hand.",
@@ -308,7 +316,8 @@ def _chip_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
     deal_rng, play_rng = chunk_rngs(seed, index)
     g = play_games(table, size, seats.strategies, deal_rng, play_rng, chips0=chips0)
     tally = Tally()
-    tally.add("states", {"ours": states[which, 0], "theirs": states[which, 1]}, {"p_win": g.winner == 0})
+    tally.add("states", {"ours": states[which, 0], "theirs": states[which, 1]},
+              {"p_win": g.winner == 0, "p_unfinished": g.winner < 0})
     return tally
 
 
@@ -317,7 +326,7 @@ def chip_value(setup: Setup, games: int, seed: int, jobs: int = 1, progress: Pro
     t = run(_chip_chunk, (setup,), games, seed, jobs, progress)
     states = t.get("states")
     res = Result("Shoot the Moon: the value of a chip", setup.meta(games=games, seed=seed))
-    res.tables["win_probability"] = estimate(states, ["ours", "theirs"], ["p_win"])
+    res.tables["win_probability"] = estimate(states, ["ours", "theirs"], ["p_win", "p_unfinished"])
     # One more chip: P(win | ours+1, theirs) - P(win | ours, theirs), independent samples.
     p = (states["p_win"] / states["n"]).to_numpy()
     var = p * (1 - p) / states["n"].to_numpy()
@@ -329,14 +338,17 @@ def chip_value(setup: Setup, games: int, seed: int, jobs: int = 1, progress: Pro
             d = p[j] - p[i]
             half = Z * np.sqrt(var[i] + var[j])
             rows.append({"ours": a, "theirs": b, "metric": "d_win_one_more_chip", "estimate": d,
-                         "n": int(min(states["n"][i], states["n"][j])), "ci_low": d - half, "ci_high": d + half})
+                         "n": int(min(states["n"][i], states["n"][j])), "ci_low": d - half, "ci_high": d + half,
+                         "kind": "change"})
     res.tables["one_more_chip"] = pd.DataFrame(rows)
     start = setup.table.rules.starting_chips
     one = res.tables["one_more_chip"]
     at_start = one[(one["ours"] == start) & (one["theirs"] == start)]
     if len(at_start):
-        res.findings.append(f"From the start ({start} chips each) one more chip raises P(win) by "
-                            f"{say_points(at_start.iloc[0])}.")
+        res.findings.append(f"From the start ({start} chips each) one more chip changes "
+                            f"{shift(at_start.iloc[0], 'P(win)')}.")
+    wp = res.tables["win_probability"]
+    res.findings.append(unfinished_said(wp[wp["metric"] == "p_unfinished"], games))
     res.notes += ["Side 0 (seat 0's side) starts the game state with `ours` chips and every other side with "
                   "`theirs`; the first dealer is random. n games per state.",
                   "one_more_chip: the gain in P(win) from holding one chip more (difference of two "

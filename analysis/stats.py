@@ -40,7 +40,7 @@ def mean_ci(total: np.ndarray, total_sq: np.ndarray, n: np.ndarray) -> tuple[np.
 
 def estimate(summed: pd.DataFrame, keys: list[str], metrics: list[str], n_col: str = "n") -> pd.DataFrame:
     """Long table: one row per key combination and metric, with estimate, n, ci_low, ci_high and
-    kind ("proportion" or "mean": how to read the estimate)."""
+    kind (how to read the estimate: "proportion", "share", "change" or "mean"; analysis.words)."""
     rows = []
     for metric in metrics:
         n = summed[n_col].to_numpy()
@@ -55,6 +55,7 @@ def estimate(summed: pd.DataFrame, keys: list[str], metrics: list[str], n_col: s
         part["n"] = n.astype(np.int64)
         part["ci_low"] = lo
         part["ci_high"] = hi
-        part["kind"] = "proportion" if proportion else "mean"
+        part["kind"] = ("proportion" if proportion else "share" if metric + "__share" in summed.columns
+                        else "change" if metric + "__change" in summed.columns else "mean")
         rows.append(part)
     return pd.concat(rows, ignore_index=True)

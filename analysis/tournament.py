@@ -12,7 +12,9 @@ measured (its 95% interval), so the paired, seat-rotated design counts for what 
 Intervals come from the Fisher information (95%, +-1.96 SE). Ratings are on the Elo scale (400
 / ln 10 per unit of log-strength: between two sides, +100 means winning about 64% of games).
 Half a win and half a loss are added to every pair so that a clean sweep has a finite rating.
-Unfinished games (the engine's cap on hands) count as not won, as in the match.
+Unfinished games (the engine's cap on hands) count as not won, as in the match; the pairs table
+and a finding say how often that happened. Entrants whose match had the same outcome on every
+deal (two names for one player) are rated once, under both names ("threshold = defend").
 """
 from __future__ import annotations
 
@@ -22,7 +24,8 @@ import numpy as np
 import pandas as pd
 
 from moonshot.analysis.common import Progress, Setup, match
-from moonshot.analysis.result import Result
+from moonshot.analysis.result import Result, say
+from moonshot.analysis.words import stands_out
 from moonshot.analysis.stats import Z
 from moonshot.simulator.errors import BadInput
 
@@ -75,6 +78,48 @@ def _effective_games(p: float, lo: float, hi: float, games: int) -> float:
     return float(min(max(p * (1 - p) / var, 1.0), 10 * games))
 
 
+PAIR_METRICS = ("a_win", "b_win", "d_win", "p_unfinished_a", "p_unfinished_b", "d_unfinished")
+
+
+def one_player_groups(k: int, same: list[tuple[int, int]]) -> list[list[int]]:
+    """Entrants 0..k-1 grouped by identical play (the pairs in `same`, transitively), in entrant order."""
+    group = list(range(k))
+    for i, j in same:
+        low, high = sorted((group[i], group[j]))
+        group = [low if g == high else g for g in group]
+    return [[e for e in range(k) if group[e] == g] for g in sorted(set(group))]
+
+
+def _ratings(rated: list[int], names: list[str], a_win: dict, games: int, sides: int) -> pd.DataFrame:
+    """Bradley-Terry ratings of the `rated` entrants (increasing indices of a_win's pairs (i, j) ->
+    (estimate, ci_low, ci_high)), shown under `names`, best first."""
+    K = len(rated)
+    wins, n_eff = np.zeros((K, K)), np.zeros((K, K))
+    for x, y in combinations(range(K), 2):
+        p, lo, hi = a_win[rated[x], rated[y]]
+        n_eff[x, y] = _effective_games(p, lo, hi, games)
+        wins[x, y] = n_eff[x, y] * p
+    theta, cov = bradley_terry(wins, n_eff, sides) if K > 1 else (np.zeros(K), np.full((K, K), np.nan))
+    se = np.sqrt(np.maximum(np.diag(cov), 0))
+    ratings = pd.DataFrame({"strategy": names, "metric": "rating", "estimate": ELO * theta,
+                            "n": [games * (K - 1)] * K, "ci_low": ELO * (theta - Z * se),
+                            "ci_high": ELO * (theta + Z * se), "kind": "mean"})
+    return ratings.sort_values("estimate", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def _unfinished_finding(pairs: pd.DataFrame) -> str:
+    """How often games hit the cap on hands: in A's lineups (what the ratings rest on) and with B
+    in every seat."""
+    a = pairs[pairs["metric"] == "p_unfinished_a"]
+    b = pairs[pairs["metric"] == "p_unfinished_b"]
+    if (a["estimate"] == 0).all() and (b["estimate"] == 0).all():
+        return "No game was left unfinished at the cap on game length in any pair."
+    worst_a, worst_b = a.loc[a["estimate"].idxmax()], b.loc[b["estimate"].idxmax()]
+    return (f"Games left unfinished at the cap on game length count as lost by every side: in the lineups the ratings "
+            f"rest on (A's), up to {say(worst_a)} ({worst_a['a']} against {worst_a['b']}); with B in every seat, "
+            f"up to {say(worst_b)} ({worst_b['b']}).")
+
+
 def tournament(setup: Setup, specs, games: int, seed: int, jobs: int = 1, progress: Progress = None) -> Result:
     """Every pair of `specs` in a paired games-mode match on `setup`'s table; Bradley-Terry ratings
     with 95% intervals (table `ratings`) and each pair's result (table `pairs`)."""
@@ -92,37 +137,39 @@ def tournament(setup: Setup, specs, games: int, seed: int, jobs: int = 1, progre
         setup.strategy(spec)                       # BadInput for an unknown strategy or parameter
     K = len(specs)
     S = setup.table.n_sides
-    wins = np.zeros((K, K))
-    n_eff = np.zeros((K, K))
-    rows = []
+    rows, a_win, same = [], {}, []
     for i, j in combinations(range(K), 2):
         res = match(setup, specs[i], specs[j], hands=None, games=games, seed=seed, jobs=jobs, progress=progress)
         table = res.tables["match"].set_index("metric")
-        for metric in ("a_win", "b_win", "d_win"):
+        for metric in PAIR_METRICS:
             r = table.loc[metric]
             rows.append({"a": specs[i], "b": specs[j], "metric": metric, "estimate": r["estimate"],
                          "n": int(r["n"]), "ci_low": r["ci_low"], "ci_high": r["ci_high"],
                          "kind": r["kind"] if "kind" in r else "mean"})
-        p, lo, hi = (float(table.loc["a_win", c]) for c in ("estimate", "ci_low", "ci_high"))
-        n_eff[i, j] = _effective_games(p, lo, hi, games)
-        wins[i, j] = n_eff[i, j] * p
-    theta, cov = bradley_terry(wins, n_eff, S)
-    se = np.sqrt(np.maximum(np.diag(cov), 0))
-    ratings = pd.DataFrame({"strategy": specs, "metric": "rating", "estimate": ELO * theta,
-                            "n": [games * (K - 1)] * K, "ci_low": ELO * (theta - Z * se),
-                            "ci_high": ELO * (theta + Z * se), "kind": "mean"})
-    ratings = ratings.sort_values("estimate", ascending=False, kind="stable").reset_index(drop=True)
+        a_win[i, j] = tuple(float(table.loc["a_win", c]) for c in ("estimate", "ci_low", "ci_high"))
+        if res.meta["deals_with_different_outcomes"] == 0:
+            same.append((i, j))
+    groups = one_player_groups(K, same)
+    rated = [g[0] for g in groups]                 # each group's first entrant stands for it
+    names = [" = ".join(specs[k] for k in g) for g in groups]
+    ratings = _ratings(rated, names, a_win, games, S)
     meta = setup.meta(seed=seed)
     meta.pop("strategies", None)              # the table's default seats play no part here
     res = Result(f"{setup.entry.title}: tournament of {K} strategies",
                  {**meta, "entrants": specs, "games_per_pair": games})
     res.tables["ratings"] = ratings
     res.tables["pairs"] = pd.DataFrame(rows)
-    top, second = ratings.iloc[0], ratings.iloc[1]
-    res.findings.append(f"{top['strategy']} rates highest: {top['estimate']:+.0f} "
-                        f"[{top['ci_low']:+.0f}, {top['ci_high']:+.0f}] Elo against {second['strategy']}'s "
-                        f"{second['estimate']:+.0f} [{second['ci_low']:+.0f}, {second['ci_high']:+.0f}] "
-                        f"({games} games per pair).")
+    for g in groups:
+        if len(g) > 1:
+            res.findings.append(f"{' and '.join(specs[k] for k in g)} played identically on every deal of their "
+                                f"match (the same outcomes in all {games:,} games): one player, rated once as "
+                                f"'{' = '.join(specs[k] for k in g)}'.")
+    if len(ratings) < 2:
+        res.findings.append("Every entrant played identically: there is nothing to rate.")
+    else:
+        res.findings.append(stands_out(ratings, lambda r: r["strategy"], "strategy",
+                                       f"rates highest ({games} games per pair, Elo scale)", "rating"))
+    res.findings.append(_unfinished_finding(res.tables["pairs"]))
     res.notes.append("Each pair is a paired match in games mode: A in each side's seats in turn with B in the "
                      "others, and B in every seat on the same deals (a_win, b_win, d_win as in `compare`). "
                      "Ratings: Bradley-Terry strengths fitted to the a_win of every pair (a side wins against S-1 "

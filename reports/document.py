@@ -22,6 +22,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from moonshot.analysis.words import PERCENT_KINDS, clear_of_zero, say  # noqa: E402
 from moonshot.reports.text import fmt_number, pivot_estimates  # noqa: E402
 from moonshot.simulator.errors import BadInput  # noqa: E402
 
@@ -117,8 +118,9 @@ def difference(first: pd.DataFrame, second: pd.DataFrame, keys: list[str]) -> pd
     d = both["estimate_1"] - both["estimate_2"]
     down = np.hypot(both["estimate_1"] - both["ci_low_1"], both["ci_high_2"] - both["estimate_2"])
     up = np.hypot(both["ci_high_1"] - both["estimate_1"], both["estimate_2"] - both["ci_low_2"])
+    percent = both["kind"].isin(PERCENT_KINDS)          # a difference of two percentages is in percentage points
     return both[keys].assign(metric=both["metric"], estimate=d, n=np.minimum(both["n_1"], both["n_2"]),
-                             ci_low=d - down, ci_high=d + up, kind=both["kind"])
+                             ci_low=d - down, ci_high=d + up, kind=np.where(percent, "change", both["kind"]))
 
 
 def versus(strong: str, strong_table: pd.DataFrame, base: str, base_table: pd.DataFrame, keys: list[str],
@@ -143,9 +145,13 @@ def pick(table: pd.DataFrame, **where) -> pd.Series | None:
     return table[hit].iloc[0] if hit.any() else None
 
 
-def change(row: pd.Series | None, text) -> str:
-    """' (change X)' for a difference row shown by `text`, or '' when there is none (too few in it)."""
-    return "" if row is None else f" (change {text(row)})"
+def change(row: pd.Series | None) -> str:
+    """' (change X)' for a difference row, saying when it cannot be told from zero; '' when there
+    is none (too few in it)."""
+    if row is None:
+        return ""
+    noise = "" if clear_of_zero(pd.DataFrame([dict(row)]))[0] else ", not told from zero at this sample size"
+    return f" (change {say(row, signed=True)}{noise})"
 
 
 def side_by_side(ax, table: pd.DataFrame, key: str, name: str, lineups: tuple[str, ...], scale: float = 100.0,

@@ -12,7 +12,8 @@ import pandas as pd
 
 from moonshot.analysis import moon as M
 from moonshot.analysis.common import run
-from moonshot.analysis.result import Result, say, say_points
+from moonshot.analysis.result import Result
+from moonshot.analysis.words import effects, say
 from moonshot.analysis.stats import estimate
 from moonshot.reports.document import (begin, change, integer_ticks, metric, pick, points, share, side_by_side,
                                       versus)
@@ -157,18 +158,13 @@ def strong_findings(by_bid: pd.DataFrame, strong: str, base: str, hands: int) ->
     d = f"{strong} - {base}"
     out = [f"Contracts make {say(at('p_make', strong))} of the time (n = {n(strong)}) with {strong} in every seat "
            f"and {say(at('p_make', base))} (n = {n(base)}) with {base} on the same {hands:,} deals"
-           f"{change(at('p_make', d), say_points)}; the bidder's side scores {say(at('score', strong), signed=True)} "
-           f"and {say(at('score', base), signed=True)} points per contract"
-           f"{change(at('score', d), lambda r: say(r, signed=True))}."]
+           f"{change(at('p_make', d))}; the bidder's side scores {say(at('score', strong), signed=True)} "
+           f"and {say(at('score', base), signed=True)} points per contract{change(at('score', d))}."]
     diffs = metric(by_bid, "p_make")
-    diffs = diffs[(diffs.strategy == d) & (diffs.bid != "all") & ((diffs.ci_low > 0) | (diffs.ci_high < 0))]
+    diffs = diffs[(diffs.strategy == d) & (diffs.bid != "all")]
     if len(diffs):
-        top = diffs.loc[diffs["estimate"].abs().idxmax()]
-        out.append(f"The largest clear change by bid level is at bid {top['bid']}: P(make) "
-                   f"{say(at('p_make', strong, top['bid']))} against {say(at('p_make', base, top['bid']))}, "
-                   f"{say_points(top)}.")
-    else:
-        out.append("No bid level's P(make) differs between the two lineups beyond its 95% interval at this size.")
+        out.append(f"By bid level, {strong} minus {base}: "
+                   + effects(diffs, lambda r: f"bid {r['bid']}", "bid level", "P(make)"))
     return out
 
 

@@ -12,7 +12,8 @@ import pandas as pd
 
 import moonshot.analysis.shoot_the_moon as A
 from moonshot.analysis.common import run
-from moonshot.analysis.result import Result, say, say_points
+from moonshot.analysis.result import Result
+from moonshot.analysis.words import say, shift
 from moonshot.analysis.stats import estimate
 from moonshot.reports.document import (begin, change, integer_ticks, metric, pick, points, share, side_by_side,
                                       versus)
@@ -129,11 +130,11 @@ def strong_findings(table: pd.DataFrame, strong: str, base: str, deals: int) -> 
     """The value of a Big Moon (any holding) under each lineup, and the change."""
     at = lambda m, s: pick(table, metric=m, strategy=s, big_before="any")  # noqa: E731
     d = f"{strong} - {base}"
-    return [f"A Big Moon swapped into the hand is worth {say(at('d_chips', strong), signed=True)} chips that round "
-            f"with {strong} in every seat and {say(at('d_chips', base), signed=True)} with {base}, on the same "
-            f"{deals:,} deals{change(at('d_chips', d), lambda r: say(r, signed=True))}.",
-            f"In P(winning the game) it is worth {say_points(at('d_win', strong))} with {strong} and "
-            f"{say_points(at('d_win', base))} with {base}{change(at('d_win', d), say_points)}."]
+    return [f"A Big Moon swapped into the hand changes {shift(at('d_chips', strong), 'the chips of that round', unit='chips')} "
+            f"with {strong} in every seat and by {say(at('d_chips', base), signed=True)} with {base}, on the same "
+            f"{deals:,} deals{change(at('d_chips', d))}.",
+            f"It changes {shift(at('d_win', strong), 'P(winning the game)')} with {strong} and by "
+            f"{say(at('d_win', base))} with {base}{change(at('d_win', d))}."]
 
 
 def strong_figure(paired: pd.DataFrame, strong: str, base: str):

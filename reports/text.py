@@ -12,37 +12,26 @@ import numpy as np
 import pandas as pd
 
 from moonshot.analysis.result import Result
+from moonshot.analysis.words import NO_SPREAD_NOTE, any_no_spread, cell, plain, value
 
 ESTIMATE_COLS = ("metric", "estimate", "n", "ci_low", "ci_high", "kind")
 
 
-def fmt_number(x: float) -> str:
-    if x is None or (isinstance(x, float) and np.isnan(x)):
-        return "-"
-    ax = abs(x)
-    if ax != 0 and (ax < 0.001 or ax >= 100000):
-        return f"{x:.3g}"
-    return f"{x:.4f}" if ax < 10 else f"{x:.2f}"
+def fmt_number(x) -> str:
+    """A plain number in a text table (no scientific notation; analysis.words.plain)."""
+    return plain(x)
 
 
 def _cell(r) -> str:
-    if r.get("kind") == "proportion":            # proportions read as percentages in text
-        return f"{fmt_percent(r['estimate'])} [{fmt_percent(r['ci_low'])}, {fmt_percent(r['ci_high'])}]"
-    return f"{fmt_number(r['estimate'])} [{fmt_number(r['ci_low'])}, {fmt_number(r['ci_high'])}]"
-
-
-def fmt_percent(x: float) -> str:
-    if x is None or (isinstance(x, float) and np.isnan(x)):
-        return "-"
-    if x == 0:
-        return "0%"
-    return f"{100 * x:.2g}%" if abs(x) < 0.001 else f"{100 * x:.2f}%" if abs(x) < 0.01 else f"{100 * x:.1f}%"
+    return cell(r)
 
 
 def pivot_estimates(df: pd.DataFrame, labels=None) -> pd.DataFrame:
     """Long estimates -> one row per key combination, one 'est [lo, hi]' column per metric, plus n;
     `labels(metric)` gives the column header a player reads (the metric name by default)."""
     if not set(ESTIMATE_COLS) - {"kind"} <= set(df.columns):
+        if "share" in df.columns:             # a distribution's share of the hands reads as a percentage
+            return df.assign(share=[value({"estimate": x, "kind": "proportion"}) for x in df["share"]])
         return df
     labels = labels or (lambda m: m)
     keys = [c for c in df.columns if c not in ESTIMATE_COLS]
@@ -66,14 +55,16 @@ def render_table(result: Result) -> str:
     out.append(meta)
     out += strategy_lines(game, result.meta.get("strategies"))
     for name, df in result.tables.items():
-        out += ["", f"{name}  (estimate [95% interval]; n = sample size)", ""]
+        legend = "  (estimate [95% interval]; n = sample size)" if "ci_low" in df.columns else ""
+        out += ["", f"{name}{legend}", ""]
         shown = pivot_estimates(df, lambda m: label(game, m))
         out.append(shown.to_string(index=False, float_format=fmt_number))
     if result.findings:
         out += ["", "What it found:"] + [f"  {f}" for f in result.findings]
-    if result.notes:
+    notes = result.notes + ([NO_SPREAD_NOTE] if any(any_no_spread(df) for df in result.tables.values()) else [])
+    if notes:
         out.append("")
-        out += [f"* {note}" for note in result.notes]
+        out += [f"* {note}" for note in notes]
     words = glossary_lines(game, result.tables)
     if words:
         out += ["", "Glossary:"] + [f"  {w}" for w in words]

@@ -35,6 +35,37 @@ def chunk_rngs(seed: int, index: int, streams: int = 2) -> list[np.random.Genera
     return [np.random.default_rng(s) for s in ss.spawn(streams)]
 
 
+@dataclass(frozen=True)
+class Share:
+    """A metric that is a mean of yes/no outcomes (e.g. a win averaged over the sides): estimated
+    as a mean (mean +- 1.96 SE), read as a percentage."""
+    values: np.ndarray
+
+
+@dataclass(frozen=True)
+class Change:
+    """A paired difference of yes/no outcomes (e.g. P(win) with A minus with B on the same deal):
+    estimated as a mean, read in percentage points."""
+    values: np.ndarray
+
+
+def difference(after: np.ndarray, before: np.ndarray):
+    """after - before row by row (a paired difference): a Change when both are yes/no outcomes."""
+    d = np.asarray(after, dtype=np.float64) - before
+    return Change(d) if np.asarray(after).dtype == bool and np.asarray(before).dtype == bool else d
+
+
+def _columns(m: str, v) -> dict[str, object]:
+    """The summed columns of one metric: a boolean is a proportion (count of successes only); any
+    other metric gets its sum of squares, and a Share or Change a zero marker column saying so."""
+    marker = {Share: "__share", Change: "__change"}.get(type(v))
+    v = v.values if marker else v
+    if np.asarray(v).dtype == bool:
+        return {m: np.asarray(v, dtype=np.float64)}
+    v = np.asarray(v, dtype=np.float64)
+    return {m: v, m + "__sq": v * v, **({m + marker: np.zeros_like(v)} if marker else {})}
+
+
 @dataclass
 class Tally:
     """Named tables of sums: per group key, the count n and, per metric, its sum and sum of squares.
@@ -44,7 +75,8 @@ class Tally:
 
     A boolean metric is a proportion (a yes/no outcome per row): it is stored as a count of
     successes with no sum of squares, and ``analysis.stats.estimate`` gives it a Wilson interval.
-    Any other metric is a mean, stored with its sum of squares for mean +- 1.96 SE.
+    Any other metric is a mean, stored with its sum of squares for mean +- 1.96 SE; wrapped in
+    Share or Change it is read as a percentage or in percentage points (analysis.words).
     """
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     records: list[str] = field(default_factory=list)     # optional per-hand lines (hand histories)
@@ -59,11 +91,8 @@ class Tally:
         inverse = dense[code]
         columns = {"n": counts[present].astype(np.int64)}
         for m, v in metrics.items():
-            proportion = np.asarray(v).dtype == bool
-            v = np.asarray(v, dtype=np.float64)
-            columns[m] = np.bincount(inverse, weights=v, minlength=len(present))
-            if not proportion:
-                columns[m + "__sq"] = np.bincount(inverse, weights=v * v, minlength=len(present))
+            for column, col in _columns(m, v).items():
+                columns[column] = np.bincount(inverse, weights=col, minlength=len(present))
         values = _decode(present, levels)
         index = (pd.Index(values[0], name=next(iter(keys))) if len(values) == 1 else
                  pd.MultiIndex.from_arrays(values, names=list(keys)))
@@ -71,15 +100,13 @@ class Tally:
 
     def add_columns(self, name: str, key: str, metrics: dict[str, np.ndarray]) -> None:
         """Like add() when the group is the column: each metric is (N, k), column j is group j."""
-        first = np.asarray(next(iter(metrics.values())))
+        first = next(iter(metrics.values()))
+        first = np.asarray(getattr(first, "values", first))
         rows, groups = first.shape
         columns = {"n": np.full(groups, rows, dtype=np.int64)}
         for m, v in metrics.items():
-            proportion = np.asarray(v).dtype == bool
-            v = np.asarray(v, dtype=np.float64)
-            columns[m] = v.sum(axis=0)
-            if not proportion:
-                columns[m + "__sq"] = (v * v).sum(axis=0)
+            for column, col in _columns(m, v).items():
+                columns[column] = col.sum(axis=0)
         self._merge_table(name, pd.DataFrame(columns, index=pd.Index(np.arange(groups), name=key)))
 
     def add_counts(self, name: str, keys: dict[str, np.ndarray], counts: np.ndarray) -> None:

@@ -1,0 +1,223 @@
+"""How moonshot words its numbers, written once for every verb, table and report.
+
+One number style: probabilities as percentages, their changes in percentage points, other
+values as plain numbers; the digits follow the interval's width (one significant digit of its
+half-width), never scientific notation. A mean with no spread gets no zero-width interval but
+"no spread in n": over many hands a value the rules or the table's symmetry fix (each deal has
+exactly one seat out first), over a few a small sample; the table notes say which.
+
+One rule for findings: a sentence picks a "most" or a "best", or calls an effect real, only where
+the 95% intervals widened for the number of things compared (Bonferroni: each at 1 - 0.05/k)
+separate it: the leader's widened interval clears every other one's, an effect's clears zero.
+Otherwise it says nothing stands out and gives the range. Non-overlap of two intervals is a
+conservative test of their difference whatever the correlation between them (seats of one game
+are not independent), so a claim made here holds.
+
+Kinds (the `kind` column of an estimates table, set where the metric is tallied):
+"proportion" (Wilson interval), "share" (a mean of yes/no outcomes, e.g. averaged over sides),
+"change" (a paired difference of yes/no outcomes) and "mean".
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from statistics import NormalDist
+
+import numpy as np
+import pandas as pd
+
+PERCENT_KINDS = ("proportion", "share")
+CORRECTION = "Bonferroni"
+
+
+# --------------------------------------------------------------------------------------------
+# numbers
+# --------------------------------------------------------------------------------------------
+
+def _missing(x) -> bool:
+    return x is None or (isinstance(x, (float, np.floating)) and math.isnan(x))
+
+
+def decimals(half_width: float, most: int = 6) -> int:
+    """Digits after the point that show an interval's half-width to one significant digit, or two
+    when it starts with a 1 (a half-width of 1.1 shows as 1.1, not 1)."""
+    if _missing(half_width) or half_width <= 0:
+        return 2
+    return int(min(max(-math.floor(math.log10(half_width / 2)), 0), most))
+
+
+def plain(x, digits: int | None = None, signed: bool = False) -> str:
+    """A number in text: fixed-point (never 1e-05), `digits` decimals or about three significant
+    digits, thousands separated; '-' for a missing value."""
+    if _missing(x):
+        return "-"
+    x = float(x)
+    if x == 0:
+        return "0"                      # an exact zero (no successes) needs no decimals
+    if digits is None:
+        digits = 0 if x == 0 or abs(x) >= 100 else min(6, 2 - math.floor(math.log10(abs(x))))
+    text = f"{x:{'+' if signed else ''},.{digits}f}"
+    zero = f"{0:.{digits}f}"
+    return zero if text.lstrip("+-") == zero else text        # no "-0.00": a rounded zero has no sign
+
+
+def _scale(kind: str) -> float:
+    return 100.0 if kind in PERCENT_KINDS or kind == "change" else 1.0
+
+
+def no_spread(row) -> bool:
+    """A mean whose every value was the same: no interval to show (its lower and upper ends equal
+    the estimate). Over many hands that is a value the rules or the table's symmetry fix; over a
+    few it is a small sample."""
+    lo, hi, est = row.get("ci_low"), row.get("ci_high"), row.get("estimate")
+    return row.get("kind") != "proportion" and not _missing(lo) and not _missing(est) and lo == hi == est
+
+
+NO_SPREAD_NOTE = ("'no spread in n': every one of the n values was the same, so there is no interval to give. Over "
+                  "many hands such a value is fixed by the rules or by the table's symmetry (e.g. one seat in four "
+                  "goes out first on every deal, so the mean over seats is 25% on every deal); over a few hands it "
+                  "is only a small sample.")
+
+
+def any_no_spread(df: pd.DataFrame) -> bool:
+    """Whether a long estimates table has a cell shown as 'no spread in n'."""
+    if not {"estimate", "ci_low", "ci_high"} <= set(df.columns):
+        return False
+    kinds = df["kind"] if "kind" in df.columns else pd.Series("mean", index=df.index)
+    return bool(((df["ci_low"] == df["ci_high"]) & (df["ci_low"] == df["estimate"]) & (kinds != "proportion")).any())
+
+
+def value(row, signed: bool | None = None, unit: str = "") -> str:
+    """One estimate as text: '45.2% [44.9%, 45.5%]', '+4.1 pp [+3.2, +5.0]' (a change of a
+    percentage), '9.27 [9.19, 9.35]', '-4.00 (no spread in 5)' or '7.00' (one value: no interval). `unit` follows plain numbers ('+0.20 chips [0.16, 0.23]')."""
+    kind = row.get("kind", "mean")
+    scale = _scale(kind)
+    signed = kind == "change" if signed is None else signed
+    est, lo, hi = (row.get(c) for c in ("estimate", "ci_low", "ci_high"))
+    if _missing(est):
+        return "-"
+    mark = "%" if kind in PERCENT_KINDS else " pp" if kind == "change" else f" {unit}" if unit else ""
+    if no_spread(row):
+        return f"{plain(est * scale, None, signed)}{mark} (no spread in {int(row['n']):,})"
+    if _missing(lo) or _missing(hi):
+        return f"{plain(est * scale, None, signed)}{mark}"
+    d = decimals(max(est - lo, hi - est) * scale)
+    inner = "%" if kind in PERCENT_KINDS else ""
+    return (f"{plain(est * scale, d, signed)}{mark} [{plain(lo * scale, d, signed)}{inner}, "
+            f"{plain(hi * scale, d, signed)}{inner}]")
+
+
+def say(row, signed: bool | None = None, unit: str = "") -> str:
+    """`value` for sentences; a change of a percentage reads 'percentage points' in full."""
+    text = value(row, signed, unit)
+    return text.replace(" pp", " percentage points", 1) if row.get("kind") == "change" else text
+
+
+def cell(row) -> str:
+    """A table cell: `value` with its own sign convention (changes signed)."""
+    return value(row)
+
+
+# --------------------------------------------------------------------------------------------
+# findings: what may be called "most", "best" or real
+# --------------------------------------------------------------------------------------------
+
+def widen(k: int) -> float:
+    """How much wider than a 95% interval one at the Bonferroni level for k comparisons is."""
+    if k <= 1:
+        return 1.0
+    return NormalDist().inv_cdf(1 - 0.025 / k) / NormalDist().inv_cdf(0.975)
+
+
+def _bounds(rows: pd.DataFrame, k: int) -> tuple[np.ndarray, np.ndarray]:
+    f = widen(k)
+    est = rows["estimate"].to_numpy(float)
+    lo = est - (est - rows["ci_low"].to_numpy(float)) * f
+    hi = est + (rows["ci_high"].to_numpy(float) - est) * f
+    return np.where(np.isnan(lo), est, lo), np.where(np.isnan(hi), est, hi)
+
+
+@dataclass
+class Standing:
+    """The outcome of comparing k estimates: the leader when its corrected interval clears every
+    other one's (None otherwise), and the range of the estimates."""
+    leader: pd.Series | None
+    low: pd.Series
+    high: pd.Series
+    k: int
+
+    @property
+    def correction(self) -> str:
+        return f"95% intervals, {CORRECTION}-corrected for {self.k} compared"
+
+
+def standing(rows: pd.DataFrame, higher: bool = True) -> Standing:
+    """Whether one of `rows` (estimates of the same metric for k things) leads the others."""
+    rows = rows.reset_index(drop=True)
+    k = len(rows)
+    lo, hi = _bounds(rows, k)
+    est = rows["estimate"].to_numpy(float)
+    top = int(np.argmax(est) if higher else np.argmin(est))
+    others = np.arange(k) != top
+    clear = (lo[top] > hi[others]).all() if higher else (hi[top] < lo[others]).all()
+    return Standing(rows.iloc[top] if k > 1 and clear else None, rows.iloc[int(np.argmin(est))],
+                    rows.iloc[int(np.argmax(est))], k)
+
+
+def _first_up(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def stands_out(rows: pd.DataFrame, name, noun: str, leads: str, measure: str, higher: bool = True) -> str:
+    """A sentence on k estimates of one measure: '<Name> <leads>: <value> (...)' when one leads, else
+    'No <noun> stands out in <measure> at this sample size: ...' with the range. `name(row)` names a
+    thing ('seat 2'); `leads` says what leading means ('goes out first most often')."""
+    s = standing(rows, higher)
+    note = f"{CORRECTION}-corrected for {s.k} {noun}s"
+    if s.leader is not None:
+        return f"{_first_up(name(s.leader))} {leads}: {say(s.leader)} (its interval, {note}, clears every other {noun}'s)."
+    return (f"No {noun} stands out in {measure} at this sample size: the {s.k} {noun}s run from {value(s.low)} "
+            f"({name(s.low)}) to {value(s.high)} ({name(s.high)}), and their intervals ({note}) overlap.")
+
+
+def clear_of_zero(rows: pd.DataFrame, k: int | None = None) -> np.ndarray:
+    """Which estimates' corrected intervals exclude zero (k compared: len(rows) by default)."""
+    lo, hi = _bounds(rows, k or len(rows))
+    return (lo > 0) | (hi < 0)
+
+
+def effects(rows: pd.DataFrame, name, noun: str, what: str) -> str:
+    """Effects whose corrected intervals exclude zero first, largest first; then the ones that
+    cannot be told from zero. `what` names the measure ('P(win)'), `noun` the things ('card')."""
+    rows = rows.reset_index(drop=True)
+    k = len(rows)
+    real = clear_of_zero(rows)
+    order = np.argsort(-np.abs(rows["estimate"].to_numpy(float)), kind="stable")
+    shown = [f"{name(rows.iloc[i])} {say(rows.iloc[i], signed=True)}" for i in order if real[i]]
+    rest = [name(rows.iloc[i]) for i in order if not real[i]]
+    note = f"({CORRECTION}-corrected for {k} {noun}s)"
+    if not shown:
+        return (f"No {noun} changes {what} measurably at this sample size {note}: the changes run from "
+                f"{value(rows.loc[rows['estimate'].idxmin()], signed=True)} to "
+                f"{value(rows.loc[rows['estimate'].idxmax()], signed=True)}.")
+    tail = f"; {', '.join(rest)}: not told from zero" if rest else ""
+    return f"{what} changes measurably with: {'; '.join(shown)} {note}{tail}."
+
+
+def shift(row, what: str, k: int = 1, unit: str = "") -> str:
+    """'<what> by <value>' for a paired change, saying when its interval (corrected for k such
+    statements) does not exclude zero: a change that cannot be told from noise is called that."""
+    text = f"{what} by {say(row, signed=True, unit=unit)}"
+    if clear_of_zero(pd.DataFrame([dict(row)]), k)[0]:
+        return text
+    return text + " (not told from zero at this sample size" + (f", {CORRECTION}-corrected for {k})" if k > 1 else ")")
+
+
+def verdict(row, better_when_higher: bool = True, a: str = "A", b: str = "B") -> str:
+    """For a paired difference a - b: which does better, or that the difference is noise."""
+    if no_spread(row) and row["estimate"] == 0:
+        return f"{a} and {b} played identically on every deal"
+    if row["ci_low"] > 0 or row["ci_high"] < 0:
+        ahead = (row["ci_low"] > 0) == better_when_higher
+        return f"{a if ahead else b} does better"
+    return "the difference cannot be told from noise at this sample size"
