@@ -5,8 +5,6 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from moonshot.analysis.words import say  # noqa: F401 - the one wording of an estimate
-
 
 @dataclass
 class Result:
@@ -68,7 +66,3 @@ def _records(df: pd.DataFrame) -> list[dict]:
     return [{k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()}
             for row in out.to_dict(orient="records")]
 
-
-def say_points(row) -> str:
-    """A paired difference of yes/no outcomes in percentage points, whatever its recorded kind."""
-    return say({**dict(row), "kind": "change"})

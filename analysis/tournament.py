@@ -24,8 +24,8 @@ import numpy as np
 import pandas as pd
 
 from moonshot.analysis.common import Progress, Setup, match
-from moonshot.analysis.result import Result, say
-from moonshot.analysis.words import stands_out
+from moonshot.analysis.result import Result
+from moonshot.analysis.words import say, stands_out
 from moonshot.analysis.stats import Z
 from moonshot.simulator.errors import BadInput
 
