@@ -22,7 +22,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from moonshot.analysis.words import PERCENT_KINDS, clear_of_zero, say  # noqa: E402
+from moonshot.analysis.words import NO_SPREAD_NOTE, PERCENT_KINDS, any_no_spread, clear_of_zero, say  # noqa: E402
 from moonshot.reports.text import fmt_number, pivot_estimates  # noqa: E402
 from moonshot.simulator.errors import BadInput  # noqa: E402
 
@@ -31,7 +31,7 @@ table{border-collapse:collapse;margin:1em 0;font-size:.85em}td,th{border:1px sol
 th{background:#f3f3f3}img{max-width:100%}code{background:#f3f3f3;padding:0 3px}.note{color:#555;font-size:.9em}"""
 
 
-def say(quiet: bool, text: str) -> None:
+def progress_line(quiet: bool, text: str) -> None:
     """A progress line on stderr while a report is built (silent with --quiet)."""
     if not quiet:
         print(text, file=sys.stderr, flush=True)
@@ -76,7 +76,7 @@ class Steps:
 
     def __call__(self, text: str) -> None:
         self.done += 1
-        say(self.quiet, f"[{self.done}/{self.total}] {text}")
+        progress_line(self.quiet, f"[{self.done}/{self.total}] {text}")
 
 
 def share(hands: int, divisor: int, floor: int) -> int:
@@ -188,6 +188,8 @@ class Document:
         from moonshot.reports.glossary import label
         self.tables[name] = df
         self.blocks.append(("table", (name, pivot_estimates(df, lambda m: label(self.game, m)), caption)))
+        if any_no_spread(df) and ("note", NO_SPREAD_NOTE) not in self.blocks:
+            self.note(NO_SPREAD_NOTE)            # once, under the first table that shows such a cell
 
     def found(self, result) -> None:
         """What an analysis found, in its own plain sentences (with intervals)."""
