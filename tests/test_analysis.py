@@ -41,6 +41,45 @@ def test_games_mode_tables_report_unfinished_games():
     assert {"base_p_unfinished", "variant_p_unfinished", "d_unfinished"} <= set(w.metric)
 
 
+def test_unfinished_games_are_worded_beside_the_win_they_make():
+    """All-random Moon games often hit the cap and count as lost by every side: the finding says
+    how often and how much of threshold's lead over random that makes ((u_B - u_A) / 3)."""
+    from moonshot.analysis.moon import game_odds
+    res = match(make_setup("moon"), "threshold", "random", None, 150, seed=2)
+    m = res.tables["match"].set_index("metric")
+    said = res.findings[-1]
+    assert m.loc["p_unfinished_b", "estimate"] > 0.4 and "with random (B) everywhere" in said
+    part = -m.loc["d_unfinished", "estimate"] / 3
+    assert f"+{100 * part:.0f}" in said or f"+{100 * part:.1f}" in said
+    assert "comes from them" in said and "mostly" not in said            # about a quarter of +88 points
+    odds = game_odds(make_setup("moon"), 40, seed=2)
+    assert sum("unfinished" in f for f in odds.findings) == 3
+    assert all("everywhere" in f for f in odds.findings)
+    assert {"p_unfinished_a", "p_unfinished_b"} <= set(odds.tables["matchups"]["metric"])
+    s = simulate(make_setup("moon", strategies=["random"]), None, 60, seed=2)
+    assert any("left unfinished at the cap" in f for f in s.findings)
+    w = whatif(make_setup("moon", strategies=["random"]), ["moon.min_bid=5"], None, 60, seed=2)
+    assert any("left unfinished at the cap" in f for f in w.findings)
+
+
+def test_a_change_made_mostly_of_unfinished_games_says_so():
+    from moonshot.analysis.common import unfinished_words
+    row = lambda est, lo, hi: {"estimate": est, "ci_low": lo, "ci_high": hi, "n": 1000, "kind": "change"}
+    rates = {"A": {"estimate": 0.0, "ci_low": 0.0, "ci_high": 0.004, "n": 1000, "kind": "proportion"}}
+    mostly = unfinished_words(row(0.10, 0.08, 0.12), row(-0.27, -0.30, -0.24), 3, rates)
+    partly = unfinished_words(row(0.30, 0.28, 0.32), row(-0.27, -0.30, -0.24), 3, rates)
+    assert "mostly unfinished games" in mostly and "comes from them" in partly and "mostly" not in partly
+
+
+def test_a_match_counts_the_deals_its_strategies_told_apart():
+    same = match(make_setup("moon"), "threshold", "threshold:margin=0", 300, None, seed=1)
+    other = match(make_setup("moon"), "threshold", "greedy", 300, None, seed=1)
+    assert same.meta["deals_with_different_outcomes"] == 0
+    assert 0 < other.meta["deals_with_different_outcomes"] <= 300
+    with pytest.raises(BadInput, match="against itself"):
+        match(make_setup("moon"), "greedy", "greedy", 10, None, seed=1)
+
+
 def test_threshold_bids_21_on_a_laydown():
     from moonshot.simulator.moon import engine as E
     from moonshot.simulator.moon import tiles as T

@@ -43,6 +43,8 @@ def test_a_negative_seed_is_refused_by_every_verb(verb, tmp_path, capsys):
     (["simulate", "moon", "-s", "random:p_pass=-1"], "a probability in [0, 1]"),
     (["simulate", "moon", "-f", "json", "--out", "x.csv"], "names csv"),
     (["simulat", "moon"], "accepted: analyze, compare"),
+    (["compare", "moon", "-s", "threshold", "--vs", " threshold", "-n", "10"], "a strategy against itself"),
+    (["compare", "shoot-the-moon", "-s", "odd", "--vs", "odd", "--games", "10"], "accepted: two different"),
     ([], None),
 ])
 def test_silently_accepted_values_are_refused(args, needle, capsys, tmp_path, monkeypatch):
@@ -84,7 +86,7 @@ def test_outputs_that_cannot_be_files(tmp_path, capsys):
     assert code == 2 and "--history" in err and "is a folder" in err
     code, _, err = run(["simulate", "moon", "-n", "10", "--out", "/proc/x.json"], capsys)
     assert code == 2 and "cannot write '/proc/x.json'" in err
-    same = tmp_path / "h.jsonl"
+    same = tmp_path / "h.json"
     code, _, err = run(["simulate", "moon", "-n", "10", "--history", same, "--out", same], capsys)
     assert code == 2 and "the same file" in err and not same.exists()
 

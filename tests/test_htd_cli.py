@@ -18,7 +18,7 @@ def test_every_verb_works_for_hit_the_deck(tmp_path, capsys):
     assert code == 0 and len(hist.read_text().splitlines()) == 5
     code, out, _ = run(["replay", hist, "--hand-id", "2"], capsys)
     assert code == 0 and "plays" in out
-    for verb in (["compare", "hit-the-deck", "-s", "random", "--vs", "random", "-n", "300"],
+    for verb in (["compare", "hit-the-deck", "-s", "random", "--vs", "dump", "-n", "300"],
                  ["whatif", "hit-the-deck", "-r", "htd.word_matches_word=true", "-n", "300"],
                  ["analyze", "hit-the-deck", "seat-advantage", "--games", "10"],
                  ["hand", "hit-the-deck", "--hand", "R3 R5 G2 BCUT YFLIP HN3 HH", "--samples", "200"],

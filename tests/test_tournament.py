@@ -42,7 +42,8 @@ def test_shoot_the_moon_tournament():
     assert abs(r["estimate"].sum()) < 1e-6
     assert ((r["ci_low"] < r["estimate"]) & (r["estimate"] < r["ci_high"])).all()
     pairs = res.tables["pairs"]
-    assert len(pairs) == 3 * 3 and set(pairs["metric"]) == {"a_win", "b_win", "d_win"}
+    assert len(pairs) == 3 * 6 and set(pairs["metric"]) == {"a_win", "b_win", "d_win", "p_unfinished_a",
+                                                            "p_unfinished_b", "d_unfinished"}
     assert res.meta["entrants"] == specs and "strategies" not in res.meta
     again = tournament(setup, specs, games=60, seed=4)
     assert np.allclose(again.tables["ratings"]["estimate"], r["estimate"])
@@ -55,6 +56,25 @@ def test_moon_tournament_puts_threshold_above_random():
     assert r.loc["threshold", "estimate"] > r.loc["random", "estimate"]
     assert r.loc["threshold", "estimate"] == pytest.approx(-r.loc["random", "estimate"])
     assert abs(r.loc["threshold", "estimate"]) < 20 * ELO
+
+
+def test_two_names_for_one_player_are_rated_once():
+    """threshold:margin=0 is threshold: their match differs on no deal, so they are one entrant."""
+    specs = ["threshold", "random", "threshold:margin=0", "greedy"]
+    res = tournament(make_setup("moon", 3), specs, games=30, seed=2)
+    r = res.tables["ratings"]
+    assert list(r["strategy"].sort_values()) == ["greedy", "random", "threshold = threshold:margin=0"]
+    assert abs(r["estimate"].sum()) < 1e-6 and (r["n"] == 30 * 2).all()
+    assert any("threshold and threshold:margin=0 played identically on every deal" in f for f in res.findings)
+    assert len(res.tables["pairs"]) == 6 * 6                     # every pair is still played and shown
+
+
+def test_unfinished_games_are_shown_beside_the_wins():
+    """All-random Moon games often hit the cap on hands; the tournament says how often."""
+    res = tournament(make_setup("moon", 3), ["threshold", "random"], games=60, seed=2)
+    pairs = res.tables["pairs"].set_index("metric")
+    assert pairs.loc["p_unfinished_b", "estimate"] > 0.3 and pairs.loc["p_unfinished_a", "estimate"] == 0
+    assert any("unfinished at the cap on game length" in f and "(random)" in f for f in res.findings)
 
 
 def test_progress_counts_every_game():
