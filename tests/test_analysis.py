@@ -62,6 +62,23 @@ def test_unfinished_games_are_worded_beside_the_win_they_make():
     assert any("left unfinished at the cap" in f for f in w.findings)
 
 
+@pytest.mark.parametrize("game, name, games, table, metric", [
+    ("shoot-the-moon", "chip-value", 300, "win_probability", "p_unfinished"),
+    ("shoot-the-moon", "big-moon-value", 60, "by_holding", "p_unfinished"),
+    ("shoot-the-moon", "big-moon-value", 60, "paired_value", "d_unfinished"),
+    ("hit-the-deck", "card-value", 4, "card_value", "d_unfinished"),
+    ("hit-the-deck", "reaction-value", 20, "reaction_value", "p_unfinished"),
+    ("hit-the-deck", "seat-advantage", 40, "positions", "p_unfinished"),
+])
+def test_every_games_analysis_shows_unfinished_games_beside_its_wins(game, name, games, table, metric):
+    from importlib import import_module
+    spec = import_module(f"moonshot.analysis.{game.replace('-', '_')}").ANALYSES[name]
+    setup = make_setup(game, 4 if game == "shoot-the-moon" else None)
+    res = spec.run([setup] if spec.every_table else setup, games, 1, 1)
+    assert metric in set(res.tables[table]["metric"])
+    assert any("unfinished at the cap on game length" in f for f in res.findings)
+
+
 def test_a_change_made_mostly_of_unfinished_games_says_so():
     from moonshot.analysis.common import unfinished_words
     row = lambda est, lo, hi: {"estimate": est, "ci_low": lo, "ci_high": hi, "n": 1000, "kind": "change"}
