@@ -13,14 +13,20 @@ Every function takes the game's name (`moonshot.GAMES`), returns an `analysis.re
 """
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path as _Path
 
-from moonshot.analysis import common
+from moonshot import inputs as _inputs
+from moonshot.analysis import common as _common
 from moonshot.analysis.result import Result
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.games import GAMES
+from moonshot.version import __version__
 
-__all__ = ["GAMES", "BadInput", "Result", "simulate", "analyze", "compare", "whatif", "hand", "report"]
+__all__ = ["__version__", "GAMES", "BadInput", "Result", "simulate", "analyze", "compare", "whatif", "hand", "report"]
+
+
+def __dir__() -> list[str]:            # what the library offers, not the modules it imported
+    return sorted(__all__)
 
 
 def _rules(rules) -> list[str]:
@@ -35,55 +41,74 @@ def _list(value) -> list[str]:
     return [] if value is None else [value] if isinstance(value, str) else list(value)
 
 
-def _setup(game, players, partners, rules, strategy, profile) -> common.Setup:
-    return common.make_setup(game, players, partners, _rules(rules), _list(strategy), _list(profile))
+def _setup(game, players, partners, rules, strategy, profile) -> _common.Setup:
+    _inputs.game(game)
+    return _common.make_setup(game, _inputs.whole("--players", players), partners, _rules(rules), _list(strategy),
+                              _list(profile))
 
 
-def simulate(game: str, hands: int | None = 100_000, games: int | None = None, players: int | None = None,
+def _run(seed, jobs) -> tuple[int, int]:
+    return _inputs.seed(seed), _inputs.jobs(jobs)
+
+
+def simulate(game: str, hands: int | None = None, games: int | None = None, players: int | None = None,
              partners: bool = False, strategy=None, rules=None, profile=None, seed: int = 2026,
              jobs: int = 1) -> Result:
-    """Headline numbers per side: `hands` single hands, or `games` whole games when given."""
+    """Headline numbers per side: `hands` single hands (100,000 by default), or `games` whole games."""
+    hands, games = _inputs.counts(hands, games)
+    seed, jobs = _run(seed, jobs)
     setup = _setup(game, players, partners, rules, strategy, profile)
-    return common.simulate(setup, None if games else hands, games, seed, jobs)
+    return _common.simulate(setup, None if games else hands or 100_000, games, seed, jobs)
 
 
 def analyze(game: str, analysis: str, n: int | None = None, players: int | None = None, partners: bool = False,
             strategy=None, rules=None, profile=None, seat: int | None = None, seed: int = 2026,
             jobs: int = 1) -> Result:
     """One of the game's analyses (`GAMES[game].analyses` names them); `n` hands or games, as it counts."""
-    spec = GAMES[game].analyses.get(analysis) if game in GAMES else None
-    if spec is None:
-        raise BadInput(f"unknown analysis {analysis!r} for {game}")
-    setups = common.analysis_setups(spec, _setup(game, players, partners, rules, strategy, profile),
-                                    players is not None)
-    return common.run_analysis(spec, setups, n or spec.default, seed, jobs, seat)
+    entry = _inputs.game(game)
+    spec = _inputs.analysis(entry, analysis)
+    n = _inputs.count("--hands" if spec.unit == "hands" else "--games", n) or spec.default
+    seed, jobs = _run(seed, jobs)
+    setups = _common.analysis_setups(spec, _setup(game, players, partners, rules, strategy, profile),
+                                     players is not None)
+    seat = _inputs.analysis_seat(entry, analysis, seat, setups)
+    return _common.run_analysis(spec, setups, n, seed, jobs, seat)
 
 
-def compare(game: str, a: str, b: str, hands: int | None = 100_000, games: int | None = None,
+def compare(game: str, a: str, b: str, hands: int | None = None, games: int | None = None,
             players: int | None = None, partners: bool = False, rules=None, profile=None, seed: int = 2026,
             jobs: int = 1) -> Result:
-    """Strategy `a` against `b` on the same deals, seats rotated: the paired difference."""
+    """Strategy `a` against `b` on the same deals, seats rotated: the paired difference (100,000 hands by
+    default, or `games` whole games)."""
+    hands, games = _inputs.counts(hands, games)
+    seed, jobs = _run(seed, jobs)
     setup = _setup(game, players, partners, rules, None, profile)
-    return common.match(setup, a, b, None if games else hands, games, seed, jobs)
+    return _common.match(setup, a, b, None if games else hands or 100_000, games, seed, jobs)
 
 
-def whatif(game: str, rules, hands: int | None = 100_000, games: int | None = None, players: int | None = None,
+def whatif(game: str, rules, hands: int | None = None, games: int | None = None, players: int | None = None,
            partners: bool = False, strategy=None, profile=None, seed: int = 2026, jobs: int = 1) -> Result:
-    """The same deals under the default rules and with `rules` ({flag: value} or "flag=value")."""
+    """The same deals under the default rules and with `rules` ({flag: value} or "flag=value"); 100,000
+    hands by default, or `games` whole games."""
+    hands, games = _inputs.counts(hands, games)
+    seed, jobs = _run(seed, jobs)
     setup = _setup(game, players, partners, None, strategy, profile)
-    return common.whatif(setup, _rules(rules), None if games else hands, games, seed, jobs)
+    return _common.whatif(setup, _rules(rules), None if games else hands or 100_000, games, seed, jobs)
 
 
 def hand(game: str, hand: str, seat_order: str = "first", samples: int = 100_000, players: int | None = None,
          strategy=None, rules=None, profile=None, seed: int = 2026, jobs: int = 1) -> Result:
     """The hand analyzer of games that have one (moon, hit-the-deck)."""
-    import importlib
-    analyzer = getattr(importlib.import_module(GAMES[game].analysis), "analyze_hand", None)
-    if analyzer is None:
-        raise BadInput(f"there is no hand analyzer for {game}")
+    analyzer = _inputs.hand_analyzer(_inputs.game(game))
+    samples = _inputs.count("--samples", samples)
+    seed, jobs = _run(seed, jobs)
     return analyzer(_setup(game, players, False, rules, strategy, profile), hand, seat_order, samples, seed, jobs)
 
 
-def report(game: str, out, hands: int = 200_000, seed: int = 2026, jobs: int = 1) -> Path:
+def report(game: str, out, hands: int = 200_000, seed: int = 2026, jobs: int = 1) -> _Path:
     """Write the game's report (md, html, figures, tables) into the folder `out`; its report.md."""
-    return GAMES[game].build_report(Path(out), hands, seed, jobs, quiet=True)
+    from moonshot.reports.document import check_report_folder
+    entry, hands = _inputs.game(game), _inputs.report_hands(hands)
+    seed, jobs = _run(seed, jobs)
+    check_report_folder(_Path(out))
+    return entry.build_report(_Path(out), hands, seed, jobs, quiet=True)

@@ -21,6 +21,7 @@ from moonshot.analysis.stats import estimate
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.flags import changed_flags, check_table
 from moonshot.simulator.games import Game, get
+from moonshot.simulator.versions import behaviour, package_version
 from moonshot.simulator.runner import CHUNK, Change, Share, Tally, chunk_rngs, difference, run_chunks
 from moonshot.strategies.base import parse_seat_specs
 
@@ -81,7 +82,8 @@ class Setup:
 
     def meta(self, **extra) -> dict:
         table = self.table
-        return {"game": self.game, **self.hooks.table_meta(self), "rules_changed": changed_flags(
+        return {"game": self.game, "version": package_version(), "behaviour": behaviour(self.game),
+                **self.hooks.table_meta(self), "rules_changed": changed_flags(
             table.rules, self.entry.flags), "strategies": list(self.seats.specs), **extra}
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pandas as pd
 
 from moonshot.analysis.result import Result
+from moonshot.simulator.versions import behaviour, package_version
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.flags import changed_flags
 from moonshot.simulator.moon import solver as S
@@ -93,7 +94,8 @@ def solve_position(setup, hands_text: str, trump_text: str, bidder: int = 0, lea
                               "leader": leader, "tricks_to_play": size, "tricks": sol.tricks,
                               "defenders_tricks": size - sol.tricks}])
     res = Result(f"Moon: best play ({P} players, {T.trump_name(trump)} trump)", {
-        "game": GAME, "players": P, "rules_changed": changed_flags(rules, setup.entry.flags),
+        "game": GAME, "version": package_version(), "behaviour": behaviour(GAME), "players": P,
+        "rules_changed": changed_flags(rules, setup.entry.flags),
         "hands": [" ".join(T.tile_name(t) for t in h) for h in hands], "trump": T.trump_name(trump),
         "bidder": bidder, "leader": leader, "first_lead": first})
     res.tables["solution"] = solution

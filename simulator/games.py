@@ -30,6 +30,7 @@ class Game:
     report: str                  # module with build_report
     hand_notation: str           # what `moonshot hand GAME --hand` takes, for help and errors
     solver: str | None = None    # module with solve_position (exact play from open hands), if the game has one
+    behaviour: int = 1           # bumped whenever the same seed would give other numbers (simulator/versions.py)
 
     def module(self, part: str) -> ModuleType:
         """One of the game package's modules: rules, engine, views, history, reference, ..."""

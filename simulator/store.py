@@ -29,7 +29,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -38,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 import numpy as np
 
 from moonshot.simulator.errors import BadInput
+from moonshot.simulator.versions import behaviour, package_version, source_revision
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -48,6 +48,7 @@ FORMAT = "moonshot-run-store"
 STORE_VERSION = 1
 MANIFEST = "manifest.json"
 RESULT = "result.json"
+LOCK = ".lock"                  # held (flock) by the run writing the store
 CHUNKS = "chunks"
 TALLY_KEY = b"moonshot.tally"
 # Options that say where and how to run or print, not what is computed: they may differ on --resume.
@@ -65,24 +66,6 @@ _HANDS: contextvars.ContextVar["HandsWriter | None"] = contextvars.ContextVar("m
 # what a run is: the manifest
 # --------------------------------------------------------------------------------------------
 
-def package_version() -> str:
-    try:
-        from importlib.metadata import version
-        return version("moonshot")
-    except Exception:                        # running from a source tree that is not installed
-        return "unknown"
-
-
-def source_revision() -> str | None:
-    """``git rev-parse HEAD`` of the source tree this code runs from, when it is a git checkout."""
-    try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).resolve().parent, capture_output=True,
-                             text=True, timeout=5)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return (out.stdout.strip() or None) if out.returncode == 0 else None
-
-
 def _plain(value: Any) -> Any:
     """JSON's view of a value (paths and other objects as text), so a manifest compares as stored."""
     return json.loads(json.dumps(value, default=str))
@@ -99,7 +82,7 @@ def new_manifest(verb: str, options: dict, *, game: str | None = None, rules: di
         "format": FORMAT, "store_version": STORE_VERSION,
         "verb": verb, "game": game, "options": dict(sorted(options.items())), "command": command,
         "rules": rules, "strategies": strategies, "seed": seed, "chunk": chunk or CHUNK,
-        "version": package_version(), "revision": source_revision(),
+        "version": package_version(), "behaviour": behaviour(game), "revision": source_revision(),
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "parts": [], "chunks": 0, "complete": False,
     })
@@ -110,7 +93,7 @@ def identity(manifest: dict) -> dict:
     return {"verb": manifest.get("verb"), "game": manifest.get("game"),
             "options": {k: v for k, v in (manifest.get("options") or {}).items() if k not in OUTPUT_OPTIONS},
             "rules": manifest.get("rules"), "strategies": manifest.get("strategies"), "seed": manifest.get("seed"),
-            "chunk": manifest.get("chunk"), "version": manifest.get("version")}
+            "chunk": manifest.get("chunk"), "version": manifest.get("version"), "behaviour": manifest.get("behaviour")}
 
 
 def _difference(stored: dict, wanted: dict, prefix: str = "") -> str | None:
@@ -269,6 +252,7 @@ class RunStore:
         created = not path.exists()
         (path / CHUNKS).mkdir(parents=True, exist_ok=True)
         store = cls(path, manifest, created)
+        store.lock()
         store.write_manifest()
         return store
 
@@ -298,6 +282,7 @@ class RunStore:
         """The store at `path`, checked against the command about to run (`wanted`, a new_manifest)
         and checked whole (every chunk file readable) before anything is played."""
         store = cls.open(path)
+        store.lock()
         diff = _difference(identity(store.manifest), identity(wanted))
         if diff is not None:
             raise BadInput(f"--resume {str(path)!r} was saved by another command ({diff}); accepted: the same "
@@ -305,6 +290,25 @@ class RunStore:
         store.check_chunks()
         store.resumed = True
         return store
+
+    def lock(self) -> None:
+        """Hold the store for this process (an advisory lock the system drops when the process ends,
+        however it ends): a second --save/--resume of the same store at once is refused in one line
+        instead of both writing its chunks."""
+        import fcntl
+        self._lock = open(self.path / LOCK, "a+")
+        try:
+            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self._lock.close()
+            raise BadInput(f"run store {str(self.path)!r} is in use by another moonshot run; accepted: wait for "
+                           f"that run to end (or stop it), then --resume {self.path}") from None
+
+    def unlock(self) -> None:
+        lock = getattr(self, "_lock", None)
+        if lock is not None:
+            lock.close()                  # closing the file drops the lock
+            self._lock = None
 
     def check_chunks(self) -> None:
         """BadInput if a chunk file is not one this store wrote, or cannot be read. Temporary files
@@ -458,7 +462,7 @@ def check(save: Path | None, resume: Path | None, manifest: dict | None = None) 
     if save is not None:
         RunStore.check_new(save)
     elif resume is not None:
-        RunStore.resume(resume, manifest or {})
+        RunStore.resume(resume, manifest or {}).unlock()
 
 
 @contextmanager
@@ -483,6 +487,7 @@ def recording(save: Path | None, resume: Path | None, manifest: dict) -> Iterato
         raise
     finally:
         _ACTIVE.reset(token)
+        store.unlock()
 
 
 # --------------------------------------------------------------------------------------------

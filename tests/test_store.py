@@ -374,3 +374,36 @@ def test_bad_runs_are_one_line_exit_2_and_nothing_is_lost(tmp_path, capsys, case
     assert code == 2 and out == ""
     assert err.startswith("moonshot: error: ") and len(err.strip().splitlines()) == 1, err
     assert snapshot(tmp_path) == before                                     # nothing lost, nothing written
+
+
+# ------------------------------------------------------------------------------------------
+# one run per store at a time; versions
+# ------------------------------------------------------------------------------------------
+
+def test_a_second_resume_of_a_store_in_use_is_refused_in_one_line(tmp_path):
+    saved_run(tmp_path / "run")
+    wanted = manifest("shoot-the-moon", 6_000, 3, 1_000)
+    with store.recording(None, tmp_path / "run", wanted):
+        with pytest.raises(BadInput, match=r"is in use by another moonshot run; accepted: wait"):
+            with store.recording(None, tmp_path / "run", wanted):
+                pass
+    with store.recording(None, tmp_path / "run", wanted):          # free again once the first has ended
+        pass
+
+
+def test_a_store_of_another_behaviour_version_is_refused(tmp_path):
+    saved_run(tmp_path / "run")
+    path = tmp_path / "run" / store.MANIFEST
+    stored = json.loads(path.read_text())
+    assert stored["version"] and stored["behaviour"] == f"shoot-the-moon/{GAMES['shoot-the-moon'].behaviour}"
+    path.write_text(json.dumps({**stored, "behaviour": "shoot-the-moon/0"}))
+    with pytest.raises(BadInput, match=r"\(behaviour: the store has \"shoot-the-moon/0\""):
+        with store.recording(None, tmp_path / "run", manifest("shoot-the-moon", 6_000, 3, 1_000)):
+            pass
+
+
+def test_every_result_says_which_code_computed_it():
+    import moonshot
+    for game in GAMES:
+        meta = moonshot.simulate(game, hands=50, seed=1).meta
+        assert meta["version"] == moonshot.__version__ and meta["behaviour"] == f"{game}/{GAMES[game].behaviour}"
