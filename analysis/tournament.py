@@ -108,16 +108,20 @@ def _ratings(rated: list[int], names: list[str], a_win: dict, games: int, sides:
 
 
 def _unfinished_finding(pairs: pd.DataFrame) -> str:
-    """How often games hit the cap on hands: in A's lineups (what the ratings rest on) and with B
-    in every seat."""
-    a = pairs[pairs["metric"] == "p_unfinished_a"]
-    b = pairs[pairs["metric"] == "p_unfinished_b"]
-    if (a["estimate"] == 0).all() and (b["estimate"] == 0).all():
+    """How often games hit the cap on game length: in A's lineups (what the ratings rest on) and
+    with B in every seat."""
+    def worst(metric: str, who) -> str:
+        rows = pairs[pairs["metric"] == metric]
+        if (rows["estimate"] == 0).all():
+            return "none"
+        top = rows.loc[rows["estimate"].idxmax()]
+        return f"up to {say(top)} ({who(top)})"
+    in_a = worst("p_unfinished_a", lambda r: f"{r['a']} against {r['b']}")
+    in_b = worst("p_unfinished_b", lambda r: r["b"])
+    if in_a == in_b == "none":
         return "No game was left unfinished at the cap on game length in any pair."
-    worst_a, worst_b = a.loc[a["estimate"].idxmax()], b.loc[b["estimate"].idxmax()]
-    return (f"Games left unfinished at the cap on game length count as lost by every side: in the lineups the ratings "
-            f"rest on (A's), up to {say(worst_a)} ({worst_a['a']} against {worst_a['b']}); with B in every seat, "
-            f"up to {say(worst_b)} ({worst_b['b']}).")
+    return (f"Games left unfinished at the cap on game length count as lost by every side: in the lineups the "
+            f"ratings rest on (A's), {in_a}; with B in every seat, {in_b}.")
 
 
 def tournament(setup: Setup, specs, games: int, seed: int, jobs: int = 1, progress: Progress = None) -> Result:
