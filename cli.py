@@ -20,9 +20,8 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import typer
 
+from moonshot import inputs
 from moonshot.simulator.errors import BadInput
-
-FORMATS = ("table", "json", "csv", "parquet")
 
 
 class App(typer.Typer):
@@ -98,73 +97,6 @@ def main(version: bool = typer.Option(False, "--version", help="print the versio
 # shared option handling
 # ------------------------------------------------------------------------------------------
 
-def _game(game: str):
-    """The registry entry of `game` (BadInput naming the accepted games otherwise)."""
-    from moonshot.simulator import games
-    return games.get(game)
-
-
-def _positive(name: str, value: Optional[int]) -> Optional[int]:
-    if value is not None and value <= 0:
-        raise BadInput(f"{name} {value} is not a positive count; accepted: an integer >= 1")
-    return value
-
-
-EXTENSIONS = {".json": "json", ".csv": "csv", ".parquet": "parquet", ".txt": "table"}
-
-
-def _format(fmt: Optional[str], out: Optional[Path]) -> str:
-    """--format, or the one --out's extension names; a conflict between the two is an error."""
-    implied = EXTENSIONS.get(out.suffix.lower()) if out is not None else None
-    if fmt is None:
-        return implied or "table"
-    if fmt not in FORMATS:
-        raise BadInput(f"unknown --format {fmt!r}; accepted: {', '.join(FORMATS)}")
-    if implied is not None and implied != fmt:
-        raise BadInput(f"--format {fmt} but --out {str(out)!r} names {implied}; accepted: matching ones, or "
-                       "leave out --format")
-    if fmt == "parquet" and out is None:
-        raise BadInput("--format parquet writes a file; give --out FILE.parquet")
-    return fmt
-
-
-def _jobs(jobs: int) -> int:
-    """--jobs, capped at the cores this machine has (more only slows the run down)."""
-    import os
-    if jobs == 0 or jobs < -1:
-        raise BadInput(f"--jobs {jobs} is not accepted; accepted: a positive count, or -1 for every core")
-    cores = os.cpu_count() or 1
-    if jobs > cores:
-        print(f"moonshot: note: --jobs {jobs} capped at {cores}, the cores this machine has", file=sys.stderr)
-        return cores
-    return jobs
-
-
-def _seed(seed: int) -> int:
-    if seed < 0 or seed >= 2**63:
-        raise BadInput(f"--seed {seed} is not accepted; accepted: an integer from 0 to 2**63 - 1")
-    return seed
-
-
-def _check_out_file(out: Optional[Path], option: str = "--out") -> None:
-    """Fail before any work if `out` cannot be written: a folder, a missing or read-only folder."""
-    if out is None:
-        return
-    import os
-    import tempfile
-    if out.is_dir():
-        raise BadInput(f"{option} {str(out)!r} is a folder; accepted: a file name")
-    parent = out.parent if str(out.parent) else Path(".")
-    if not parent.is_dir():
-        raise BadInput(f"cannot write {str(out)!r}: folder {str(parent)!r} does not exist; accepted: a file in an existing folder")
-    try:                                    # the real test of "writable" (root may not write into /proc)
-        fd, probe = tempfile.mkstemp(prefix=f".{out.name}.", dir=parent)
-        os.close(fd)
-        os.unlink(probe)
-    except OSError as exc:
-        raise BadInput(f"cannot write {str(out)!r}: {exc.strerror or exc}") from None
-
-
 @contextmanager
 def _progress(total: int, quiet: bool, label: str):
     """A progress bar on stderr for interactive runs: it appears once a run has taken two seconds
@@ -213,9 +145,9 @@ StrategyOpt = typer.Option(None, "--strategy", "-s", help="NAME, SEAT=NAME, NAME
 RuleOpt = typer.Option(None, "--rule", "-r", help="rules flag, e.g. stm.moon_chip_netting=sequential")
 ProfileOpt = typer.Option(None, "--profile", help="hit-the-deck reaction profile: NAME, SEAT=NAME or NAME:k=v")
 SeedOpt = typer.Option(2026, "--seed", help="random seed (0 or more): the same seed gives the same numbers",
-                       callback=_seed)
+                       callback=inputs.seed)
 JobsOpt = typer.Option(1, "--jobs", "-j", help="parallel worker processes (-1: every core; at most the cores)",
-                       callback=_jobs)
+                       callback=inputs.jobs)
 FormatOpt = typer.Option(None, "--format", "-f", help="table, json, csv or parquet (default: from --out's "
                          "extension, else table)")
 OutOpt = typer.Option(None, "--out", "-o", help="write the output to this file")
@@ -231,12 +163,6 @@ ResumeOpt = typer.Option(None, "--resume", help="finish the run stored in this f
 def _setup(game, players, partners, rules, strategies, profiles=None):
     from moonshot.analysis.common import make_setup
     return make_setup(game.name, players, partners, rules, strategies, profiles)
-
-
-def _checked_counts(hands, games) -> None:
-    _positive("--hands", hands), _positive("--games", games)
-    if hands and games:
-        raise BadInput("give --hands or --games, not both")
 
 
 @contextmanager
@@ -302,14 +228,14 @@ def simulate(ctx: typer.Context, game: str, players: Optional[int] = PlayersOpt,
     """Play hands (or whole games) and print the headline numbers per seat or side."""
     from moonshot.analysis.common import simulate as run
     from moonshot.simulator.store import RESUME_HANDS, check_hands_file, hands_file
-    entry = _game(game)
-    fmt = _format(format, out)
-    _checked_counts(hands, games)
+    entry = inputs.game(game)
+    fmt = inputs.out_format(format, out)
+    inputs.counts(hands, games)
     if history is not None and games:
         raise BadInput("--history records hands; use it with --hands, not --games")
     if history is not None and out is not None and history.absolute() == out.absolute():
         raise BadInput(f"--history and --out are the same file {str(out)!r}; accepted: two different files")
-    _check_out_file(out), _check_out_file(history, "--history")
+    inputs.out_file(out), inputs.out_file(history, "--history")
     if save_hands is not None:
         if games:
             raise BadInput("--save-hands records hands; use it with --hands, not --games")
@@ -336,15 +262,6 @@ def _history_writer(path: Optional[Path]):
         yield lambda lines: fh.write("\n".join(lines) + "\n")
 
 
-def _analysis_count(name: str, unit: str, default: int, hands, games) -> int:
-    """The count an analysis takes: --hands for hands, --games for whole games; the other is an error."""
-    given, other = (hands, games) if unit == "hands" else (games, hands)
-    if other is not None:
-        wrong, right = ("--games", "--hands/-n") if unit == "hands" else ("--hands", "--games")
-        raise BadInput(f"{name} counts {unit}: give {right}, not {wrong}")
-    return given or default
-
-
 @app.command()
 def analyze(ctx: typer.Context, game: str, analysis: str, players: Optional[int] = PlayersOpt,
             partners: bool = PartnersOpt,
@@ -358,25 +275,18 @@ def analyze(ctx: typer.Context, game: str, analysis: str, players: Optional[int]
     """Run one of the game's analyses (`moonshot analyze GAME list` names them): big-moon-value,
     hand-odds, chip-value (shoot-the-moon); bid-success, widow-value, seat-advantage, game-odds (moon)."""
     from moonshot.analysis.common import analysis_setups, run_analysis
-    entry = _game(game)
+    entry = inputs.game(game)
     analyses = entry.analyses
     if analysis == "list":
         for name, spec in analyses.items():
             print(f"{name} ({spec.unit}, default {spec.default:,}): {spec.help}")
         return
-    spec = analyses.get(analysis)
-    if spec is None:
-        raise BadInput(f"unknown analysis {analysis!r} for {entry.name}; accepted: {', '.join(analyses)}")
-    fmt = _format(format, out)
-    _checked_counts(hands, games)
-    n = _analysis_count(analysis, spec.unit, spec.default, hands, games)
-    if seat is not None and not spec.takes_seat:
-        takes = [k for k, v in analyses.items() if v.takes_seat]
-        raise BadInput(f"--seat does not apply to {analysis}; it applies to: {', '.join(takes) or 'none'}")
-    _check_out_file(out)
+    spec = inputs.analysis(entry, analysis)
+    fmt = inputs.out_format(format, out)
+    n = inputs.analysis_count(analysis, spec.unit, spec.default, hands, games)
+    inputs.out_file(out)
     setups = analysis_setups(spec, _setup(entry, players, partners, rule, strategy, profile), players is not None)
-    if seat is not None and not 0 <= seat < min(s.players for s in setups):
-        raise BadInput(f"--seat {seat} does not exist; accepted: 0..{min(s.players for s in setups) - 1}")
+    seat = inputs.analysis_seat(entry, analysis, seat, setups)
     with _runs(ctx, setups[0], scheduler, save, resume) as keep, \
             _progress(n * len(setups), quiet, analysis) as progress:
         result = run_analysis(spec, setups, n, seed, jobs, seat, progress)
@@ -404,10 +314,10 @@ def _paired(game, players, partners, rules, strategies, profiles, hands, games, 
             runs: tuple) -> None:
     """The common steps of compare and whatif: check, build the table, run with progress (and
     `runs`: the context, --scheduler, --save, --resume), emit."""
-    entry = _game(game)
-    fmt = _format(fmt, out)
-    _checked_counts(hands, games)
-    _check_out_file(out)
+    entry = inputs.game(game)
+    fmt = inputs.out_format(fmt, out)
+    inputs.counts(hands, games)
+    inputs.out_file(out)
     setup = _setup(entry, players, partners, rules, strategies, profiles)
     n = games or hands or 100_000
     ctx, scheduler, save, resume = runs
@@ -438,14 +348,14 @@ def report(ctx: typer.Context, game: str, out: Path = typer.Option(..., "--out",
            scheduler: Optional[str] = SchedulerOpt, save: Optional[Path] = SaveOpt,
            resume: Optional[Path] = ResumeOpt):
     """Write report.md, report.html (figures embedded), PNG figures and CSV tables into a folder."""
-    entry = _game(game)
-    _positive("--hands", hands)
+    entry = inputs.game(game)
+    hands = inputs.report_hands(hands)
     from moonshot.reports.document import check_report_folder
     check_report_folder(out)
     from moonshot.analysis.result import Result
     with _runs(ctx, _setup(entry, None, False, None, None), scheduler, save, resume) as keep:
-        path = entry.build_report(out, hands or 200_000, seed, jobs, quiet=quiet)
-        keep(Result(f"{entry.title}: report", {"game": entry.name, "hands": hands or 200_000, "seed": seed,
+        path = entry.build_report(out, hands, seed, jobs, quiet=quiet)
+        keep(Result(f"{entry.title}: report", {"game": entry.name, "hands": hands, "seed": seed,
                                                "report": str(path)}, notes=[f"report written: {path}"]))
     print(f"report written: {path}")
 
@@ -461,15 +371,11 @@ def hand(ctx: typer.Context, game: str,
          scheduler: Optional[str] = SchedulerOpt, save: Optional[Path] = SaveOpt,
          resume: Optional[Path] = ResumeOpt):
     """The hand analyzer: the odds and expected score of one hand (moon: every trump and bid)."""
-    entry = _game(game)
-    analyze_hand = getattr(importlib.import_module(entry.analysis), "analyze_hand", None)
-    if analyze_hand is None:
-        from moonshot.simulator.games import GAMES
-        have = [g.name for g in GAMES.values() if hasattr(importlib.import_module(g.analysis), "analyze_hand")]
-        raise BadInput(f"there is no hand analyzer for {entry.name} yet; accepted: {', '.join(have)}")
-    fmt = _format(format, out)
-    _positive("--samples", samples)
-    _check_out_file(out)
+    entry = inputs.game(game)
+    analyze_hand = inputs.hand_analyzer(entry)
+    fmt = inputs.out_format(format, out)
+    inputs.count("--samples", samples)
+    inputs.out_file(out)
     setup = _setup(entry, players, False, rule, strategy, profile)
     with _runs(ctx, setup, scheduler, save, resume) as keep, _progress(samples, quiet, "hand") as progress:
         result = analyze_hand(setup, hand, seat_order, samples, seed, jobs, progress=progress)
@@ -488,12 +394,12 @@ def solve(game: str, hands: str = typer.Option(..., "--hands", help='one hand pe
     """Exact play from open hands: the bidder side's tricks under best play by all, and the value
     of every legal first move (games with a solver: moon)."""
     from moonshot.simulator.games import GAMES
-    entry = _game(game)
+    entry = inputs.game(game)
     if entry.solver is None:
         have = [g.name for g in GAMES.values() if g.solver]
         raise BadInput(f"there is no solver for {entry.name}; accepted: {', '.join(have)}")
-    fmt = _format(format, out)
-    _check_out_file(out)
+    fmt = inputs.out_format(format, out)
+    inputs.out_file(out)
     setup = _setup(entry, players, False, rule, None)
     result = importlib.import_module(entry.solver).solve_position(setup, hands, trump, bidder, leader)
     _emit(result, fmt, out)
@@ -512,10 +418,10 @@ def tournament(ctx: typer.Context, game: str, strategy: List[str] = typer.Option
     """Every pair of strategies on the same deals with seats rotated; Bradley-Terry ratings with
     95% intervals."""
     from moonshot.analysis.tournament import tournament as run
-    entry = _game(game)
-    fmt = _format(format, out)
-    _positive("--games", games)
-    _check_out_file(out)
+    entry = inputs.game(game)
+    fmt = inputs.out_format(format, out)
+    inputs.count("--games", games)
+    inputs.out_file(out)
     setup = _setup(entry, players, partners, rule, None, profile)
     pairs = len(strategy) * (len(strategy) - 1) // 2
     with _runs(ctx, setup, scheduler, save, resume) as keep, \
@@ -528,7 +434,7 @@ def tournament(ctx: typer.Context, game: str, strategy: List[str] = typer.Option
 @app.command()
 def rules(game: str, format: str = typer.Option("table", "--format", "-f", help="table or json")):
     """Every rules flag with its default, accepted values and RULES.md id."""
-    FLAGS = _game(game).flags
+    FLAGS = inputs.game(game).flags
     rows = [{"flag": f.name, "default": "off" if f.default is None else f.default, "accepted": f.accepted,
              "rules_id": f.rules_id, "meaning": f.help} for f in FLAGS]
     if format == "json":
@@ -545,7 +451,7 @@ def rules(game: str, format: str = typer.Option("table", "--format", "-f", help=
 def glossary(game: str):
     """What every column of the game's tables means (the same words the reports use)."""
     from moonshot.reports.glossary import COMMON, GAMES as WORDS, PREFIXES
-    entry = _game(game)
+    entry = inputs.game(game)
     for name, (label, meaning) in {**COMMON, **WORDS.get(entry.name, {})}.items():
         print(f"{label}  ({name}): {meaning}")
     print("\nCompared metrics: " + "; ".join(f"{p}NAME = {m.format('NAME')}" for p, _, m in PREFIXES))
@@ -557,7 +463,7 @@ def glossary(game: str):
 def strategies(game: str):
     """Every built-in strategy with its rule of thumb."""
     from moonshot.strategies.base import registered, rule_of_thumb
-    entry = _game(game)
+    entry = inputs.game(game)
     for name, cls in registered(entry.name).items():
         print(f"{name}: {rule_of_thumb(cls)}")
     print("\nYour own: --strategy SEAT=path/to/file.py:ClassName (a class with the same methods).")
@@ -594,7 +500,7 @@ def _replay_lines(file: Path, fh, hand_id: Optional[int]) -> int:
         if hand_id is not None and record.get("hand_id") != hand_id:
             continue
         try:
-            entry = _game(str(record.get("game")))
+            entry = inputs.game(str(record.get("game")))
         except BadInput as exc:
             raise BadInput(f"{file}:{line_no}: {exc}") from None
         text = entry.replay(record, str(file), line_no)
@@ -616,8 +522,8 @@ app.add_typer(runs, name="runs")
 def runs_show(folder: Path, format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt):
     """The result of a stored run, without simulating; for an unfinished run, how far it got."""
     from moonshot.simulator.store import RunStore
-    fmt = _format(format, out)
-    _check_out_file(out)
+    fmt = inputs.out_format(format, out)
+    inputs.out_file(out)
     kept = RunStore.open(folder, "runs show")
     stored = kept.result_json()
     if stored is None:
@@ -646,6 +552,19 @@ def runs_list(folders: List[Path] = typer.Argument(..., help="run stores, or fol
     from moonshot.simulator.store import find_stores
     found = [kept.summary() for kept in find_stores(folders)]
     print("\n".join(found) if found else f"no run stores in {', '.join(str(f) for f in folders)}")
+
+
+@app.command()
+def serve(port: int = typer.Option(8000, "--port", help="port to listen on"),
+          host: str = typer.Option("127.0.0.1", "--host", help="address to listen on (another than 127.0.0.1 "
+                                   "lets other machines in: a warning is printed)"),
+          jobs: int = typer.Option(1, "--jobs", "-j", help="worker processes per run (-1: every core)"),
+          max_samples: int = typer.Option(200_000, "--max-samples", help="the largest hands/deals/games a page may ask for"),
+          reports: Path = typer.Option(Path("out"), "--reports", help="folder whose reports the Reports page lists "
+                                       "and where it writes new ones")):
+    """The analyzer in a browser: hand explorer, play a hand, what if, replay, reports (web/)."""
+    from moonshot.web import serve as run
+    run(host, port, jobs, max_samples, reports)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,9 @@ A strategy is a class with one method per decision of its game, each taking a ba
 (which holds the legal mask) and a numpy Generator and returning one choice per game:
 Shoot the Moon has ``play(view, rng)``; Moon has ``bid``, ``trump``, ``discard`` and ``play``.
 The class docstring's first paragraph is its rule of thumb (shown by ``moonshot strategies``).
+Numeric parameters declare their sensible range beside ``__init__`` in a class attribute
+``ranges = {"margin": (-7, 7)}``; a spec outside it is refused. An optional ``chunk_hands`` (a
+positive integer) makes runs with the strategy split into smaller chunks.
 
 Specs, as typed on the command line:
   ``odd``                      every seat plays `odd`
@@ -47,8 +50,16 @@ def rule_of_thumb(cls: type) -> str:
     return " ".join(doc.split("\n\n")[0].split())
 
 
-def _convert(key: str, text: str, default: Any) -> Any:
-    """A parameter's text as the type of its default; floats finite, p_* parameters in [0, 1]."""
+def _convert(key: str, text: str, default: Any, bounds: tuple | None = None) -> Any:
+    """A parameter's text as the type of its default; floats finite, p_* parameters in [0, 1], and a
+    number within `bounds` (lowest, highest) where the class declares them."""
+    value = _typed(key, text, default)
+    if bounds is not None and not bounds[0] <= value <= bounds[1]:
+        raise ValueError
+    return value
+
+
+def _typed(key: str, text: str, default: Any) -> Any:
     if isinstance(default, bool):
         if text.lower() in ("true", "1", "yes"):
             return True
@@ -65,9 +76,12 @@ def _convert(key: str, text: str, default: Any) -> Any:
     return text
 
 
-def _accepted(key: str, default: Any) -> str:
+def _accepted(key: str, default: Any, bounds: tuple | None = None) -> str:
     if isinstance(default, bool):
         return "true or false"
+    if bounds is not None:
+        kind = "an integer" if isinstance(default, int) else "a number"
+        return f"{kind} from {bounds[0]:,g} to {bounds[1]:,g}"
     if isinstance(default, int):
         return f"an integer like {default}"
     if isinstance(default, float):
@@ -78,16 +92,17 @@ def _accepted(key: str, default: Any) -> str:
 def _instantiate(cls: type, params: dict[str, str], spec: str) -> Any:
     sig = inspect.signature(cls)
     accepted = {k: p.default for k, p in sig.parameters.items() if k != "self"}
+    ranges = getattr(cls, "ranges", {})       # {parameter: (lowest, highest)}, declared beside __init__
     kwargs = {}
     for key, text in params.items():
         if key not in accepted:
             names = ", ".join(accepted) or "none"
             raise BadInput(f"strategy {spec!r}: unknown parameter {key!r}; accepted: {names}")
         try:
-            kwargs[key] = _convert(key, text, accepted[key])
+            kwargs[key] = _convert(key, text, accepted[key], ranges.get(key))
         except ValueError:
             raise BadInput(f"strategy {spec!r}: bad value {text!r} for {key}; "
-                           f"accepted: {_accepted(key, accepted[key])}") from None
+                           f"accepted: {_accepted(key, accepted[key], ranges.get(key))}") from None
     try:
         obj = cls(**kwargs)
     except BadInput:
@@ -99,8 +114,17 @@ def _instantiate(cls: type, params: dict[str, str], spec: str) -> Any:
             if code is not None:
                 where = f"{type(exc).__name__}: {exc} ({Path(code.co_filename).name}:{code.co_firstlineno})"
         raise BadInput(f"strategy {spec!r} could not be built: {where}") from None
+    _check_chunk_hands(obj, spec)
     obj.spec = spec
     return obj
+
+
+def _check_chunk_hands(obj: Any, spec: str) -> None:
+    """A strategy's own chunk size (hands per chunk of a run with it at the table), if it sets one."""
+    size = getattr(obj, "chunk_hands", None)
+    if size is not None and (not isinstance(size, int) or isinstance(size, bool) or size < 1):
+        raise BadInput(f"strategy {spec!r}: chunk_hands {size!r} is not a positive integer; accepted: an integer "
+                       ">= 1 (hands per chunk), or no chunk_hands")
 
 
 def _where(exc: BaseException) -> str:

@@ -157,6 +157,8 @@ class Hold:
     is kept (htd.drawn_card_play=optional) while nobody is close. Never draws by choice otherwise.
     """
 
+    ranges = {"close": (0, 30)}           # cards
+
     def __init__(self, close: int = 2):
         self.close = close
 
@@ -209,6 +211,9 @@ class Tactician:
     (htd.voluntary_draw), only when every play hands a nearly-out next seat an easy answer. The
     best score wins, ties at random. Only choices with two or more options are scored.
     """
+
+    ranges = {**{k: (-100, 100) for k in ("shed", "long_hand", "follow", "fear", "flip", "cut", "slap", "keep_last",
+                                          "draw_cost")}, "block": (0, 1)}     # score weights; block a chance
 
     def __init__(self, shed: float = 1.0, long_hand: float = 0.5, follow: float = 4.0, fear: float = 15.0,
                  flip: float = 8.0, cut: float = 2.0, slap: float = 6.0, keep_last: float = 12.0,

@@ -266,6 +266,8 @@ class ThresholdBidder(_Heuristics):
     name (the same choices on every deal), so tournaments rated one player twice.
     """
 
+    ranges = {k: (-7, 7) for k in ("margin", "base", "w_trump", "w_top", "w_double", "w_nt_double")}  # tricks
+
     def __init__(self, margin: float = 0.0, base: float = 1.2, w_trump: float = 0.8, w_top: float = 0.5,
                  w_double: float = 0.6, w_nt_double: float = 0.9, play: str = "defend"):
         self.margin, self.base = margin, base
@@ -371,6 +373,8 @@ class MonteCarloBidder(_Heuristics):
     The strong (and slow) reference bidder: only the `trumps` most promising trumps by the
     threshold estimate are simulated. Play in the simulations and at the table follows `play`.
     """
+
+    ranges = {"samples": (1, 4096), "trumps": (1, 9), "min_gain": (-63, 63)}   # min_gain in points
 
     def __init__(self, samples: int = 32, trumps: int = 3, min_gain: float = 1.0, play: str = "defend"):
         if samples < 1 or trumps < 1:

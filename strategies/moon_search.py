@@ -221,6 +221,9 @@ class PimcMoon:
 
     chunk_hands = 256      # hands per chunk of a run with pimc at the table (a few seconds to a minute each)
 
+    ranges = {"worlds": (1, 4096), "trumps": (1, 9), "discards": (1, 8), "min_gain": (-63, 63), "reach": (0, 7),
+              "caution": (-1, 7), "retries": (0, 1000)}    # min_gain in points; reach and caution in tricks
+
     def __init__(self, worlds: int = 32, trumps: int = 3, discards: int = 3, min_gain: float = 1.0,
                  reach: float = 1.5, caution: int = -1, retries: int = 20):
         if worlds < 1 or trumps < 1 or discards < 1:

@@ -158,6 +158,8 @@ class RolloutPlay:
 
     chunk_hands = 1024     # rounds per chunk of a run with rollout at the table (seconds each)
 
+    ranges = {"worlds": (1, 4096)}
+
     def __init__(self, worlds: int = 32, policy: str = "odd"):
         if worlds < 1:
             raise BadInput(f"rollout: worlds must be >= 1, got {worlds}")

@@ -12,18 +12,21 @@ from tests.test_cli import run
 PLUGINS = Path(__file__).parent / "plugins"
 
 
-@pytest.mark.parametrize("verb", [
+EVERY_VERB = [
     ["simulate", "moon", "-n", "10"], ["analyze", "moon", "bid-success", "-n", "10"],
     ["compare", "moon", "-s", "random", "--vs", "greedy", "-n", "10"], ["whatif", "moon", "-r", "moon.min_bid=5"],
     ["hand", "moon", "--hand", "6-6 6-5 6-4 6-2 5-5 3-3 1-1"], ["report", "moon"],
-])
+]
+
+
+@pytest.mark.parametrize("verb", EVERY_VERB)
 def test_a_negative_seed_is_refused_by_every_verb(verb, tmp_path, capsys):
     args = verb + (["--out", tmp_path / "r"] if verb[0] == "report" else []) + ["--seed", "-1"]
     code, _, err = run(args, capsys)
     assert code == 2 and "--seed -1" in err and "accepted" in err and len(err.splitlines()) == 1
 
 
-@pytest.mark.parametrize("args,needle", [
+REFUSED = [
     (["simulate", "moon", "-p", "0"], "accepted: 3 or 4"),
     (["analyze", "moon", "bid-success", "--seat", "9"], "--seat does not apply to bid-success"),
     (["analyze", "shoot-the-moon", "hand-odds", "--seat", "9"], "--seat 9 does not exist"),
@@ -38,15 +41,27 @@ def test_a_negative_seed_is_refused_by_every_verb(verb, tmp_path, capsys):
     (["simulate", "shoot-the-moon", "-r", "stm.partnership_trick_count=per_player"], "partnerships"),
     (["simulate", "moon", "-p", "4", "-r", "moon.widow_timing=trump_first"], "3 players"),
     (["simulate", "moon", "-r", "moon.bidder_score_4p=bid"], "4 players"),
-    (["simulate", "moon", "-s", "threshold:margin=nan"], "a finite number"),
+    (["simulate", "moon", "-s", "threshold:margin=nan"], "bad value 'nan' for margin"),
+    (["simulate", "hit-the-deck", "-s", "tactician:shed=inf"], "bad value 'inf' for shed"),
     (["simulate", "moon", "-s", "random:p_pass=2"], "a probability in [0, 1]"),
     (["simulate", "moon", "-s", "random:p_pass=-1"], "a probability in [0, 1]"),
     (["simulate", "moon", "-f", "json", "--out", "x.csv"], "names csv"),
     (["simulat", "moon"], "accepted: analyze, compare"),
     (["compare", "moon", "-s", "threshold", "--vs", " threshold", "-n", "10"], "a strategy against itself"),
     (["compare", "shoot-the-moon", "-s", "odd", "--vs", "odd", "--games", "10"], "accepted: two different"),
+    (["simulate", "moon", "-n", "99999999999999999999"], "accepted: an integer from 1 to 10,000,000,000"),
+    (["simulate", "moon", "--games", "0"], "--games 0 is not a positive count"),
+    (["report", "moon", "--hands", "10", "--out", "r"], "too few for a report"),
+    (["simulate", "moon", "-s", "threshold:margin=-99"], "accepted: a number from -7 to 7"),
+    (["simulate", "shoot-the-moon", "-s", "rollout:worlds=0"], "accepted: an integer from 1 to"),
+    (["simulate", "moon", "--out", "x.xyz"], "the extension .xyz names no --format; accepted: .json (json)"),
+    (["hand", "moon", "--hand", "6-6 6-5 6-4 6-2 5-5 3-3 1-1", "--samples", "0"], "--samples 0"),
+    (["analyze", "mooon", "bid-success"], "unknown game 'mooon'"),
     ([], None),
-])
+]
+
+
+@pytest.mark.parametrize("args,needle", REFUSED)
 def test_silently_accepted_values_are_refused(args, needle, capsys, tmp_path, monkeypatch):
     if not args:
         code, _, err = run(["simulate"], capsys)
@@ -55,6 +70,58 @@ def test_silently_accepted_values_are_refused(args, needle, capsys, tmp_path, mo
     monkeypatch.chdir(tmp_path)
     code, _, err = run(args + ["-n", "10"] * (args[0] == "simulate" and "-n" not in args), capsys)
     assert code == 2 and needle in err and len(err.strip().splitlines()) == 1, err
+    assert list(tmp_path.iterdir()) == []
+
+
+# The library's names for the command line's options (None: the library has no such option).
+LIBRARY = {"-p": "players", "-n": "hands", "--hands": "hands", "--games": "games", "-r": "rules", "-s": "strategy",
+           "--profile": "profile", "--seed": "seed", "-j": "jobs", "--seat": "seat", "--hand": "hand",
+           "--samples": "samples", "--out": "out", "--vs": "b"}
+WHOLE = {"players", "hands", "games", "seed", "jobs", "seat", "samples"}
+
+
+def library_call(args: list[str]):
+    """The moonshot.VERB(...) call that does what `args` asks the command line, or None where the
+    library has no such verb or option."""
+    import moonshot
+    verb, game, *rest = [str(a) for a in args]
+    if verb not in moonshot.__all__ or "-f" in rest:
+        return None
+    kwargs = {"analysis": rest.pop(0)} if verb == "analyze" else {}
+    for option, value in zip(rest[::2], rest[1::2]):
+        key = LIBRARY.get(option)
+        if key is None or (key == "out" and verb != "report"):     # only a report's folder is the library's
+            return None
+        value = int(value) if key in WHOLE else value
+        if key in ("rules", "strategy", "profile"):
+            kwargs.setdefault(key, []).append(value)
+        else:
+            kwargs[key] = value
+    if verb == "compare":
+        kwargs["a"] = kwargs.pop("strategy")[0]
+    if verb == "analyze" and ({"hands", "games"} & set(kwargs)):
+        unit = "hands" if "hands" in kwargs else "games"
+        spec = moonshot.GAMES[game].analyses.get(kwargs["analysis"]) if game in moonshot.GAMES else None
+        if spec is not None and spec.unit != unit:
+            return None                                  # the library's n counts what the analysis counts
+        kwargs["n"] = kwargs.pop(unit)
+    return lambda: getattr(moonshot, verb)(game, **kwargs)
+
+
+@pytest.mark.parametrize("args", [args for args, needle in REFUSED if args]
+                         + [verb + ["--seed", "-1"] for verb in EVERY_VERB])
+def test_the_library_refuses_what_the_cli_refuses_with_the_same_line(args, capsys, tmp_path, monkeypatch):
+    import moonshot
+    monkeypatch.chdir(tmp_path)
+    args = args + ["-n", "10"] * (args[0] == "simulate" and "-n" not in args and "--games" not in args)
+    args = args + ["--out", "r"] * (args[0] == "report" and "--out" not in args)
+    call = library_call(args)
+    if call is None:
+        pytest.skip("a command-line-only option or verb")
+    code, _, err = run(args, capsys)
+    with pytest.raises(moonshot.BadInput) as refused:
+        call()
+    assert code == 2 and err == f"moonshot: error: {refused.value}\n"
     assert list(tmp_path.iterdir()) == []
 
 

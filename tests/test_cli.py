@@ -98,7 +98,7 @@ def test_bad_history_file_and_unwritable_out(tmp_path, capsys):
     bad.write_text("{not json\n")
     code, _, err = run(["replay", bad], capsys)
     assert code == 2 and "not JSON" in err
-    code, _, err = run(["report", "shoot-the-moon", "--out", "/proc/nope/report", "-n", "100"], capsys)
+    code, _, err = run(["report", "shoot-the-moon", "--out", "/proc/nope/report", "-n", "1000"], capsys)
     assert code == 2 and "cannot write" in err
     target = tmp_path / "missing" / "out.json"
     code, _, err = run(["simulate", "shoot-the-moon", "-n", "100", "-f", "json", "-o", target], capsys)
