@@ -3,12 +3,14 @@
 Every verb of the CLI and every shared module finds a game here and never branches on its name.
 A game is one package under ``simulator/`` with the same modules in each (``rules``, ``cards`` or
 ``tiles``, ``reference``, ``engine``, ``views``, ``history``), a strategies module, an analysis
-module (its hooks for the shared verbs and its ``ANALYSES``) and a report builder, plus one
-:class:`Game` entry below. Adding a game is that package plus one entry.
+module (its hooks for the shared verbs and its ``ANALYSES``) and a report builder. The package
+declares its own :class:`Game` entry as ``GAME`` in its ``__init__.py``; the registry finds it
+there, so adding a game touches no shared file.
 """
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -31,6 +33,7 @@ class Game:
     hand_notation: str           # what `moonshot hand GAME --hand` takes, for help and errors
     solver: str | None = None    # module with solve_position (exact play from open hands), if the game has one
     behaviour: int = 1           # bumped whenever the same seed would give other numbers (simulator/versions.py)
+    listed: int = 99             # its place in lists (help, "accepted: ..."): the product's own order
 
     def module(self, part: str) -> ModuleType:
         """One of the game package's modules: rules, engine, views, history, reference, ..."""
@@ -56,17 +59,26 @@ class Game:
         return self.module("history").replay(record, path, line)
 
 
-GAMES: dict[str, Game] = {g.name: g for g in (
-    Game("shoot-the-moon", "Shoot the Moon", "moonshot.simulator.shoot_the_moon", (2, 3, 4, 5, 6), 4, ("play",), "odd", 2,
-         "moonshot.strategies.shoot_the_moon", "moonshot.analysis.shoot_the_moon", "moonshot.reports.shoot_the_moon",
-         'five cards, e.g. "R12 R7 BM G3 P5"'),
-    Game("moon", "Moon", "moonshot.simulator.moon", (3, 4), 3, ("bid", "discard", "trump", "play"), "threshold", 2,
-         "moonshot.strategies.moon", "moonshot.analysis.moon", "moonshot.reports.moon", 'seven tiles, e.g. "6-6 6-5 6-4 6-2 5-5 3-3 1-1"',
-         solver="moonshot.analysis.moon_solve"),
-    Game("hit-the-deck", "Hit the Deck", "moonshot.simulator.hit_the_deck", (2, 3, 4, 5, 6), 4, ("play",), "tactician", 3,
-         "moonshot.strategies.hit_the_deck", "moonshot.analysis.hit_the_deck", "moonshot.reports.hit_the_deck",
-         'seven cards, e.g. "R3 R5 G2 BCUT YFLIP HN3 HH"'),
-)}
+def _declared() -> dict[str, Game]:
+    """Every game package under simulator/ that declares a ``GAME`` entry in its __init__.py
+    (which imports nothing heavy), in the order they are listed."""
+    import moonshot.simulator as simulator
+    found = {}
+    for info in sorted(pkgutil.iter_modules(simulator.__path__), key=lambda m: m.name):
+        if info.ispkg:
+            game = getattr(importlib.import_module(f"{simulator.__name__}.{info.name}"), "GAME", None)
+            if isinstance(game, Game):
+                found[game.name] = game
+    return dict(sorted(found.items(), key=lambda item: (item[1].listed, item[0])))
+
+
+GAMES: dict[str, Game] = _declared()
+
+
+def register(game: Game) -> Game:
+    """Add a game declared outside simulator/ (a plugin, or a toy game in the tests)."""
+    GAMES[game.name] = game
+    return game
 
 
 def get(name: str) -> Game:

@@ -1,0 +1,7 @@
+"""The package list, found rather than written out: the repository root is the `moonshot` package
+(pyproject.toml maps it), and every folder under it with an __init__.py is one of its packages, so
+a new game, analysis or front end needs no edit here. Everything else is in pyproject.toml."""
+from setuptools import find_packages, setup
+
+setup(packages=["moonshot"] + [f"moonshot.{p}" for p in find_packages(exclude=["tests", "tests.*", "benchmarks",
+                                                                             "benchmarks.*", "build", "build.*"])])
