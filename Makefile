@@ -5,7 +5,7 @@ HANDS ?= 200000
 
 .PHONY: run test bench clean
 
-.venv/.installed: pyproject.toml
+.venv/.installed: pyproject.toml setup.py
 	python3 -m venv .venv
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test]'
