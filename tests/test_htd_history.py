@@ -85,7 +85,11 @@ def test_replay_of_every_variant():
                   "htd.p_notice=0.5", "htd.announce_htd_cards=true", "htd.htd_number_values=1,1,1,1,1,1,1,1,1,5"]):
         _, result, table = _hands(6, 3, args, specs=("distracted", "1=adult:mu=250,tau=60"))
         for line in records(result, table, ["random"] * 3, 1, 0):
-            replay(json.loads(line))
+            rec = json.loads(line)
+            assert all(rec["rules"][a.split("=")[0]] is not None for a in args)
+            text = replay(rec)
+            assert len([r for r in text.splitlines() if r.startswith("  turn ")]) == len(rec["events"])
+            assert "score this hand" in text.splitlines()[-1]
 
 
 def _find(rec, kind):

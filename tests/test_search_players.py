@@ -98,7 +98,12 @@ def test_pimc_with_threshold_players():
     table = ME.Table(3)
     pimc = make_strategy("moon", "pimc:worlds=8", MOON_DECISIONS)
     thr = make_strategy("moon", "threshold", MOON_DECISIONS)
-    ME.play(table, 6, [thr, pimc, thr], np.random.default_rng(1), np.random.default_rng(2))
+    res = ME.play(table, 6, [thr, pimc, thr], np.random.default_rng(1), np.random.default_rng(2))
+    played = res.bidder >= 0
+    assert played.any() and (res.tricks[played].sum(axis=1) == 7).all()
+    need = np.where(res.bid == 21, 7, res.bid)
+    bidder_tricks = res.tricks[np.arange(6), np.maximum(res.bidder, 0)]
+    assert (res.made[played] == (bidder_tricks >= need)[played]).all()      # mixed seats score by the rules
 
 
 def test_pimc_worlds_fit_what_the_seat_has_seen():

@@ -148,9 +148,11 @@ def test_resume_of_another_command_is_refused_and_the_store_is_untouched(tmp_pat
 
 def test_output_options_may_differ_on_resume(tmp_path):
     saved_run(tmp_path / "run")
+    before = snapshot(tmp_path / "run")
     m = manifest("shoot-the-moon", 6_000, 3, 1_000, jobs=4, format="table", quiet=True, scheduler="local:2")
-    with store.recording(None, tmp_path / "run", m):
-        pass
+    with store.recording(None, tmp_path / "run", m) as st:
+        assert st.resumed and st.stored_chunks() == {"00-hands": set(range(6))}
+    assert snapshot(tmp_path / "run") == before
 
 
 @pytest.mark.parametrize("damage", ["manifest-garbage", "manifest-not-ours", "chunk-truncated", "chunk-stranger",
