@@ -5,6 +5,10 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from moonshot.simulator.errors import BadInput
+
+VALUE_COLUMNS = ("metric", "estimate", "n", "ci_low", "ci_high", "kind")   # the rest of a long table are keys
+
 
 @dataclass
 class Result:
@@ -34,10 +38,10 @@ class Result:
     def wide(self, name: str) -> pd.DataFrame:
         """Table `name` as the CLI prints it: one row per key combination, n, and for every metric
         its estimate with <metric>_low / <metric>_high (the 95% interval) beside it."""
-        df = self.tables[name]
+        df = self.table(name)
         if "metric" not in df.columns:
             return df.copy()
-        keys = [c for c in df.columns if c not in ("metric", "estimate", "n", "ci_low", "ci_high", "kind")]
+        keys = [c for c in df.columns if c not in VALUE_COLUMNS]
         order = list(dict.fromkeys(df["metric"]))
         if not keys:
             df = df.assign(_row=0)
@@ -54,11 +58,26 @@ class Result:
 
     def row(self, name: str, metric: str, /, **keys) -> pd.Series:
         """The estimate of `metric` in table `name` where the key columns equal `keys`."""
-        df = self.tables[name]
+        df = self.table(name)
+        metrics = list(dict.fromkeys(df["metric"])) if "metric" in df.columns else []
+        if metric not in metrics:
+            raise BadInput(f"no metric {metric!r} in table {name!r}; accepted: {', '.join(metrics) or 'none'}")
         hit = df["metric"] == metric
         for k, v in keys.items():
+            if k not in df.columns or k in VALUE_COLUMNS:
+                columns = [c for c in df.columns if c not in VALUE_COLUMNS]
+                raise BadInput(f"no key column {k!r} in table {name!r}; accepted: {', '.join(columns) or 'none'}")
             hit &= df[k] == v
+        if not hit.any():
+            raise BadInput(f"no row of {metric!r} in table {name!r} where {keys}; the table's rows: "
+                           f"`Result.wide({name!r})`")
         return df[hit].iloc[0]
+
+    def table(self, name: str) -> pd.DataFrame:
+        """The long table `name` (BadInput naming the tables there are, for a name that is not one)."""
+        if name not in self.tables:
+            raise BadInput(f"no table {name!r} in this result; accepted: {', '.join(self.tables) or 'none'}")
+        return self.tables[name]
 
 
 def _records(df: pd.DataFrame) -> list[dict]:
