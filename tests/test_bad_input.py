@@ -137,6 +137,29 @@ def test_plugins_that_raise_or_need_arguments_are_one_line(tmp_path, capsys):
     assert code == 2 and "could not be built" in err and "bad.py:5" in err
 
 
+@pytest.mark.parametrize("size", ["'many'", "0", "-3", "2.5", "True"])
+def test_a_plugin_whose_chunk_hands_is_not_a_positive_integer_is_one_line(size, tmp_path, capsys):
+    plugin = tmp_path / "chunky.py"
+    plugin.write_text(f"class Chunky:\n    chunk_hands = {size}\n    def play(self, view, rng):\n"
+                      "        return view.legal.argmax(axis=1)\n")
+    code, _, err = run(["simulate", "shoot-the-moon", "-n", "100", "-s", f"1={plugin}:Chunky"], capsys)
+    assert code == 2 and f"chunk_hands {size} is not a positive integer" in err and len(err.splitlines()) == 1
+
+
+def test_every_numeric_parameter_of_a_built_in_strategy_declares_its_range():
+    import inspect
+
+    from moonshot.simulator.games import GAMES
+    from moonshot.strategies.base import registered
+    for game in GAMES:
+        for name, cls in registered(game).items():
+            for key, p in inspect.signature(cls).parameters.items():
+                numeric = isinstance(p.default, (int, float)) and not isinstance(p.default, bool)
+                if numeric and not key.startswith("p_"):           # p_* are probabilities, 0..1 by name
+                    low, high = cls.ranges[key]
+                    assert low <= p.default <= high, (game, name, key)
+
+
 def test_a_plugin_that_raises_in_a_worker_process_is_one_line(tmp_path):
     plugin = tmp_path / "bad.py"
     plugin.write_text("class Boom:\n    def play(self, view, rng):\n        raise ZeroDivisionError('no luck')\n")
@@ -204,6 +227,17 @@ def test_replay_of_a_record_that_breaks_the_rules_says_where_and_fails(game, key
     hist.write_text(json.dumps(rec) + "\n")
     code, _, err = run(["replay", hist], capsys)
     assert code == 2 and f"{hist}:1" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("game", ["shoot-the-moon", "moon", "hit-the-deck"])
+def test_replay_of_a_record_with_a_number_where_a_card_belongs_is_one_line(game, tmp_path, capsys):
+    hist = tmp_path / "h.jsonl"
+    assert run(["simulate", game, "-n", "3", "--history", hist, "-q"], capsys)[0] == 0
+    rec = json.loads(hist.read_text().splitlines()[0])
+    rec["hands"][0][0] = 7
+    hist.write_text(json.dumps(rec) + "\n")
+    code, _, err = run(["replay", hist], capsys)
+    assert code == 2 and f"{hist}:1" in err and "7 is not a string" in err and len(err.strip().splitlines()) == 1
 
 
 def test_the_last_trick_shows_chips_before_the_end_of_round_award(tmp_path, capsys):

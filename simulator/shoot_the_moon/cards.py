@@ -47,6 +47,8 @@ def card_name(card: int) -> str:
 
 def parse_card(text: str, taken: set[int] | None = None) -> int:
     """Parse HISTORY.md notation; the two BM (LM) names map to ids 48/49 (50/51) in turn."""
+    if not isinstance(text, str):
+        raise BadInput(f"card {text!r} is not a string; accepted: R1..R12, G1..G12, P1..P12, B1..B12, BM, LM")
     t = text.strip().upper()
     if t in ("BM", "LM"):
         pair = BIG_MOONS if t == "BM" else LITTLE_MOONS

@@ -60,7 +60,7 @@ def replay(record: dict, path: str = "history", line: int = 0) -> str:
         chips = [int(c) for c in record["chips_before"]]
     except BadInput as exc:
         raise _fail(path, line, str(exc)) from None
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:    # any other malformed value
         raise _fail(path, line, f"{type(exc).__name__}: {exc}") from None
     try:
         rnd = ref.Round(players, partners, rules, dealer, hands, chips)
