@@ -92,6 +92,7 @@ def test_a_match_counts_the_deals_its_strategies_told_apart():
     same = match(make_setup("moon"), "threshold", "threshold:margin=0", 300, None, seed=1)
     other = match(make_setup("moon"), "threshold", "greedy", 300, None, seed=1)
     assert same.meta["deals_with_different_outcomes"] == 0
+    assert "played identically on every deal" in same.findings[0]
     assert 0 < other.meta["deals_with_different_outcomes"] <= 300
     with pytest.raises(BadInput, match="against itself"):
         match(make_setup("moon"), "greedy", "greedy", 10, None, seed=1)
