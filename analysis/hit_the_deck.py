@@ -18,7 +18,7 @@ from moonshot.analysis.stats import estimate
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.hit_the_deck import cards as C
 from moonshot.simulator.hit_the_deck import engine as E
-from moonshot.simulator.hit_the_deck.profiles import seat_profiles
+from moonshot.simulator.hit_the_deck.profiles import reaction_in_force, seat_profiles
 from moonshot.simulator.hit_the_deck.rules import parse_rules
 from moonshot.simulator.runner import Tally, difference
 
@@ -51,6 +51,7 @@ class HtdHooks(Hooks):
         if partners:
             raise BadInput("hit-the-deck has no partnerships; accepted: --players 2..6 without --partners")
         rules = parse_rules(rule_args, players)
+        rules = replace(rules, reaction=reaction_in_force(rules.reaction, profiles))    # what records name
         return E.Table(players, rules, seat_profiles(list(profiles), players, default=rules.reaction))
 
     def table_meta(self, setup: Setup) -> dict:

@@ -240,6 +240,16 @@ def test_replay_of_a_record_with_a_number_where_a_card_belongs_is_one_line(game,
     assert code == 2 and f"{hist}:1" in err and "7 is not a string" in err and len(err.strip().splitlines()) == 1
 
 
+def test_records_carry_the_reaction_profile_every_seat_played_with(tmp_path, capsys):
+    hist = tmp_path / "h.jsonl"
+    code, out, _ = run(["simulate", "hit-the-deck", "-n", "5", "--profile", "child", "--history", hist, "-f", "json",
+                        "-q"], capsys)
+    assert code == 0 and json.loads(out)["meta"]["rules_changed"] == {"htd.reaction": "child"}
+    rec = json.loads(hist.read_text().splitlines()[0])
+    assert rec["rules"]["htd.reaction"] == "child" and {r["profile"] for r in rec["reaction"]} == {"child"}
+    assert run(["replay", hist], capsys)[0] == 0
+
+
 def test_the_last_trick_shows_chips_before_the_end_of_round_award(tmp_path, capsys):
     hist = tmp_path / "h.jsonl"
     run(["simulate", "shoot-the-moon", "-n", "30", "--history", hist, "-q"], capsys)

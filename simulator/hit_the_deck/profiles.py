@@ -114,6 +114,17 @@ def parse_profile(spec: str) -> Profile:
 _SEAT_SPEC = re.compile(r"^\s*(\d+)\s*=(.*)$")
 
 
+def reaction_in_force(reaction: str, specs) -> str:
+    """The htd.reaction in force: the last profile given for every seat (a spec without ``SEAT=``)
+    replaces the rule's, so records and meta name what every seat played with."""
+    if isinstance(specs, str):
+        specs = [specs]
+    for spec in specs:
+        if isinstance(spec, str) and not _SEAT_SPEC.match(spec):
+            reaction = parse_profile(spec).spec()
+    return reaction
+
+
 def seat_profiles(specs, players: int, default: str = "adult") -> tuple[Profile, ...]:
     """One profile per seat: ``default`` everywhere, then each spec without ``SEAT=`` for every
     seat, then each ``SEAT=spec`` for that seat (so a seat override wins whatever the order)."""
