@@ -22,6 +22,7 @@ import typer
 
 from moonshot import inputs
 from moonshot.simulator.errors import BadInput
+from moonshot.simulator.files import atomic_file, atomic_write
 
 
 class App(typer.Typer):
@@ -131,7 +132,7 @@ def _emit(result, fmt: str, out: Optional[Path]) -> None:
         return
     rendered = text.render(result, fmt)
     if out is not None:
-        text.atomic_write(out, lambda p: p.write_text(rendered + "\n"))
+        atomic_write(out, lambda p: p.write_text(rendered + "\n"))
         print(f"wrote {out}", file=sys.stderr)
     else:
         print(rendered)
@@ -257,7 +258,6 @@ def _history_writer(path: Optional[Path]):
     if path is None:
         yield None
         return
-    from moonshot.reports.text import atomic_file
     with atomic_file(path) as tmp, tmp.open("w") as fh:
         yield lambda lines: fh.write("\n".join(lines) + "\n")
 
@@ -533,7 +533,6 @@ def runs_show(folder: Path, format: Optional[str] = FormatOpt, out: Optional[Pat
         if out is None:
             print(stored, end="")
         else:
-            from moonshot.reports.text import atomic_write
             atomic_write(out, lambda p: p.write_text(stored))
             print(f"wrote {out}", file=sys.stderr)
         return

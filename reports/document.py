@@ -25,6 +25,7 @@ import pandas as pd  # noqa: E402
 from moonshot.analysis.words import NO_SPREAD_NOTE, PERCENT_KINDS, any_no_spread, clear_of_zero, say  # noqa: E402
 from moonshot.reports.text import fmt_number, pivot_estimates  # noqa: E402
 from moonshot.simulator.errors import BadInput  # noqa: E402
+from moonshot.simulator.files import ordinary  # noqa: E402
 
 CSS = """body{font-family:system-ui,sans-serif;max-width:980px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:.85em}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}
@@ -79,8 +80,12 @@ class Steps:
         progress_line(self.quiet, f"[{self.done}/{self.total}] {text}")
 
 
-def share(hands: int, divisor: int, floor: int) -> int:
-    """A section's sample: a share of the report's --hands, at least `floor` (tests pass floor=1)."""
+FLOOR = 50      # the least a section plays: enough that every interval exists (tests pass less)
+
+
+def share(hands: int, divisor: int, floor: int = FLOOR) -> int:
+    """A section's sample: a share of the report's --hands, at least `floor`, so every section
+    shrinks and grows with --hands."""
     return max(floor, hands // divisor)
 
 
@@ -336,9 +341,7 @@ class Document:
                     tmp / "tables" / f"{name}.parquet", index=False)
             (tmp / "report.md").write_text(self.markdown())
             (tmp / "report.html").write_text(self.html())
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o777 & ~umask)         # mkdtemp makes 0700; the report is an ordinary folder
+            ordinary(tmp, folder=True)            # mkdtemp makes 0700; the report is an ordinary folder
             if out.exists():                      # replace the old report whole: no stale files
                 old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=parent))
                 os.replace(out, old / "report")

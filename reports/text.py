@@ -3,9 +3,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import tempfile
-from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +10,7 @@ import pandas as pd
 
 from moonshot.analysis.result import Result
 from moonshot.analysis.words import NO_SPREAD_NOTE, any_no_spread, cell, plain, value
+from moonshot.simulator.files import atomic_write
 
 ESTIMATE_COLS = ("metric", "estimate", "n", "ci_low", "ci_high", "kind")
 
@@ -93,29 +91,6 @@ def render_csv(result: Result) -> str:
 
 def render(result: Result, fmt: str) -> str:
     return {"table": render_table, "json": render_json, "csv": render_csv}[fmt](result)
-
-
-@contextmanager
-def atomic_file(path: Path):
-    """Yield a temporary path beside `path`; on success it becomes `path` (with the usual
-    permissions), on any failure or Ctrl-C it is removed: never a half-written file."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
-        yield Path(tmp)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)            # mkstemp makes 0600; a result file is an ordinary file
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def atomic_write(path: Path, write) -> None:
-    with atomic_file(path) as tmp:
-        write(tmp)
 
 
 def write_parquet(result: Result, path: Path) -> None:

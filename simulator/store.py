@@ -29,7 +29,6 @@ import json
 import os
 import re
 import shutil
-import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
@@ -37,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 import numpy as np
 
 from moonshot.simulator.errors import BadInput
+from moonshot.simulator.files import atomic_file, atomic_write
 from moonshot.simulator.versions import behaviour, package_version, source_revision
 
 if TYPE_CHECKING:
@@ -160,23 +160,8 @@ def tally_from_arrow(table) -> "Tally":
 # the store
 # --------------------------------------------------------------------------------------------
 
-def _write_atomic(path: Path, write) -> None:
-    """write(file object) into a temporary file beside `path`, flushed to disk, then renamed to it."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            write(fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def _write_json(path: Path, obj: dict) -> None:
-    _write_atomic(path, lambda fh: fh.write((json.dumps(obj, indent=1) + "\n").encode()))
+    atomic_write(path, lambda tmp: tmp.write_text(json.dumps(obj, indent=1) + "\n"), durable=True)
 
 
 def _part_name(seq: int, task: str) -> str:
@@ -209,7 +194,7 @@ class Part:
     def save(self, index: int, tally) -> None:
         import pyarrow.parquet as pq
         table = tally_to_arrow(tally)
-        _write_atomic(self.path(index), lambda fh: pq.write_table(table, fh))
+        atomic_write(self.path(index), lambda tmp: pq.write_table(table, tmp), durable=True)
         self.store.saved += 1
 
 
@@ -369,7 +354,7 @@ class RunStore:
 
     def finish(self, result_json: str) -> None:
         """Keep the verb's final result (its --format json text) and mark the run complete."""
-        _write_atomic(self.path / RESULT, lambda fh: fh.write(result_json.rstrip("\n").encode() + b"\n"))
+        atomic_write(self.path / RESULT, lambda tmp: tmp.write_text(result_json.rstrip("\n") + "\n"), durable=True)
         self.manifest["complete"] = True
         self.manifest["finished"] = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
         self.write_manifest()
@@ -495,13 +480,10 @@ def recording(save: Path | None, resume: Path | None, manifest: dict) -> Iterato
 # --------------------------------------------------------------------------------------------
 
 class HandsWriter:
-    """Per-hand rows streamed into one Parquet file, a row group per chunk (constant memory): into
-    a temporary name beside the file, renamed to it when the run completes, removed otherwise."""
+    """Per-hand rows streamed into one Parquet file, a row group per chunk (constant memory), at
+    `tmp` (a temporary name beside the file that becomes it when the run completes)."""
 
-    def __init__(self, path: Path):
-        self.path = Path(path)
-        fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
-        os.close(fd)
+    def __init__(self, tmp: Path):
         self.tmp = Path(tmp)
         self.writer = None
         self.rows = 0
@@ -515,14 +497,9 @@ class HandsWriter:
         self.writer.write_table(table)
         self.rows += table.num_rows
 
-    def close(self, keep: bool) -> None:
+    def close(self) -> None:
         if self.writer is not None:
             self.writer.close()
-        if keep and self.writer is not None:
-            os.chmod(self.tmp, 0o644)
-            os.replace(self.tmp, self.path)
-        else:
-            self.tmp.unlink(missing_ok=True)
 
 
 def check_hands_file(path: Path) -> None:
@@ -547,15 +524,16 @@ def hands_file(path: Path | None) -> Iterator[HandsWriter | None]:
     check_hands_file(path)
     if active() is not None and active().resumed:
         raise BadInput(RESUME_HANDS)
-    writer = HandsWriter(path)
-    token = _HANDS.set(writer)
-    ok = False
-    try:
-        yield writer
-        ok = True
-    finally:
-        _HANDS.reset(token)
-        writer.close(keep=ok)
+    with atomic_file(path) as tmp:
+        writer = HandsWriter(tmp)
+        token = _HANDS.set(writer)
+        try:
+            yield writer
+        finally:
+            _HANDS.reset(token)
+            writer.close()
+    if writer.writer is None:               # no hands chunk ran: no file rather than an empty one
+        Path(path).unlink(missing_ok=True)
 
 
 def hands_sink() -> HandsWriter | None:
