@@ -1,0 +1,164 @@
+"""The routes of `moonshot serve`. Pages are server-rendered Jinja2 templates with a little
+vanilla JavaScript (static/app.js); the JSON routes under /api call the library entry points
+(moonshot.analysis verbs, never the engines) and run long work through web.jobs.
+
+Why FastAPI: a well-kept, typed layer over Starlette that gives JSON routes, form and upload
+parsing, Jinja2 templates, static files and a test client (httpx) from one dependency, served by
+uvicorn; nothing to build in the browser.
+"""
+from __future__ import annotations
+
+import asyncio
+import importlib
+import time
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+from moonshot.simulator.errors import BadInput
+from moonshot.simulator.games import GAMES
+from moonshot.web import forms, pieces
+from moonshot.web.forms import FieldError, Limits
+from moonshot.web.jobs import Runner
+from moonshot.web.render import result_html
+
+HERE = Path(__file__).parent
+PAGES = ("explore", "play", "whatif")
+FAST_FAIL = 0.3          # seconds a request waits for a run's own input checks (BadInput before any chunk)
+
+
+def bad(field: str, message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"field": field, "error": message}, status_code=status)
+
+
+def create_app(limits: Limits = Limits(), reports_dir: Path = Path("out"), upload_limit: int = 2_000_000,
+               abandon_after: float = 60.0) -> FastAPI:
+    app = FastAPI(title="moonshot", docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.limits, app.state.reports_dir, app.state.upload_limit = limits, Path(reports_dir), upload_limit
+    app.state.runner = runner = Runner(abandon_after)
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+
+    @app.exception_handler(FieldError)
+    async def field_error(request: Request, exc: FieldError):
+        return bad(exc.field, str(exc))
+
+    @app.exception_handler(BadInput)
+    async def bad_input(request: Request, exc: BadInput):
+        return bad("form", str(exc))
+
+    def page(request: Request, name: str, **context) -> HTMLResponse:
+        return templates.TemplateResponse(request, name, {"games": GAMES, "limits": limits, **context})
+
+    def game_or_404(game: str):
+        if game not in GAMES:
+            raise FieldError("game", f"unknown game {game!r}; accepted: {', '.join(GAMES)}")
+        return GAMES[game]
+
+    async def body(request: Request) -> dict:
+        try:
+            data = await request.json()
+        except Exception:
+            raise FieldError("form", "the request is not a JSON object; accepted: the page's form as JSON") from None
+        if not isinstance(data, dict):
+            raise FieldError("form", "the request is not a JSON object; accepted: the page's form as JSON")
+        return data
+
+    async def started(job) -> JSONResponse:
+        """The job's id, or its one-line input error when it failed before any chunk ran."""
+        deadline = time.monotonic() + FAST_FAIL
+        while job.state == "running" and job.done == 0 and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        if job.state == "failed":
+            return bad(forms.field_of(job.error or ""), job.error or "failed")
+        return JSONResponse(job.status(), status_code=202)
+
+    # ------------------------------------------------------------------ pages
+
+    @app.get("/", response_class=HTMLResponse)
+    def index(request: Request):
+        return page(request, "index.html")
+
+    @app.get("/{game}/{what}", response_class=HTMLResponse)
+    def game_page(request: Request, game: str, what: str):
+        entry = game_or_404(game)
+        if what not in PAGES:
+            return PlainTextResponse(f"no page {what!r}; accepted: {', '.join(PAGES)}", status_code=404)
+        info = forms.registry()[game]
+        return page(request, f"{what}.html", game=entry, info=info, picker=pieces.picker(game))
+
+    # ------------------------------------------------------------------ runs
+
+    @app.post("/api/{game}/hand")
+    async def hand(request: Request, game: str):
+        entry = game_or_404(game)
+        form = await body(request)
+        setup = forms.setup(form, game, partners_ok=False)
+        hand_text = str(form.get("hand") or "").strip()
+        if not hand_text:
+            raise FieldError("hand", f"no hand given; accepted: {entry.hand_notation}")
+        seat_order = str(form.get("seat_order") or "first")
+        samples, seed = forms.samples(form, limits), forms.seed(form)
+        analyzer = getattr(importlib.import_module(entry.analysis), "analyze_hand")
+        job = runner.start(f"{entry.title}: hand {hand_text}", samples, lambda progress: analyzer(
+            setup, hand_text, seat_order, samples, seed, limits.jobs, progress=progress))
+        return await started(job)
+
+    @app.post("/api/{game}/whatif")
+    async def whatif(request: Request, game: str):
+        from moonshot.analysis.common import whatif as run
+        entry = game_or_404(game)
+        form = await body(request)
+        rules = forms._list(form, "change")
+        if not rules:
+            raise FieldError("change", f"no rules change chosen; accepted: flag=value, e.g. {entry.flags[0].name}="
+                             f"{forms._text(entry.flags[0].default)} (`moonshot rules {game}` lists them)")
+        try:
+            forms.make_setup(game, None, False, rules)
+        except BadInput as exc:
+            raise FieldError("change", str(exc)) from None
+        setup = forms.setup({**form, "rules": []}, game)
+        unit = "games" if form.get("unit") == "games" else "hands"
+        n = forms.samples(form, limits, "n")
+        seed = forms.seed(form)
+        job = runner.start(f"{entry.title}: what if {' '.join(rules)}", n, lambda progress: run(
+            setup, rules, n if unit == "hands" else None, n if unit == "games" else None, seed, limits.jobs,
+            progress=progress))
+        return await started(job)
+
+    @app.get("/api/jobs/{job_id}")
+    def job_status(job_id: str):
+        job = runner.get(job_id)
+        if job is None:
+            return bad("job", f"no run {job_id!r} (finished runs are kept a while, then forgotten)", 404)
+        return job.status()
+
+    @app.post("/api/jobs/{job_id}/cancel")
+    def job_cancel(job_id: str):
+        job = runner.cancel(job_id)
+        if job is None:
+            return bad("job", f"no run {job_id!r}", 404)
+        return job.status()
+
+    @app.get("/api/jobs/{job_id}/result")
+    def job_result(job_id: str, format: str = "html"):
+        job = runner.get(job_id)
+        if job is None:
+            return bad("job", f"no run {job_id!r}", 404)
+        if job.state != "done":
+            return bad("job", f"run {job_id} is {job.state}; accepted: a finished run", 409)
+        result = job.result
+        if format == "json":
+            from moonshot.reports.text import render_json
+            return Response(render_json(result), media_type="application/json")
+        if format == "text":
+            from moonshot.reports.text import render_table
+            return PlainTextResponse(render_table(result))
+        if format != "html":
+            return bad("format", f"unknown format {format!r}; accepted: html, json, text")
+        return HTMLResponse(result_html(result))
+
+    return app

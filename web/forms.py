@@ -1,0 +1,139 @@
+"""Reading a page's form into the library's arguments. Every bad value raises FieldError: the
+library's (the CLI's) one-line BadInput message and the form field it belongs to, which the
+page shows next to that field with HTTP 400.
+
+The page may only name registered strategies (never `path/to/file.py:Class`) and never a path."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from moonshot.analysis.common import Setup, make_setup
+from moonshot.simulator.errors import BadInput
+from moonshot.simulator.games import GAMES, get
+
+
+class FieldError(BadInput):
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The server's caps (`moonshot serve --max-samples`) and the defaults it fills in."""
+    max_samples: int = 200_000
+    default_samples: int = 20_000
+    jobs: int = 1
+
+
+def _list(form: dict, key: str) -> list[str]:
+    value = form.get(key) or []
+    values = [value] if isinstance(value, str) else list(value)
+    return [str(v).strip() for v in values if str(v).strip()]
+
+
+def game_of(name: str):
+    try:
+        return get(name)
+    except BadInput as exc:
+        raise FieldError("game", str(exc)) from None
+
+
+def integer(form: dict, key: str, default: int | None, lo: int, hi: int | None = None,
+            what: str | None = None) -> int | None:
+    raw = form.get(key)
+    if raw is None or str(raw).strip() == "":
+        return default
+    try:
+        value = int(str(raw).strip())
+    except ValueError:
+        value = None
+    if value is None or value < lo or (hi is not None and value > hi):
+        accepted = f"an integer from {lo:,} to {hi:,}" if hi is not None else f"an integer >= {lo:,}"
+        raise FieldError(key, f"{what or key} {str(raw)!r} is not accepted; accepted: {accepted}")
+    return value
+
+
+def strategies(game: str, specs: list[str]) -> list[str]:
+    """Registered names only, with or without SEAT= and :k=v parameters."""
+    from moonshot.strategies.base import registered
+    known = registered(game)
+    for spec in specs:
+        seat, sep, rest = spec.partition("=")
+        body = rest if sep and seat.strip().isdigit() else spec
+        head = body.split(":", 1)[0].strip()
+        if head not in known:
+            raise FieldError("strategy", f"unknown strategy {head!r} for {game}; accepted here: "
+                             f"{', '.join(sorted(known))} (files are not loaded from the page)")
+    return specs
+
+
+def setup(form: dict, game: str, partners_ok: bool = True) -> Setup:
+    """The table, rules, strategies and profiles, checked one field at a time so that a bad value
+    is reported beside its own field."""
+    entry = game_of(game)
+    players = integer(form, "players", None, 1, 99, "--players")
+    partners = bool(form.get("partners")) and partners_ok
+    rules, specs, profiles = _list(form, "rules"), strategies(game, _list(form, "strategy")), _list(form, "profile")
+    steps = (("players", dict()), ("rules", dict(rules=rules)), ("strategy", dict(rules=rules, strategies=specs)),
+             ("profile", dict(rules=rules, strategies=specs, profiles=profiles)))
+    built = None
+    for field, args in steps:
+        try:
+            built = make_setup(entry.name, players, partners, **args)
+        except BadInput as exc:
+            raise FieldError(field, str(exc)) from None
+    return built
+
+
+def samples(form: dict, limits: Limits, key: str = "samples") -> int:
+    return integer(form, key, limits.default_samples, 1, limits.max_samples, f"--{key}")
+
+
+def seed(form: dict) -> int:
+    return integer(form, "seed", 2026, 0, 2**63 - 1, "--seed")
+
+
+def field_of(message: str) -> str:
+    """The form field a message from inside a run (after the form was read) most likely names."""
+    lowered = message.lower()
+    if "seat-order" in lowered:
+        return "seat_order"
+    if any(w in lowered for w in ("hand", "tile", "card")):
+        return "hand"
+    return "form"
+
+
+def registry() -> dict:
+    """What the pages need to know about every game, from the registry (drives the widgets)."""
+    from moonshot.strategies.base import registered, rule_of_thumb
+    out = {}
+    for name, g in GAMES.items():
+        out[name] = {
+            "title": g.title, "players": list(g.players), "default_players": g.default_players,
+            "default_strategy": g.default_strategy, "hand_notation": g.hand_notation,
+            "strategies": {k: rule_of_thumb(v) for k, v in registered(name).items()},
+            "flags": [{"name": f.name, "default": _text(f.default), "accepted": f.accepted, "help": f.help,
+                       "choices": _choices(f)} for f in g.flags],
+            "analyses": {k: a.help for k, a in g.analyses.items()},
+            "has_profiles": g.streams > 2,
+        }
+    return out
+
+
+def _text(value) -> str:
+    return "off" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _choices(flag) -> list[str]:
+    """The values a select can offer: every comma-separated word of `accepted` that parses."""
+    words = [w.strip().split(" ")[0] for w in flag.accepted.split(",")]
+    good = []
+    for w in words:
+        try:
+            flag.parse(w)
+            good.append(w)
+        except Exception:
+            pass
+    good = list(dict.fromkeys(good))
+    return good if len(good) >= 2 else []

@@ -1,0 +1,108 @@
+"""Long runs off the request thread: one thread per run, progress counted by the library's
+progress callback, and a cancel that raises from that callback (the runner then stops handing
+out chunks and joblib frees its workers).
+
+Every run calls a library entry point with its own seed, so two runs at once (two browser tabs)
+cannot change each other's numbers; they only share the machine's cores.
+"""
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from moonshot.simulator.errors import BadInput
+
+KEEP = 20            # finished runs kept for their pages; the oldest go first
+
+
+class Cancelled(Exception):
+    """Raised from the progress callback when the page cancels (or abandons) a run."""
+
+
+@dataclass
+class Job:
+    id: str
+    label: str
+    total: int
+    done: int = 0
+    state: str = "running"          # running, done, failed, cancelled
+    result: Any = None
+    error: str | None = None
+    started: float = field(default_factory=time.monotonic)
+    first_progress: float | None = None   # seconds from the start to the first finished chunk
+    finished: float | None = None
+    cancel_requested: bool = False
+    seen: float = field(default_factory=time.monotonic)     # last time a page asked about it
+
+    def progress(self, n: int) -> None:
+        if self.cancel_requested:
+            raise Cancelled
+        self.done = min(self.total, self.done + n)
+        if self.first_progress is None:
+            self.first_progress = time.monotonic() - self.started
+
+    def status(self) -> dict:
+        self.seen = time.monotonic()
+        end = self.finished or time.monotonic()
+        return {"id": self.id, "label": self.label, "state": self.state, "done": self.done, "total": self.total,
+                "elapsed": round(end - self.started, 2), "error": self.error,
+                "first_progress": None if self.first_progress is None else round(self.first_progress, 2)}
+
+
+class Runner:
+    """Starts jobs in threads and keeps the last few. `abandon_after` seconds without a status
+    request (the tab was closed) cancels a run."""
+
+    def __init__(self, abandon_after: float = 60.0):
+        self.jobs: dict[str, Job] = {}
+        self.abandon_after = abandon_after
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+
+    def start(self, label: str, total: int, work: Callable[[Callable[[int], None]], Any]) -> Job:
+        """Run work(progress) in a thread; its return value becomes the job's result."""
+        with self._lock:
+            job = Job(f"{next(self._ids)}-{int(time.time() * 1000) % 100000}", label, total)
+            self.jobs[job.id] = job
+            self._forget_old()
+
+        def body() -> None:
+            try:
+                job.result = work(job.progress)
+                job.state = "done"
+            except Cancelled:
+                job.state = "cancelled"
+            except BadInput as exc:
+                job.state, job.error = "failed", str(exc)
+            except Exception as exc:            # a bug: the page says so in one line, the log has the rest
+                import traceback
+                traceback.print_exc()
+                job.state, job.error = "failed", f"internal error: {type(exc).__name__}: {exc}"
+            finally:
+                job.finished = time.monotonic()
+        threading.Thread(target=body, name=f"moonshot-job-{job.id}", daemon=True).start()
+        threading.Thread(target=self._watch, args=(job,), daemon=True).start()
+        return job
+
+    def _watch(self, job: Job) -> None:
+        while job.state == "running":
+            time.sleep(1.0)
+            if time.monotonic() - job.seen > self.abandon_after:
+                job.cancel_requested = True
+
+    def get(self, job_id: str) -> Job | None:
+        return self.jobs.get(job_id)
+
+    def cancel(self, job_id: str) -> Job | None:
+        job = self.jobs.get(job_id)
+        if job is not None and job.state == "running":
+            job.cancel_requested = True
+        return job
+
+    def _forget_old(self) -> None:
+        finished = [j for j in self.jobs.values() if j.state != "running"]
+        for job in finished[:max(0, len(finished) - KEEP)]:
+            del self.jobs[job.id]
