@@ -26,7 +26,11 @@ from moonshot.simulator.files import atomic_file, atomic_write
 
 
 class App(typer.Typer):
-    """Typer app whose every failure is one line: usage errors and BadInput exit 2."""
+    """Typer app whose every failure is one line: usage errors and BadInput exit 2; its commands'
+    help comes from the game registry (RegistryHelp)."""
+
+    def command(self, *args, cls=None, **kwargs):
+        return super().command(*args, cls=cls or RegistryHelp, **kwargs)
 
     def __call__(self, *args, **kwargs):
         try:
@@ -72,7 +76,53 @@ def _interrupted() -> None:
     sys.exit(130)
 
 
-app = App(help="Monte Carlo strategy analyzer for Shoot the Moon, Moon dominoes and Hit the Deck. Every number is "
+def _games_text(describe=None) -> str:
+    """'a, b and c' of the registered games (their titles), or 'name: what' for each where
+    `describe(entry)` says something: help texts are built from the registry, never written per game."""
+    from moonshot.simulator.games import GAMES
+    if describe is None:
+        titles = [g.title for g in GAMES.values()]
+        return ", ".join(titles[:-1]) + f" and {titles[-1]}" if len(titles) > 1 else titles[0]
+    return "; ".join(f"{g.name}: {text}" for g in GAMES.values() if (text := describe(g)))
+
+
+def _players_text(entry) -> str:
+    lo, hi = min(entry.players), max(entry.players)
+    return " or ".join(map(str, entry.players)) if len(entry.players) <= 2 else f"{lo}..{hi}"
+
+
+def _profile_games(entry) -> str:
+    return "yes" if "profile" in entry.options else ""
+
+
+# Option help that names the games, filled from the registry when --help is shown.
+OPTION_HELP = {
+    "players": lambda: "table size: " + _games_text(_players_text),
+    "profile": lambda: (f"reaction profile for the slap race ({_games_text(_profile_games).replace(': yes', '')}): "
+                        "NAME, SEAT=NAME or NAME:k=v"),
+}
+
+
+class RegistryHelp(typer.core.TyperCommand):
+    """Every command's --help says what the registered games offer (table sizes, their analyses,
+    ...), computed only when the help is shown: a game registered later is listed too, and a plain
+    run imports no analysis module for it. `describe(entry)` closes the help per game."""
+    describe = None
+
+    def format_help(self, ctx, formatter):
+        for param in self.params:
+            if param.name in OPTION_HELP:
+                param.help = OPTION_HELP[param.name]()
+        if self.describe is not None and "Per game:" not in (self.help or ""):
+            self.help = f"{self.help}\n\nPer game: {_games_text(type(self).describe)}."
+        super().format_help(ctx, formatter)
+
+
+def per_game(describe) -> type:
+    return type("PerGameHelp", (RegistryHelp,), {"describe": staticmethod(describe)})
+
+
+app = App(help=f"Monte Carlo strategy analyzer for {_games_text()}. Every number is "
                "shown as 'estimate [95% interval]' with n, its sample size, under the strategies named in the "
                "output; `moonshot glossary GAME` says what each column means.",
           add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None, no_args_is_help=True)
@@ -91,7 +141,7 @@ def _version(value: bool) -> None:
 @app.callback()
 def main(version: bool = typer.Option(False, "--version", help="print the version and exit", is_eager=True,
                                       callback=_version)):
-    """Monte Carlo strategy analyzer for Shoot the Moon, Moon dominoes and Hit the Deck."""
+    """Monte Carlo strategy analyzer for the games `moonshot --help` names."""
 
 
 # ------------------------------------------------------------------------------------------
@@ -138,13 +188,13 @@ def _emit(result, fmt: str, out: Optional[Path]) -> None:
         print(rendered)
 
 
-PlayersOpt = typer.Option(None, "--players", "-p", help="table size: 2..6 for shoot-the-moon, 3 or 4 for moon")
+PlayersOpt = typer.Option(None, "--players", "-p", help="table size (the games' ranges: --help)")
 PartnersOpt = typer.Option(False, "--partners", help="partnerships (4 or 6 players)")
 HandsOpt = typer.Option(None, "--hands", "-n", help="hands (rounds) to play")
 GamesOpt = typer.Option(None, "--games", help="play whole games instead of single hands")
 StrategyOpt = typer.Option(None, "--strategy", "-s", help="NAME, SEAT=NAME, NAME:k=v or SEAT=file.py:Class")
 RuleOpt = typer.Option(None, "--rule", "-r", help="rules flag, e.g. stm.moon_chip_netting=sequential")
-ProfileOpt = typer.Option(None, "--profile", help="hit-the-deck reaction profile: NAME, SEAT=NAME or NAME:k=v")
+ProfileOpt = typer.Option(None, "--profile", help="reaction profile for the slap race: NAME, SEAT=NAME or NAME:k=v")
 SeedOpt = typer.Option(2026, "--seed", help="random seed (0 or more): the same seed gives the same numbers",
                        callback=inputs.seed)
 JobsOpt = typer.Option(1, "--jobs", "-j", help="parallel worker processes (-1: every core; at most the cores)",
@@ -262,7 +312,7 @@ def _history_writer(path: Optional[Path]):
         yield lambda lines: fh.write("\n".join(lines) + "\n")
 
 
-@app.command()
+@app.command(cls=per_game(lambda g: ", ".join(g.analyses)))
 def analyze(ctx: typer.Context, game: str, analysis: str, players: Optional[int] = PlayersOpt,
             partners: bool = PartnersOpt,
             hands: Optional[int] = HandsOpt, games: Optional[int] = GamesOpt,
@@ -272,8 +322,7 @@ def analyze(ctx: typer.Context, game: str, analysis: str, players: Optional[int]
             format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt,
             scheduler: Optional[str] = SchedulerOpt, save: Optional[Path] = SaveOpt,
             resume: Optional[Path] = ResumeOpt):
-    """Run one of the game's analyses (`moonshot analyze GAME list` names them): big-moon-value,
-    hand-odds, chip-value (shoot-the-moon); bid-success, widow-value, seat-advantage, game-odds (moon)."""
+    """Run one of the game's analyses (`moonshot analyze GAME list` names them)."""
     from moonshot.analysis.common import analysis_setups, run_analysis
     entry = inputs.game(game)
     analyses = entry.analyses
@@ -360,9 +409,9 @@ def report(ctx: typer.Context, game: str, out: Path = typer.Option(..., "--out",
     print(f"report written: {path}")
 
 
-@app.command()
+@app.command(cls=per_game(lambda g: g.hand_notation if g.hand_analyzer else ""))
 def hand(ctx: typer.Context, game: str,
-         hand: str = typer.Option(..., "--hand", help='the hand, e.g. moon: "6-6 6-5 6-4 6-2 5-5 3-3 1-1"'),
+         hand: str = typer.Option(..., "--hand", help="the hand, in the game's notation (below)"),
          seat_order: str = typer.Option("first", "--seat-order", help="first, middle or last to bid (or play)"),
          players: Optional[int] = PlayersOpt, samples: int = typer.Option(100_000, "--samples", help="deals per choice"),
          strategy: Optional[List[str]] = StrategyOpt, rule: Optional[List[str]] = RuleOpt,

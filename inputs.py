@@ -80,12 +80,10 @@ def analysis_seat(entry, name: str, seat, setups) -> int | None:
 
 def hand_analyzer(entry):
     """The game's analyze_hand (`moonshot hand`)."""
-    import importlib
-
     from moonshot.simulator.games import GAMES
-    analyzer = getattr(importlib.import_module(entry.analysis), "analyze_hand", None)
+    analyzer = entry.hand_analyzer
     if analyzer is None:
-        have = [g.name for g in GAMES.values() if hasattr(importlib.import_module(g.analysis), "analyze_hand")]
+        have = [g.name for g in GAMES.values() if g.hand_analyzer is not None]
         raise BadInput(f"there is no hand analyzer for {entry.name} yet; accepted: {', '.join(have)}")
     return analyzer
 

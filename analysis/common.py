@@ -20,7 +20,7 @@ from moonshot.analysis.words import effects, say, stands_out, verdict
 from moonshot.analysis.stats import estimate
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.flags import changed_flags, check_table
-from moonshot.simulator.games import Game, get
+from moonshot.simulator.games import GAMES, Game, get
 from moonshot.simulator.versions import behaviour, package_version
 from moonshot.simulator.runner import CHUNK, Change, Share, Tally, chunk_rngs, difference, run_chunks
 from moonshot.strategies.base import parse_seat_specs
@@ -90,6 +90,10 @@ class Setup:
 @lru_cache(maxsize=64)
 def _table(game: str, players: int, partners: bool, rule_args: tuple[str, ...], profiles: tuple[str, ...]):
     entry = get(game)
+    if profiles and "profile" not in entry.options:
+        have = [g.name for g in GAMES.values() if "profile" in g.options]
+        raise BadInput(f"--profile {profiles[0]!r}: {game} has no slap race; reaction profiles apply to "
+                       f"{', '.join(have)}")
     rules = entry.module("rules")
     check_table(entry.flags, getattr(rules, "ONLY_AT", {}), rule_args, players, partners)
     return entry.hooks.make_table(players, partners, rule_args, profiles)
@@ -386,18 +390,22 @@ def paired_names(names: list[str]) -> list[str]:
     return [f"base_{k}" for k in names] + [f"variant_{k}" for k in names] + [f"d_{k.removeprefix('p_')}" for k in names]
 
 
+def game_values(arm: Setup, g) -> dict[str, np.ndarray]:
+    """Per game and seat (n, players): the seat's side won, the game's length, unfinished."""
+    hooks, table = arm.hooks, arm.table
+    P = table.players
+    length = {k: np.repeat(v[:, None], P, axis=1) for k, v in hooks.game_length(g).items()}
+    return {"p_win": hooks.wins(arm, g)[:, table.side_of_seat[:P]], **length,
+            "p_unfinished": np.repeat(hooks.unfinished(g)[:, None], P, axis=1)}
+
+
 def _whatif_chunk(setup: Setup, variant: tuple[str, ...], games: bool, seed: int, index: int, size: int) -> Tally:
     hooks = setup.hooks
     seeds = arm_seeds(seed, index, setup.entry.streams)
     values = []
     for arm in (setup, replace(setup, rule_args=variant)):
-        table = arm.table
-        P = table.players
         if games:
-            g = hooks.play_games(arm, arm.seats.strategies, arm_rngs(seeds), size)
-            length = {k: np.repeat(v[:, None], P, axis=1) for k, v in hooks.game_length(g).items()}
-            values.append({"p_win": hooks.wins(arm, g)[:, table.side_of_seat[:P]], **length,
-                           "p_unfinished": np.repeat(hooks.unfinished(g)[:, None], P, axis=1)})
+            values.append(game_values(arm, hooks.play_games(arm, arm.seats.strategies, arm_rngs(seeds), size)))
         else:
             values.append(hooks.seat_outcomes(arm, hooks.play(arm, arm.seats.strategies, arm_rngs(seeds), size)))
     tally = Tally()
@@ -406,12 +414,13 @@ def _whatif_chunk(setup: Setup, variant: tuple[str, ...], games: bool, seed: int
 
 
 def whatif(setup: Setup, variant_args: list[str], hands: int | None, games: int | None, seed: int,
-           jobs: int = 1, progress: Progress = None) -> Result:
-    """The same deals under `setup`'s rules and with `variant_args` applied on top."""
+           jobs: int = 1, progress: Progress = None, chunk: int | None = None) -> Result:
+    """The same deals under `setup`'s rules and with `variant_args` applied on top (`chunk`: hands
+    or games per chunk, as the rules lab plays them; Setup.chunk by default)."""
     variant = variant_rules(setup, variant_args)
     hooks = setup.hooks
     n = games or hands
-    t = run(_whatif_chunk, (setup, variant, bool(games)), n, seed, jobs, progress)
+    t = run(_whatif_chunk, (setup, variant, bool(games)), n, seed, jobs, progress, chunk=chunk)
     names = ["p_win", *hooks.game_length_names, "p_unfinished"] if games else hooks.seat_outcome_names
     res = Result(f"{setup.entry.title}: rules what-if",
                  {**setup.meta(seed=seed), "variant": list(variant_args), ("games" if games else "hands"): n})
@@ -448,6 +457,8 @@ class Hooks:
     seat_outcome_names: tuple[str, ...] = ()  # what-if metrics per seat
     lower_is_better: tuple[str, ...] = ()     # match metrics where less is better (penalty points)
     metric_words: dict = {"win": "P(winning the game)"}   # how a finding names a match metric
+    headline_names: tuple[str, ...] = ()      # rules lab: the game's headline rates per hand (see headline)
+    lab_size = (2_000, 20_000)                # rules lab: games and hands per rule change by default
 
     def make_table(self, players: int, partners: bool, rule_args: tuple[str, ...], profiles: tuple[str, ...]):
         raise NotImplementedError
@@ -475,6 +486,16 @@ class Hooks:
     def game_extras(self, g) -> dict[str, np.ndarray]:
         return {}
 
+    def first_player(self, setup: Setup, g) -> np.ndarray:
+        """(n,) the seat that plays (or bids) first in each game's first hand: position 0 of the
+        rules lab's fairness measures."""
+        raise NotImplementedError
+
+    def headline(self, setup: Setup, res) -> dict[str, np.ndarray]:
+        """Per hand (n,): the game's headline rates for the rules lab (headline_names): yes/no
+        outcomes, or Share / plain means over the sides."""
+        raise NotImplementedError
+
     def tally_hands(self, setup: Setup, res, tally: Tally) -> None:
         raise NotImplementedError
 
@@ -493,11 +514,6 @@ class Hooks:
     def seat_outcomes(self, setup: Setup, res) -> dict[str, np.ndarray]:
         raise NotImplementedError
 
-    @staticmethod
-    def no_profiles(game: str, profiles: tuple[str, ...]) -> None:
-        if profiles:
-            raise BadInput(f"--profile {profiles[0]!r}: {game} has no slap race; reaction profiles apply to "
-                           f"hit-the-deck")
 
 
 # --------------------------------------------------------------------------------------------

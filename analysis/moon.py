@@ -48,9 +48,10 @@ class MoonHooks(Hooks):
     side_outcome_unit = "points per hand"
     metric_words = {"score": "points per hand", "win": "P(winning the game)"}
     seat_outcome_names = ("score", "p_bidder", "p_thrown_in")
+    headline_names = ("p_made", "p_set", "p_thrown_in", "p_bid21")
+    lab_size = (3_000, 30_000)
 
     def make_table(self, players, partners, rule_args, profiles) -> E.Table:
-        self.no_profiles(GAME, profiles)
         check_players(players)
         if partners and players != 4:
             raise BadInput(f"--partners needs 4 players in moon, got {players}; 3-player Moon is every player "
@@ -99,6 +100,15 @@ class MoonHooks(Hooks):
 
     def side_outcomes(self, setup, res) -> dict[str, np.ndarray]:
         return {"score": res.score}
+
+    def first_player(self, setup, g) -> np.ndarray:
+        return g.first_bidder
+
+    def headline(self, setup, res) -> dict[str, np.ndarray]:
+        """Per hand dealt: a contract made, a contract set, thrown in, the contract is 21."""
+        played = res.bidder >= 0
+        return {"p_made": played & res.made, "p_set": played & ~res.made, "p_thrown_in": ~played,
+                "p_bid21": played & (res.bid == MOON_BID)}
 
     def seat_outcomes(self, setup, res) -> dict[str, np.ndarray]:
         table = setup.table

@@ -16,7 +16,7 @@ from moonshot.analysis.result import Result
 from moonshot.analysis.words import say, shift
 from moonshot.analysis.stats import Z, estimate, wilson
 from moonshot.simulator.errors import BadInput
-from moonshot.simulator.runner import CHUNK, Tally, chunk_rngs, difference
+from moonshot.simulator.runner import CHUNK, Share, Tally, chunk_rngs, difference
 from moonshot.simulator.shoot_the_moon import cards as C
 from moonshot.simulator.shoot_the_moon.engine import Table, deal, play, play_games
 from moonshot.simulator.shoot_the_moon.rules import parse_rules
@@ -51,10 +51,11 @@ class StmHooks(Hooks):
     side_outcome_unit = "chips per round and P(odd)"
     metric_words = {"chips": "chips per round", "win": "P(winning the game)"}
     seat_outcome_names = ("chips", "p_odd", "p_shoot", "moon_chips")
+    headline_names = ("p_odd", "p_shoot", "chips")
+    lab_size = (4_000, 40_000)
     all_tables = ALL_TABLES
 
     def make_table(self, players, partners, rule_args, profiles) -> Table:
-        self.no_profiles(GAME, profiles)
         C.validate_table(players, partners)
         return Table(players, partners, parse_rules(rule_args))
 
@@ -104,6 +105,15 @@ class StmHooks(Hooks):
 
     def side_outcomes(self, setup, res) -> dict[str, np.ndarray]:
         return {"chips": res.chips_after - res.chips_before, "odd": np.isin(res.tricks, (1, 3))}
+
+    def first_player(self, setup, g) -> np.ndarray:
+        return (g.first_round.dealer + 1) % setup.players           # the dealer's left leads (STM-4.1)
+
+    def headline(self, setup, res) -> dict[str, np.ndarray]:
+        """Per round, over the sides: the share taking an odd count, whether one shot the moon,
+        the chips a side gains on average."""
+        return {"p_odd": Share(np.isin(res.tricks, (1, 3)).mean(axis=1)), "p_shoot": (res.tricks == 5).any(axis=1),
+                "chips": (res.chips_after - res.chips_before).mean(axis=1)}
 
     def seat_outcomes(self, setup, res) -> dict[str, np.ndarray]:
         table = setup.table

@@ -34,6 +34,12 @@ class Game:
     solver: str | None = None    # module with solve_position (exact play from open hands), if the game has one
     behaviour: int = 1           # bumped whenever the same seed would give other numbers (simulator/versions.py)
     listed: int = 99             # its place in lists (help, "accepted: ..."): the product's own order
+    options: tuple[str, ...] = ()  # the game's own options beyond the shared ones: "profile" (--profile)
+
+    @property
+    def hand_analyzer(self):
+        """The analysis module's analyze_hand (`moonshot hand`), or None when the game has none."""
+        return getattr(importlib.import_module(self.analysis), "analyze_hand", None)
 
     def module(self, part: str) -> ModuleType:
         """One of the game package's modules: rules, engine, views, history, reference, ..."""

@@ -44,3 +44,13 @@ def test_simulate_whatif_and_replay_run_on_a_toy_game(toy, tmp_path, capsys):
 def test_the_toy_game_is_listed_only_while_registered(toy, capsys):
     code, _, err = run(["simulate", "toy-high-cards", "-n", "10"], capsys)
     assert code == 2 and "toy-high-card" in err.splitlines()[-1]
+
+
+def test_help_texts_come_from_the_registry(toy, capsys):
+    code, out, _ = run(["whatif", "--help"], capsys)
+    assert code == 0 and "toy-high-card: 2..4" in " ".join(out.split())
+    code, out, _ = run(["analyze", "--help"], capsys)
+    flat = " ".join(out.split())
+    assert "hit-the-deck: card-value, reaction-value, seat-advantage" in flat.replace("- ", "-")
+    code, out, _ = run(["simulate", "--help"], capsys)
+    assert "slap race (hit-the-deck)" in " ".join(out.split()).replace("- ", "-")

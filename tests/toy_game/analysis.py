@@ -12,7 +12,6 @@ class ToyHooks(Hooks):
     seat_outcome_names = ("p_win",)
 
     def make_table(self, players, partners, rule_args, profiles):
-        self.no_profiles("toy-high-card", profiles)
         return engine.Table(players, parse_rules(rule_args))
 
     def tally_hands(self, setup, res, tally):
