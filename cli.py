@@ -499,9 +499,9 @@ def rules(game: str, format: str = typer.Option("table", "--format", "-f", help=
 @app.command()
 def glossary(game: str):
     """What every column of the game's tables means (the same words the reports use)."""
-    from moonshot.reports.glossary import COMMON, GAMES as WORDS, PREFIXES
+    from moonshot.reports.glossary import COMMON, PREFIXES, game_words
     entry = inputs.game(game)
-    for name, (label, meaning) in {**COMMON, **WORDS.get(entry.name, {})}.items():
+    for name, (label, meaning) in {**COMMON, **game_words(entry.name)}.items():
         print(f"{label}  ({name}): {meaning}")
     print("\nCompared metrics: " + "; ".join(f"{p}NAME = {m.format('NAME')}" for p, _, m in PREFIXES))
     print("Every estimate reads 'estimate [95% interval]' with n its sample size; probabilities are percentages in "

@@ -457,6 +457,7 @@ class Hooks:
     seat_outcome_names: tuple[str, ...] = ()  # what-if metrics per seat
     lower_is_better: tuple[str, ...] = ()     # match metrics where less is better (penalty points)
     metric_words: dict = {"win": "P(winning the game)"}   # how a finding names a match metric
+    words: dict = {}         # metric/key name -> (column header, meaning): the glossary's words for this game
     headline_names: tuple[str, ...] = ()      # rules lab: the game's headline rates per hand (see headline)
     lab_size = (2_000, 20_000)                # rules lab: games and hands per rule change by default
 

@@ -38,6 +38,22 @@ def seat_metrics(res) -> dict[str, np.ndarray]:
 
 
 class HtdHooks(Hooks):
+    words = {            # how the glossary and table headers name this game's metrics and keys
+        "p_out": ("P(out first)", "the seat went out first (played its last card)"),
+        "out": ("P(out first)", "the seat went out first"),
+        "penalty": ("penalty points", "points scored in the hand: cards left (numbers face value, others 10)"),
+        "cards_slap": ("cards: slap lost", "penalty cards drawn for losing the slap race"),
+        "cards_forgot": ("cards: forgot", "penalty cards drawn for forgetting to shout"),
+        "cards_false_slap": ("cards: false slap", "penalty cards drawn for slapping the wrong card"),
+        "turns": ("turns", "turns in the hand (HTD-6.5)"),
+        "p_blocked": ("P(blocked)", "hands that ended with nobody out (HTD-6.4/6.5)"),
+        "p_max_turns": ("P(turn cap)", "hands ended by htd.max_turns"),
+        "p_shared": ("P(shared win)", "games ending in a tie for the lowest total"),
+        "p_p_out": ("P(out first)", "the seat went out first"),
+        "win_vs_off": ("P(win) vs perfect reflexes", "change in P(win) against an `off` profile"),
+        "profile": ("profile", "reaction profile: off (perfect), adult, distracted, child"),
+        "card": ("card", "the kind of card swapped into the opening hand"),
+    }
     hands_word = "hands"
     game_unit = "P(winning the game; a shared win counts)"
     side_outcome_names = ("penalty", "out")

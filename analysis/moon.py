@@ -42,6 +42,27 @@ def trump_tiles_held(hands7: np.ndarray, trump: np.ndarray) -> np.ndarray:
 
 
 class MoonHooks(Hooks):
+    words = {            # how the glossary and table headers name this game's metrics and keys
+        "score": ("points", "points the side scored in the hand"),
+        "tricks": ("tricks", "tricks the side took in the hand"),
+        "p_bidder": ("P(takes bid)", "the side won the auction"),
+        "p_thrown_in": ("P(thrown in)", "everybody passed and the hand was redealt"),
+        "p_make": ("P(make)", "the contract was made (at least the bid in tricks)"),
+        "p_make_open": ("P(make), open hands", "P(make) when every seat sees every hand and plays its best "
+                        "(double dummy, the exact solver)"),
+        "make": ("P(make)", "the contract was made"),
+        "bidder_score": ("bidder points", "points the bidder's side scored"),
+        "bidder_tricks": ("bidder tricks", "tricks the bidder's side took"),
+        "predicted": ("predicted P(make)", "the bidding strategy's own forecast"),
+        "p_made_as_bidder": ("P(bid and made)", "the seat won the auction and made its bid"),
+        "p_outbid": ("P(outbid)", "another player would take the contract at that bid"),
+        "bid": ("bid", "the contract: 4..7 tricks, or 21 (all seven, for 21 points)"),
+        "trump": ("trump", "0-6, doubles or notrump"),
+        "trump_tiles": ("trump tiles", "tiles of the named trump in the dealt hand, its double included"),
+        "trump_kind": ("trump kind", "a number suit (0-6), doubles, or notrump (follow me)"),
+        "doubles": ("doubles", "doubles in the dealt hand"),
+        "trump_double": ("trump double", "the dealt hand holds the double of trump"),
+    }
     hands_word = "hands"
     game_unit = "P(winning the game to 21)"
     side_outcome_names = ("score",)

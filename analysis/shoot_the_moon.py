@@ -44,6 +44,23 @@ def _deal(table: Table, rng: np.random.Generator, n: int) -> tuple[np.ndarray, n
 
 
 class StmHooks(Hooks):
+    words = {            # how the glossary and table headers name this game's metrics and keys
+        "chips": ("chips +/-", "chips won or lost by the side in the round"),
+        "p_odd": ("P(odd)", "the side took 1 or 3 tricks (an odd count earns chips, STM-7)"),
+        "odd": ("P(odd)", "the side took 1 or 3 tricks"),
+        "p_shoot": ("P(shoot)", "the side took all 5 tricks: shot the moon"),
+        "shoot": ("P(shoot)", "the side took all 5 tricks"),
+        "tricks": ("tricks", "tricks taken by the side in the round"),
+        "moon_chips": ("Moon chips", "net chips from Big (+1) and Little (-1) Moons in the side's tricks"),
+        "p_annulled": ("P(annulled)", "rounds annulled by a detected revoke"),
+        "p_supply_short": ("P(40 chips run out)", "games in which a real 40-chip supply would have run out"),
+        "big": ("Big Moons held", "Big Moons in the opening hand"),
+        "little": ("Little Moons held", "Little Moons in the opening hand"),
+        "big_before": ("Big Moons before", "Big Moons held before one more was swapped in"),
+        "ours": ("our chips", "chips of seat 0's side at the start"),
+        "theirs": ("their chips", "chips of every other side at the start"),
+        "d_win_one_more_chip": ("P(win) gain of +1 chip", "how much one more chip raises P(win the game)"),
+    }
     hands_word = "rounds"
     game_length_names = ("rounds",)
     game_extra_names = ("p_supply_short",)

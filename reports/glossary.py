@@ -25,72 +25,20 @@ COMMON = {
                  "'X - Y' is X's estimate minus Y's, with its 95% interval)"),
 }
 
-GAMES = {
-    "shoot-the-moon": {
-        "chips": ("chips +/-", "chips won or lost by the side in the round"),
-        "p_odd": ("P(odd)", "the side took 1 or 3 tricks (an odd count earns chips, STM-7)"),
-        "odd": ("P(odd)", "the side took 1 or 3 tricks"),
-        "p_shoot": ("P(shoot)", "the side took all 5 tricks: shot the moon"),
-        "shoot": ("P(shoot)", "the side took all 5 tricks"),
-        "tricks": ("tricks", "tricks taken by the side in the round"),
-        "moon_chips": ("Moon chips", "net chips from Big (+1) and Little (-1) Moons in the side's tricks"),
-        "p_annulled": ("P(annulled)", "rounds annulled by a detected revoke"),
-        "p_supply_short": ("P(40 chips run out)", "games in which a real 40-chip supply would have run out"),
-        "big": ("Big Moons held", "Big Moons in the opening hand"),
-        "little": ("Little Moons held", "Little Moons in the opening hand"),
-        "big_before": ("Big Moons before", "Big Moons held before one more was swapped in"),
-        "ours": ("our chips", "chips of seat 0's side at the start"),
-        "theirs": ("their chips", "chips of every other side at the start"),
-        "d_win_one_more_chip": ("P(win) gain of +1 chip", "how much one more chip raises P(win the game)"),
-    },
-    "moon": {
-        "score": ("points", "points the side scored in the hand"),
-        "tricks": ("tricks", "tricks the side took in the hand"),
-        "p_bidder": ("P(takes bid)", "the side won the auction"),
-        "p_thrown_in": ("P(thrown in)", "everybody passed and the hand was redealt"),
-        "p_make": ("P(make)", "the contract was made (at least the bid in tricks)"),
-        "p_make_open": ("P(make), open hands", "P(make) when every seat sees every hand and plays its best "
-                        "(double dummy, the exact solver)"),
-        "make": ("P(make)", "the contract was made"),
-        "bidder_score": ("bidder points", "points the bidder's side scored"),
-        "bidder_tricks": ("bidder tricks", "tricks the bidder's side took"),
-        "predicted": ("predicted P(make)", "the bidding strategy's own forecast"),
-        "p_made_as_bidder": ("P(bid and made)", "the seat won the auction and made its bid"),
-        "p_outbid": ("P(outbid)", "another player would take the contract at that bid"),
-        "bid": ("bid", "the contract: 4..7 tricks, or 21 (all seven, for 21 points)"),
-        "trump": ("trump", "0-6, doubles or notrump"),
-        "trump_tiles": ("trump tiles", "tiles of the named trump in the dealt hand, its double included"),
-        "trump_kind": ("trump kind", "a number suit (0-6), doubles, or notrump (follow me)"),
-        "doubles": ("doubles", "doubles in the dealt hand"),
-        "trump_double": ("trump double", "the dealt hand holds the double of trump"),
-    },
-    "hit-the-deck": {
-        "p_out": ("P(out first)", "the seat went out first (played its last card)"),
-        "out": ("P(out first)", "the seat went out first"),
-        "penalty": ("penalty points", "points scored in the hand: cards left (numbers face value, others 10)"),
-        "cards_slap": ("cards: slap lost", "penalty cards drawn for losing the slap race"),
-        "cards_forgot": ("cards: forgot", "penalty cards drawn for forgetting to shout"),
-        "cards_false_slap": ("cards: false slap", "penalty cards drawn for slapping the wrong card"),
-        "turns": ("turns", "turns in the hand (HTD-6.5)"),
-        "p_blocked": ("P(blocked)", "hands that ended with nobody out (HTD-6.4/6.5)"),
-        "p_max_turns": ("P(turn cap)", "hands ended by htd.max_turns"),
-        "p_shared": ("P(shared win)", "games ending in a tie for the lowest total"),
-        "p_p_out": ("P(out first)", "the seat went out first"),
-        "win_vs_off": ("P(win) vs perfect reflexes", "change in P(win) against an `off` profile"),
-        "profile": ("profile", "reaction profile: off (perfect), adult, distracted, child"),
-        "card": ("card", "the kind of card swapped into the opening hand"),
-    },
-}
-
 PREFIXES = (("a_", "A: {}", "for strategy A: {}"), ("b_", "B: {}", "for strategy B in the same seats: {}"),
             ("d_", "change: {}", "paired difference (A-B, variant-base or with-without) of: {}"),
             ("base_", "base: {}", "under the default rules: {}"), ("variant_", "variant: {}", "under the variant rules: {}"),
             ("with_", "with: {}", "with it: {}"), ("without_", "without: {}", "without it: {}"))
 
 
+def game_words(game: str | None) -> dict:
+    """The game's own words (its hooks' `words`, declared in its analysis module)."""
+    from moonshot.simulator.games import GAMES
+    return GAMES[game].hooks.words if game in GAMES else {}
+
+
 def _entry(game: str | None, name: str):
-    own = GAMES.get(game or "", {})
-    return own.get(name) or COMMON.get(name)
+    return game_words(game).get(name) or COMMON.get(name)
 
 
 def _lookup(game: str | None, name: str):

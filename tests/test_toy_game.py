@@ -54,3 +54,8 @@ def test_help_texts_come_from_the_registry(toy, capsys):
     assert "hit-the-deck: card-value, reaction-value, seat-advantage" in flat.replace("- ", "-")
     code, out, _ = run(["simulate", "--help"], capsys)
     assert "slap race (hit-the-deck)" in " ".join(out.split()).replace("- ", "-")
+
+
+def test_the_glossary_takes_the_games_own_words(toy, capsys):
+    code, out, _ = run(["glossary", toy], capsys)
+    assert code == 0 and "card played  (played): the card the seat played (0..9)" in out

@@ -8,6 +8,7 @@ from tests.toy_game.rules import parse_rules
 
 
 class ToyHooks(Hooks):
+    words = {"played": ("card played", "the card the seat played (0..9)")}
     side_outcome_names = ("win",)
     seat_outcome_names = ("p_win",)
 
