@@ -256,6 +256,11 @@ class Tactician:
         return choice
 
     def choose(self, view: PlayView, bits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        return self.scores(view, bits, rng).argmax(axis=1)
+
+    def scores(self, view: PlayView, bits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """(m, 39) the score of every choice (the highest legal one is played); illegal columns
+        lie below every legal one. moonshot serve's hint panel shows them."""
         lin, const, answer, flip_cut, cut_bonus, sit, deck = self.tables(view.rules, view.players)
         m = len(bits)
         rows = np.arange(m)
@@ -299,7 +304,7 @@ class Tactician:
             score[d, DRAW] = -threat[d] * p_now * held - np.where(turn, self.draw_cost, 0.0)
         score += NOISE[rng.integers(0, len(NOISE), m)]
         score += unpack(bits) * LEGAL_LIFT                  # legal columns above every illegal one
-        return score.argmax(axis=1)
+        return score
 
 
 LEGAL_LIFT = np.float32(1e6)

@@ -437,15 +437,28 @@ class PimcMoon:
         memo[key] = value
 
     def _play_one(self, view: PlayView, i: int, rng) -> int:
+        slots = np.flatnonzero(np.asarray(view.legal[i]))
+        calls = view.rules.lead_suit_rule == "leader_calls_end"
+        if len(slots) == 1 and not (calls and view.position == 0):
+            return int(slots[0])
+        moves, score, mover_bids = self.move_values(view, i, rng)
+        k = int(np.argmax(score) if mover_bids else np.argmin(score))
+        tile, end = moves[k]
+        seat, hand, live = int(view.seat[i]), np.asarray(view.hand[i]), np.asarray(view.live[i])
+        if end is not None:
+            seen = int(view.seen_bits[i]) if view.seen_bits is not None else _mask(np.flatnonzero(view.seen[i]))
+            self._remember(self._ends, (seat, int(view.trick_no), tile, seen), end)
+        slot = np.flatnonzero((hand == tile) & live)
+        return int(slot[0])
+
+    def move_values(self, view: PlayView, i: int, rng) -> tuple[list, np.ndarray, bool]:
+        """Every legal move of row i as (tile, called end or None), the bidder's expected score
+        after it over the worlds, and whether the mover is on the bidder's side (which maximises
+        it; the defenders minimise it). moonshot serve's hint panel shows them."""
         P, rules = view.players, view.rules
         seat, trump, bidder = int(view.seat[i]), int(view.trump[i]), int(view.bidder[i])
         hand = np.asarray(view.hand[i])
         live = np.asarray(view.live[i])
-        legal = np.asarray(view.legal[i])
-        slots = np.flatnonzero(legal)
-        calls = rules.lead_suit_rule == "leader_calls_end"
-        if len(slots) == 1 and not (calls and view.position == 0):
-            return int(slots[0])
         ctx = S.context(P, rules, trump, bidder)
         # what this seat knows: its own tiles, every tile played, its own discard
         seen = int(view.seen_bits[i]) if view.seen_bits is not None else _mask(np.flatnonzero(view.seen[i]))
@@ -494,11 +507,6 @@ class PimcMoon:
         done = int(view.tricks[i][sides[bidder]])
         points = bidder_points(P, rules, int(view.bid[i]))
         score = points[np.minimum(done + values[:, :n], T.TRICKS)].mean(axis=0)
-        mover_bids = sides[seat] == sides[bidder]
-        k = int(np.argmax(score) if mover_bids else np.argmin(score))
-        move = S.decode_move(int(moves[k]))
-        tile, end = move if isinstance(move, tuple) else (move, None)
-        if end is not None:
-            self._remember(self._ends, (seat, int(view.trick_no), tile, seen), end)
-        slot = np.flatnonzero((hand == tile) & live)
-        return int(slot[0])
+        decoded = [S.decode_move(int(m)) for m in moves[:n]]
+        return ([m if isinstance(m, tuple) else (m, None) for m in decoded], score,
+                bool(sides[seat] == sides[bidder]))

@@ -181,6 +181,11 @@ class RolloutPlay:
         return out
 
     def _choose(self, view: PlayView, rng) -> np.ndarray:
+        return self.values(view, rng).argmax(axis=1)
+
+    def values(self, view: PlayView, rng) -> np.ndarray:
+        """(n, 5) the mean chips the mover's side gains after playing each slot (-inf where
+        illegal), over the same worlds for every candidate. moonshot serve's hint panel shows them."""
         table = view.table
         n, W, H = len(view), self.worlds, table.hands_dealt
         hands, live = deal_worlds(view, rng, W)
@@ -207,4 +212,4 @@ class RolloutPlay:
         mean = gain.reshape(len(cand_game), W).mean(axis=1)
         value = np.full((n, C.HAND_SIZE), -np.inf)
         value[cand_game, cand_slot] = mean
-        return value.argmax(axis=1)
+        return value
