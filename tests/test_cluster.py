@@ -9,12 +9,15 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import cloudpickle
 import distributed
 import pytest
 
+from moonshot.analysis import common
 from moonshot.analysis.common import make_setup, run_analysis, simulate
 from moonshot.reports.text import render
 from moonshot.simulator.cluster import parse, scheduler
@@ -82,23 +85,38 @@ def test_a_single_chunk_still_goes_through_the_cluster(cluster):
     assert got == want and _batches(stream) == 1
 
 
+def _stalling_on(victim: int, task):
+    """`task`, except that on the victim's process it does not finish (until the victim is killed)."""
+    def stalling(*args):
+        if os.getpid() == victim:
+            time.sleep(600)
+        return task(*args)
+    return stalling
+
+
 def test_a_worker_killed_mid_run_changes_nothing(cluster):
     address, client = cluster
     setup = make_setup("shoot-the-moon")
     hands, chunk = 96_000, 8_000
-    want = render(simulate(setup, hands, None, 17, 1, chunk=chunk), "json")
+    args = (setup, False, chunk, False)                  # simulate's chunks of hands
+    want = common.run(common._hands_chunk, args, hands, 17, 1, chunk=chunk).tables
     worker, victim = sorted(client.run(os.getpid).items())[0]
     killed = []
 
-    def progress(n: int) -> None:        # after the first chunk: most of the run is still to come
-        if not killed:
-            busy = client.processing(workers=[worker])[worker]
-            os.kill(victim, signal.SIGKILL)
-            killed.append(len(busy))
+    def kill_once_it_holds_a_chunk() -> None:           # it always does: the victim stalls on its first chunk
+        deadline = time.monotonic() + 30
+        while not client.processing(workers=[worker])[worker] and time.monotonic() < deadline:
+            time.sleep(0.01)
+        killed.append(len(client.processing(workers=[worker])[worker]))
+        os.kill(victim, signal.SIGKILL)
 
+    killer = threading.Thread(target=kill_once_it_holds_a_chunk)
     with distributed.get_task_stream(client) as stream, scheduler(address):
-        got = render(simulate(setup, hands, None, 17, 1, progress=progress, chunk=chunk), "json")
-    assert killed[0] >= 1 and got == want           # it died holding chunks, which ran again elsewhere
+        killer.start()
+        got = common.run(_stalling_on(victim, common._hands_chunk), args, hands, 17, 1, chunk=chunk).tables
+    killer.join()
+    assert killed[0] >= 1                                # it died holding a chunk, which ran again elsewhere
+    assert got.keys() == want.keys() and all(got[k].equals(want[k]) for k in want)
     assert _batches(stream) >= hands // chunk
     with pytest.raises(ProcessLookupError):
         os.kill(victim, 0)
