@@ -375,8 +375,8 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
     return res
 
 
-ANALYSES = {
-    "card-value": Analysis(card_value, "games", 2_000, "the paired value of one more card of each kind in the "
+ANALYSES = {       # default sizes: a few minutes each on one core (card-value plays 11 arms at 5 tables)
+    "card-value": Analysis(card_value, "games", 300, "the paired value of one more card of each kind in the "
                            "opening hand, by table size; every table unless --players", every_table=True),
     "reaction-value": Analysis(reaction_value, "games", 4_000, "one seat's reflexes (off, adult, distracted, "
                                "child) against the others': penalty cards by cause and games won"),

@@ -11,9 +11,16 @@ import pandas as pd
 
 import moonshot.analysis.hit_the_deck as A
 from moonshot.analysis.common import make_setup
-from moonshot.reports.document import begin, metric, points, share
+from moonshot.reports.document import FLOOR, begin, metric, points, share
 
 WHATIF_RULES = ["htd.final_card_effects=resolve_then_score"]
+# Each section's share of --hands (whole games cost far more than hands: a paired card-value game plays
+# 11 arms at 5 tables, a tournament game 5 arms per pair), so the default report is a few minutes.
+CARD_VALUE_SHARE = 1_000     # paired games per table: 200 at the default --hands
+REACTION_SHARE = 200         # paired games per profile: 1,000
+SEAT_SHARE = 100             # games: 2,000
+MATCH_SHARE = 10             # deals per match and for the what-if: 20,000
+TOURNAMENT_SHARE = 2_000     # games per pair: 100
 
 
 def _categories(ax, labels, d: pd.DataFrame, offset: float = 0.0, label: str | None = None,
@@ -86,7 +93,7 @@ def seat_figure(positions: pd.DataFrame):
     return fig
 
 
-def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = 2_000) -> Path:
+def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = FLOOR) -> Path:
     """The whole report; every section's sample is a share of `hands`, at least `floor`."""
     doc, base, step = begin(out, A.GAME, "Hit the Deck — strategy report", "Four players, adult reaction profiles.", hands,
                             seed, quiet)
@@ -98,7 +105,7 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
                "Turns per hand (HTD-6.5 counts each draw, cut, flip and play that does not follow its own draw).")
     doc.tables["hand_length_distribution"] = head.tables["hand_length_distribution"]
 
-    games = share(hands, 40, max(1, floor // 4))
+    games = share(hands, CARD_VALUE_SHARE, floor)
     step(f"card value: {games:,} paired games per table, 2-6 players")
     cv = A.card_value([make_setup(A.GAME, p) for p, _ in A.ALL_TABLES], games, seed, jobs)
     doc.section("Which cards are worth holding?", cv,
@@ -106,6 +113,7 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
                  "One more card of a kind in seat 0's opening hand, paired with the same deal as dealt."),
                 [("card_value", "card_value", "Paired value of one more card, by table size")])
 
+    games = share(hands, REACTION_SHARE, floor)
     step(f"reaction value: {games:,} paired games per profile")
     rv = A.reaction_value(base, games, seed, jobs)
     doc.section("How much is being quick at the slap worth?", rv,
@@ -116,20 +124,21 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     doc.table("reaction_value_2p", rv2.tables["reaction_value"], "The same at two players")
     doc.found(rv2)
 
+    games = share(hands, SEAT_SHARE, floor)
     step(f"seat advantage: {games:,} games")
     sa = A.seat_advantage(base, games, seed, jobs)
     doc.section("Does it pay to play first?", sa,
                 ("seat_advantage", seat_figure(sa.tables["positions"]), "By position after the dealer."),
                 [("seat_advantage", "positions", "By position after the dealer")])
 
-    n_match = share(hands, 4, floor)
+    n_match = share(hands, MATCH_SHARE, floor)
     step(f"strategy matches: {n_match:,} deals each")
     doc.heading("Which playing style sheds best?")
     names = [s for s in ("tactician", "hold", "dump", "random") if s in _registered()]
     doc.matches(base, [(names[0], other) for other in names[1:]], n_match, seed, jobs)
 
     entrants = ("tactician", "hold", "dump", "random")
-    t_games = share(hands, 80, max(1, floor // 8))
+    t_games = share(hands, TOURNAMENT_SHARE, floor)
     step(f"tournament: {t_games:,} games a pair, {len(entrants)} strategies")
     doc.tournament(base, entrants, t_games, seed, jobs)
 

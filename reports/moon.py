@@ -15,13 +15,13 @@ from moonshot.analysis.common import run
 from moonshot.analysis.result import Result
 from moonshot.analysis.words import effects, say
 from moonshot.analysis.stats import estimate
-from moonshot.reports.document import (begin, change, integer_ticks, metric, pick, points, share, side_by_side,
-                                      versus)
+from moonshot.reports.document import (FLOOR, begin, change, integer_ticks, metric, pick, points, share,
+                                      side_by_side, versus)
 
 EXAMPLE_HAND = "6-6 6-5 6-4 6-2 5-5 3-3 1-1"
 STRONG = "pimc"          # the search player (strategies/moon_search.py) at its default 32 worlds per decision
 SEARCH_CHUNK = 250       # hands per chunk: about 13 s of pimc on a core, so --jobs share the strong-play run
-STRONG_SHARE = 200       # the strong-play run: hands / 200, at least the floor (2,000 hands by default, ~100 CPU-s)
+STRONG_SHARE = 200       # the strong-play run: hands / 200 (1,000 hands at the default --hands, ~140 CPU-s)
 MIN_N = 30               # a row gets a difference when both lineups have this many contracts in it
 
 
@@ -184,7 +184,7 @@ def strong_figure(by_bid: pd.DataFrame, strong: str, base: str):
     return fig
 
 
-def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = 2_000) -> Path:
+def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = FLOOR) -> Path:
     """The whole report; every section's sample is a share of `hands`, at least `floor`."""
     doc, setup, step = begin(out, M.GAME, "Moon (dominoes) — bidding report", "Three players.", hands, seed, quiet,
                              sections=8)
@@ -242,14 +242,14 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
                 ("seat_advantage", seat_figure(sa.tables["positions"]), "By position in the auction."),
                 [("seat_advantage", "positions", "By position in the auction")], notes=False)
 
-    games = share(hands, 40, max(1, floor // 4))
+    games = share(hands, 40, floor)
     step(f"game odds: {games:,} games per match-up")
     go = M.game_odds(setup, games, seed, jobs)
     doc.section("Who wins the game to 21?", go, None,
                 [("game_odds", "matchups", "Strategy match-ups, same deals, seats rotated")], notes=1)
 
     entrants = ("threshold", "greedy", "random")
-    t_games = share(hands, 40, max(1, floor // 4))
+    t_games = share(hands, 40, floor)
     step(f"tournament: {t_games:,} games a pair, {len(entrants)} strategies")
     doc.tournament(setup, entrants, t_games, seed, jobs)
 

@@ -15,13 +15,13 @@ from moonshot.analysis.common import run
 from moonshot.analysis.result import Result
 from moonshot.analysis.words import say, shift
 from moonshot.analysis.stats import estimate
-from moonshot.reports.document import (begin, change, integer_ticks, metric, pick, points, share, side_by_side,
-                                      versus)
+from moonshot.reports.document import (FLOOR, begin, change, integer_ticks, metric, pick, points, share,
+                                      side_by_side, versus)
 
 WHATIF_RULES = ["stm.little_moon_lead_trumps=true"]
 STRONG = "rollout"       # the search player (strategies/stm_search.py) at its default worlds per card
 SEARCH_CHUNK = 500       # deals per chunk: about 15 s of rollout games on a core, so --jobs share the run
-STRONG_SHARE = 50        # the strong-play run: hands / 50, at least the floor (4,000 deals by default, ~100 CPU-s)
+STRONG_SHARE = 100       # the strong-play run: hands / 100 (2,000 deals at the default --hands, ~75 CPU-s)
 PAIRED = ["d_chips", "d_win"]
 MIN_N = 30               # a row gets a difference when both lineups have this many deals in it
 
@@ -153,7 +153,7 @@ def strong_figure(paired: pd.DataFrame, strong: str, base: str):
     return fig
 
 
-def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = 2_000) -> Path:
+def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = FLOOR) -> Path:
     """The whole report; every section's sample is a share of `hands`, at least `floor`."""
     doc, base, step = begin(out, A.GAME, "Shoot the Moon — strategy report", "Four players, each for themselves.", hands,
                             seed, quiet, sections=8)
@@ -186,7 +186,7 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
                 [("strong_play_big_moon", "paired_value", f"{base.seats.specs[0]} and {STRONG} by Big Moons held "
                   "before the swap (any: every hand), with the difference")])
 
-    games = share(hands, 4, 2 * floor)
+    games = share(hands, 4, floor)
     step(f"chip value: {games:,} games from every chips state")
     cv = A.chip_value(base, games, seed, jobs)
     doc.section("What is one chip worth in games won?", cv,
@@ -209,7 +209,7 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     doc.matches(base, (("odd", "random"), ("odd", "greedy"), ("greedy", "random")), n_match, seed, jobs)
 
     entrants = ("odd", "greedy", "random")
-    t_games = share(hands, 40, max(1, floor // 4))
+    t_games = share(hands, 40, floor)
     step(f"tournament: {t_games:,} games a pair, {len(entrants)} strategies")
     doc.tournament(base, entrants, t_games, seed, jobs)
 
