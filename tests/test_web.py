@@ -109,3 +109,166 @@ def test_a_run_can_be_cancelled_and_a_finished_one_cannot_give_a_result_twice_wr
     assert wait(client, job)["state"] == "cancelled"
     assert client.get(f"/api/jobs/{job}/result").status_code == 409
     assert client.get("/api/jobs/nope").status_code == 404
+
+
+# ---------------------------------------------------------------------------- play a hand
+
+def play_out(client, game: str, form: dict, pick=lambda prompt: prompt["choices"][0]["value"]) -> dict:
+    r = client.post(f"/api/{game}/play", json=form)
+    assert r.status_code == 200, r.text
+    state = r.json()
+    sid = state["id"]
+    for _ in range(400):
+        if state["state"] != "your turn":
+            break
+        prompt = state["prompt"]
+        r = client.post(f"/api/play/{sid}/answer", json={"turn": prompt["turn"], "choice": pick(prompt)})
+        assert r.status_code == 200, r.text
+        state = r.json()
+    assert state["state"] == "over", state
+    return state
+
+
+def replay_cli(tmp_path, text: str) -> str:
+    path = tmp_path / "hand.jsonl"
+    path.write_text(text)
+    return subprocess.run([sys.executable, "-m", "moonshot.cli", "replay", str(path)], capture_output=True, text=True,
+                          check=True).stdout
+
+
+@pytest.mark.parametrize("game, players", [("moon", 3), ("moon", 4), ("shoot-the-moon", 4), ("shoot-the-moon", 2)])
+def test_a_hand_played_to_the_end_gives_a_history_that_moonshot_replay_accepts(client, tmp_path, game, players):
+    state = play_out(client, game, {"players": str(players), "seat": "1", "seed": "21"})
+    history = client.get(f"/api/play/{state['id']}/history")
+    assert history.status_code == 200 and "attachment" in history.headers["content-disposition"]
+    record = json.loads(history.text)
+    assert record["game"] == game and record["players"] == players and record["strategies"][1] == "person"
+    assert record["seed"] == 21
+    printed = replay_cli(tmp_path, history.text)
+    assert printed.strip() == state["summary"]["replay"].strip()
+
+
+def test_the_same_seed_deals_the_same_hand_and_the_page_sees_only_its_own_tiles(client):
+    first = client.post("/api/moon/play", json={"seat": "0", "seed": "5"}).json()
+    again = client.post("/api/moon/play", json={"seat": "0", "seed": "5"}).json()
+    assert first["prompt"]["hand"] == again["prompt"]["hand"] and len(first["prompt"]["hand"]) == 7
+    shown = json.dumps(first["prompt"])
+    record = json.loads(client.get(f"/api/play/{first['id']}/history").text) if False else None
+    state = play_out(client, "moon", {"seat": "0", "seed": "5"})
+    record = json.loads(client.get(f"/api/play/{state['id']}/history").text)
+    others = [t for s, hand in enumerate(record["hands"]) if s != 0 for t in hand]
+    assert not any(f'"{t}"' in shown for t in others)          # no other seat's tile in the first prompt
+
+
+def test_hints_value_every_legal_move(client):
+    for game in ("moon", "shoot-the-moon"):
+        state = client.post(f"/api/{game}/play", json={"seat": "0", "seed": "8"}).json()
+        sid = state["id"]
+        while state["prompt"]["phase"] != "play":
+            prompt = state["prompt"]
+            state = client.post(f"/api/play/{sid}/answer", json={"turn": prompt["turn"],
+                                                                  "choice": prompt["choices"][0]["value"]}).json()
+        hint = client.get(f"/api/play/{sid}/hint")
+        assert hint.status_code == 200
+        moves = sorted(r["move"] for r in hint.json()["rows"])
+        assert moves == sorted(c["label"] for c in state["prompt"]["choices"])
+
+
+def test_a_hit_the_deck_hand_with_timed_slaps_fits_a_profile(client, tmp_path):
+    slaps = []
+
+    def pick(prompt):
+        if prompt["phase"] == "slap":
+            slaps.append(200 + 40 * len(slaps) + (len(slaps) % 3) * 35)
+            return slaps[-1]
+        return prompt["choices"][0]["value"]
+    for seed in range(30, 60):
+        state = play_out(client, "hit-the-deck", {"players": "3", "seat": "0", "seed": str(seed)}, pick)
+        if len(slaps) >= 3:
+            break
+    record = json.loads(client.get(f"/api/play/{state['id']}/history").text)
+    mine = [ev[3][0] for ev in record["events"] if ev[0] == "slap" and ev[2] and ev[3][0] is not None]
+    assert mine and set(mine) <= set(float(s) for s in slaps)          # the page's times are in the record
+    replay_cli(tmp_path, client.get(f"/api/play/{state['id']}/history").text)
+    assert state["slaps"] == [float(x) for x in slaps[-len(state["slaps"]):]]
+    fitted = client.post("/api/profile", json={"seat": 0, "ms": slaps}).json()
+    assert fitted["spec"].startswith("--profile 0=adult:mu=") and fitted["slaps"] == len(slaps)
+    assert abs(fitted["mu"] + fitted["tau"] - sum(slaps) / len(slaps)) <= 1          # the mean is mu + tau
+    from moonshot.simulator.hit_the_deck.profiles import parse_profile
+    parse_profile(fitted["spec"].split(" ", 1)[1].split("=", 1)[1])          # a spec --profile accepts
+    assert client.post("/api/profile", json={"seat": 0, "ms": [300, 310]}).status_code == 400
+    assert client.post("/api/profile", json={"seat": 0, "ms": ["fast"]}).status_code == 400
+
+
+@pytest.mark.parametrize("form, field", [({"seat": "9"}, "seat"), ({"players": "8"}, "players"),
+                                         ({"strategy": ["../x.py:C"]}, "strategy"), ({"seed": "x"}, "seed")])
+def test_bad_play_input_is_a_400_beside_its_field(client, form, field):
+    r = client.post("/api/shoot-the-moon/play", json=form)
+    assert r.status_code == 400 and r.json()["field"] == field
+
+
+def test_an_illegal_or_stale_answer_is_refused_in_one_line(client):
+    state = client.post("/api/shoot-the-moon/play", json={"seat": "0", "seed": "3"}).json()
+    sid, prompt = state["id"], state["prompt"]
+    r = client.post(f"/api/play/{sid}/answer", json={"turn": prompt["turn"], "choice": 99})
+    assert r.status_code == 400 and "is not legal here; accepted:" in r.json()["error"]
+    r = client.post(f"/api/play/{sid}/answer", json={"turn": prompt["turn"] + 5, "choice": 0})
+    assert r.status_code == 400 and "no decision" in r.json()["error"]
+    assert client.get("/api/play/nope").status_code == 400
+    assert client.get(f"/api/play/{sid}/history").status_code == 400          # not over yet
+
+
+# ---------------------------------------------------------------------------- what if, replay, reports
+
+def test_whatif_gives_the_cli_numbers(client):
+    status = run(client, "/api/moon/whatif", {"change": ["moon.bid_success=strictly_greater"], "n": "400",
+                                              "seed": "4"})
+    page = client.get(f"/api/jobs/{status['id']}/result?format=json").json()
+    cli = cli_json("whatif", "moon", "--rule", "moon.bid_success=strictly_greater", "-n", "400", "--seed", "4")
+    assert page["tables"] == cli["tables"] and page["findings"] == cli["findings"]
+
+
+@pytest.mark.parametrize("form, field", [({}, "change"), ({"change": ["moon.nope=1"]}, "change"),
+                                         ({"change": ["moon.bid_success=strictly_greater"], "n": "0"}, "n")])
+def test_bad_whatif_input(client, form, field):
+    r = client.post("/api/moon/whatif", json=form)
+    assert r.status_code == 400 and r.json()["field"] == field
+
+
+def test_replay_checks_the_upload_and_gives_moon_solver_values(client, tmp_path):
+    path = tmp_path / "h.jsonl"
+    subprocess.run([sys.executable, "-m", "moonshot.cli", "simulate", "moon", "-n", "2", "--history", str(path),
+                    "--quiet"], check=True, capture_output=True)
+    r = client.post("/api/replay", files={"file": ("h.jsonl", path.read_bytes(), "application/json")})
+    assert r.status_code == 200
+    hand = r.json()["hands"][0]
+    plays = [s for s in hand["steps"] if "values" in s]
+    assert len(plays) == 21 and all(any(v["best"] for v in s["values"]) for s in plays)
+    assert all(s["played_tricks"] is not None and
+               (s["played_tricks"] <= s["best_tricks"] if s["mover_side"] == "bidder's side"
+                else s["played_tricks"] >= s["best_tricks"]) for s in plays)
+    record = json.loads(path.read_text().splitlines()[0])
+    record["bids"][0][1] = "banana"
+    bad_line = json.dumps(record)
+    r = client.post("/api/replay", files={"file": ("bad.jsonl", bad_line.encode(), "application/json")})
+    assert r.status_code == 400 and r.json()["field"] == "file" and r.json()["error"].startswith("bad.jsonl:1")
+    r = client.post("/api/replay", files={"file": ("big.jsonl", b" " * 3_000_000, "application/json")})
+    assert r.status_code == 400 and "at most" in r.json()["error"]
+    assert client.post("/api/replay", data={"x": "1"}).status_code == 400
+
+
+def test_reports_are_listed_served_and_never_read_from_a_named_path(client):
+    root = client.app.state.reports_dir
+    (root / "old").mkdir(exist_ok=True)
+    (root / "old" / "report.md").write_text("# An old report\n")
+    (root / "old" / "report.html").write_text("<h1>An old report</h1>")
+    page = client.get("/reports").text
+    assert "An old report" in page and "/reports/old/report.html" in page
+    assert client.get("/reports/old/report.html").text == "<h1>An old report</h1>"
+    assert client.get("/reports/old/..%2F..%2Fetc%2Fpasswd").status_code == 404
+    assert client.get("/reports/elsewhere/report.html").status_code == 404
+    r = client.post("/api/moon/report", json={"hands": "999"})
+    assert r.status_code == 400 and r.json()["field"] == "hands"
+    r = client.post("/api/moon/report", json={"hands": "1000", "seed": "1"})
+    assert r.status_code == 202
+    assert wait(client, client.post(f"/api/jobs/{r.json()['id']}/cancel").json()["id"])["state"] in ("cancelled", "done")

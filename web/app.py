@@ -23,6 +23,7 @@ from moonshot.simulator.games import GAMES
 from moonshot.web import forms, pieces
 from moonshot.web.forms import FieldError, Limits
 from moonshot.web.jobs import Runner
+from moonshot.web.play.session import Table as PlayTable
 from moonshot.web.render import result_html
 
 HERE = Path(__file__).parent
@@ -39,6 +40,7 @@ def create_app(limits: Limits = Limits(), reports_dir: Path = Path("out"), uploa
     app = FastAPI(title="moonshot", docs_url=None, redoc_url=None, openapi_url=None)
     app.state.limits, app.state.reports_dir, app.state.upload_limit = limits, Path(reports_dir), upload_limit
     app.state.runner = runner = Runner(abandon_after)
+    app.state.hands = hands = PlayTable()
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
@@ -129,6 +131,133 @@ def create_app(limits: Limits = Limits(), reports_dir: Path = Path("out"), uploa
             progress=progress))
         return await started(job)
 
+    # ------------------------------------------------------------------ play a hand
+
+    @app.post("/api/{game}/play")
+    async def play_start(request: Request, game: str):
+        import secrets
+
+        from moonshot.web.play import adapter
+        entry = game_or_404(game)
+        form = await body(request)
+        setup = forms.setup(form, game, partners_ok=True)
+        seat = forms.integer(form, "seat", 0, 0, setup.players - 1, "seat")
+        seed = forms.integer(form, "seed", secrets.randbelow(10**6), 0, 2**63 - 1, "--seed")
+        session = hands.start(entry.name, seat, adapter(game)(setup, seat, seed))
+        return await asyncio.to_thread(play_state, session)
+
+    def play_state(session, wait: float = 30.0) -> dict:
+        state = session.state(wait)
+        state["seed"] = session.adapter.seed
+        slaps = getattr(session.adapter, "latencies", None)
+        if slaps is not None:
+            state["slaps"] = list(slaps)
+        return state
+
+    @app.post("/api/profile")
+    async def profile(request: Request):
+        """A reaction profile fitted to the slaps the page collected (over one or more hands)."""
+        from moonshot.web.play.hit_the_deck import SLAP_TIMEOUT, fit_profile
+        form = await body(request)
+        seat = forms.integer(form, "seat", 0, 0, 5, "seat")
+        ms = form.get("ms")
+        if not isinstance(ms, list) or not all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                                               and 0 <= x <= SLAP_TIMEOUT for x in ms):
+            raise FieldError("ms", f"slap times {str(ms)[:60]!r} are not accepted; accepted: a list of milliseconds "
+                             f"from 0 to {SLAP_TIMEOUT:.0f}")
+        fitted = fit_profile([float(x) for x in ms[-200:]], seat)
+        if fitted is None:
+            raise FieldError("ms", f"{len(ms)} slap(s) so far; accepted: at least 3 to fit a profile")
+        return fitted
+
+    @app.get("/api/play/{sid}")
+    async def play_get(sid: str):
+        return await asyncio.to_thread(play_state, hands.get(sid))
+
+    @app.post("/api/play/{sid}/answer")
+    async def play_answer(request: Request, sid: str):
+        session = hands.get(sid)
+        form = await body(request)
+        try:
+            turn = int(form.get("turn"))
+        except (TypeError, ValueError):
+            raise FieldError("turn", f"turn {form.get('turn')!r} is not accepted; accepted: the decision's number")
+        choice = form.get("choice")
+        await asyncio.to_thread(session.answer, turn, choice)
+        return await asyncio.to_thread(play_state, session)
+
+    @app.get("/api/play/{sid}/hint")
+    async def play_hint(sid: str):
+        session = hands.get(sid)
+        hint = session.adapter.hint_for
+        if hint is None:
+            raise FieldError("hint", "no hint now; accepted: ask at one of your plays")
+        return await asyncio.to_thread(hint)
+
+    @app.get("/api/play/{sid}/history")
+    def play_history(sid: str):
+        session = hands.get(sid)
+        return Response(session.history(), media_type="application/x-ndjson", headers={
+            "Content-Disposition": f'attachment; filename="{session.game}-hand-{session.adapter.seed}.jsonl"'})
+
+    # ------------------------------------------------------------------ replay and reports
+
+    @app.get("/replay", response_class=HTMLResponse)
+    def replay_page(request: Request):
+        return page(request, "replay.html", upload_limit=app.state.upload_limit)
+
+    @app.post("/api/replay")
+    async def replay_upload(request: Request):
+        from moonshot.web import replay
+        limit = app.state.upload_limit
+        size = int(request.headers.get("content-length") or 0)
+        if size > limit + 4096:
+            raise FieldError("file", f"the upload is {size:,} bytes; accepted: a history file of at most {limit:,} bytes")
+        form = await request.form(max_files=1, max_fields=5)
+        upload = form.get("file")
+        if upload is None or not hasattr(upload, "read"):
+            raise FieldError("file", "no file uploaded; accepted: a JSON-lines history file (HISTORY.md)")
+        data = await upload.read(limit + 1)
+        if len(data) > limit:
+            raise FieldError("file", f"the upload is over {limit:,} bytes; accepted: a history file of at most {limit:,} bytes")
+        name = Path(upload.filename or "upload").name
+        try:
+            hands = await asyncio.to_thread(replay.read, data, name)
+        except BadInput as exc:
+            raise FieldError("file", str(exc)) from None
+        return {"file": name, "hands": hands}
+
+    @app.get("/reports", response_class=HTMLResponse)
+    def reports_page(request: Request):
+        from moonshot.web import reports
+        return page(request, "reports.html", reports=reports.listing(app.state.reports_dir),
+                    folder=app.state.reports_dir)
+
+    @app.get("/reports/{name:path}/{file}")
+    def report_file(name: str, file: str):
+        from fastapi.responses import FileResponse
+
+        from moonshot.web import reports
+        try:
+            path = reports.resolve(app.state.reports_dir, name, file)
+        except BadInput as exc:
+            return bad("report", str(exc), 404)
+        return FileResponse(path)
+
+    @app.post("/api/{game}/report")
+    async def report_start(request: Request, game: str):
+        from moonshot.web import reports
+        entry = game_or_404(game)
+        form = await body(request)
+        hands_n = forms.integer(form, "hands", min(limits.max_samples, 200_000), 1_000, limits.max_samples, "--hands")
+        seed = forms.seed(form)
+        out = reports.new_folder(app.state.reports_dir, entry.name, hands_n, seed)
+        holder = {}
+        job = runner.start(f"{entry.title}: report", 8, lambda progress: reports.build(
+            entry.name, out, hands_n, seed, limits.jobs, progress, holder.get("job")))
+        holder["job"] = job
+        return await started(job)
+
     @app.get("/api/jobs/{job_id}")
     def job_status(job_id: str):
         job = runner.get(job_id)
@@ -151,6 +280,9 @@ def create_app(limits: Limits = Limits(), reports_dir: Path = Path("out"), uploa
         if job.state != "done":
             return bad("job", f"run {job_id} is {job.state}; accepted: a finished run", 409)
         result = job.result
+        if isinstance(result, Path):                 # a report: its folder's link
+            name = result.parent.relative_to(app.state.reports_dir)
+            return HTMLResponse(f"<p>Report written: <a href='/reports/{name}/report.html'>{name}</a></p>")
         if format == "json":
             from moonshot.reports.text import render_json
             return Response(render_json(result), media_type="application/json")

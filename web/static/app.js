@@ -137,3 +137,161 @@ document.addEventListener("DOMContentLoaded", () => {
   $$("form.run").forEach(f => { runForm(f); picker(f); seatOrders(f); });
   if (window.moonshotPage) window.moonshotPage();
 });
+
+// ------------------------------------------------------------------ play a hand
+function playPage() {
+  const form = $("#deal"), game = form.dataset.game;
+  const table = $("#table"), over = $("#over");
+  let sid = null, turn = null, slapStart = null;
+  const players = $("#players", form), seatSel = $("#seat", form);
+  const seats = () => {
+    const keep = seatSel.value;
+    seatSel.innerHTML = Array.from({length: +players.value}, (_, i) => `<option${String(i) === keep ? " selected" : ""}>${i}</option>`).join("");
+  };
+  players.addEventListener("change", seats); seats();
+
+  form.addEventListener("submit", async ev => {
+    ev.preventDefault();
+    showErrors(form);
+    $(".status", form).textContent = "dealing…";
+    const {status, body} = await postJSON(`/api/${game}/play`, formData(form));
+    $(".status", form).textContent = "";
+    if (status !== 200) { showErrors(form, body.field, body.error); return; }
+    sid = body.id;
+    $(".status", form).textContent = `seed ${body.seed}`;
+    over.hidden = true;
+    show(body);
+  });
+  $("#again").addEventListener("click", () => { over.hidden = true; form.requestSubmit(); });
+
+  function esc(s) { return String(s).replace(/[&<>"]/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c])); }
+
+  function show(state) {
+    $("#log").textContent = state.log.join("\n");
+    $("#log").scrollTop = 1e9;
+    $("#hint").innerHTML = "";
+    if (state.state === "over") return finish(state);
+    if (state.state === "failed") { table.hidden = true; showErrors(form, "form", state.error); return; }
+    if (state.state !== "your turn") { setTimeout(async () => show(await (await fetch(`/api/play/${sid}`)).json()), 300); return; }
+    const p = state.prompt;
+    turn = p.turn;
+    table.hidden = false;
+    $("#prompt-title").textContent = p.title;
+    $("#facts").innerHTML = p.facts.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join("");
+    $("#hand").innerHTML = p.hand.map(t => `<span class="piece p-${esc(t[0])}">${esc(t)}</span>`).join(" ");
+    $("#hint-button").hidden = !p.has_hint;
+    if (p.phase === "slap") {
+      $("#choices").innerHTML = `<button type="button" class="slap" data-timed="1">SLAP!</button>`;
+      requestAnimationFrame(() => { slapStart = performance.now(); });
+      $(".slap").focus();
+    } else {
+      slapStart = null;
+      $("#choices").innerHTML = p.choices.map((c, i) =>
+        `<button type="button" data-i="${i}" aria-keyshortcuts="${i + 1}">${i < 9 ? `<small>${i + 1}</small> ` : ""}${esc(c.label)}</button>`).join("");
+      const first = $("#choices button"); if (first) first.focus();
+    }
+    $("#choices").onclick = ev => {
+      const b = ev.target.closest("button"); if (!b) return;
+      if (b.dataset.timed) slap(); else answer(p.choices[+b.dataset.i].value);
+    };
+  }
+
+  async function answer(choice) {
+    $("#choices").innerHTML = "<em>…</em>";
+    const {status, body} = await postJSON(`/api/play/${sid}/answer`, {turn, choice});
+    if (status !== 200) { $(`.error[data-for="answer"]`).textContent = body.error; return; }
+    $(`.error[data-for="answer"]`).textContent = "";
+    show(body);
+  }
+  function slap() {
+    if (slapStart === null) return;
+    const ms = Math.round((performance.now() - slapStart) * 100) / 100;
+    slapStart = null;
+    answer(ms);
+  }
+  async function hint() {
+    if ($("#hint-button").hidden || !sid) return;
+    $("#hint").textContent = "thinking…";
+    const r = await fetch(`/api/play/${sid}/hint`);
+    const h = await r.json();
+    if (r.status !== 200) { $("#hint").textContent = h.error; return; }
+    $("#hint").innerHTML = `<p><strong>${esc(h.by)}</strong>: ${esc(h.value)}</p><table class="hints"><tr><th>choice</th><th>value</th></tr>` +
+      h.rows.map(r => `<tr><td>${esc(r.move)}</td><td>${r.value.toFixed(3)}</td></tr>`).join("") + "</table>";
+  }
+  $("#hint-button").addEventListener("click", hint);
+  document.addEventListener("keydown", ev => {
+    if (table.hidden || ev.target.matches("input, select, textarea")) return;
+    if (slapStart !== null && (ev.key === "s" || ev.key === "S" || ev.key === " ")) { ev.preventDefault(); slap(); return; }
+    if (ev.key === "h" || ev.key === "H") { hint(); return; }
+    const n = parseInt(ev.key, 10);
+    if (n >= 1 && n <= 9) { const b = $(`#choices button[data-i="${n - 1}"]`); if (b) { ev.preventDefault(); b.click(); } }
+  });
+
+  // Hit the Deck: every slap of this tab (over hands) fits the person's reaction profile
+  async function profile(slaps) {
+    const key = "moonshot-slaps", seen = JSON.parse(sessionStorage.getItem(key) || "[]");
+    const done = JSON.parse(sessionStorage.getItem(key + "-hands") || "[]");
+    if (!done.includes(sid)) { seen.push(...slaps); done.push(sid); }
+    sessionStorage.setItem(key, JSON.stringify(seen)); sessionStorage.setItem(key + "-hands", JSON.stringify(done));
+    const {status, body} = await postJSON("/api/profile", {seat: +seatSel.value, ms: seen});
+    $("#profile").innerHTML = status === 200 ? `<p>Your reaction profile from ${body.slaps} slaps: ` +
+      `<code id="profile-spec">${esc(body.spec)}</code></p><p class="meta">${esc(body.note)}</p>` :
+      `<p class="meta">${esc(body.error)}</p>`;
+  }
+
+  function finish(state) {
+    table.hidden = false;
+    $("#choices").innerHTML = ""; $("#hint-button").hidden = true;
+    $("#prompt-title").textContent = "Hand over";
+    over.hidden = false;
+    const s = state.summary;
+    $("#score").textContent = `Score this hand (per side or seat; you are seat ${s.seat}): ${JSON.stringify(s.score)}`;
+    $("#download").href = `/api/play/${sid}/history`;
+    $("#replay").textContent = s.replay;
+    $("#profile").innerHTML = "";
+    if (state.slaps) profile(state.slaps);
+    $("#download").focus();
+  }
+}
+
+// ------------------------------------------------------------------ replay
+function replayPage() {
+  const form = $("#upload");
+  let hands = [], h = 0, k = 0;
+  form.addEventListener("submit", async ev => {
+    ev.preventDefault();
+    showErrors(form);
+    const r = await fetch("/api/replay", {method: "POST", body: new FormData(form)});
+    const body = await r.json();
+    if (r.status !== 200) { showErrors(form, body.field, body.error); return; }
+    hands = body.hands; h = 0; k = 0;
+    $("#hand-pick").innerHTML = hands.map((x, i) => `<option value="${i}">${x.game} hand ${x.hand_id}</option>`).join("");
+    $("#hands").hidden = false;
+    draw(); $("#next").focus();
+  });
+  $("#hand-pick").addEventListener("change", e => { h = +e.target.value; k = 0; draw(); });
+  $("#prev").addEventListener("click", () => { k = Math.max(0, k - 1); draw(); });
+  $("#next").addEventListener("click", () => { k = Math.min(hands[h].steps.length, k + 1); draw(); });
+  document.addEventListener("keydown", ev => {
+    if ($("#hands").hidden || ev.target.matches("input, select")) return;
+    if (ev.key === "ArrowRight") $("#next").click();
+    if (ev.key === "ArrowLeft") $("#prev").click();
+  });
+  const esc = s => String(s).replace(/[&<>"]/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
+  function draw() {
+    const hand = hands[h], steps = hand.steps;
+    $("#text").textContent = hand.text;
+    $("#where").textContent = `step ${k} of ${steps.length}`;
+    $("#steps").innerHTML = steps.slice(0, k).map(s => `<li>${esc(s.text)}</li>`).join("");
+    $("#steps").scrollTop = 1e9;
+    const next = steps[k];
+    if (next && next.values) {
+      $("#values").innerHTML = `<p>Next: <strong>${esc(next.text)}</strong> (${esc(next.mover_side)}). Solver: the bidder's side ` +
+        `takes ${next.best_tricks} more trick(s) with best play; after the move played, ${next.played_tricks}.</p>` +
+        `<table class="hints"><tr><th>legal move</th><th>bidder side's tricks</th><th></th></tr>` +
+        next.values.map(v => `<tr><td>${esc(v.move)}</td><td>${v.tricks}</td><td>${v.best ? "best" : ""}</td></tr>`).join("") + "</table>";
+    } else {
+      $("#values").innerHTML = next ? `<p>Next: ${esc(next.text)}</p>` : "<p>End of the hand.</p>";
+    }
+  }
+}

@@ -1,0 +1,65 @@
+"""What every game's play adapter shares: the table set-up, the person's prompts, the record and
+the end-of-hand summary (the same text `moonshot replay` prints, which also checks the record)."""
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+from moonshot.analysis.common import Setup
+from moonshot.simulator.errors import BadInput
+
+PERSON = "person"          # the strategy spec written in the history for the person's seat
+
+
+class Hand:
+    game = ""
+
+    def __init__(self, setup: Setup, seat: int, seed: int):
+        if not 0 <= seat < setup.players:
+            raise BadInput(f"seat {seat} does not exist at {setup.players} players; accepted: 0..{setup.players - 1}")
+        self.setup, self.seat, self.seed = setup, seat, seed
+        self.log: list[str] = []
+        self.hint_for: Callable[[], dict] | None = None
+        self._ask: Callable[[dict], Any] | None = None
+
+    # ---------------------------------------------------------------- the session's side
+    def play(self, ask: Callable[[dict], Any]) -> dict:
+        self._ask = ask
+        return self.deal_and_play()
+
+    def summary(self, record: dict) -> dict:
+        from moonshot.simulator.games import get
+        return {"replay": get(self.game).replay(json.loads(json.dumps(record)), "this hand", 1),
+                "score": record.get("score"), "seat": self.seat}
+
+    def hint(self, *args) -> dict:
+        raise BadInput("there is no hint for this decision; accepted: ask at a play")
+
+    # ---------------------------------------------------------------- the adapters' side
+    def tiles(self, hand) -> list[str]:
+        raise NotImplementedError
+
+    def deal_and_play(self) -> dict:
+        raise NotImplementedError
+
+    def specs(self) -> list[str]:
+        specs = list(self.setup.seats.specs)
+        specs[self.seat] = PERSON
+        return specs
+
+    def ask(self, phase: str, title: str, hand, facts: list[tuple[str, str]], choices: list[dict],
+            hint: Callable[[], dict] | None = None) -> Any:
+        """One decision of the person: returns the chosen value (one of the choices')."""
+        self.hint_for = hint
+        prompt = {"phase": phase, "title": title, "hand": self.tiles(hand), "facts": [list(f) for f in facts],
+                  "choices": choices, "has_hint": hint is not None}
+        choice = self._ask(prompt)
+        self.hint_for = None
+        label = next((c["label"] for c in choices if c["value"] == choice), None) or f"{choice:.0f} ms"
+        self.log.append(f"{title}: {label}")
+        return choice
+
+    def first_record(self, result) -> dict:
+        """The HISTORY.md record of the engine's one-hand result."""
+        lines = self.setup.entry.module("history").records(result, self.setup.table, self.specs(), self.seed, 0)
+        return json.loads(lines[0])

@@ -1,0 +1,190 @@
+"""Play a Hit the Deck hand: the reference engine (simulator/hit_the_deck/reference.py) plays one
+deal; the person's turns and slaps are prompts, the other seats are the built-in strategies (shown
+the batch PlayView built from the reference's view: their own hand and public counts; no memory of
+the draw pile, htd.memory's known_draw is left unknown). The slap race is real: the page times
+the person's slap from the moment it shows the Hit-the-Deck card, and the bots' latencies come
+from the chance model (RandomChance) as in any simulated hand. Hints: the tactician's score of
+every legal choice (strategies/hit_the_deck.py)."""
+from __future__ import annotations
+
+import math
+from types import SimpleNamespace
+
+import numpy as np
+
+from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck import reference as ref
+from moonshot.simulator.hit_the_deck.chance import RandomChance
+from moonshot.simulator.hit_the_deck.views import KNOWN_DEPTH, N_CHOICES, PlayView
+from moonshot.simulator.runner import chunk_rngs
+from moonshot.web.play import common
+
+SLAP_TIMEOUT = 3000.0      # ms: a slap not made by then counts as this slow
+DRAW_LABEL = {True: "keep it (end the turn)", False: "draw a card"}
+
+
+def batch_view(view: ref.View, legal) -> PlayView:
+    """The reference's view of one decision as a one-row batch PlayView (what strategies take)."""
+    counts = np.zeros((1, C.N_KINDS), dtype=np.int8)
+    for k in view.hand:
+        counts[0, k] += 1
+    mask = np.zeros((1, N_CHOICES), dtype=bool)
+    for k in legal:
+        mask[0, k] = True
+    one = lambda v, t: np.array([v], dtype=t)          # noqa: E731
+    return PlayView(players=view.players, rules=view.rules, seat=one(view.seat, np.int8), hand=counts, legal=mask,
+                    drawn=one(view.drawn, np.int8), top=one(view.top, np.int8), demand=one(view.demand, np.int8),
+                    direction=one(view.direction, np.int8), hand_sizes=np.array([view.hand_sizes], np.int16),
+                    scores=np.array([view.scores], np.int16), draw_size=one(view.draw_size, np.int16),
+                    discard_size=one(view.discard_size, np.int16),
+                    known_draw=np.full((1, KNOWN_DEPTH), -1, np.int8), seen=np.array([view.seen], np.int16))
+
+
+def demand_text(demand: int) -> str:
+    if demand < 0:
+        return "none"
+    return f"a {demand + 1}" if demand < 5 else f"colour {'RGBY'[demand - 5]}"
+
+
+class PersonChance(RandomChance):
+    """The chance model, except that the person's slap latency is the one the page measured,
+    and the person never forgets to shout nor slaps falsely (the page has no button for those)."""
+
+    def __init__(self, rng, rules, profiles, game: "HtdHand"):
+        super().__init__(rng, rules, profiles)
+        self.g = game
+
+    def forgot(self, shouter: int) -> bool:
+        drawn = super().forgot(shouter)               # the same draws as a simulated hand
+        return False if shouter == self.g.seat else drawn
+
+    def false_slap(self, seat: int, q: float) -> bool:
+        drawn = super().false_slap(seat, q)
+        return False if seat == self.g.seat else drawn
+
+    def latencies(self, shouter: int, racers: list[int]) -> dict[int, float]:
+        out = super().latencies(shouter, racers)
+        if self.g.seat in racers:
+            out[self.g.seat] = self.g.slap(shouter)
+        return out
+
+
+class HtdHand(common.Hand):
+    game = "hit-the-deck"
+
+    def __init__(self, setup, seat: int, seed: int):
+        super().__init__(setup, seat, seed)
+        self.latencies: list[float] = []          # the person's slaps (ms), for the profile fit
+        self._hand: ref.Hand | None = None
+
+    def tiles(self, hand) -> list[str]:
+        return [C.name(int(k)) for k in hand]
+
+    # ---------------------------------------------------------------- playing
+    def deal_and_play(self) -> dict:
+        setup = self.setup
+        table = setup.table
+        deal_rng, play_rng, chance_rng = chunk_rngs(self.seed, 0, setup.entry.streams)
+        hands, draw = ref.deal(deal_rng, table.players, table.rules)
+        dealer = int(deal_rng.integers(table.players))
+        bots = setup.seats.strategies
+
+        def choose(view: ref.View, legal) -> int:
+            if view.seat == self.seat:
+                return self.turn(view, legal)
+            return int(bots[view.seat].play(batch_view(view, legal), play_rng)[0])
+
+        chance = PersonChance(chance_rng, table.rules, table.profiles, self)
+        self._hand = h = ref.Hand(dealer, hands, draw, table.rules, table.profiles, choose, chance,
+                                  on_event=lambda i, ev: self.log.append(self.event_text(ev)))
+        h.play()
+        result = SimpleNamespace(dealer=np.array([h.dealer], np.int8), hands=np.array([h.dealt], np.int8),
+                                 draw_pile=[h.initial_draw], events=[h.events],
+                                 went_out=np.array([-1 if h.went_out is None else h.went_out], np.int8),
+                                 score=np.array([h.score], np.int16))
+        return self.first_record(result)
+
+    def facts(self, view) -> list[tuple[str, str]]:
+        return [("top card", C.name(view.top)), ("demand", demand_text(view.demand)),
+                ("direction", "clockwise" if view.direction > 0 else "counter-clockwise"),
+                ("cards held", ", ".join(f"seat {s}: {n}" for s, n in enumerate(view.hand_sizes))),
+                ("draw pile", str(view.draw_size)), ("discard pile", str(view.discard_size))]
+
+    def turn(self, view: ref.View, legal) -> int:
+        kept = view.drawn >= 0
+        choices = [{"value": int(k), "label": C.name(int(k)) if k != C.DRAW else DRAW_LABEL[kept]}
+                   for k in sorted(legal)]
+        title = f"You drew {C.name(view.drawn)}: play it?" if kept else "Your turn"
+        return self.ask("play", title, view.hand, self.facts(view), choices,
+                        hint=lambda: self.hint(view, legal))
+
+    def slap(self, shouter: int) -> float:
+        who = "you" if shouter == self.seat else f"seat {shouter}"
+        prompt_facts = [("shouted by", who), ("how", "press S or the space bar, or click SLAP, as fast as you can")]
+        ms = self.ask("slap", "Hit the Deck! Slap the pile", [], prompt_facts,
+                      [{"value": "timed", "label": "SLAP"}])
+        ms = min(float(ms), SLAP_TIMEOUT)
+        self.latencies.append(ms)
+        return round(ms, 2)
+
+    def event_text(self, ev: list) -> str:
+        kind = ev[0]
+        me = lambda s: "you" if s == self.seat else f"seat {s}"      # noqa: E731
+        if kind == "play":
+            return f"{me(ev[1])} played {ev[2]}"
+        if kind == "draw":
+            return f"{me(ev[1])} drew {ev[2] if ev[1] == self.seat else 'a card'}"
+        if kind == "penalty":
+            card = f" {ev[3]}" if ev[1] == self.seat and ev[3] else ""      # others' cards stay hidden
+            return f"{me(ev[1])} took a penalty card{card} ({ev[2].replace('_', ' ')})"
+        if kind == "slap":
+            if not ev[2]:
+                return f"{me(ev[1])} forgot to shout" + (f"; {me(ev[4])} draws 4" if ev[4] is not None else "")
+            times = ", ".join(f"{me(s)} {t:.0f} ms" for s, t in enumerate(ev[3]) if t is not None)
+            return f"slap race: {times}" + (f"; {me(ev[4])} was last and draws 4" if ev[4] is not None else "")
+        if kind == "false_slap":
+            return f"{me(ev[1])} slapped falsely"
+        if kind == "turn":
+            return f"{ev[1]} turned up"
+        if kind == "cut":
+            return f"{me(ev[1])} cut {ev[2]} cards; {ev[3]} turned up"
+        if kind == "flip":
+            return f"{me(ev[1])} flipped the piles"
+        if kind == "out":
+            return f"{me(ev[1])} went out"
+        return " ".join(str(x) for x in ev if not isinstance(x, list))
+
+    # ---------------------------------------------------------------- hints
+    def hint(self, view: ref.View, legal) -> dict:
+        from moonshot.strategies.base import make_strategy
+        from moonshot.strategies.hit_the_deck import legal_bits
+        best = make_strategy("hit-the-deck", "tactician")
+        bv = batch_view(view, legal)
+        score = best.scores(bv, legal_bits(bv), np.random.default_rng(self.seed))[0]
+        rows = [{"move": C.name(int(k)) if k != C.DRAW else DRAW_LABEL[view.drawn >= 0], "value": float(score[k])}
+                for k in sorted(legal)]
+        low = min(r["value"] for r in rows)
+        for r in rows:
+            r["value"] -= low                     # the scores only order the choices: the worst reads 0
+        rows.sort(key=lambda r: -r["value"])
+        return {"by": "the tactician (the strongest built-in player)", "value": "its score for each choice, "
+                "relative to the worst (higher is better; it plays the highest)", "rows": rows}
+
+
+
+def fit_profile(ms: list[float], seat: int, least: int = 3) -> dict | None:
+    """A person's reaction profile fitted to their slaps (ex-Gaussian moments: mean mu + tau,
+    variance sigma^2 + tau^2, third central moment 2 tau^3), as a --profile spec; None below
+    `least` slaps."""
+    if len(ms) < least:
+        return None
+    x = np.asarray(ms, dtype=float)
+    mean, var = float(x.mean()), float(x.var(ddof=1)) if len(x) > 1 else 0.0
+    m3 = float(((x - mean) ** 3).mean())
+    tau = min(max(math.copysign(abs(m3 / 2) ** (1 / 3), m3), 1.0), math.sqrt(max(var, 1.0)) * 0.95)
+    sigma = math.sqrt(max(var - tau * tau, 1.0))
+    mu = mean - tau
+    spec = f"{seat}=adult:mu={mu:.0f},sigma={sigma:.0f},tau={tau:.0f},move_mu=0,move_sd=0"
+    return {"slaps": len(ms), "mu": round(mu), "sigma": round(sigma), "tau": round(tau), "spec": f"--profile {spec}",
+            "note": "mu, sigma and tau fitted to your slaps from the card appearing to your key press (that time "
+                    "already includes your reach, so move_mu and move_sd are 0); the other parameters stay adult's"}

@@ -1,0 +1,71 @@
+"""Play a Shoot the Moon round: the batch engine plays one deal with the built-in strategies, and
+the person's seat is a strategy that asks the page (prompts hold only what shoot_the_moon.views
+shows that seat: every card played is face up). Hints: the rollout player's mean chips for each
+legal card (strategies/stm_search.py)."""
+from __future__ import annotations
+
+import numpy as np
+
+from moonshot.simulator.runner import chunk_rngs
+from moonshot.simulator.shoot_the_moon import cards as C
+from moonshot.web.play import common
+
+
+def _seat(table, s: int) -> str:
+    return "dummy" if table.dummy is not None and s == table.dummy else f"seat {s}"
+
+
+class Human:
+    """The person's seat as a Shoot the Moon strategy: every play becomes a prompt."""
+
+    def __init__(self, game: "StmHand"):
+        self.g = game
+
+    def play(self, view, rng):
+        if len(view) == 0:
+            return np.zeros(0, dtype=np.int64)
+        table, H = view.table, view.table.hands_dealt
+        hand = [c for c, live in zip(view.hand[0], view.live[0]) if live]
+        plays = [(int(s), int(c)) for s, c in zip(view.play_seats[0], view.play_cards[0]) if c >= 0]
+        done = len(plays) - view.position
+        tricks = [plays[i:i + H] for i in range(0, done, H)]
+        now = plays[done:]
+        facts = [("you play for", _seat(table, int(view.seat[0]))), ("your side", str(int(view.side[0]))),
+                 ("trick", f"{int(view.trick_no) + 1} of 5"),
+                 ("tricks won by side", ", ".join(f"side {k}: {int(v)}" for k, v in enumerate(view.tricks[0]))),
+                 ("chips by side", ", ".join(f"side {k}: {int(v)}" for k, v in enumerate(view.chips[0]))),
+                 ("this trick", ", ".join(f"{_seat(table, s)}: {C.card_name(c)}" for s, c in now) or "you lead")]
+        for i, t in enumerate(tricks):
+            facts.append((f"trick {i + 1}", ", ".join(f"{_seat(table, s)}: {C.card_name(c)}" for s, c in t)))
+        choices = [{"value": int(i), "label": C.card_name(int(view.hand[0][i]))} for i in np.flatnonzero(view.legal[0])]
+        return np.array([self.g.ask("play", "Your play", hand, facts, choices, hint=lambda: self.g.hint(view))])
+
+
+class StmHand(common.Hand):
+    game = "shoot-the-moon"
+
+    def __init__(self, setup, seat: int, seed: int):
+        super().__init__(setup, seat, seed)
+        self._rollout = None
+
+    def tiles(self, hand) -> list[str]:
+        return [C.card_name(int(c)) for c in hand]
+
+    def deal_and_play(self) -> dict:
+        setup = self.setup
+        strategies = list(setup.seats.strategies)
+        strategies[self.seat] = Human(self)
+        res = setup.hooks.play(setup, strategies, chunk_rngs(self.seed, 0, setup.entry.streams), 1)
+        return self.first_record(res)
+
+    def hint(self, view) -> dict:
+        from moonshot.strategies.base import make_strategy
+        if self._rollout is None:
+            self._rollout = make_strategy("shoot-the-moon", "rollout")
+        values = self._rollout.values(view, np.random.default_rng(self.seed))[0]
+        rows = [{"move": C.card_name(int(view.hand[0][i])), "value": float(values[i])}
+                for i in np.flatnonzero(view.legal[0])]
+        rows.sort(key=lambda r: -r["value"])
+        return {"by": "rollout: 32 deals of the unseen cards that fit what your seat has seen, each played out "
+                      "by the odd planner", "value": "your side's mean chip gain this round after the card "
+                                                    "(higher is better)", "rows": rows}

@@ -1,0 +1,82 @@
+"""The Reports page's work: list the reports in the server's output folder (never a path the page
+names: the page picks one of the listed folder names), and build a new one through the game's
+report builder, with its section lines ("[2/7] ...") as the run's progress.
+
+The builders print their section lines through reports.document.progress_line; a run on this
+server hears them through a per-thread sink (other threads, and the CLI, are unaffected)."""
+from __future__ import annotations
+
+import re
+import threading
+from pathlib import Path
+
+from moonshot.reports import document
+from moonshot.simulator.errors import BadInput
+
+_sink = threading.local()
+_original = document.progress_line
+SECTION = re.compile(r"^\[(\d+)/(\d+)\]")
+
+
+def _progress_line(quiet: bool, text: str) -> None:
+    hear = getattr(_sink, "hear", None)
+    if hear is not None:
+        hear(text)
+    _original(quiet, text)
+
+
+document.progress_line = _progress_line
+
+
+def listing(root: Path) -> list[dict]:
+    """Every folder under `root` (two levels at most) holding a report.html, newest first."""
+    if not root.is_dir():
+        return []
+    found = [p.parent for p in list(root.glob("*/report.html")) + list(root.glob("*/*/report.html"))]
+    found.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    return [{"name": str(p.relative_to(root)), "title": _title(p)} for p in found]
+
+
+def _title(folder: Path) -> str:
+    md = folder / "report.md"
+    first = md.read_text(encoding="utf-8", errors="replace").splitlines()[:1] if md.exists() else []
+    return first[0].lstrip("# ").strip() if first else folder.name
+
+
+def resolve(root: Path, name: str, file: str) -> Path:
+    """A file of a listed report, or BadInput: names come from listing(), never from elsewhere."""
+    names = {r["name"] for r in listing(root)}
+    if name not in names:
+        raise BadInput(f"no report {name!r} in the server's reports folder; accepted: {', '.join(sorted(names)) or 'none yet'}")
+    folder = (root / name).resolve()
+    path = (folder / file).resolve()
+    if not path.is_relative_to(folder) or not path.is_file():
+        raise BadInput(f"no file {file!r} in report {name!r}; accepted: report.html and its figures")
+    return path
+
+
+def new_folder(root: Path, game: str, hands: int, seed: int) -> Path:
+    base = root / f"{game}-{hands}-seed{seed}"
+    out, k = base, 1
+    while out.exists():
+        k += 1
+        out = Path(f"{base}-{k}")
+    return out
+
+
+def build(game: str, out: Path, hands: int, seed: int, jobs: int, progress, job=None) -> Path:
+    """Build the report; `progress(1)` at each section (it raises to cancel between sections);
+    the job's total becomes the builder's section count."""
+    from moonshot.simulator.games import get
+
+    def hear(text: str) -> None:
+        m = SECTION.match(text)
+        if m:
+            if job is not None:
+                job.total = int(m.group(2))
+            progress(1)
+    _sink.hear = hear
+    try:
+        return get(game).build_report(out, hands, seed, jobs, quiet=True)
+    finally:
+        _sink.hear = None
