@@ -295,7 +295,7 @@ def simulate(ctx: typer.Context, game: str, players: Optional[int] = PlayersOpt,
         check_hands_file(save_hands)
     setup = _setup(entry, players, partners, rule, strategy, profile)
     total = games or hands or 100_000
-    with _runs(ctx, setup, scheduler, save, resume) as keep, _history_writer(history) as write, \
+    with _runs(ctx, setup, scheduler, save, resume) as keep, _history_writer(history, total) as write, \
             hands_file(save_hands), _progress(total, quiet, "simulating") as progress:
         result = run(setup, None if games else total, games, seed, jobs, progress=progress, on_records=write)
         keep(result)
@@ -303,13 +303,19 @@ def simulate(ctx: typer.Context, game: str, players: Optional[int] = PlayersOpt,
 
 
 @contextmanager
-def _history_writer(path: Optional[Path]):
-    """Stream JSON lines into a temporary file; it becomes `path` only when the run succeeds."""
+def _history_writer(path: Optional[Path], total: int):
+    """Stream JSON lines into a temporary file; it becomes `path` only when the run succeeds. Its
+    estimated size is said first when it is big (simulator.eta)."""
     if path is None:
         yield None
         return
+    from moonshot.simulator.eta import say_history_size
     with atomic_file(path) as tmp, tmp.open("w") as fh:
-        yield lambda lines: fh.write("\n".join(lines) + "\n")
+        def write(lines: list[str]) -> None:
+            if fh.tell() == 0:
+                say_history_size(path, lines, total)
+            fh.write("\n".join(lines) + "\n")
+        yield write
 
 
 @app.command(cls=per_game(lambda g: ", ".join(g.analyses)))

@@ -125,15 +125,18 @@ def run(task, args: tuple, total: int, seed: int, jobs: int, progress: Progress 
     Under ``--save-hands`` (simulator.store.hands_file) simulate's hands chunks also return one row
     per hand (the game hook's ``hand_rows`` plus the hand number), written chunk by chunk. The
     chunks keep their name in a run store either way (--save-hands changes no number)."""
+    from moonshot.simulator.eta import Clock
     from moonshot.simulator.store import hands_sink
     if chunk is None:
         chunk = next((a.chunk() for a in args if isinstance(a, Setup)), CHUNK)
+    clock = Clock(total, chunk, jobs)             # says the run's time after its first chunk, if long
     name = f"{task.__module__}.{task.__qualname__}"
     sink = hands_sink() if task is _hands_chunk else None
     if sink is not None:
         args = (*args[:-1], True)             # _hands_chunk's rows: keep one row per hand too
 
     def on_chunk(part: Tally, size: int) -> None:
+        clock.chunk_done()
         if on_records is not None and part.records:
             on_records(part.records)
         if sink is not None and part.rows is not None:

@@ -250,6 +250,24 @@ def test_records_carry_the_reaction_profile_every_seat_played_with(tmp_path, cap
     assert run(["replay", hist], capsys)[0] == 0
 
 
+def test_a_long_run_says_its_time_and_a_big_history_its_size_before_most_of_it(tmp_path, capsys, monkeypatch):
+    import re
+    monkeypatch.setattr("moonshot.simulator.eta.SAY_TIME_OVER", 0.0)     # as if every run were long and big
+    monkeypatch.setattr("moonshot.simulator.eta.SAY_SIZE_OVER", 0)
+    monkeypatch.setattr("moonshot.analysis.common.CHUNK", 1_000)           # three chunks
+    hist = tmp_path / "h.jsonl"
+    code, _, err = run(["simulate", "moon", "-n", "3000", "--history", hist, "-o", tmp_path / "o.json", "-q"], capsys)
+    notes = [line for line in err.splitlines() if line.startswith("moonshot: note:")]
+    assert code == 0 and len(notes) == 2
+    assert re.search(r"this run will take about \d+ s \(its first chunk, 1,000 of 3,000, took \d+ s; 3 chunks, 1 at a "
+                     r"time\)", notes[0])
+    each = float(re.search(r"3,000 hands at about ([\d,]+) bytes each", notes[1]).group(1).replace(",", ""))
+    assert abs(each * 3000 - hist.stat().st_size) < 0.05 * hist.stat().st_size     # the estimate is near the truth
+    monkeypatch.undo()
+    code, _, err = run(["simulate", "moon", "-n", "3000", "--history", hist, "-o", tmp_path / "p.json", "-q"], capsys)
+    assert code == 0 and "note" not in err                                     # a short, small run says nothing
+
+
 def test_the_last_trick_shows_chips_before_the_end_of_round_award(tmp_path, capsys):
     hist = tmp_path / "h.jsonl"
     run(["simulate", "shoot-the-moon", "-n", "30", "--history", hist, "-q"], capsys)

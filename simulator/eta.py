@@ -1,0 +1,64 @@
+"""How long a run will take and how big its hand history will be, said once on stderr when it is
+more than a user would wait for without being told: estimated from the run's own first chunk
+(its time, or its history lines), so it holds for any game, strategy or machine."""
+from __future__ import annotations
+
+import math
+import os
+import sys
+import time
+
+SAY_TIME_OVER = 180.0            # seconds: a run estimated longer says so after its first chunk
+SAY_SIZE_OVER = 1_000_000_000    # bytes: a --history estimated bigger says so before its first lines
+
+
+def duration(seconds: float) -> str:
+    """'45 s', '12 min', '3 h 20 min', '4 days 6 h'."""
+    if seconds < 60:
+        return f"{seconds:.0f} s"
+    minutes = round(seconds / 60)
+    if minutes < 60:
+        return f"{minutes} min"
+    hours, minutes = divmod(minutes, 60)
+    if hours < 48:
+        return f"{hours} h {minutes} min"
+    days, hours = divmod(hours, 24)
+    return f"{days:,} days {hours} h"
+
+
+def size(n_bytes: float) -> str:
+    return f"{n_bytes / 1e9:,.1f} GB" if n_bytes >= 1e9 else f"{n_bytes / 1e6:,.0f} MB"
+
+
+class Clock:
+    """Started before a run's chunks are played; `chunk_done()` after each one. The first says the
+    estimated time of the whole run if it is over SAY_TIME_OVER: the first chunk's time for every
+    round of `jobs` chunks (chunks run `jobs` at a time; a cluster may run more, so 'about')."""
+
+    def __init__(self, total: int, chunk: int, jobs: int):
+        self.total, self.chunk = total, chunk
+        self.chunks = max(1, math.ceil(total / chunk))
+        self.parallel = max(1, min(self.chunks, (os.cpu_count() or 1) if jobs == -1 else jobs))
+        self.start = time.monotonic()
+        self.first = True
+
+    def chunk_done(self) -> None:
+        if not self.first:
+            return
+        self.first = False
+        took = time.monotonic() - self.start
+        rounds = math.ceil(self.chunks / self.parallel)
+        estimate = took * rounds
+        if rounds > 1 and estimate > SAY_TIME_OVER:
+            print(f"moonshot: note: this run will take about {duration(estimate)} (its first chunk, "
+                  f"{min(self.chunk, self.total):,} of {self.total:,}, took {duration(took)}; {self.chunks:,} chunks, "
+                  f"{self.parallel} at a time)", file=sys.stderr, flush=True)
+
+
+def say_history_size(path, lines: list[str], total: int) -> None:
+    """Before a --history's first lines are written: its estimated size, if over SAY_SIZE_OVER."""
+    each = sum(len(line) + 1 for line in lines) / max(1, len(lines))
+    estimate = each * total
+    if estimate > SAY_SIZE_OVER:
+        print(f"moonshot: note: --history {str(path)!r} will be about {size(estimate)} ({total:,} hands at about "
+              f"{each:,.0f} bytes each)", file=sys.stderr, flush=True)
