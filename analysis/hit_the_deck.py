@@ -61,6 +61,8 @@ class HtdHooks(Hooks):
     lower_is_better = ("penalty",)
     metric_words = {"penalty": "penalty points per hand", "win": "P(winning the game)"}
     seat_outcome_names = ("penalty", "p_out", "turns")
+    headline_names = ("penalty", "p_blocked", *(f"cards_{c}" for c in CAUSES), "turns")
+    lab_size = (1_000, 10_000)
     all_tables = ALL_TABLES
 
     def make_table(self, players, partners, rule_args, profiles) -> E.Table:
@@ -120,6 +122,16 @@ class HtdHooks(Hooks):
     def side_outcomes(self, setup, res) -> dict[str, np.ndarray]:
         m = seat_metrics(res)
         return {"penalty": m["penalty"], "out": m["p_out"]}
+
+    def first_player(self, setup, g) -> np.ndarray:
+        return (g.first_hand.dealer + 1) % setup.players            # the dealer's left plays first
+
+    def headline(self, setup, res) -> dict[str, np.ndarray]:
+        """Per hand, averaged over the seats: penalty points and penalty cards by cause; whether the
+        hand was blocked, and its turns."""
+        m = seat_metrics(res)
+        return {"penalty": m["penalty"].mean(axis=1), "p_blocked": res.went_out < 0,
+                **{f"cards_{c}": m[f"cards_{c}"].mean(axis=1) for c in CAUSES}, "turns": res.turns.astype(np.int64)}
 
     def seat_outcomes(self, setup, res) -> dict[str, np.ndarray]:
         m = seat_metrics(res)

@@ -20,10 +20,26 @@ class Flag:
     rules_id: str             # RULES.md ambiguity/rule id
     help: str
     parse: Callable[[str], Any]
+    sweep: tuple[str, ...] = ()   # values a rules sweep tries where `accepted` lists none (ranges, free text)
+    needs: str = ""               # why it may never change play on its own (e.g. it needs another flag on)
 
     @property
     def field(self) -> str:
         return self.name.split(".", 1)[1]
+
+    def alternatives(self) -> list[str]:
+        """The values a rules sweep tries instead of the default: `sweep`, or else every value
+        `accepted` lists (comma-separated) that parses, the default left out."""
+        texts = self.sweep or tuple(t.strip() for t in self.accepted.split(", "))
+        out = []
+        for text in texts:
+            try:
+                value = self.parse(text)
+            except (ValueError, TypeError):
+                continue                       # a description ("an integer 1..1000"), not a value
+            if value != self.default and text not in out:
+                out.append(text)
+        return out
 
 
 def choice(*values: str) -> Callable[[str], str]:

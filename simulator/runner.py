@@ -49,10 +49,14 @@ class Change:
     values: np.ndarray
 
 
-def difference(after: np.ndarray, before: np.ndarray):
-    """after - before row by row (a paired difference): a Change when both are yes/no outcomes."""
+def difference(after, before):
+    """after - before row by row (a paired difference): a Change when both are yes/no outcomes or
+    read as percentages (Share, Change)."""
+    wrapped = isinstance(after, (Share, Change)) and isinstance(before, (Share, Change))
+    after, before = getattr(after, "values", after), getattr(before, "values", before)
     d = np.asarray(after, dtype=np.float64) - before
-    return Change(d) if np.asarray(after).dtype == bool and np.asarray(before).dtype == bool else d
+    yes_no = np.asarray(after).dtype == bool and np.asarray(before).dtype == bool
+    return Change(d) if wrapped or yes_no else d
 
 
 def _columns(m: str, v) -> dict[str, object]:

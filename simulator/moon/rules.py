@@ -24,7 +24,7 @@ FLAGS: tuple[Flag, ...] = (
          "full28 (4 players)", "A-MOON-2",
          "tile set: 22 tiles keeping 0-0 plus a widow (3p), 21 tiles without any blank and no widow (3p), "
          "or the full double-six set (4p)",
-         choice("default", *TILE_SET_NAMES)),
+         choice("default", *TILE_SET_NAMES), sweep=("no_blanks21", "full28")),
     Flag("moon.bid_success", "at_least", "at_least, strictly_greater", "A-MOON-1",
          "a bid of b is made with at least b tricks, or only with more than b", choice("at_least", "strictly_greater")),
     Flag("moon.moon_bid_scoring", "points", "points, instant_win, instant_win_or_loss", "A-MOON-3",

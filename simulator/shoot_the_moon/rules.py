@@ -47,12 +47,14 @@ FLAGS: tuple[Flag, ...] = (
          choice("blind_stack", "open_hand_nondealer_chooses")),
     Flag("stm.little_moon_lead_trumps", False, "true, false", "A-STM-7",
          "whether red still trumps when a Little Moon is led (sensitivity test only)", boolean),
-    Flag("stm.target_chips", 7, "an integer 1..1000", "A-STM-8", "chips needed to win the game", integer(1, 1000)),
-    Flag("stm.starting_chips", 2, "an integer 0..1000", "STM-3.1", "chips each side starts with", integer(0, 1000)),
+    Flag("stm.target_chips", 7, "an integer 1..1000", "A-STM-8", "chips needed to win the game", integer(1, 1000),
+         sweep=("5", "10")),
+    Flag("stm.starting_chips", 2, "an integer 0..1000", "STM-3.1", "chips each side starts with", integer(0, 1000), sweep=("0", "4")),
     Flag("stm.revoke_model", None, "off, on, on(p_revoke,p_detect) with probabilities in [0,1]", "STM-11",
          "human-error model: revokes happen and may be detected (round replayed, offender -1 chip)", _revoke),
     Flag("stm.revoke_keep_hand_chips", False, "true, false", "A-STM-6",
-         "whether Moon-card chip changes of an annulled round stand", boolean),
+         "whether Moon-card chip changes of an annulled round stand", boolean,
+         needs="it changes play only with stm.revoke_model on (a round annulled by a detected revoke)"),
 )
 
 
