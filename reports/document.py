@@ -236,7 +236,8 @@ class Document:
 
     def tournament(self, setup, entrants, games: int, seed: int, jobs: int) -> None:
         """Every pair of the built-in `entrants` on the same deals; Bradley-Terry ratings."""
-        from moonshot.analysis.tournament import ratings_figure, tournament
+        from moonshot.analysis.tournament import tournament
+        from moonshot.reports.tournament import ratings_figure
         result = tournament(setup, list(entrants), games, seed, jobs)
         self.section("Tournament: how the built-in strategies rank", result,
                      ("tournament", ratings_figure(result), "Ratings of the built-in strategies (Elo scale)."),

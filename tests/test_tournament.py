@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from moonshot.analysis.common import make_setup
-from moonshot.analysis.tournament import ELO, bradley_terry, ratings_figure, tournament
+from moonshot.analysis.tournament import ELO, bradley_terry, tournament
+from moonshot.reports.tournament import ratings_figure
 from moonshot.simulator.errors import BadInput
 
 
