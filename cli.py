@@ -397,6 +397,42 @@ def whatif(ctx: typer.Context, game: str, rule: Optional[List[str]] = RuleOpt, p
                                            progress=progress), (ctx, scheduler, save, resume))
 
 
+@app.command("rules-lab")
+def rules_lab(ctx: typer.Context, game: str, players: Optional[int] = PlayersOpt, partners: bool = PartnersOpt,
+              games: Optional[int] = typer.Option(None, "--games", help="games per rule change (default: the game's)"),
+              hands: Optional[int] = typer.Option(None, "--hands", "-n", help="hands per rule change (default: the "
+                                                  "game's)"),
+              sets: Optional[List[str]] = typer.Option(None, "--set", help="a named rule set instead of the sweep, "
+                                                       "e.g. family=stm.target_chips=5,stm.starting_chips=0 (repeat)"),
+              strong: Optional[str] = typer.Option(None, "--strong", help="the skill measure's strong player "
+                                                   "(default: the game's default strategy)"),
+              weak: str = typer.Option("random", "--weak", help="the skill measure's weak players"),
+              strategy: Optional[List[str]] = StrategyOpt, rule: Optional[List[str]] = RuleOpt,
+              profile: Optional[List[str]] = ProfileOpt, seed: int = SeedOpt, jobs: int = JobsOpt,
+              format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt,
+              scheduler: Optional[str] = SchedulerOpt, save: Optional[Path] = SaveOpt,
+              resume: Optional[Path] = ResumeOpt):
+    """Which house rules matter: every rules flag's other values (or --set rule sets) against the
+    defaults on the same games and deals, ranked, with what each does to length, fairness and skill."""
+    from moonshot.analysis.rules_lab import rules_lab as run, trial_seconds
+    entry = inputs.game(game)
+    fmt = inputs.out_format(format, out)
+    games, hands = inputs.count("--games", games), inputs.count("--hands", hands)
+    inputs.out_file(out)
+    setup = _setup(entry, players, partners, rule, strategy, profile)
+    games, hands = games or setup.hooks.lab_size[0], hands or setup.hooks.lab_size[1]
+    with _runs(ctx, setup, scheduler, save, resume) as keep:
+        if not quiet and resume is None:          # a sweep can take minutes: say so before starting
+            seconds = trial_seconds(setup, games, hands, strong, weak, sets, jobs)
+            if seconds > 10:
+                print(f"moonshot: rules-lab: about {seconds / 60:.0f} min on {jobs} job(s) for {games:,} games and "
+                      f"{hands:,} hands per rule change (from a short trial of the defaults)", file=sys.stderr)
+        with _progress(games + hands, quiet, "rules lab") as progress:
+            result = run(setup, games, hands, seed, jobs, strong, weak, sets, progress)
+        keep(result)
+    _emit(result, fmt, out)
+
+
 @app.command()
 def report(ctx: typer.Context, game: str, out: Path = typer.Option(..., "--out", "-o", help="folder for the report"),
            hands: Optional[int] = HandsOpt, seed: int = SeedOpt, jobs: int = JobsOpt, quiet: bool = QuietOpt,

@@ -47,6 +47,9 @@ class MoonHooks(Hooks):
         "tricks": ("tricks", "tricks the side took in the hand"),
         "p_bidder": ("P(takes bid)", "the side won the auction"),
         "p_thrown_in": ("P(thrown in)", "everybody passed and the hand was redealt"),
+        "p_made": ("P(contract made)", "a contract was played and made (per hand dealt)"),
+        "p_set": ("P(contract set)", "a contract was played and set (per hand dealt)"),
+        "p_bid21": ("P(21 contract)", "the contract was 21, shooting the moon (per hand dealt)"),
         "p_make": ("P(make)", "the contract was made (at least the bid in tricks)"),
         "p_make_open": ("P(make), open hands", "P(make) when every seat sees every hand and plays its best "
                         "(double dummy, the exact solver)"),

@@ -119,17 +119,18 @@ def _arms(setup: Setup, arms: tuple[tuple[str, ...], ...]) -> list[Setup]:
     return [setup] + [replace(setup, rule_args=setup.rule_args + args) for args in arms]
 
 
-def _game_measures(arm: Setup, strong: str, seeds, size: int) -> tuple[dict, np.ndarray, list]:
+def _game_measures(arm: Setup, strong: str, weak: str, seeds, size: int) -> tuple[dict, np.ndarray, list]:
     """One arm's games: (per-game measures, P(win) by position (n, players), what to compare for
     'never fired'). Position 0 plays first in the game's first hand; skill is one `strong` player
-    (seat 0) at a table of `random` ones, its P(win) minus a weak side's average."""
+    (seat 0; its position is random, as the first player is) at a table of `weak` ones, its P(win)
+    minus a weak side's average."""
     hooks, table = arm.hooks, arm.table
     P = table.players
     g = hooks.play_games(arm, arm.seats.strategies, arm_rngs(seeds), size)
     values = game_values(arm, g)
     seat_at = (hooks.first_player(arm, g)[:, None] + np.arange(P)) % P
     by_position = np.take_along_axis(values["p_win"], seat_at.astype(np.intp), axis=1)
-    lineup = [arm.strategy(strong)] + [arm.strategy(WEAK)] * (P - 1)
+    lineup = [arm.strategy(strong)] + [arm.strategy(weak)] * (P - 1)
     s = hooks.play_games(arm, lineup, arm_rngs(seeds), size)
     wins = hooks.wins(arm, s)
     own = int(table.side_of_seat[0])
@@ -142,9 +143,9 @@ def _game_measures(arm: Setup, strong: str, seeds, size: int) -> tuple[dict, np.
 
 
 def _lab_games_chunk(setup: Setup, arms: tuple[tuple[str, ...], ...], pairs: tuple[tuple[int, int], ...],
-                     strong: str, seed: int, index: int, size: int) -> Tally:
+                     strong: str, weak: str, seed: int, index: int, size: int) -> Tally:
     seeds = arm_seeds(seed, index, setup.entry.streams)
-    played = [_game_measures(arm, strong, seeds, size) for arm in _arms(setup, arms)]
+    played = [_game_measures(arm, strong, weak, seeds, size) for arm in _arms(setup, arms)]
     tally = Tally()
     for v, b in pairs:
         (mv, pv, tv), (mb, pb, tb) = played[v], played[b]
@@ -304,17 +305,17 @@ def plan(setup: Setup, sets: list[str] | None = None) -> tuple[list[Arm], pd.Dat
     return arms, skipped, comparisons(len(arms), bool(sets))
 
 
-def trial_seconds(setup: Setup, games: int, hands: int, strong: str | None = None, sets: list[str] | None = None,
-                  jobs: int = 1, seed: int = 0) -> float:
+def trial_seconds(setup: Setup, games: int, hands: int, strong: str | None = None, weak: str = WEAK,
+                  sets: list[str] | None = None, jobs: int = 1, seed: int = 0) -> float:
     """Seconds the whole lab should take on `jobs` workers, timed from a small trial of the
     defaults' arm (TRIAL_GAMES games and ten times as many hands) played here."""
     import time
     strong = strong or setup.entry.default_strategy
     arms, _, _ = plan(setup, sets)
     seeds = arm_seeds(seed, 0, setup.entry.streams)
-    _game_measures(setup, strong, seeds, 2)                 # warm-up: tables, strategies, compiled kernels
+    _game_measures(setup, strong, weak, seeds, 2)           # warm-up: tables, strategies, compiled kernels
     start = time.perf_counter()
-    _game_measures(setup, strong, seeds, TRIAL_GAMES)
+    _game_measures(setup, strong, weak, seeds, TRIAL_GAMES)
     mid = time.perf_counter()
     setup.hooks.play(setup, setup.seats.strategies, arm_rngs(seeds), 10 * TRIAL_GAMES)
     end = time.perf_counter()
@@ -323,19 +324,21 @@ def trial_seconds(setup: Setup, games: int, hands: int, strong: str | None = Non
 
 
 def rules_lab(setup: Setup, games: int | None = None, hands: int | None = None, seed: int = 2026, jobs: int = 1,
-              strong: str | None = None, sets: list[str] | None = None, progress: Progress = None) -> Result:
+              strong: str | None = None, weak: str = WEAK, sets: list[str] | None = None,
+              progress: Progress = None) -> Result:
     """Every rule change (or named set) against the defaults on the same games and deals: the
     ranked table of paired changes, the changes that never fired, the flags left out."""
     hooks = setup.hooks
     games, hands = games or hooks.lab_size[0], hands or hooks.lab_size[1]
     strong = strong or setup.entry.default_strategy
-    setup.strategy(strong)
-    if strong.strip() == WEAK:
-        raise BadInput(f"--strong {strong!r} is the weak player itself; accepted: any other strategy of "
-                       f"{setup.entry.name}")
+    setup.strategy(strong), setup.strategy(weak)
+    if strong.strip() == weak.strip():
+        raise BadInput(f"--strong and --weak are both {strong!r}: the edge of a player over itself is 0; accepted: "
+                       f"two different strategies of {setup.entry.name}")
     arms, skipped, pairs = plan(setup, sets)
     args = tuple(a.args for a in arms)
-    t_games = run(_lab_games_chunk, (setup, args, pairs, strong), games, seed, jobs, progress, chunk=GAMES_CHUNK)
+    t_games = run(_lab_games_chunk, (setup, args, pairs, strong, weak), games, seed, jobs, progress,
+                  chunk=GAMES_CHUNK)
     t_hands = run(_lab_hands_chunk, (setup, args, pairs), hands, seed, jobs, progress, chunk=HANDS_CHUNK)
     names = ([DEFAULTS] + [a.label for a in arms])
     labels = [((v, b), names[v] if b == 0 else f"{names[v]} vs {names[b]}") for v, b in pairs]
@@ -343,7 +346,7 @@ def rules_lab(setup: Setup, games: int | None = None, hands: int | None = None, 
     levels = _levels(table, [label for (v, b), label in labels if b == 0])
 
     res = Result(f"{setup.entry.title}: rules lab", {**setup.meta(seed=seed), "games": games, "hands": hands,
-                                                     "strong": strong, "weak": WEAK,
+                                                     "strong": strong, "weak": weak,
                                                      **({"sets": {a.label: list(a.args) for a in arms}} if sets else {})})
     live = [label for _, label in labels if fired[label]]
     silent = [label for _, label in labels if not fired[label]]
@@ -370,15 +373,17 @@ def rules_lab(setup: Setup, games: int | None = None, hands: int | None = None, 
     if silent:
         res.findings.append(f"Never fired ({len(silent)}): " + "; ".join(
             f"{r} ({reason})" for r, reason in zip(silent, res.tables["never_fired"]["reason"])) + ".")
-    res.notes += _notes(setup, k, strong, games, hands, bool(sets))
+    res.notes += _notes(setup, k, strong, weak, games, hands, bool(sets))
     return res
 
 
 def _silent_reason(setup: Setup, rule: str, arms: list[Arm], games: int, hands: int) -> str:
+    """Why a comparison never fired: what its flags say they wait for, else what was played."""
     by_name = {f.name: f for f in setup.entry.flags}
-    flag = by_name.get(rule.split("=", 1)[0])
-    if flag is not None and flag.needs:
-        return flag.needs
+    args = next((a.args for a in arms if a.label == rule), ())
+    flags = [by_name.get(arg.split("=", 1)[0].strip()) for arg in args]
+    if flags and all(f is not None and f.needs for f in flags):
+        return "; ".join(dict.fromkeys(f.needs for f in flags))
     return (f"not one of {games:,} games or {hands:,} hands came out differently: these strategies "
             f"({', '.join(dict.fromkeys(setup.seats.specs))}) never reach the situation it governs, or it never "
             "changes an outcome there")
@@ -416,7 +421,7 @@ def _findings(res: Result, table: pd.DataFrame, order: list[str], shown: list[st
                                        "the strong player's edge", higher=False))
 
 
-def _notes(setup: Setup, k: int, strong: str, games: int, hands: int, sets: bool) -> list[str]:
+def _notes(setup: Setup, k: int, strong: str, weak: str, games: int, hands: int, sets: bool) -> list[str]:
     length = setup.hooks.game_length_names[0]
     return [
         f"Every rule change is played on the same {games:,} games and {hands:,} hands as the defaults (the same "
@@ -429,7 +434,7 @@ def _notes(setup: Setup, k: int, strong: str, games: int, hands: int, sets: bool
         f"d_{length}: game length; first_edge: P(win) of the player who plays (bids) first in the game's first hand "
         "minus the average over positions; spread: highest minus lowest P(win) over positions (from the first "
         "player round the table; delta-method interval; noise alone makes it a little positive); skill: one "
-        f"{strong} player among {WEAK} ones, its P(win) minus a {WEAK} side's average (a rule that narrows it makes "
+        f"{strong} player among {weak} ones, its P(win) minus a {weak} side's average (a rule that narrows it makes "
         "the game more about luck). The headline rates come from single hands.",
         "never_fired: every game and hand came out exactly as under the defaults, so the change has no measured "
         "effect here because the situation never came up, which is not the same as 'no effect'.",

@@ -21,6 +21,15 @@ COMMON = {
     "position": ("position", "order in the deal or auction: 0 goes first"),
     "n": ("n", "sample size behind the estimate"),
     "share": ("share", "share of the hands (or games) in that row"),
+    "rule": ("rule", "a rules change (flag=value) or a named rule set, played against the defaults"),
+    "rank": ("rank", "order by effect_size, largest first"),
+    "effect_size": ("effect size", "the rule's largest measurable change, in standard deviations of that measure"),
+    "first_edge": ("first player's edge", "P(win) of the player who plays (bids) first in the first hand, minus "
+                   "the average over positions"),
+    "spread": ("P(win) spread", "highest minus lowest P(win) over positions round the table"),
+    "skill": ("strong player's edge", "one strong player among weak ones: its P(win) minus a weak side's"),
+    "flag": ("flag", "a rules flag (RULES.md §4)"),
+    "reason": ("reason", "why the rule was left out or never changed a game"),
     "strategy": ("strategy", "the strategy the row is about (in a strong-play table: the one in every seat; a row "
                  "'X - Y' is X's estimate minus Y's, with its 95% interval)"),
 }

@@ -1,0 +1,124 @@
+"""The rules lab (analysis/rules_lab.py, `moonshot rules-lab`): never-fired rules, the sign of a
+known effect, equality with `whatif`, the Bonferroni correction, --jobs and rule sets. Tiny sizes."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from moonshot.analysis.common import make_setup, whatif
+from moonshot.analysis.rules_lab import GAMES_CHUNK, HANDS_CHUNK, comparisons, parse_sets, rules_lab, sweep_arms
+from moonshot.analysis.words import widen
+from moonshot.simulator.errors import BadInput
+
+SEED = 7
+
+
+def _row(res, table, rule, metric):
+    df = res.tables[table]
+    hit = df[(df["rule"] == rule) & (df["metric"] == metric)]
+    assert len(hit) == 1, (rule, metric)
+    return hit.iloc[0]
+
+
+@pytest.fixture(scope="module")
+def stm_sets():
+    """Shoot the Moon: a rule that only acts with revokes on, a shorter game, and the two together."""
+    setup = make_setup("shoot-the-moon")
+    return setup, rules_lab(setup, games=300, hands=600, seed=SEED, sets=[
+        "silent=stm.revoke_keep_hand_chips=true", "short=stm.target_chips=4", "both=stm.target_chips=4,"
+        "stm.revoke_keep_hand_chips=true"])
+
+
+def test_a_rule_that_cannot_act_is_never_fired_with_its_reason(stm_sets):
+    _, res = stm_sets
+    silent = res.tables["never_fired"]
+    assert list(silent["rule"]) == ["silent", "both vs short"]      # both = short plus a rule that never acts
+    assert "stm.revoke_model on" in silent["reason"].iloc[0]
+    assert "silent" not in set(res.tables["ranked"]["rule"])        # not ranked as 'no effect'
+    assert any(f.startswith("Never fired (2)") for f in res.findings)
+
+
+def test_never_fired_names_the_flag_it_waits_for():
+    setup = make_setup("hit-the-deck")
+    res = rules_lab(setup, games=2, hands=20, seed=SEED, sets=["loud=htd.announce_factor=1",
+                                                            "names=htd.colours=Red,Green,Blue,Yellow"])
+    reasons = dict(zip(res.tables["never_fired"]["rule"], res.tables["never_fired"]["reason"]))
+    assert "htd.announce_htd_cards=true" in reasons["loud"]
+    assert "display names" in reasons["names"]
+
+
+def test_a_lower_target_shortens_the_game_and_ranks_with_the_right_sign(stm_sets):
+    _, res = stm_sets
+    d = _row(res, "ranked", "short", "d_rounds")
+    assert d["ci_high"] < 0                                    # fewer rounds, beyond the corrected interval
+    ranked = res.tables["ranked"]
+    sizes = ranked[ranked["metric"] == "effect_size"].set_index("rule")["estimate"]
+    assert sizes["short"] > 0.5
+
+
+def test_htd_target_score_sign():
+    setup = make_setup("hit-the-deck", 3)
+    res = rules_lab(setup, games=40, hands=40, seed=SEED, sets=["long=htd.target_score=200", "quick=htd.target_score=50"])
+    assert _row(res, "ranked", "long", "d_hands")["ci_low"] > 0
+    assert _row(res, "ranked", "quick", "d_hands")["ci_high"] < 0
+    assert _row(res, "ranked", "quick vs long", "d_hands")["ci_high"] < 0    # sets are paired with each other too
+
+
+def test_numbers_equal_whatif_with_the_same_flag_seed_and_chunk(stm_sets):
+    setup, res = stm_sets
+    w = whatif(setup, ["stm.target_chips=4"], None, 300, SEED, chunk=GAMES_CHUNK)
+    seats = w.tables["seats"]
+    for metric in ("d_rounds", "d_unfinished"):
+        mine = _row(res, "ranked", "short", metric)
+        theirs = seats[(seats["metric"] == metric) & (seats["seat"] == 0)].iloc[0]
+        assert mine["estimate"] == pytest.approx(theirs["estimate"])
+    w = whatif(setup, ["stm.target_chips=4"], 600, None, SEED, chunk=HANDS_CHUNK)
+    seats = w.tables["seats"]
+    odd = seats[seats["metric"] == "base_p_odd"]["estimate"].mean()     # the mean over the four seats' sides
+    assert _row(res, "levels", "defaults", "p_odd")["estimate"] == pytest.approx(odd)
+
+
+def test_the_correction_is_bonferroni_for_the_rules_compared(stm_sets):
+    setup, res = stm_sets
+    # 6 comparisons (3 sets against the defaults and against each other), 2 never fired: 4 corrected for
+    ranked = res.tables["ranked"]
+    assert set(ranked["rule"]) == {"short", "both", "short vs silent", "both vs silent"}
+    assert "Bonferroni-corrected for 4 rule changes" in " ".join(res.notes)
+    assert widen(4) == pytest.approx(2.498 / 1.960, rel=1e-3)          # z at 1 - 0.05 / (2 * 4)
+    plain = whatif(setup, ["stm.target_chips=4"], None, 300, SEED, chunk=GAMES_CHUNK).tables["seats"]
+    plain = plain[(plain["metric"] == "d_rounds") & (plain["seat"] == 0)].iloc[0]
+    d = _row(res, "ranked", "short", "d_rounds")
+    assert d["ci_high"] - d["estimate"] == pytest.approx((plain["ci_high"] - plain["estimate"]) * widen(4))
+    assert d["estimate"] - d["ci_low"] == pytest.approx((plain["estimate"] - plain["ci_low"]) * widen(4))
+
+
+def test_jobs_do_not_change_the_numbers():
+    setup = make_setup("moon")
+    args = dict(games=GAMES_CHUNK + 20, hands=HANDS_CHUNK + 30, seed=SEED, sets=["low=moon.min_bid=3"])
+    one, two = rules_lab(setup, jobs=1, **args), rules_lab(setup, jobs=2, **args)
+    a, b = one.tables["ranked"], two.tables["ranked"]
+    assert np.array_equal(a["estimate"].to_numpy(), b["estimate"].to_numpy())
+    assert np.array_equal(a["ci_low"].to_numpy(), b["ci_low"].to_numpy(), equal_nan=True)
+
+
+def test_the_sweep_skips_flags_that_do_not_apply_with_the_reason():
+    arms, skipped = sweep_arms(make_setup("shoot-the-moon"))
+    labels = [a.label for a in arms]
+    assert "stm.target_chips=5" in labels and "stm.moon_chip_netting=sequential" in labels
+    reasons = dict(zip(skipped["flag"], skipped["reason"]))
+    assert "stm.dummy_mode" in reasons and "2 players" in reasons["stm.dummy_mode"]
+    moon_arms, moon_skipped = sweep_arms(make_setup("moon"))
+    assert "moon.tile_set=full28" in set(moon_skipped["flag"] + "=" + moon_skipped["value"])   # refused at 3 players
+    assert comparisons(3, sets=True) == ((1, 0), (2, 0), (3, 0), (2, 1), (3, 1), (3, 2))
+
+
+def test_bad_sets_are_refused_in_one_line():
+    setup = make_setup("shoot-the-moon")
+    with pytest.raises(BadInput, match="NAME=flag=value"):
+        parse_sets(setup, ["stm.target_chips=5"])
+    with pytest.raises(BadInput, match="used twice"):
+        parse_sets(setup, ["a=stm.target_chips=5", "a=stm.target_chips=6"])
+    with pytest.raises(BadInput, match="stm.target_chips"):
+        parse_sets(setup, ["a=stm.target_chips=zero"])
+    assert parse_sets(make_setup("hit-the-deck"), ["c=htd.colours=A,B,C,D,htd.target_score=50"])[0].args == (
+        "htd.colours=A,B,C,D", "htd.target_score=50")
