@@ -31,28 +31,37 @@ def size(n_bytes: float) -> str:
 
 
 class Clock:
-    """Started before a run's chunks are played; `chunk_done()` after each one. The first says the
-    estimated time of the whole run if it is over SAY_TIME_OVER: the first chunk's time for every
-    round of `jobs` chunks (chunks run `jobs` at a time; a cluster may run more, so 'about')."""
+    """Started before a run's chunks are played; `chunk_done()` after each one, in chunk order.
+    Chunks run `jobs` at a time, so a round of them takes about one chunk's time. The first chunk
+    also carries the start-up (worker processes, imports, compiling), so a whole round after it is
+    timed before the run's time is said, once, if it is over SAY_TIME_OVER. A run of two rounds has
+    no such round: the first chunk's time stands for both. (A cluster may run more at a time than
+    --jobs: then the run takes less.)"""
 
     def __init__(self, total: int, chunk: int, jobs: int):
-        self.total, self.chunk = total, chunk
+        self.total = total
         self.chunks = max(1, math.ceil(total / chunk))
         self.parallel = max(1, min(self.chunks, (os.cpu_count() or 1) if jobs == -1 else jobs))
+        self.rounds = math.ceil(self.chunks / self.parallel)
         self.start = time.monotonic()
-        self.first = True
+        self.first_done = None
+        self.done = 0
 
     def chunk_done(self) -> None:
-        if not self.first:
-            return
-        self.first = False
-        took = time.monotonic() - self.start
-        rounds = math.ceil(self.chunks / self.parallel)
-        estimate = took * rounds
-        if rounds > 1 and estimate > SAY_TIME_OVER:
-            print(f"moonshot: note: this run will take about {duration(estimate)} (its first chunk, "
-                  f"{min(self.chunk, self.total):,} of {self.total:,}, took {duration(took)}; {self.chunks:,} chunks, "
-                  f"{self.parallel} at a time)", file=sys.stderr, flush=True)
+        self.done += 1
+        now = time.monotonic()
+        if self.done == 1:
+            self.first_done = now
+            if self.rounds == 2:
+                self._say(2 * (now - self.start))
+        elif self.done == self.parallel + 1 and self.rounds > 2:        # one round after the first chunk
+            self._say(now - self.start + (now - self.first_done) * (self.rounds - 2))
+
+    def _say(self, estimate: float) -> None:
+        if estimate > SAY_TIME_OVER:
+            print(f"moonshot: note: this run will take about {duration(estimate)} in all ({self.chunks:,} chunks of "
+                  f"{self.total:,}, {self.parallel} at a time; timed on the first {self.done})", file=sys.stderr,
+                  flush=True)
 
 
 def say_history_size(path, lines: list[str], total: int) -> None:

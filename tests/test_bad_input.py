@@ -258,14 +258,28 @@ def test_a_long_run_says_its_time_and_a_big_history_its_size_before_most_of_it(t
     hist = tmp_path / "h.jsonl"
     code, _, err = run(["simulate", "moon", "-n", "3000", "--history", hist, "-o", tmp_path / "o.json", "-q"], capsys)
     notes = [line for line in err.splitlines() if line.startswith("moonshot: note:")]
-    assert code == 0 and len(notes) == 2
-    assert re.search(r"this run will take about \d+ s \(its first chunk, 1,000 of 3,000, took \d+ s; 3 chunks, 1 at a "
-                     r"time\)", notes[0])
-    each = float(re.search(r"3,000 hands at about ([\d,]+) bytes each", notes[1]).group(1).replace(",", ""))
+    assert code == 0 and len(notes) == 2 and notes[0].startswith("moonshot: note: --history")   # before any line
+    assert re.search(r"this run will take about \d+ s in all \(3 chunks of 3,000, 1 at a time; timed on the first 2\)",
+                     notes[1])
+    each = float(re.search(r"3,000 hands at about ([\d,]+) bytes each", notes[0]).group(1).replace(",", ""))
     assert abs(each * 3000 - hist.stat().st_size) < 0.05 * hist.stat().st_size     # the estimate is near the truth
     monkeypatch.undo()
     code, _, err = run(["simulate", "moon", "-n", "3000", "--history", hist, "-o", tmp_path / "p.json", "-q"], capsys)
     assert code == 0 and "note" not in err                                     # a short, small run says nothing
+
+
+def test_the_time_said_leaves_out_the_first_chunks_start_up(monkeypatch, capsys):
+    from moonshot.simulator import eta
+    times = iter([0.0, 10.0, 10.1, 14.0, 14.1, 18.0])     # start; chunks 1-2 with 6 s of start-up; a round is 4 s
+    monkeypatch.setattr(eta.time, "monotonic", lambda: next(times))
+    monkeypatch.setattr(eta, "SAY_TIME_OVER", 20.0)
+    clock = eta.Clock(total=10_000, chunk=1_000, jobs=2)                 # 10 chunks: 5 rounds
+    for _ in range(5):
+        clock.chunk_done()
+    err = capsys.readouterr().err
+    assert err.count("note") == 1 and "about 26 s in all (10 chunks of 10,000, 2 at a time; timed on the first 3)" in err
+    assert (eta.duration(59), eta.duration(3 * 3600 + 20 * 60), eta.duration(4.25 * 86400)) == \
+        ("59 s", "3 h 20 min", "4 days 6 h")
 
 
 def test_the_last_trick_shows_chips_before_the_end_of_round_award(tmp_path, capsys):
