@@ -58,7 +58,9 @@ def chart_svg(result: Result) -> str:
     metrics = list(dict.fromkeys(df["metric"]))
     keys = [c for c in df.columns if c not in ("metric", "estimate", "n", "ci_low", "ci_high", "kind")]
     metric = next((m for m in metrics if (df["metric"] == m).sum() > 1), metrics[0])
-    rows = df[df["metric"] == metric].head(CHART_ROWS)
+    rows = df[df["metric"] == metric]
+    cut = len(rows) > CHART_ROWS
+    rows = rows.sort_values("estimate", ascending=False, kind="stable").head(CHART_ROWS) if cut else rows
     if not keys:                          # one row per metric: chart the metrics of the same kind instead
         kind = rows.iloc[0].get("kind", "mean")
         rows = df[df.get("kind", "mean") == kind].head(CHART_ROWS) if "kind" in df.columns else rows
@@ -66,7 +68,7 @@ def chart_svg(result: Result) -> str:
         title = name
     else:
         names = [" ".join(f"{k} {r[k]}" for k in keys) for _, r in rows.iterrows()]
-        title = f"{name}: {label(result.meta.get('game'), metric)}"
+        title = f"{name}: {label(result.meta.get('game'), metric)}" + (f", the {CHART_ROWS} highest" if cut else "")
     rows = rows.reset_index(drop=True)
     lo = float(min(rows["ci_low"].min(), rows["estimate"].min(), 0.0))
     hi = float(max(rows["ci_high"].max(), rows["estimate"].max(), 0.0))

@@ -216,7 +216,7 @@ function playPage() {
     const h = await r.json();
     if (r.status !== 200) { $("#hint").textContent = h.error; return; }
     $("#hint").innerHTML = `<p><strong>${esc(h.by)}</strong>: ${esc(h.value)}</p><table class="hints"><tr><th>choice</th><th>value</th></tr>` +
-      h.rows.map(r => `<tr><td>${esc(r.move)}</td><td>${r.value.toFixed(3)}</td></tr>`).join("") + "</table>";
+      h.rows.map(r => `<tr><td>${esc(r.move)}</td><td>${r.value.toFixed(2)}</td></tr>`).join("") + "</table>";
   }
   $("#hint-button").addEventListener("click", hint);
   document.addEventListener("keydown", ev => {
