@@ -33,6 +33,17 @@ from moonshot.simulator.shoot_the_moon.views import BITS5, LEAD_BIG, LEAD_CLASS,
 FOLLOW = np.where(C.IS_MOON, -1, C.SUIT).astype(np.int8)
 
 
+# Strength tiers: a card's strength is its tier plus its number (1..12), so any card of a higher
+# tier beats every card of a lower one and the number orders cards within a tier.
+BIG_MOON_STRENGTH = 100     # above every numbered card: the first Big Moon wins (STM-5.1)
+TRUMP_TIER = 50             # red rockets, above the led suit
+LED_SUIT_TIER = 20          # the led suit, above plain numbers (a Little Moon lead's numbers) and off-suit
+NEVER_WINS = -1             # a Little Moon
+OFF_SUIT = 0                # neither trump nor the led suit: can win no trick
+N_LEAD_CLASSES = LEAD_LITTLE + 1    # what a trick's lead asks for: a suit (0..3), a Big or a Little Moon
+TOP_NUMBER = 12
+
+
 def strength_table(rules: Rules) -> np.ndarray:
     """STRENGTH[lead_class, card]: the highest strength in a trick wins, ties to the earliest card.
 
@@ -40,23 +51,23 @@ def strength_table(rules: Rules) -> np.ndarray:
     regardless of colour (A-STM-7: unless stm.little_moon_lead_trumps); STM-5.3 highest red;
     STM-5.4 highest of the led suit. Little Moons and off-suit cards never win.
     """
-    table = np.full((6, C.DECK_SIZE), -1, dtype=np.int16)
-    for lead in range(6):
+    table = np.full((N_LEAD_CLASSES, C.DECK_SIZE), NEVER_WINS, dtype=np.int16)
+    for lead in range(N_LEAD_CLASSES):
         for card in range(C.DECK_SIZE):
             if C.IS_BIG[card]:
-                s = 100
+                s = BIG_MOON_STRENGTH
             elif C.IS_LITTLE[card]:
-                s = -1
+                s = NEVER_WINS
             elif lead == LEAD_LITTLE and not rules.little_moon_lead_trumps:
                 s = int(C.NUMBER[card])
             elif C.SUIT[card] == C.RED:
-                s = 50 + int(C.NUMBER[card])
+                s = TRUMP_TIER + int(C.NUMBER[card])
             elif lead == LEAD_LITTLE:   # red still trumps; otherwise the highest number wins
                 s = int(C.NUMBER[card])
             elif C.SUIT[card] == lead:
-                s = 20 + int(C.NUMBER[card])
+                s = LED_SUIT_TIER + int(C.NUMBER[card])
             else:
-                s = 0
+                s = OFF_SUIT
             table[lead, card] = s
     return table
 
@@ -110,7 +121,8 @@ UNIFORM_FLAT = UNIFORM.reshape(-1)          # index mask * UNIFORM_R + r
 MOON_DELTA = (C.IS_BIG.astype(np.int8) - C.IS_LITTLE)           # a card's part in a trick's Moon chips
 RED_BIT = np.where(np.arange(C.DECK_SIZE) < 12, 1 << np.arange(C.DECK_SIZE) % 16, 0).astype(np.uint16)
 # Discard order, lowest first: Little Moon, numbers (off-suit before red), Big Moon last.
-DISCARD_VALUE = np.where(C.IS_LITTLE, 0, np.where(C.IS_BIG, 100, C.NUMBER + 12 * (C.SUIT == C.RED))).astype(np.int16)
+DISCARD_VALUE = np.where(C.IS_LITTLE, 0, np.where(C.IS_BIG, BIG_MOON_STRENGTH,
+                                                  C.NUMBER + TOP_NUMBER * (C.SUIT == C.RED))).astype(np.int16)
 
 
 # Per-card feature bits, one byte per feature: suit 0..3, Moon (4), Big Moon (5), Little Moon (6).
