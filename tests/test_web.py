@@ -272,3 +272,28 @@ def test_reports_are_listed_served_and_never_read_from_a_named_path(client):
     r = client.post("/api/moon/report", json={"hands": "1000", "seed": "1"})
     assert r.status_code == 202
     assert wait(client, client.post(f"/api/jobs/{r.json()['id']}/cancel").json()["id"])["state"] in ("cancelled", "done")
+
+
+@pytest.mark.parametrize("game, args", [("hit-the-deck", ["-p", "3"]), ("shoot-the-moon", ["-p", "2"])])
+def test_replay_steps_through_every_move_of_the_other_games(client, tmp_path, game, args):
+    path = tmp_path / "h.jsonl"
+    subprocess.run([sys.executable, "-m", "moonshot.cli", "simulate", game, "-n", "2", *args, "--history", str(path),
+                    "--quiet"], check=True, capture_output=True)
+    r = client.post("/api/replay", files={"file": ("h.jsonl", path.read_bytes(), "application/json")})
+    assert r.status_code == 200
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    for hand, record in zip(r.json()["hands"], records):
+        moves = record["events"] if game == "hit-the-deck" else record["plays"]
+        assert len(hand["steps"]) == len(moves) and hand["text"].startswith(("Hand", "Hit the Deck", "Shoot"))
+
+
+def test_two_runs_at_once_give_each_its_own_numbers(client):
+    import moonshot
+    from moonshot.reports.text import render_json
+    forms = [{"hand": HANDS["shoot-the-moon"], "samples": "400", "seed": str(seed)} for seed in (1, 2)]
+    ids = [client.post("/api/shoot-the-moon/hand", json=f).json()["id"] for f in forms]
+    for job, form in zip(ids, forms):
+        assert wait(client, job)["state"] == "done"
+        page = client.get(f"/api/jobs/{job}/result?format=json").json()
+        alone = moonshot.hand("shoot-the-moon", form["hand"], samples=400, seed=int(form["seed"]))
+        assert page["tables"]["hand"] == json.loads(render_json(alone))["tables"]["hand"]

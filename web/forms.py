@@ -28,7 +28,9 @@ class Limits:
 
 def _list(form: dict, key: str) -> list[str]:
     value = form.get(key) or []
-    values = [value] if isinstance(value, str) else list(value)
+    if not isinstance(value, (str, list)) or not all(isinstance(v, (str, int)) for v in value if not isinstance(value, str)):
+        raise FieldError(key, f"{key} {str(value)[:60]!r} is not accepted; accepted: a list of texts")
+    values = [value] if isinstance(value, str) else value
     return [str(v).strip() for v in values if str(v).strip()]
 
 

@@ -50,9 +50,8 @@ def steps(record: dict) -> list[dict]:
     if game == "shoot-the-moon":
         return [{"text": f"seat {s} plays {c}" if s < record["players"] else f"dummy plays {c}"}
                 for s, c in record["plays"]]
-    return [{"text": " ".join("-" if x is None else str(x) for x in ev if not isinstance(x, list))
-             + (f" {' '.join(map(str, ev[-1]))}" if ev and isinstance(ev[-1], list) and ev[0] == 'reshuffle' else "")}
-            for ev in record["events"]]
+    from moonshot.web.play.hit_the_deck import event_text
+    return [{"text": event_text(ev)} for ev in record["events"]]
 
 
 def moon_steps(record: dict) -> list[dict]:

@@ -46,6 +46,41 @@ def demand_text(demand: int) -> str:
     return f"a {demand + 1}" if demand < 5 else f"colour {'RGBY'[demand - 5]}"
 
 
+def event_text(ev: list, seat: int | None = None) -> str:
+    """One HISTORY.md event in words; with `seat`, as that seat sees it ("you", others' drawn and
+    penalty cards hidden), else everything (a replay)."""
+    kind = ev[0]
+    me = lambda s: "you" if s == seat else f"seat {s}"          # noqa: E731
+    hidden = lambda s: seat is not None and s != seat           # noqa: E731
+    if kind == "play":
+        return f"{me(ev[1])} played {ev[2]}"
+    if kind == "draw":
+        return f"{me(ev[1])} drew {'a card' if hidden(ev[1]) else ev[2] or 'nothing (no cards left)'}"
+    if kind == "penalty":
+        card = "" if hidden(ev[1]) or not ev[3] else f" {ev[3]}"
+        return f"{me(ev[1])} took a penalty card{card} ({ev[2].replace('_', ' ')})"
+    if kind == "slap":
+        if not ev[2]:
+            return f"{me(ev[1])} forgot to shout" + (f"; {me(ev[4])} draws 4" if ev[4] is not None else "")
+        times = ", ".join(f"{me(s)} {t:.0f} ms" for s, t in enumerate(ev[3]) if t is not None)
+        return f"slap race: {times}" + (f"; {me(ev[4])} was last and draws 4" if ev[4] is not None else "")
+    if kind == "false_slap":
+        return f"{me(ev[1])} slapped falsely"
+    if kind == "turn":
+        return f"{ev[1]} turned up"
+    if kind == "cut":
+        return f"{me(ev[1])} cut {ev[2]} cards; {ev[3]} turned up"
+    if kind == "flip":
+        return f"{me(ev[1])} flipped the piles"
+    if kind == "out":
+        return f"{me(ev[1])} went out"
+    if kind == "reshuffle":
+        return "the discard pile is reshuffled into the draw pile" + ("" if seat is not None else f": {' '.join(ev[1])}")
+    if kind == "bury":
+        return f"{ev[3]} is buried in the {ev[1]} pile at position {ev[2]}"
+    return " ".join(str(x) for x in ev)
+
+
 class PersonChance(RandomChance):
     """The chance model, except that the person's slap latency is the one the page measured,
     and the person never forgets to shout nor slaps falsely (the page has no button for those)."""
@@ -128,31 +163,7 @@ class HtdHand(common.Hand):
         return round(ms, 2)
 
     def event_text(self, ev: list) -> str:
-        kind = ev[0]
-        me = lambda s: "you" if s == self.seat else f"seat {s}"      # noqa: E731
-        if kind == "play":
-            return f"{me(ev[1])} played {ev[2]}"
-        if kind == "draw":
-            return f"{me(ev[1])} drew {ev[2] if ev[1] == self.seat else 'a card'}"
-        if kind == "penalty":
-            card = f" {ev[3]}" if ev[1] == self.seat and ev[3] else ""      # others' cards stay hidden
-            return f"{me(ev[1])} took a penalty card{card} ({ev[2].replace('_', ' ')})"
-        if kind == "slap":
-            if not ev[2]:
-                return f"{me(ev[1])} forgot to shout" + (f"; {me(ev[4])} draws 4" if ev[4] is not None else "")
-            times = ", ".join(f"{me(s)} {t:.0f} ms" for s, t in enumerate(ev[3]) if t is not None)
-            return f"slap race: {times}" + (f"; {me(ev[4])} was last and draws 4" if ev[4] is not None else "")
-        if kind == "false_slap":
-            return f"{me(ev[1])} slapped falsely"
-        if kind == "turn":
-            return f"{ev[1]} turned up"
-        if kind == "cut":
-            return f"{me(ev[1])} cut {ev[2]} cards; {ev[3]} turned up"
-        if kind == "flip":
-            return f"{me(ev[1])} flipped the piles"
-        if kind == "out":
-            return f"{me(ev[1])} went out"
-        return " ".join(str(x) for x in ev if not isinstance(x, list))
+        return event_text(ev, self.seat)
 
     # ---------------------------------------------------------------- hints
     def hint(self, view: ref.View, legal) -> dict:
