@@ -96,7 +96,7 @@ def seat_figure(positions: pd.DataFrame):
 def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = FLOOR) -> Path:
     """The whole report; every section's sample is a share of `hands`, at least `floor`."""
     doc, base, step = begin(out, A.GAME, "Hit the Deck — strategy report", "Four players, adult reaction profiles.", hands,
-                            seed, quiet)
+                            seed, quiet, sections=8)
     step(f"headline: {hands:,} hands, 4 players")
     head = doc.headline(base, hands, seed, jobs, "Headline: four players", "seats", "headline_seats",
                         "Per seat, one hand")
@@ -145,6 +145,11 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     step(f"rules what-if {WHATIF_RULES}: {n_match:,} deals")
     doc.whatif(base, WHATIF_RULES, "whatif_final_card_effects", "Rules what-if: the last card's effects resolve "
                "before scoring", n_match, seed, jobs)
+
+    from moonshot.reports.rules_lab import house_rules
+    lab_games, lab_hands = share(hands, 2_000, floor), share(hands, 200, floor)  # 29 slow rule changes: 100 games
+    step(f"house rules: {lab_games:,} games and {lab_hands:,} hands per rule change")
+    house_rules(doc, base, lab_games, lab_hands, seed, jobs)
     return doc.write(out)
 
 

@@ -187,7 +187,7 @@ def strong_figure(by_bid: pd.DataFrame, strong: str, base: str):
 def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = FLOOR) -> Path:
     """The whole report; every section's sample is a share of `hands`, at least `floor`."""
     doc, setup, step = begin(out, M.GAME, "Moon (dominoes) — bidding report", "Three players.", hands, seed, quiet,
-                             sections=8)
+                             sections=9)
 
     step(f"bid success: {hands:,} hands")
     bs = M.bid_success(setup, hands, seed, jobs)
@@ -255,4 +255,9 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
 
     step(f"rules what-if moon.min_bid=3: {widow_hands:,} hands")
     doc.whatif(setup, ["moon.min_bid=3"], "whatif_min_bid_3", "Rules what-if: minimum bid 3", widow_hands, seed, jobs)
+
+    from moonshot.reports.rules_lab import house_rules
+    lab_games, lab_hands = share(hands, 200, floor), share(hands, 20, floor)     # 21 rule changes: ~1 min at the default
+    step(f"house rules: {lab_games:,} games and {lab_hands:,} hands per rule change")
+    house_rules(doc, setup, lab_games, lab_hands, seed, jobs)
     return doc.write(out)

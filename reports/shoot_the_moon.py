@@ -156,7 +156,7 @@ def strong_figure(paired: pd.DataFrame, strong: str, base: str):
 def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = FLOOR) -> Path:
     """The whole report; every section's sample is a share of `hands`, at least `floor`."""
     doc, base, step = begin(out, A.GAME, "Shoot the Moon — strategy report", "Four players, each for themselves.", hands,
-                            seed, quiet, sections=8)
+                            seed, quiet, sections=9)
     step(f"headline: {hands:,} rounds, 4 players")
     head = doc.headline(base, hands, seed, jobs, "Headline: four players, each for themselves", "sides",
                         "headline_sides", "Per side, one round from 2 chips each")
@@ -216,4 +216,9 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     step(f"rules what-if {WHATIF_RULES}: {n_match:,} deals")
     doc.whatif(base, WHATIF_RULES, "whatif_little_moon_lead_trumps",
                "Rules what-if: red still trumps a Little Moon lead", n_match, seed, jobs)
+
+    from moonshot.reports.rules_lab import house_rules
+    lab_games, lab_hands = share(hands, 100, floor), share(hands, 10, floor)     # 10 rule changes: ~1 min at the default
+    step(f"house rules: {lab_games:,} games and {lab_hands:,} rounds per rule change")
+    house_rules(doc, base, lab_games, lab_hands, seed, jobs)
     return doc.write(out)

@@ -20,6 +20,7 @@ def test_report_writes_md_html_png_csv_parquet(game, tmp_path):
     path = GAMES[game].build_report(out, 15 * floor, 3, 1, quiet=True, floor=floor)
     assert path == out / "report.md"
     assert (out / "report.md").read_text().startswith(f"# {GAMES[game].title}")
+    assert "## House rules: which ones matter?" in (out / "report.md").read_text()     # the rules lab's section
     html = (out / "report.html").read_text()
     assert html.count("data:image/png;base64,") >= figures
     assert len(list((out / "figures").glob("*.png"))) >= figures
