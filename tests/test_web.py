@@ -297,3 +297,16 @@ def test_two_runs_at_once_give_each_its_own_numbers(client):
         page = client.get(f"/api/jobs/{job}/result?format=json").json()
         alone = moonshot.hand("shoot-the-moon", form["hand"], samples=400, seed=int(form["seed"]))
         assert page["tables"]["hand"] == json.loads(render_json(alone))["tables"]["hand"]
+
+
+def test_stopping_the_server_cancels_its_runs():
+    from moonshot.web.jobs import Runner
+    runner = Runner()
+    job = runner.start("endless", 10, lambda progress: [progress(1) or time.sleep(0.01) for _ in iter(int, 1)])
+    time.sleep(0.05)
+    runner.stop_all()
+    for _ in range(200):
+        if job.state != "running":
+            break
+        time.sleep(0.01)
+    assert job.state == "cancelled"

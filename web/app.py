@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import time
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -37,7 +38,12 @@ def bad(field: str, message: str, status: int = 400) -> JSONResponse:
 
 def create_app(limits: Limits = Limits(), reports_dir: Path = Path("out"), upload_limit: int = 2_000_000,
                abandon_after: float = 60.0) -> FastAPI:
-    app = FastAPI(title="moonshot", docs_url=None, redoc_url=None, openapi_url=None)
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        yield
+        app.state.runner.stop_all()            # Ctrl-C: runs end now, not after their chunks
+
+    app = FastAPI(title="moonshot", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     app.state.limits, app.state.reports_dir, app.state.upload_limit = limits, Path(reports_dir), upload_limit
     app.state.runner = runner = Runner(abandon_after)
     app.state.hands = hands = PlayTable()

@@ -78,6 +78,9 @@ class Runner:
             except BadInput as exc:
                 job.state, job.error = "failed", str(exc)
             except Exception as exc:            # a bug: the page says so in one line, the log has the rest
+                if job.cancel_requested:        # the server stopped its workers under it
+                    job.state = "cancelled"
+                    return
                 import traceback
                 traceback.print_exc()
                 job.state, job.error = "failed", f"internal error: {type(exc).__name__}: {exc}"
@@ -101,6 +104,16 @@ class Runner:
         if job is not None and job.state == "running":
             job.cancel_requested = True
         return job
+
+    def stop_all(self) -> None:
+        """The server is stopping (Ctrl-C): cancel every run and end joblib's worker processes now,
+        rather than wait for the chunks they are playing (a run in them then ends as failed)."""
+        for job in list(self.jobs.values()):
+            job.cancel_requested = True
+        from joblib.externals.loky import reusable_executor
+        executor = reusable_executor._executor
+        if executor is not None and any(j.state == "running" for j in self.jobs.values()):
+            executor.shutdown(wait=False, kill_workers=True)
 
     def _forget_old(self) -> None:
         finished = [j for j in self.jobs.values() if j.state != "running"]
