@@ -89,16 +89,22 @@ def share(hands: int, divisor: int, floor: int = FLOOR) -> int:
     return max(floor, hands // divisor)
 
 
-def points(ax, x, d: pd.DataFrame, label: str | None = None, color=None, scale: float = 100.0) -> None:
+def points(ax, x, d: pd.DataFrame, label: str | None = None, color=None, scale: float = 100.0,
+           horizontal: bool = False) -> None:
     """Estimates as points with 95% error bars (categories are never joined by lines); the marker's
     area grows with the sample size n, so thin cells look thin. `scale` multiplies the values
-    (100 for percentages, 1 for means)."""
+    (100 for percentages, 1 for means). `horizontal` puts the categories `x` on the y axis, where
+    long category names read without rotation."""
     n = d["n"].to_numpy(dtype=float)
     size = 12 + 60 * np.sqrt(n / max(n.max(), 1))
     est = d["estimate"].to_numpy() * scale
     err = [est - d["ci_low"].to_numpy() * scale, d["ci_high"].to_numpy() * scale - est]
-    dots = ax.scatter(x, est, s=size, color=color, label=label, zorder=3)
-    ax.errorbar(x, est, yerr=err, fmt="none", capsize=3, color=dots.get_facecolor()[0], lw=1)
+    if horizontal:
+        dots = ax.scatter(est, x, s=size, color=color, label=label, zorder=3)
+        ax.errorbar(est, x, xerr=err, fmt="none", capsize=3, color=dots.get_facecolor()[0], lw=1)
+    else:
+        dots = ax.scatter(x, est, s=size, color=color, label=label, zorder=3)
+        ax.errorbar(x, est, yerr=err, fmt="none", capsize=3, color=dots.get_facecolor()[0], lw=1)
     ax.grid(alpha=0.3)
 
 

@@ -32,20 +32,27 @@ def _categories(ax, labels, d: pd.DataFrame, offset: float = 0.0, label: str | N
 
 
 def card_value_figure(values: pd.DataFrame):
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-    for ax, name, label, scale in ((axes[0], "d_penalty", "change in penalty points that hand (points)", 1.0),
+    """The card kinds down the side, each table size a row of its own inside a kind's band, the
+    value across; the legend sits below the plots, never over an interval."""
+    fig, axes = plt.subplots(1, 2, figsize=(11, 6), sharey=True)
+    labels = list(A.CARD_KINDS)
+    y = np.arange(len(labels))[::-1]                  # the first kind on top
+    for ax, name, label, scale in ((axes[0], "d_penalty", "change in penalty points that hand", 1.0),
                                    (axes[1], "d_win", "change in P(win the game) (percentage points)", 100.0)):
         d = metric(values, name)
         players = sorted(d["players"].unique())
-        labels = list(A.CARD_KINDS)
         for i, p in enumerate(players):
             part = d[d["players"] == p].set_index("card").loc[labels].reset_index()
-            _categories(ax, labels, part, offset=(i - len(players) / 2) * 0.08, label=f"{p} players", scale=scale)
-        ax.set_ylabel(label)
-        ax.set_xlabel("card swapped into the opening hand (for a number card)")
-    axes[1].legend(fontsize=8)
-    fig.suptitle("What one more card of a kind is worth (95% intervals)")
-    fig.tight_layout()
+            points(ax, y - (i - (len(players) - 1) / 2) * 0.15, part, label=f"{p} players", scale=scale,
+                   horizontal=True)
+        ax.set_yticks(y, labels)
+        ax.axvline(0, color="#999", lw=0.8)
+        ax.set_xlabel(label)
+    axes[0].set_ylabel("card swapped in for a number card")
+    handles, names = axes[0].get_legend_handles_labels()
+    fig.suptitle("What one more card of a kind in the opening hand is worth (95% intervals)")
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
+    fig.legend(handles, names, loc="lower center", ncol=len(names), frameon=False)
     return fig
 
 
@@ -71,11 +78,25 @@ def reaction_figure(table: pd.DataFrame):
     return fig
 
 
+TAIL = 0.97     # the length figure shows bins up to this share of hands, the longer ones as one bar
+
+
 def length_figure(dist: pd.DataFrame):
+    """Bins of 10 turns up to the one where 97% of hands have ended, then one bar for the longer
+    hands (their tail is too thin to see bin by bin), its share written on it."""
+    dist = dist.sort_values("turns")
+    share = 100 * dist["share"].to_numpy()
+    turns = dist["turns"].to_numpy()
+    cut = min(int(np.searchsorted(np.cumsum(share), 100 * TAIL)) + 1, len(share) - 1)
     fig, ax = plt.subplots(figsize=(7, 3.5))
-    ax.bar(dist["turns"], dist["share"], width=9, color="#2a6fbb")
-    ax.set_xlabel("turns in the hand (bins of 10)")
-    ax.set_ylabel("share of hands")
+    ax.bar(turns[:cut], share[:cut], width=9, color="#2a6fbb")
+    if cut < len(share):
+        rest = share[cut:].sum()
+        ax.bar(turns[cut], rest, width=9, color="#999")
+        ax.text(turns[cut], rest, f"{rest:.2g}%\n{turns[cut]}+", ha="center", va="bottom", fontsize=8)
+    ax.set_ylim(0, 1.15 * share.max())
+    ax.set_xlabel("turns in the hand (bins of 10; grey: that many or more)")
+    ax.set_ylabel("share of hands (%)")
     ax.set_title("How long a hand lasts")
     fig.tight_layout()
     return fig

@@ -27,17 +27,17 @@ MIN_N = 30               # a row gets a difference when both lineups have this m
 
 
 def big_moon_figure(paired: pd.DataFrame):
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    """The tables down the side (their names read level), the value across: chips, then P(win)."""
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
     rows = paired[paired["big_before"] == "any"]
-    for ax, name, label, scale in ((axes[0], "d_chips", "chips gained that round (chips)", 1.0),
+    for ax, name, label, scale in ((axes[0], "d_chips", "chips gained that round", 1.0),
                                    (axes[1], "d_win", "gain in P(win the game) (percentage points)", 100.0)):
         d = metric(rows, name)
-        x = np.arange(len(d))
-        points(ax, x, d, color="#e58e26", scale=scale)
-        ax.set_xticks(x, d["table"], rotation=30, ha="right")
-        ax.set_xlabel("table")
-        ax.set_ylabel(label)
-        ax.axhline(0, color="#444", lw=0.8)
+        y = np.arange(len(d))[::-1]                   # the first table on top
+        points(ax, y, d, color="#e58e26", scale=scale, horizontal=True)
+        ax.set_yticks(y, d["table"])
+        ax.set_xlabel(label)
+        ax.axvline(0, color="#444", lw=0.8)
     fig.suptitle("What a Big Moon is worth, by table (95% intervals)")
     fig.tight_layout()
     return fig
@@ -82,11 +82,15 @@ def odds_figure(tables: dict[str, pd.DataFrame]):
 def tricks_figure(dist: pd.DataFrame):
     d = dist[dist["side"] == 0]
     fig, ax = plt.subplots(figsize=(5.5, 3.4))
-    err = [d["estimate"] - d["ci_low"], d["ci_high"] - d["estimate"]]
+    est = 100 * d["estimate"].to_numpy()
+    err = [est - 100 * d["ci_low"].to_numpy(), 100 * d["ci_high"].to_numpy() - est]
     colors = ["#2a6fbb" if t in (1, 3) else "#e58e26" if t == 5 else "#999" for t in d["tricks"]]
-    ax.bar(d["tricks"], d["estimate"], yerr=err, capsize=3, color=colors)
+    ax.bar(d["tricks"], est, yerr=err, capsize=3, color=colors)
+    for t, v, top in zip(d["tricks"], est, est + err[1]):       # each share written on: 5 tricks is a sliver
+        ax.text(t, top, f"{v:.2g}%", ha="center", va="bottom", fontsize=8)
+    ax.set_ylim(0, 1.15 * max(est + err[1]))
     ax.set_xlabel("tricks won in a round")
-    ax.set_ylabel("share of rounds")
+    ax.set_ylabel("share of rounds (%)")
     integer_ticks(ax)
     ax.set_title("Trick count of one seat (blue: +1 chip, orange: +2)")
     ax.grid(axis="y", alpha=0.3)
