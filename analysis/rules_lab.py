@@ -119,9 +119,9 @@ def _arms(setup: Setup, arms: tuple[tuple[str, ...], ...]) -> list[Setup]:
     return [setup] + [replace(setup, rule_args=setup.rule_args + args) for args in arms]
 
 
-def _game_measures(arm: Setup, strong: str, weak: str, seeds, size: int) -> tuple[dict, np.ndarray, list]:
+def _game_measures(arm: Setup, strong: str, weak: str, seeds, size: int) -> tuple[dict, np.ndarray, list, list]:
     """One arm's games: (per-game measures, P(win) by position (n, players), what to compare for
-    'never fired'). Position 0 plays first in the game's first hand; skill is one `strong` player
+    'never fired' under the table's strategies, and in the skill games). Position 0 plays first in the game's first hand; skill is one `strong` player
     (seat 0; its position is random, as the first player is) at a table of `weak` ones, its P(win)
     minus a weak side's average."""
     hooks, table = arm.hooks, arm.table
@@ -138,8 +138,7 @@ def _game_measures(arm: Setup, strong: str, weak: str, seeds, size: int) -> tupl
     length = hooks.game_length_names[0]
     measures = {length: values[length][:, 0], "first_edge": Change(by_position[:, 0] - by_position.mean(axis=1)),
                 "skill": Change(wins[:, own] - others.mean(axis=1)), "p_unfinished": values["p_unfinished"][:, 0]}
-    trace = [values["p_win"], values[length], wins, *hooks.game_length(s).values()]
-    return measures, by_position, trace
+    return measures, by_position, [values["p_win"], values[length]], [wins, *hooks.game_length(s).values()]
 
 
 def _lab_games_chunk(setup: Setup, arms: tuple[tuple[str, ...], ...], pairs: tuple[tuple[int, int], ...],
@@ -148,9 +147,10 @@ def _lab_games_chunk(setup: Setup, arms: tuple[tuple[str, ...], ...], pairs: tup
     played = [_game_measures(arm, strong, weak, seeds, size) for arm in _arms(setup, arms)]
     tally = Tally()
     for v, b in pairs:
-        (mv, pv, tv), (mb, pb, tb) = played[v], played[b]
+        (mv, pv, tv, sv), (mb, pb, tb, sb) = played[v], played[b]
         tally.add(f"games_{v}_{b}", one_row(size), paired(mb, mv))
-        tally.add(f"differs_{v}_{b}", one_row(size), {"differs": outcomes_differ([tb, tv])})
+        tally.add(f"differs_{v}_{b}", one_row(size), {"differs": outcomes_differ([tb, tv]),
+                                                      "skill_differs": outcomes_differ([sb, sv])})
         x = np.concatenate([pv, pb], axis=1)           # wins by position, variant then base: their co-moments
         k = x.shape[1]
         tally.add(f"moments_{v}_{b}", one_row(size), {f"m{i}_{j}": x[:, i] & x[:, j] for i in range(k)
@@ -207,11 +207,12 @@ def _spread(moments: pd.DataFrame, P: int) -> list[dict]:
 
 def _estimates(setup: Setup, t_games: Tally, t_hands: Tally, labels: list[str]) -> tuple[pd.DataFrame, dict]:
     """Long table (rule, metric, estimate, n, ci_low, ci_high, kind) of every comparison, 95%
-    intervals uncorrected; and per comparison whether anything differed on any deal."""
+    intervals uncorrected; and per comparison whether any game or hand under the table's strategies
+    differed ('fired'), and whether any skill game did."""
     hooks = setup.hooks
     length = hooks.game_length_names[0]
     game_names = [length, *GAME_MEASURES]
-    frames, fired = [], {}
+    frames, fired, skill_fired = [], {}, {}
     for key, label in labels:
         v, b = key
         g = estimate(t_games.get(f"games_{v}_{b}"), [], [m for name in game_names if name != "spread"
@@ -220,9 +221,11 @@ def _estimates(setup: Setup, t_games: Tally, t_hands: Tally, labels: list[str]) 
         h = estimate(t_hands.get(f"hands_{v}_{b}"), [], [m for name in hooks.headline_names
                                                          for m in _paired_names(name)])
         frames.append(pd.concat([g, spread, h], ignore_index=True).assign(rule=label))
-        fired[label] = (t_games.get(f"differs_{v}_{b}")["differs"].sum() + t_hands.get(f"hdiffers_{v}_{b}")["differs"].sum()) > 0
+        differs = t_games.get(f"differs_{v}_{b}")
+        fired[label] = (differs["differs"].sum() + t_hands.get(f"hdiffers_{v}_{b}")["differs"].sum()) > 0
+        skill_fired[label] = differs["skill_differs"].sum() > 0
     table = pd.concat(frames, ignore_index=True)
-    return table[["rule", *[c for c in table.columns if c != "rule"]]], fired
+    return table[["rule", *[c for c in table.columns if c != "rule"]]], fired, skill_fired
 
 
 def _levels(table: pd.DataFrame, against_defaults: list[str]) -> pd.DataFrame:
@@ -342,15 +345,16 @@ def rules_lab(setup: Setup, games: int | None = None, hands: int | None = None, 
     t_hands = run(_lab_hands_chunk, (setup, args, pairs), hands, seed, jobs, progress, chunk=HANDS_CHUNK)
     names = ([DEFAULTS] + [a.label for a in arms])
     labels = [((v, b), names[v] if b == 0 else f"{names[v]} vs {names[b]}") for v, b in pairs]
-    table, fired = _estimates(setup, t_games, t_hands, labels)
+    table, fired, skill_fired = _estimates(setup, t_games, t_hands, labels)
     levels = _levels(table, [label for (v, b), label in labels if b == 0])
 
     res = Result(f"{setup.entry.title}: rules lab", {**setup.meta(seed=seed), "games": games, "hands": hands,
-                                                     "strong": strong, "weak": weak,
+                                                     "strong": strong, "weak": weak, "corrected_for": None,
                                                      **({"sets": {a.label: list(a.args) for a in arms}} if sets else {})})
     live = [label for _, label in labels if fired[label]]
     silent = [label for _, label in labels if not fired[label]]
     k = max(len(live), 1)
+    res.meta["corrected_for"] = k
     shown = measures(setup)
     ranked = table[table["rule"].isin(live) & table["metric"].isin(shown)]
     ranked = ranked.assign(_m=ranked["metric"].map(shown.index)).sort_values(["_m"], kind="stable").drop(columns="_m")
@@ -364,8 +368,9 @@ def rules_lab(setup: Setup, games: int | None = None, hands: int | None = None, 
                                "ci_low": np.nan, "ci_high": np.nan, "kind": "mean"})
         res.tables["ranked"] = pd.concat([effect, ranked], ignore_index=True).sort_values("rank", kind="stable")[
             ["rank", "rule", "metric", "estimate", "n", "ci_low", "ci_high", "kind"]].reset_index(drop=True)
-    res.tables["never_fired"] = pd.DataFrame({"rule": silent, "reason": [_silent_reason(setup, r, arms, games, hands)
-                                                                         for r in silent]})
+    reasons = [_silent_reason(setup, r, arms, games, hands) + _skill_only(table, r, skill_fired[r], weak, k)
+               for r in silent]
+    res.tables["never_fired"] = pd.DataFrame({"rule": silent, "reason": reasons})
     if len(skipped):
         res.tables["skipped"] = skipped
     res.tables["levels"] = levels
@@ -387,6 +392,15 @@ def _silent_reason(setup: Setup, rule: str, arms: list[Arm], games: int, hands: 
     return (f"not one of {games:,} games or {hands:,} hands came out differently: these strategies "
             f"({', '.join(dict.fromkeys(setup.seats.specs))}) never reach the situation it governs, or it never "
             "changes an outcome there")
+
+
+def _skill_only(table: pd.DataFrame, rule: str, fired: bool, weak: str, k: int) -> str:
+    """For a rule that never fired under the table's strategies: whether it changed the skill
+    games (where `weak` players reach situations the strong ones never do), and by how much."""
+    if not fired:
+        return ""
+    row = table[(table["rule"] == rule) & (table["metric"] == "d_skill")].iloc[0]
+    return f"; it changes only games with {weak} players in them: {shift(row, WORDS['skill'], k)}"
 
 
 def _findings(res: Result, table: pd.DataFrame, order: list[str], shown: list[str], k: int, setup: Setup) -> None:

@@ -201,7 +201,7 @@ def effects(rows: pd.DataFrame, name, noun: str, what: str) -> str:
                 f"{value(rows.loc[rows['estimate'].idxmin()], signed=True)} to "
                 f"{value(rows.loc[rows['estimate'].idxmax()], signed=True)}.")
     tail = f"; {', '.join(rest)}: not told from zero" if rest else ""
-    return f"{what} changes measurably with: {'; '.join(shown)} {note}{tail}."
+    return f"{_first_up(what)} changes measurably with: {'; '.join(shown)} {note}{tail}."
 
 
 def shift(row, what: str, k: int = 1, unit: str = "") -> str:

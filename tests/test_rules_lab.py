@@ -38,6 +38,17 @@ def test_a_rule_that_cannot_act_is_never_fired_with_its_reason(stm_sets):
     assert any(f.startswith("Never fired (2)") for f in res.findings)
 
 
+def test_a_minimum_bid_below_every_bid_never_fires_under_the_bidders():
+    """threshold never bids 3, so moon.min_bid=3 changes none of its games or hands; only the skill
+    games, where random players bid 3, see it, and the reason says so rather than ranking it."""
+    res = rules_lab(make_setup("moon"), games=100, hands=1_000, seed=SEED, sets=["low=moon.min_bid=3",
+                                                                                "high=moon.min_bid=5"])
+    silent = res.tables["never_fired"].set_index("rule")["reason"]
+    assert list(silent.index) == ["low"]
+    assert "(threshold) never reach" in silent["low"] and "random players" in silent["low"]
+    assert "low" not in set(res.tables["ranked"]["rule"]) and "high" in set(res.tables["ranked"]["rule"])
+
+
 def test_never_fired_names_the_flag_it_waits_for():
     setup = make_setup("hit-the-deck")
     res = rules_lab(setup, games=2, hands=20, seed=SEED, sets=["loud=htd.announce_factor=1",
@@ -94,7 +105,7 @@ def test_the_correction_is_bonferroni_for_the_rules_compared(stm_sets):
 
 def test_jobs_do_not_change_the_numbers():
     setup = make_setup("moon")
-    args = dict(games=GAMES_CHUNK + 20, hands=HANDS_CHUNK + 30, seed=SEED, sets=["low=moon.min_bid=3"])
+    args = dict(games=GAMES_CHUNK + 20, hands=HANDS_CHUNK + 30, seed=SEED, sets=["high=moon.min_bid=5"])
     one, two = rules_lab(setup, jobs=1, **args), rules_lab(setup, jobs=2, **args)
     a, b = one.tables["ranked"], two.tables["ranked"]
     assert np.array_equal(a["estimate"].to_numpy(), b["estimate"].to_numpy())
