@@ -1,0 +1,14 @@
+"""Settings for the whole test session."""
+import gc
+
+
+def pytest_collection_finish(session):
+    """Everything collecting imported (numpy, pandas, numba, dask, matplotlib, ...: ~265,000 objects)
+    lives to the end: take it out of the garbage collector's walks. pytest closes with two full gc
+    passes over it (0.9-1.9 s measured on this 2-core machine, more when it is busy), and execnet
+    sends a pytest-xdist worker still closing 5 s after it was told to exit a SIGINT: the likely
+    source of the KeyboardInterrupt seen at the end of `make test` as a
+    PytestUnraisableExceptionWarning (a KeyboardInterrupt landing in a finalizer run by that gc).
+    Frozen, the close takes 0.01 s."""
+    gc.collect()
+    gc.freeze()
