@@ -287,34 +287,48 @@ class PimcMoon:
 
     def bid(self, view: BidView, rng) -> np.ndarray:
         out = np.zeros(len(view), dtype=np.int16)
+        widow = len(T.TILE_SETS[tile_set_for(view.rules, view.players)]) - view.players * T.HAND_SIZE
+        for i in range(len(view)):
+            searched = self.bid_values(view, i, rng)
+            if searched is None:
+                out[i] = PASS                 # nothing to bid, or out of reach by a wide margin
+                continue
+            values, found = searched
+            can_pass = bool(view.legal[i][0])
+            legal = [int(b) for b, ok in zip(BID_VALUES, view.legal[i]) if ok and b != PASS]
+            best_value, best_bid = -np.inf, legal[0]
+            for _, b, value in values:
+                if value > best_value:
+                    best_value, best_bid = value, b
+            out[i] = best_bid if (best_value >= self.min_gain or not can_pass) else PASS
+            if not widow and out[i] != PASS:  # the same worlds name the trump if it wins the auction
+                self._remember(self._bid_worlds, (int(view.seat[i]), tuple(sorted(int(t) for t in view.hand[i]))),
+                               found)
+        return out
+
+    def bid_values(self, view: BidView, i: int, rng):
+        """Row i's search: ([(trump, bid, expected score of the bid)] in the order searched, the
+        bidder side's tricks per world for each trump searched), or None when it passes without
+        searching (no bid left, or the estimate is `reach` tricks short of the lowest one).
+        moonshot serve's hint panel shows them."""
         P, rules = view.players, view.rules
         widow = len(T.TILE_SETS[tile_set_for(rules, P)]) - P * T.HAND_SIZE
         allowed = allowed_trumps(P, rules)
-        est = BASE_TRICKS + np.where(allowed, trick_estimate(view.hand), -np.inf).max(axis=1)
-        for i in range(len(view)):
-            legal = [int(b) for b, ok in zip(BID_VALUES, view.legal[i]) if ok and b != PASS]
-            can_pass = bool(view.legal[i][0])
-            need = min((T.TRICKS if b == MOON_BID else b) for b in legal) if legal else 0
-            if not legal or (can_pass and est[i] + self.reach < need):
-                out[i] = PASS                 # nothing to bid, or out of reach by a wide margin
-                continue
-            seat = int(view.seat[i])
-            hand = [int(t) for t in view.hand[i]]
-            hands, aside = self._others_worlds(rng, P, rules, seat, _mask(hand), widow)
-            best_value, best_bid = -np.inf, legal[0]
-            caution = self.caution if self.caution >= 0 else (0 if P == 3 else 1)
-            found = self._race_trumps(P, rules, seat, hand, hands, aside, widow,
-                                      self._trump_order(np.array(hand), allowed)[:self.n_trumps])
-            for t, tricks in found.items():
-                counted = np.maximum(tricks - caution, 0)
-                for b in legal:
-                    value = bidder_points(P, rules, b)[counted].mean()
-                    if value > best_value:
-                        best_value, best_bid = value, b
-            out[i] = best_bid if (best_value >= self.min_gain or not can_pass) else PASS
-            if not widow and out[i] != PASS:  # the same worlds name the trump if it wins the auction
-                self._remember(self._bid_worlds, (seat, tuple(sorted(hand))), found)
-        return out
+        est = BASE_TRICKS + np.where(allowed, trick_estimate(view.hand[i:i + 1]), -np.inf).max(axis=1)[0]
+        legal = [int(b) for b, ok in zip(BID_VALUES, view.legal[i]) if ok and b != PASS]
+        can_pass = bool(view.legal[i][0])
+        need = min((T.TRICKS if b == MOON_BID else b) for b in legal) if legal else 0
+        if not legal or (can_pass and est + self.reach < need):
+            return None
+        seat = int(view.seat[i])
+        hand = [int(t) for t in view.hand[i]]
+        hands, aside = self._others_worlds(rng, P, rules, seat, _mask(hand), widow)
+        caution = self.caution if self.caution >= 0 else (0 if P == 3 else 1)
+        found = self._race_trumps(P, rules, seat, hand, hands, aside, widow,
+                                  self._trump_order(np.array(hand), allowed)[:self.n_trumps])
+        values = [(t, b, float(bidder_points(P, rules, b)[np.maximum(tricks - caution, 0)].mean()))
+                  for t, tricks in found.items() for b in legal]
+        return values, found
 
     def _race_trumps(self, P, rules, seat, hand, hands, aside, widow, trumps: list[int]) -> dict:
         """{trump: the bidder side's tricks in each world} for the trumps worth finishing: every
