@@ -161,6 +161,11 @@ def test_the_same_seed_deals_the_same_hand_and_the_page_sees_only_its_own_tiles(
 
 
 def test_hints_value_every_legal_move(client):
+    state = client.post("/api/moon/play", json={"seat": "0", "seed": "9"}).json()
+    assert state["prompt"]["phase"] == "bid"
+    rows = client.get(f"/api/play/{state['id']}/hint").json()["rows"]
+    bids = sorted(c["label"] for c in state["prompt"]["choices"] if c["label"] != "pass")
+    assert sorted(r["move"].split(" ")[0] for r in rows) == bids        # every legal bid, with its best trump
     for game in ("moon", "shoot-the-moon"):
         state = client.post(f"/api/{game}/play", json={"seat": "0", "seed": "8"}).json()
         sid = state["id"]

@@ -31,7 +31,8 @@ class Human:
         facts = [("your seat", str(self.g.seat)), ("bids so far", ", ".join(
             f"seat {s}: {_bid_label(int(c))}" for s, c in enumerate(calls) if c >= 0) or "none yet")]
         choices = [{"value": int(b), "label": _bid_label(int(b))} for b, ok in zip(BID_VALUES, view.legal[0]) if ok]
-        return np.array([self.g.ask("bid", "Your bid", view.hand[0], facts, choices)])
+        return np.array([self.g.ask("bid", "Your bid", view.hand[0], facts, choices,
+                                    hint=lambda: self.g.bid_hint(view))])
 
     def discard(self, view, rng):
         if len(view) == 0:
@@ -88,12 +89,32 @@ class MoonHand(common.Hand):
         res = setup.hooks.play(setup, strategies, chunk_rngs(self.seed, 0, setup.entry.streams), 1)
         return self.first_record(res)
 
-    def hint(self, view) -> dict:
-        """pimc's expected score for the bidder after each legal play (32 dealt worlds)."""
+    @property
+    def pimc(self):
         from moonshot.strategies.base import make_strategy
         if self._pimc is None:
             self._pimc = make_strategy("moon", "pimc")
-        moves, score, bidder_side = self._pimc.move_values(view, 0, np.random.default_rng(self.seed))
+        return self._pimc
+
+    def bid_hint(self, view) -> dict:
+        """pimc's expected score of every legal bid, with the best of the trumps it searched."""
+        searched = self.pimc.bid_values(view, 0, np.random.default_rng(self.seed))
+        if searched is None:
+            return {"by": "pimc", "value": "its rough trick estimate falls short of every bid left: it passes "
+                    "without searching", "rows": [{"move": "pass", "value": 0.0}]}
+        best: dict[int, tuple[float, int]] = {}
+        for t, b, v in searched[0]:
+            if b not in best or v > best[b][0]:
+                best[b] = (v, t)
+        rows = [{"move": f"{_bid_label(b)} (trump {TRUMPS[t]})", "value": v} for b, (v, t) in best.items()]
+        rows.sort(key=lambda r: -r["value"])
+        return {"by": "pimc: 32 deals of the unseen tiles (the widow taken where there is one), each solved exactly",
+                "value": f"your expected points this hand if you win the contract at that bid (it bids the best "
+                         f"when that reaches {self.pimc.min_gain:g} point, else passes)", "rows": rows}
+
+    def hint(self, view) -> dict:
+        """pimc's expected score for the bidder after each legal play (32 dealt worlds)."""
+        moves, score, bidder_side = self.pimc.move_values(view, 0, np.random.default_rng(self.seed))
         rows = [{"move": T.tile_name(t) + (f" calling {e}" if e is not None else ""), "value": float(v)}
                 for (t, e), v in zip(moves, score)]
         rows.sort(key=lambda r: -r["value"] if bidder_side else r["value"])
