@@ -34,17 +34,14 @@ def _rules(rules) -> list[str]:
         return []
     if isinstance(rules, dict):
         return [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in rules.items()]
-    return [rules] if isinstance(rules, str) else list(rules)
-
-
-def _list(value) -> list[str]:
-    return [] if value is None else [value] if isinstance(value, str) else list(value)
+    return _inputs.texts("--rule", rules)
 
 
 def _setup(game, players, partners, rules, strategy, profile) -> _common.Setup:
     _inputs.game(game)
-    return _common.make_setup(game, _inputs.whole("--players", players), partners, _rules(rules), _list(strategy),
-                              _list(profile))
+    return _common.make_setup(game, _inputs.whole("--players", players), _inputs.flag("--partners", partners),
+                              _rules(rules), _inputs.texts("--strategy", strategy),
+                              _inputs.texts("--profile", profile))
 
 
 def _run(seed, jobs) -> tuple[int, int]:
@@ -82,6 +79,7 @@ def compare(game: str, a: str, b: str, hands: int | None = None, games: int | No
     default, or `games` whole games)."""
     hands, games = _inputs.counts(hands, games)
     seed, jobs = _run(seed, jobs)
+    a, b = _inputs.text("--strategy", a), _inputs.text("--vs", b)
     setup = _setup(game, players, partners, rules, None, profile)
     return _common.match(setup, a, b, None if games else hands or 100_000, games, seed, jobs)
 
@@ -100,6 +98,7 @@ def hand(game: str, hand: str, seat_order: str = "first", samples: int = 100_000
          strategy=None, rules=None, profile=None, seed: int = 2026, jobs: int = 1) -> Result:
     """The hand analyzer of games that have one (moon, hit-the-deck)."""
     analyzer = _inputs.hand_analyzer(_inputs.game(game))
+    hand, seat_order = _inputs.text("--hand", hand), _inputs.text("--seat-order", seat_order)
     samples = _inputs.count("--samples", samples)
     seed, jobs = _run(seed, jobs)
     return analyzer(_setup(game, players, False, rules, strategy, profile), hand, seat_order, samples, seed, jobs)

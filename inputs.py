@@ -104,6 +104,29 @@ def whole(option: str, value):
     return None if value is None else int(value)
 
 
+def text(option: str, value) -> str:
+    """A one-text option such as --vs or --hand."""
+    if not isinstance(value, str):
+        raise BadInput(f"{option} {value!r} is not accepted; accepted: a text as on the command line")
+    return value
+
+
+def texts(option: str, value) -> list[str]:
+    """A repeatable option such as --strategy, --rule or --profile: one text or a list of texts."""
+    values = [] if value is None else [value] if isinstance(value, str) else value
+    if not isinstance(values, (list, tuple)) or not all(isinstance(v, str) for v in values):
+        raise BadInput(f"{option} {value!r} is not accepted; accepted: a text as on the command line, or a list of "
+                       "them")
+    return list(values)
+
+
+def flag(option: str, value) -> bool:
+    """An on/off option such as --partners."""
+    if not isinstance(value, bool):
+        raise BadInput(f"{option} {value!r} is not accepted; accepted: True or False")
+    return value
+
+
 def seed(value) -> int:
     if not _integer(value) or not 0 <= value < 2**63:
         raise BadInput(f"--seed {value!r} is not accepted; accepted: an integer from 0 to 2**63 - 1")

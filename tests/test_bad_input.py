@@ -277,7 +277,8 @@ def test_the_time_said_leaves_out_the_first_chunks_start_up(monkeypatch, capsys)
     for _ in range(5):
         clock.chunk_done()
     err = capsys.readouterr().err
-    assert err.count("note") == 1 and "about 26 s in all (10 chunks of 10,000, 2 at a time; timed on the first 3)" in err
+    assert err.count("note") == 1
+    assert "about 26 s in all (10 chunks of 10,000, 2 at a time; timed on the first 3)" in err
     assert (eta.duration(59), eta.duration(3 * 3600 + 20 * 60), eta.duration(4.25 * 86400)) == \
         ("59 s", "3 h 20 min", "4 days 6 h")
 

@@ -46,6 +46,10 @@ def test_library_errors_are_the_cli_ones():
     (lambda: moonshot.whatif("chess", {"x": 1}), "unknown game 'chess'"),
     (lambda: moonshot.hand("chess", "R1"), "unknown game 'chess'"),
     (lambda: moonshot.hand("moon", "6-6 6-5 6-4 6-2 5-5 3-3 1-1", samples=0), "--samples 0 is not a positive"),
+    (lambda: moonshot.simulate("moon", hands=100, strategy=5), "--strategy 5 is not accepted"),
+    (lambda: moonshot.simulate("moon", hands=100, rules=[1]), "--rule [1] is not accepted"),
+    (lambda: moonshot.simulate("moon", hands=100, partners="yes"), "--partners 'yes' is not accepted"),
+    (lambda: moonshot.compare("moon", "random", 3, hands=100), "--vs 3 is not accepted"),
     (lambda: moonshot.report("chess", "out"), "unknown game 'chess'"),
     (lambda: moonshot.report("moon", "out", hands=10), "--hands 10 is too few for a report"),
 ])
