@@ -184,3 +184,24 @@ def test_the_pages_read_on_a_phone_and_from_the_keyboard(server, browser, tmp_pa
     pg.keyboard.press("Tab")
     assert pg.evaluate("document.activeElement.className") == "skip"
     context.close()
+
+
+def test_what_if_and_replay_in_the_browser(server, page, tmp_path):
+    page.goto(f"{server}/shoot-the-moon/whatif")
+    page.select_option("select[data-flag='stm.moon_chip_netting']", "sequential")
+    page.fill("#n", "300")
+    page.click("button.go")
+    page.wait_for_selector("#result h2")
+    shot(page, tmp_path, "whatif")
+    assert "stm.moon_chip_netting=sequential" in page.inner_text("#result")
+    path = tmp_path / "moon.jsonl"
+    cli("simulate", "moon", "-n", "1", "--history", str(path), "--quiet")
+    page.goto(f"{server}/replay")
+    page.set_input_files("#file", str(path))
+    page.click("#upload button.go")
+    page.wait_for_selector("#hands:not([hidden])")
+    for _ in range(8):
+        page.keyboard.press("ArrowRight")
+    assert page.locator("#steps li").count() == 8
+    shot(page, tmp_path, "replay")
+    assert "bidder side's tricks" in page.inner_text("#values") or "End of the hand" in page.inner_text("#values")

@@ -49,8 +49,8 @@ def _estimates(result: Result) -> tuple[str, pd.DataFrame] | None:
 
 
 def chart_svg(result: Result) -> str:
-    """The first estimates table's first metric with more than one row (else its first metric),
-    one dot and 95% whisker per row."""
+    """The first estimates table's paired difference (d_*) if it has one, else its first metric
+    with more than one row (else its first metric): one dot and 95% whisker per row."""
     found = _estimates(result)
     if found is None:
         return ""
@@ -58,6 +58,7 @@ def chart_svg(result: Result) -> str:
     metrics = list(dict.fromkeys(df["metric"]))
     keys = [c for c in df.columns if c not in ("metric", "estimate", "n", "ci_low", "ci_high", "kind")]
     metric = next((m for m in metrics if (df["metric"] == m).sum() > 1), metrics[0])
+    metric = next((m for m in metrics if m.startswith("d_")), metric)      # a comparison: chart its difference
     rows = df[df["metric"] == metric]
     cut = len(rows) > CHART_ROWS
     rows = rows.sort_values("estimate", ascending=False, kind="stable").head(CHART_ROWS) if cut else rows
