@@ -315,3 +315,23 @@ def test_stopping_the_server_cancels_its_runs():
             break
         time.sleep(0.01)
     assert job.state == "cancelled"
+
+
+def test_serve_checks_its_options_warns_off_localhost_and_stops_on_ctrl_c():
+    import signal
+    import socket
+    bad = subprocess.run([sys.executable, "-m", "moonshot.cli", "serve", "--port", "0"], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.strip() == "moonshot: error: --port 0 is not accepted; accepted: 1..65535"
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "moonshot.cli", "serve", "--port", str(port), "--host", "127.0.0.2"],
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        lines = [proc.stderr.readline(), proc.stderr.readline()]
+        assert "warning: listening on 127.0.0.2" in lines[0] and f"http://127.0.0.2:{port}/" in lines[1]
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(20) == 0
+    finally:
+        proc.kill()
