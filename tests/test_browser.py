@@ -161,15 +161,17 @@ def test_a_hit_the_deck_slap_is_timed_from_a_key_press(server, page, tmp_path):
                                    "document.querySelector('#choices button')")
         if page.locator("button.slap").count():
             break
+    shown = time.monotonic()                               # the SLAP button is on the page
     shot(page, tmp_path, "slap")
     page.wait_for_timeout(150)
-    start = time.monotonic()
     page.keyboard.press("s")
+    pressed = time.monotonic()
     page.wait_for_function("() => document.querySelector('#log').textContent.includes('slap race: you')")
-    took = time.monotonic() - start
     line = next(x for x in page.inner_text("#log").splitlines() if x.startswith("slap race: you"))
     ms = float(line.split("you ", 1)[1].split(" ms")[0])
-    assert 150 <= ms <= 150 + took * 1000 + 200          # the time from the card showing to the key press
+    # the time from the button showing to the key press: at least the wait, at most that span plus
+    # the moments between its drawing and this test seeing it
+    assert 150 <= ms <= (pressed - shown) * 1000 + 300
 
 
 def test_the_pages_read_on_a_phone_and_from_the_keyboard(server, browser, tmp_path):
