@@ -205,7 +205,8 @@ class Tactician:
     Every legal card gets a score: its penalty (weighted more the longer the hand is than the
     shortest opponent's), how many of the remaining cards could follow it, minus the chance, from
     the cards not yet seen, that the next seat can answer it times how close that seat is to going
-    out (an HTD-H lets the next seat play anything unless it loses the slap race). A Flip is an
+    out (an HTD-H lets the next seat play anything unless it loses the slap race; a seat that cannot
+    answer draws the top of the draw pile, which it answers with when memory knows it does). A Flip is an
     extra turn, unless the seat it brings round next is nearly out; the last Hit the Deck card is
     kept as a final card that goes on anything. A drawn card is kept, or a card drawn by choice
     (htd.voluntary_draw), only when every play hands a nearly-out next seat an easy answer. The
@@ -289,6 +290,12 @@ class Tactician:
         p = unseen @ answer                                          # (m,39); col 38 = unseen in all
         total = p[:, N_KINDS:] + 1e-6
         p /= total
+        # a next seat that cannot answer draws the top of the draw pile (HTD-3.6) and plays it if it
+        # answers: where this seat's memory knows that card (known_draw, htd.memory), so does it
+        known_top = view.known_draw[:, 0].astype(np.intp)
+        k = np.flatnonzero(known_top >= 0)
+        if len(k):
+            p[k, :N_KINDS] += (1.0 - p[k, :N_KINDS]) * answer[known_top[k], :N_KINDS]
         # expected points lost if the next seat goes out on what I leave: chance x points still held
         left = (points[:, None] - PENALTY) * (1.0 / 10)
         score[:, :N_KINDS] -= threat[:, None] * (p[:, :N_KINDS] * left - cut_bonus) \
@@ -300,7 +307,8 @@ class Tactician:
             situ = np.where(view.demand[d] >= 0, N_KINDS + view.demand[d].astype(np.intp), view.top[d])
             p_now = (unseen[d] * sit[situ]).sum(axis=1) / total[d, 0]
             turn = view.drawn[d] < 0
-            held = (points[d] + np.where(turn, 5.0, 0.0)) * (1.0 / 10)
+            drawn_points = np.where(known_top[d] >= 0, PENALTY[np.maximum(known_top[d], 0)], 5.0)   # known, or about 5
+            held = (points[d] + np.where(turn, drawn_points, 0.0)) * (1.0 / 10)
             score[d, DRAW] = -threat[d] * p_now * held - np.where(turn, self.draw_cost, 0.0)
         score += NOISE[rng.integers(0, len(NOISE), m)]
         score += unpack(bits) * LEGAL_LIFT                  # legal columns above every illegal one
