@@ -146,6 +146,9 @@ def test_a_hand_played_to_the_end_gives_a_history_that_moonshot_replay_accepts(c
     assert record["seed"] == 21
     printed = replay_cli(tmp_path, history.text)
     assert printed.strip() == state["summary"]["replay"].strip()
+    side = record["sides"][1]
+    mine = record["chips_after"][side] if game == "shoot-the-moon" else record["score"][side]
+    assert f"yours (side {side}): {mine}" in state["summary"]["result"]
 
 
 def test_the_same_seed_deals_the_same_hand_and_the_page_sees_only_its_own_tiles(client):

@@ -30,7 +30,12 @@ class Hand:
     def summary(self, record: dict) -> dict:
         from moonshot.simulator.games import get
         return {"replay": get(self.game).replay(json.loads(json.dumps(record)), "this hand", 1),
-                "score": record.get("score"), "seat": self.seat}
+                "result": self.result_line(record), "seat": self.seat}
+
+    def result_line(self, record: dict) -> str:
+        """The hand's outcome for the person, in one line (the record's own numbers)."""
+        side = record["sides"][self.seat]
+        return f"Score this hand by side {record['score']}; yours (side {side}): {record['score'][side]}."
 
     def hint(self, *args) -> dict:
         raise BadInput("there is no hint for this decision; accepted: ask at a play")

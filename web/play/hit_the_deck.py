@@ -139,6 +139,11 @@ class HtdHand(common.Hand):
                                  score=np.array([h.score], np.int16))
         return self.first_record(result)
 
+    def result_line(self, record: dict) -> str:
+        out = record["went_out"]
+        who = "nobody went out (blocked)" if out is None else "you went out" if out == self.seat else f"seat {out} went out"
+        return f"{who[0].upper() + who[1:]}; penalty points by seat {record['score']}, yours {record['score'][self.seat]}."
+
     def facts(self, view) -> list[tuple[str, str]]:
         return [("top card", C.name(view.top)), ("demand", demand_text(view.demand)),
                 ("direction", "clockwise" if view.direction > 0 else "counter-clockwise"),

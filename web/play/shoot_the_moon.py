@@ -58,6 +58,11 @@ class StmHand(common.Hand):
         res = setup.hooks.play(setup, strategies, chunk_rngs(self.seed, 0, setup.entry.streams), 1)
         return self.first_record(res)
 
+    def result_line(self, record: dict) -> str:
+        side = record["sides"][self.seat]
+        return (f"Chips by side after the round {record['chips_after']} (before {record['chips_before']}); "
+                f"yours (side {side}): {record['chips_after'][side]}, with {record['tricks'][side]} trick(s).")
+
     def hint(self, view) -> dict:
         from moonshot.strategies.base import make_strategy
         if self._rollout is None:

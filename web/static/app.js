@@ -244,9 +244,10 @@ function playPage() {
     table.hidden = false;
     $("#choices").innerHTML = ""; $("#hint-button").hidden = true;
     $("#prompt-title").textContent = "Hand over";
+    $("#facts").innerHTML = ""; $("#hand").innerHTML = "";
     over.hidden = false;
     const s = state.summary;
-    $("#score").textContent = `Score this hand (per side or seat; you are seat ${s.seat}): ${JSON.stringify(s.score)}`;
+    $("#score").textContent = `You were seat ${s.seat}. ${s.result}`;
     $("#download").href = `/api/play/${sid}/history`;
     $("#replay").textContent = s.replay;
     $("#profile").innerHTML = "";
