@@ -23,6 +23,7 @@ import typer
 from moonshot import inputs
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.files import atomic_file, atomic_write
+from moonshot.simulator.histories import GameThreads
 
 
 class App(typer.Typer):
@@ -282,8 +283,6 @@ def simulate(ctx: typer.Context, game: str, players: Optional[int] = PlayersOpt,
     entry = inputs.game(game)
     fmt = inputs.out_format(format, out)
     inputs.counts(hands, games)
-    if history is not None and games:
-        raise BadInput("--history records hands; use it with --hands, not --games")
     if history is not None and out is not None and history.absolute() == out.absolute():
         raise BadInput(f"--history and --out are the same file {str(out)!r}; accepted: two different files")
     inputs.out_file(out), inputs.out_file(history, "--history")
@@ -579,6 +578,7 @@ def replay(file: Path, hand_id: Optional[int] = typer.Option(None, "--hand-id", 
 def _replay_lines(file: Path, fh, hand_id: Optional[int]) -> int:
     """Replay (and print) every record of the open file, or the one with `hand_id`; how many were shown."""
     shown = 0
+    games = GameThreads()
     for line_no, line in enumerate(fh, 1):
         if not line.strip():
             continue
@@ -588,7 +588,9 @@ def _replay_lines(file: Path, fh, hand_id: Optional[int]) -> int:
             raise BadInput(f"{file}:{line_no}: not JSON ({exc.msg}); accepted: JSON lines as in HISTORY.md") from None
         if not isinstance(record, dict):
             raise BadInput(f"{file}:{line_no}: not a JSON object; accepted: JSON lines as in HISTORY.md")
-        if hand_id is not None and record.get("hand_id") != hand_id:
+        if hand_id is None:
+            games.check(record, f"{file}:{line_no}")     # a game's hands follow on (only when all are read)
+        elif record.get("hand_id") != hand_id:
             continue
         try:
             entry = inputs.game(str(record.get("game")))

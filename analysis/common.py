@@ -129,7 +129,6 @@ def run(task, args: tuple, total: int, seed: int, jobs: int, progress: Progress 
     from moonshot.simulator.store import hands_sink
     if chunk is None:
         chunk = next((a.chunk() for a in args if isinstance(a, Setup)), CHUNK)
-    clock = Clock(total, chunk, jobs)             # says the run's time after its first chunk, if long
     name = f"{task.__module__}.{task.__qualname__}"
     sink = hands_sink() if task is _hands_chunk else None
     if sink is not None:
@@ -143,7 +142,8 @@ def run(task, args: tuple, total: int, seed: int, jobs: int, progress: Progress 
             sink.write(part.rows)
         if progress is not None:
             progress(size)
-    return run_chunks(task, args, total, seed, jobs, chunk=chunk, on_chunk=on_chunk, name=name)
+    with Clock(total, chunk, jobs) as clock:       # says the run's time, if long
+        return run_chunks(task, args, total, seed, jobs, chunk=chunk, on_chunk=on_chunk, name=name)
 
 
 def arm_seeds(seed: int, index: int, streams: int = 2) -> list[np.random.SeedSequence]:
@@ -182,15 +182,48 @@ def _hands_chunk(setup: Setup, want_history: bool, chunk: int, rows: bool, seed:
     return tally
 
 
-def _games_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
+def _games_chunk(setup: Setup, want_history: bool, chunk: int, seed: int, index: int, size: int) -> Tally:
     hooks = setup.hooks
-    g = hooks.play_games(setup, setup.seats.strategies, chunk_rngs(seed, index, setup.entry.streams), size)
+    g = hooks.play_games(setup, setup.seats.strategies, chunk_rngs(seed, index, setup.entry.streams), size,
+                         keep_hands=want_history)
     tally = Tally()
+    if want_history:
+        tally.records = game_records(setup, g, seed, index * chunk)
     tally.add_columns("games", "side", {"p_win": hooks.wins(setup, g)})
     tally.add("length", one_row(size), {**hooks.game_length(g), **hooks.game_extras(g),
                                         "p_unfinished": hooks.unfinished(g)})
     hooks.tally_games(setup, g, tally)
     return tally
+
+
+HANDS_PER_GAME_ID = 10_000      # a games-mode hand_id is game_id * this + hand_in_game (no engine plays more)
+
+
+def game_records(setup: Setup, g, seed: int, first_game: int) -> list[str]:
+    """Every hand of every game in `g` (played with keep_hands) as a HISTORY.md line, game by game
+    in play order, with the whole-games keys: game_id, hand_in_game, scores_before/after per side,
+    game_over on the last hand and there the winning sides ([] when the cap left it unfinished)."""
+    import json
+    hooks, table = setup.hooks, setup.table
+    history = setup.entry.module("history")
+    wins = hooks.wins(setup, g)
+    scores = np.full(wins.shape, hooks.start_score(setup), dtype=np.int64)
+    games: list[list[dict]] = [[] for _ in range(len(wins))]
+    for active, res in g.hand_log:
+        change = hooks.hand_score(setup, res)
+        for row, (i, line) in enumerate(zip(active, history.records(res, table, setup.seats.specs, seed, 0))):
+            games[i].append({**json.loads(line), "scores_before": scores[i].tolist(),
+                             "scores_after": (scores[i] + change[row]).tolist()})
+        scores[active] += change
+    lines = []
+    for i, hands in enumerate(games):
+        game_id = first_game + i
+        for k, rec in enumerate(hands):
+            rec.update(hand_id=game_id * HANDS_PER_GAME_ID + k, game_id=game_id, hand_in_game=k,
+                       game_over=k == len(hands) - 1)
+        hands[-1]["winners"] = np.flatnonzero(wins[i]).tolist()
+        lines += [json.dumps(rec) for rec in hands]
+    return lines
 
 
 def simulate(setup: Setup, hands: int | None, games: int | None, seed: int, jobs: int = 1,
@@ -200,7 +233,8 @@ def simulate(setup: Setup, hands: int | None, games: int | None, seed: int, jobs
     chunk = chunk or setup.chunk()
     hooks = setup.hooks
     if games:
-        t = run(_games_chunk, (setup,), games, seed, jobs, progress, chunk=chunk)
+        t = run(_games_chunk, (setup, on_records is not None, chunk), games, seed, jobs, progress, on_records,
+                chunk=chunk)
         res = Result(f"{setup.entry.title}: games", setup.meta(games=games, seed=seed))
         res.tables["games"] = estimate(t.get("games"), ["side"], ["p_win"])
         res.tables["game_length"] = estimate(t.get("length"), [], [*hooks.game_length_names, *hooks.game_extra_names,
@@ -474,8 +508,18 @@ class Hooks:
         """One hand per game: the engine's play entry point."""
         return setup.entry.module("engine").play(setup.table, size, strategies, *rngs)
 
-    def play_games(self, setup: Setup, strategies, rngs: list[np.random.Generator], size: int):
-        return setup.entry.module("engine").play_games(setup.table, size, strategies, *rngs)
+    def play_games(self, setup: Setup, strategies, rngs: list[np.random.Generator], size: int,
+                   keep_hands: bool = False):
+        """Whole games; `keep_hands` keeps every hand (engine GameResult.hand_log) for histories."""
+        return setup.entry.module("engine").play_games(setup.table, size, strategies, *rngs, keep_hands=keep_hands)
+
+    def start_score(self, setup: Setup) -> int:
+        """Every side's game score before the first hand (HISTORY.md scores_before)."""
+        return 0
+
+    def hand_score(self, setup: Setup, res) -> np.ndarray:
+        """(n, sides): how much each side's game score changed in these hands."""
+        return res.score
 
     def game_length(self, g) -> dict[str, np.ndarray]:
         return {"hands": g.hands}

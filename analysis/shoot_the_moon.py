@@ -72,6 +72,12 @@ class StmHooks(Hooks):
     lab_size = (4_000, 40_000)
     all_tables = ALL_TABLES
 
+    def start_score(self, setup) -> int:
+        return setup.table.rules.starting_chips
+
+    def hand_score(self, setup, res) -> np.ndarray:
+        return res.chips_after.astype(np.int64) - res.chips_before
+
     def make_table(self, players, partners, rule_args, profiles) -> Table:
         C.validate_table(players, partners)
         return Table(players, partners, parse_rules(rule_args))

@@ -6,10 +6,12 @@ from __future__ import annotations
 import math
 import os
 import sys
+import threading
 import time
 
 SAY_TIME_OVER = 180.0            # seconds: a run estimated longer says so after its first chunk
 SAY_SIZE_OVER = 1_000_000_000    # bytes: a --history estimated bigger says so before its first lines
+now = time.monotonic             # the clock (tests step it)
 
 
 def duration(seconds: float) -> str:
@@ -35,39 +37,62 @@ class Clock:
     Chunks run `jobs` at a time, so a round of them takes about one chunk's time. The first chunk
     also carries the start-up (worker processes, imports, compiling), so a whole round after it is
     timed before the run's time is said, once, if it is over SAY_TIME_OVER. A run of two rounds has
-    no such round: the first chunk's time stands for both. (A cluster may run more at a time than
-    --jobs: then the run takes less.)"""
+    no such round: the first chunk's time stands for both. A first chunk still running after
+    SAY_TIME_OVER says the least the run will take. (A cluster may run more at a time than --jobs:
+    then the run takes less.) Used as a context manager, which stops that watch when the run ends."""
 
     def __init__(self, total: int, chunk: int, jobs: int):
         self.total = total
         self.chunks = max(1, math.ceil(total / chunk))
         self.parallel = max(1, min(self.chunks, (os.cpu_count() or 1) if jobs == -1 else jobs))
         self.rounds = math.ceil(self.chunks / self.parallel)
-        self.start = time.monotonic()
+        self.start = now()
         self.first_done = None
         self.done = 0
+        self.said = False                       # the estimate, said once
+        self.watch = threading.Timer(SAY_TIME_OVER, self.still_running)
+        self.watch.daemon = True
+
+    def __enter__(self) -> "Clock":
+        self.watch.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.watch.cancel()
+
+    def still_running(self) -> None:
+        """SAY_TIME_OVER has passed and the first chunk is not done: at least that long per round."""
+        if self.done == 0:
+            took = now() - self.start
+            print(f"moonshot: note: this run will take at least {duration(took * self.rounds)} in all: its first "
+                  f"chunk is still running after {duration(took)} ({self._chunks()})", file=sys.stderr, flush=True)
 
     def chunk_done(self) -> None:
+        self.watch.cancel()
         self.done += 1
-        now = time.monotonic()
+        t = now()
         if self.done == 1:
-            self.first_done = now
+            self.first_done = t
             if self.rounds == 2:
-                self._say(2 * (now - self.start))
+                self._say(2 * (t - self.start))
         elif self.done == self.parallel + 1 and self.rounds > 2:        # one round after the first chunk
-            self._say(now - self.start + (now - self.first_done) * (self.rounds - 2))
+            self._say(t - self.start + (t - self.first_done) * (self.rounds - 2))
 
     def _say(self, estimate: float) -> None:
-        if estimate > SAY_TIME_OVER:
-            print(f"moonshot: note: this run will take about {duration(estimate)} in all ({self.chunks:,} chunks of "
-                  f"{self.total:,}, {self.parallel} at a time; timed on the first {self.done})", file=sys.stderr,
-                  flush=True)
+        if estimate > SAY_TIME_OVER and not self.said:
+            self.said = True
+            print(f"moonshot: note: this run will take about {duration(estimate)} in all ({self._chunks()}; timed on "
+                  f"the first {self.done})", file=sys.stderr, flush=True)
+
+    def _chunks(self) -> str:
+        return f"{self.chunks:,} chunk{'s' * (self.chunks > 1)} of {self.total:,}, {self.parallel} at a time"
 
 
 def say_history_size(path, lines: list[str], total: int) -> None:
     """Before a --history's first lines are written: its estimated size, if over SAY_SIZE_OVER."""
-    each = sum(len(line) + 1 for line in lines) / max(1, len(lines))
+    games = sum('"hand_in_game": 0,' in line for line in lines)    # whole games: `total` counts games
+    each = sum(len(line) + 1 for line in lines) / max(1, games or len(lines))
     estimate = each * total
     if estimate > SAY_SIZE_OVER:
-        print(f"moonshot: note: --history {str(path)!r} will be about {size(estimate)} ({total:,} hands at about "
-              f"{each:,.0f} bytes each)", file=sys.stderr, flush=True)
+        print(f"moonshot: note: --history {str(path)!r} will be about {size(estimate)} ({total:,} "
+              f"{'games' if games else 'hands'} at about {each:,.0f} bytes each)", file=sys.stderr, flush=True)

@@ -257,7 +257,7 @@ def test_a_long_run_says_its_time_and_a_big_history_its_size_before_most_of_it(t
     monkeypatch.setattr("moonshot.analysis.common.CHUNK", 1_000)           # three chunks
     hist = tmp_path / "h.jsonl"
     code, _, err = run(["simulate", "moon", "-n", "3000", "--history", hist, "-o", tmp_path / "o.json", "-q"], capsys)
-    notes = [line for line in err.splitlines() if line.startswith("moonshot: note:")]
+    notes = [line for line in err.splitlines() if line.startswith("moonshot: note:") and "at least" not in line]
     assert code == 0 and len(notes) == 2 and notes[0].startswith("moonshot: note: --history")   # before any line
     assert re.search(r"this run will take about \d+ s in all \(3 chunks of 3,000, 1 at a time; timed on the first 2\)",
                      notes[1])
@@ -271,7 +271,7 @@ def test_a_long_run_says_its_time_and_a_big_history_its_size_before_most_of_it(t
 def test_the_time_said_leaves_out_the_first_chunks_start_up(monkeypatch, capsys):
     from moonshot.simulator import eta
     times = iter([0.0, 10.0, 10.1, 14.0, 14.1, 18.0])     # start; chunks 1-2 with 6 s of start-up; a round is 4 s
-    monkeypatch.setattr(eta.time, "monotonic", lambda: next(times))
+    monkeypatch.setattr(eta, "now", lambda: next(times))
     monkeypatch.setattr(eta, "SAY_TIME_OVER", 20.0)
     clock = eta.Clock(total=10_000, chunk=1_000, jobs=2)                 # 10 chunks: 5 rounds
     for _ in range(5):
@@ -281,6 +281,15 @@ def test_the_time_said_leaves_out_the_first_chunks_start_up(monkeypatch, capsys)
     assert "about 26 s in all (10 chunks of 10,000, 2 at a time; timed on the first 3)" in err
     assert (eta.duration(59), eta.duration(3 * 3600 + 20 * 60), eta.duration(4.25 * 86400)) == \
         ("59 s", "3 h 20 min", "4 days 6 h")
+
+
+def test_a_first_chunk_still_running_says_the_least_the_run_will_take(monkeypatch, capsys):
+    from moonshot.simulator import eta
+    times = iter([0.0, 200.0])                             # start; 200 s later the first chunk is not done
+    monkeypatch.setattr(eta, "now", lambda: next(times))
+    eta.Clock(total=300_000, chunk=65_536, jobs=2).still_running()         # 5 chunks: 3 rounds
+    assert capsys.readouterr().err == ("moonshot: note: this run will take at least 10 min in all: its first chunk is "
+                                       "still running after 3 min (5 chunks of 300,000, 2 at a time)\n")
 
 
 def test_the_last_trick_shows_chips_before_the_end_of_round_award(tmp_path, capsys):

@@ -58,7 +58,7 @@ def _chunk_tallies():
     for game in GAMES:
         setup = make_setup(game)
         yield f"{game} hands", common._hands_chunk(setup, False, 700, False, 5, 2, 700)
-        yield f"{game} games", common._games_chunk(setup, 5, 1, 12)
+        yield f"{game} games", common._games_chunk(setup, False, 12, 5, 1, 12)
     yield "stm hand-odds", shoot_the_moon._odds_chunk(make_setup("shoot-the-moon"), 0, 5, 0, 500)
     yield "moon bid-success", moon._bid_success_chunk(make_setup("moon"), 5, 0, 2_000)
     yield "htd seats", hit_the_deck._seat_chunk(make_setup("hit-the-deck"), 5, 0, 12)

@@ -556,6 +556,7 @@ class GameResult:
     chips: np.ndarray         # (N,S) final chips
     supply_short: np.ndarray  # (N,) a real 40-chip supply would have run out at some point
     first_round: Result       # the opening round of every game
+    hand_log: list = field(default_factory=list)   # with keep_hands: [(game indices, Result)] per round
 
 
 def game_winner(chips: np.ndarray, target: int) -> np.ndarray:
@@ -568,9 +569,10 @@ def game_winner(chips: np.ndarray, target: int) -> np.ndarray:
 def play_games(table: Table, n: int, strategies: Sequence, deal_rng: np.random.Generator,
                play_rng: np.random.Generator, chips0: np.ndarray | None = None,
                first_hands: np.ndarray | None = None, dealer0: np.ndarray | None = None,
-               max_rounds: int = 1000) -> GameResult:
+               max_rounds: int = 1000, keep_hands: bool = False) -> GameResult:
     """Play N games to the end (STM-9). Deals come from deal_rng for all N games every round,
-    finished or not, so two runs that differ only in play see the same deals (common random numbers)."""
+    finished or not, so two runs that differ only in play see the same deals (common random numbers).
+    `keep_hands` keeps every round's Result with the games that played it (games-mode histories)."""
     S = table.n_sides
     H = table.hands_dealt
     chips = np.full((n, S), table.rules.starting_chips, dtype=np.int16) if chips0 is None else chips0.astype(np.int16)
@@ -579,6 +581,7 @@ def play_games(table: Table, n: int, strategies: Sequence, deal_rng: np.random.G
     rounds = np.zeros(n, dtype=np.int32)
     short = np.zeros(n, dtype=bool)
     first = None
+    log = []
     for r in range(max_rounds):
         hands = deal(deal_rng, n, H)
         if r == 0 and first_hands is not None:
@@ -589,11 +592,13 @@ def play_games(table: Table, n: int, strategies: Sequence, deal_rng: np.random.G
         res = play_round(table, hands[active], dealer[active], chips[active], strategies, play_rng)
         if r == 0:
             first = res
+        if keep_hands:
+            log.append((active, res))
         chips[active] = res.chips_after
         short[active] |= res.chips_after.sum(axis=1) > SUPPLY_CHIPS
         rounds[active] += 1
         # STM-8.1 the deal passes left; STM-11.3 the same dealer redeals an annulled round.
         dealer[active] = np.where(res.annulled, dealer[active], (dealer[active] + 1) % table.players)
         winner[active] = game_winner(res.chips_after, table.rules.target_chips)
-    return GameResult(winner, rounds, chips, short, first)
+    return GameResult(winner, rounds, chips, short, first, log)
 

@@ -3,7 +3,7 @@ as reference.Game. Every hand's deals and chance keys are drawn for all n games,
 so two runs that differ only in play see the same deals and chance streams (common random numbers)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 import numpy as np
@@ -23,6 +23,7 @@ class GameResult:
     penalty: np.ndarray         # (n,P,3) int32 penalty cards by cause over the game
     first_dealer: np.ndarray    # (n,) int8
     first_hand: object = None   # the opening hand of every game (engine Result)
+    hand_log: list = field(default_factory=list)   # with keep_hands: [(game indices, Result)] per hand
 
     @property
     def finished(self) -> np.ndarray:
@@ -32,9 +33,11 @@ class GameResult:
 def play_games(table: Table, n: int, strategies: Sequence, deal_rng: np.random.Generator,
                play_rng: np.random.Generator, chance_rng: np.random.Generator,
                max_hands: int = 1000, first_hands: np.ndarray | None = None, first_draw: np.ndarray | None = None,
-               dealer0: np.ndarray | None = None) -> GameResult:
+               dealer0: np.ndarray | None = None, keep_hands: bool = False) -> GameResult:
     """`first_hands` (n,P,7) with `first_draw` replace the first hand's deal (its deal is still
-    drawn, so later hands see the same deals), `dealer0` the first dealer (still drawn)."""
+    drawn, so later hands see the same deals), `dealer0` the first dealer (still drawn).
+    `keep_hands` plays every hand in record mode and keeps it with the games that played it
+    (games-mode histories; the same numbers)."""
     from moonshot.simulator.hit_the_deck.engine import deal, play
     P, rules = table.players, table.rules
     dealer = deal_rng.integers(0, P, n).astype(np.int8)
@@ -50,6 +53,7 @@ def play_games(table: Table, n: int, strategies: Sequence, deal_rng: np.random.G
     maxed = np.zeros(n, dtype=np.int16)
     penalty = np.zeros((n, P, 3), dtype=np.int32)
     done = np.zeros(n, dtype=bool)
+    log = []
     for h in range(max_hands):
         active = np.flatnonzero(~done)
         if not len(active):
@@ -59,9 +63,11 @@ def play_games(table: Table, n: int, strategies: Sequence, deal_rng: np.random.G
             hands, draw_pile = first_hands, first_draw
         keys = chance_rng.bit_generator.random_raw(n).astype(np.uint64)[active]
         res = play(table, len(active), strategies, None, play_rng, None, dealer=dealer[active],
-                   scores=scores[active], hands=hands, draw_pile=draw_pile, _keys=keys)
+                   scores=scores[active], hands=hands, draw_pile=draw_pile, _keys=keys, record=keep_hands)
         if h == 0:
             first_hand = res
+        if keep_hands:
+            log.append((active, res))
         new = scores[active] + res.score
         scores[active] = new
         hands_n[active] += 1
@@ -83,4 +89,4 @@ def play_games(table: Table, n: int, strategies: Sequence, deal_rng: np.random.G
             over &= low.sum(axis=1) == 1
         winners[active[over]] = low[over]
         done[active[over]] = True
-    return GameResult(winners, scores, hands_n, went, blocked, maxed, penalty, first, first_hand)
+    return GameResult(winners, scores, hands_n, went, blocked, maxed, penalty, first, first_hand, log)
