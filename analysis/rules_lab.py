@@ -10,6 +10,7 @@ The defaults are played once per chunk and paired with every change.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, replace
 from itertools import combinations
 
@@ -24,9 +25,8 @@ from moonshot.analysis.words import CORRECTION, clear_of_zero, effects, shift, s
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.runner import Change, Tally
 
-GAMES_CHUNK = 250          # games per chunk: a sweep of a few thousand games spreads over every job
-HANDS_CHUNK = 2_500        # hands per chunk
-TRIAL_GAMES = 50           # the trial that estimates a lab's time
+GAMES_CHUNK = 500          # games per chunk: a few thousand games spread over every job, and batches stay big
+HANDS_CHUNK = 5_000        # enough for the engines (Hit the Deck plays 500 games at 4.5 ms each, 250 at 7.7)
 DEFAULTS = "defaults"
 WEAK = "random"
 GAME_MEASURES = ("first_edge", "spread", "skill", "p_unfinished")   # after the game's length measure
@@ -310,20 +310,23 @@ def plan(setup: Setup, sets: list[str] | None = None) -> tuple[list[Arm], pd.Dat
 
 def trial_seconds(setup: Setup, games: int, hands: int, strong: str | None = None, weak: str = WEAK,
                   sets: list[str] | None = None, jobs: int = 1, seed: int = 0) -> float:
-    """Seconds the whole lab should take on `jobs` workers, timed from a small trial of the
-    defaults' arm (TRIAL_GAMES games and ten times as many hands) played here."""
+    """Seconds the whole lab should take on `jobs` workers, timed from one chunk of games and one
+    of hands of the defaults' arm played here (a batch's cost per game depends on its size, so a
+    smaller trial would mislead); a sweep plays that for every arm and chunk."""
     import time
     strong = strong or setup.entry.default_strategy
     arms, _, _ = plan(setup, sets)
     seeds = arm_seeds(seed, 0, setup.entry.streams)
+    g, h = min(games, GAMES_CHUNK), min(hands, HANDS_CHUNK)
     _game_measures(setup, strong, weak, seeds, 2)           # warm-up: tables, strategies, compiled kernels
     start = time.perf_counter()
-    _game_measures(setup, strong, weak, seeds, TRIAL_GAMES)
+    _game_measures(setup, strong, weak, seeds, g)
     mid = time.perf_counter()
-    setup.hooks.play(setup, setup.seats.strategies, arm_rngs(seeds), 10 * TRIAL_GAMES)
+    setup.hooks.play(setup, setup.seats.strategies, arm_rngs(seeds), h)
     end = time.perf_counter()
-    per_arm = (mid - start) * games / TRIAL_GAMES + (end - mid) * hands / (10 * TRIAL_GAMES)
-    return per_arm * (len(arms) + 1) / max(jobs, 1)
+    per_arm = (mid - start) * -(-games // g) + (end - mid) * -(-hands // h)
+    workers = (os.cpu_count() or 1) if jobs < 0 else jobs           # -1: every core
+    return per_arm * (len(arms) + 1) / max(1, min(workers, -(-games // g)))
 
 
 def rules_lab(setup: Setup, games: int | None = None, hands: int | None = None, seed: int = 2026, jobs: int = 1,

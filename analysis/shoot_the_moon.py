@@ -56,6 +56,10 @@ class StmHooks(Hooks):
         "p_supply_short": ("P(40 chips run out)", "games in which a real 40-chip supply would have run out"),
         "big": ("Big Moons held", "Big Moons in the opening hand"),
         "little": ("Little Moons held", "Little Moons in the opening hand"),
+        "red_cards": ("red cards", "red numbered cards in seat 0's opening hand"),
+        "highest_red": ("highest red", "the number of seat 0's highest red card (0: none)"),
+        "moon_cards": ("Moon cards", "Big and Little Moons in seat 0's opening hand"),
+        "longest_suit": ("longest suit", "cards in seat 0's longest suit"),
         "big_before": ("Big Moons before", "Big Moons held before one more was swapped in"),
         "ours": ("our chips", "chips of seat 0's side at the start"),
         "theirs": ("their chips", "chips of every other side at the start"),
@@ -69,7 +73,7 @@ class StmHooks(Hooks):
     metric_words = {"chips": "chips per round", "win": "P(winning the game)"}
     seat_outcome_names = ("chips", "p_odd", "p_shoot", "moon_chips")
     headline_names = ("p_odd", "p_shoot", "chips")
-    lab_size = (4_000, 40_000)
+    lab_size = (10_000, 100_000)
     all_tables = ALL_TABLES
 
     def start_score(self, setup) -> int:

@@ -2,6 +2,8 @@
 known effect, equality with `whatif`, the Bonferroni correction, --jobs and rule sets. Tiny sizes."""
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -133,3 +135,26 @@ def test_bad_sets_are_refused_in_one_line():
         parse_sets(setup, ["a=stm.target_chips=zero"])
     assert parse_sets(make_setup("hit-the-deck"), ["c=htd.colours=A,B,C,D,htd.target_score=50"])[0].args == (
         "htd.colours=A,B,C,D", "htd.target_score=50")
+
+
+def _cli(args, capsys):
+    from moonshot import cli
+    code = 0
+    try:
+        cli.app([str(a) for a in args])
+    except SystemExit as exc:
+        code = exc.code or 0
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_rules_lab_and_its_bad_input(capsys):
+    code, out, _ = _cli(["rules-lab", "shoot-the-moon", "--set", "short=stm.target_chips=4", "--games", 60,
+                         "--hands", 100, "-q", "-f", "json"], capsys)
+    assert code == 0
+    result = json.loads(out)
+    assert {"ranked", "never_fired", "levels"} <= set(result["tables"])
+    assert result["meta"]["sets"] == {"short": ["stm.target_chips=4"]}
+    for bad in (["--set", "stm.target_chips=4"], ["--strong", "random"], ["--games", 0], ["--weak", "nobody"]):
+        code, out, err = _cli(["rules-lab", "shoot-the-moon", "-q", *bad], capsys)
+        assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, (bad, err)
