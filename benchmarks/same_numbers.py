@@ -34,6 +34,12 @@ CASES = {
     "moon_compare_games": "compare moon -s threshold --vs random --games 100",
     "moon_whatif": "whatif moon -r moon.min_bid=5 -n 3000",
     "moon_whatif_games": "whatif moon -r moon.min_bid=5 --games 100",
+    "htd_simulate": "simulate hit-the-deck -n 3000",
+    "htd_simulate_6p": "simulate hit-the-deck -p 6 -n 3000 -s tactician",
+    "htd_simulate_games": "simulate hit-the-deck --games 200 --profile 2=child",
+    "htd_hand": 'hand hit-the-deck --hand "R3 R5 G2 BCUT YFLIP HN3 HH" --samples 2000',
+    "htd_compare": "compare hit-the-deck -s tactician --vs dump -n 2000",
+    "htd_whatif": "whatif hit-the-deck -r htd.final_card_effects=resolve_then_score -n 3000",
 }
 
 

@@ -24,7 +24,9 @@ from typing import Sequence
 import numpy as np
 
 from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck.engine.fast import FastRun, mirrors_numpy
 from moonshot.simulator.hit_the_deck.engine.hand import HandRun
+from moonshot.simulator.hit_the_deck.engine.kernels import shuffle_decks
 from moonshot.simulator.hit_the_deck.engine.record import assemble
 from moonshot.simulator.hit_the_deck.engine.state import State, counts
 from moonshot.simulator.hit_the_deck.engine.table import Table, legal_kinds, legal_table
@@ -40,17 +42,7 @@ def shuffled_decks(rng: np.random.Generator, n: int, deck: np.ndarray) -> np.nda
     i + floor(u * (M - i)) for a 32-bit uniform u (multiply-shift: bias below M / 2**32)."""
     M = len(deck)
     raw = rng.bit_generator.random_raw(((M - 1) * n + 1) // 2).view(np.uint32)[:(M - 1) * n].reshape(M - 1, n)
-    decks = np.empty((M, n), dtype=np.int8)
-    decks[:] = deck[:, None]
-    flat = decks.reshape(-1)
-    cols = np.arange(n, dtype=np.int64)
-    for i in range(M - 1):
-        j = ((raw[i].astype(np.uint64) * np.uint64(M - i)) >> np.uint64(32)).astype(np.int64) + i
-        at = j * n + cols
-        row = decks[i].copy()
-        decks[i] = flat[at]
-        flat[at] = row
-    return decks
+    return shuffle_decks(raw, np.asarray(deck, dtype=np.int8), n).T      # compiled: one game at a time
 
 
 def deal(rng: np.random.Generator, n: int, table: Table,
@@ -106,11 +98,12 @@ def groups(strategies: Sequence) -> list[tuple[object, np.ndarray]]:
 
 def play(table: Table, n: int, strategies: Sequence, deal_rng: np.random.Generator | None,
          play_rng: np.random.Generator, chance_rng: np.random.Generator, dealer=None, scores=None,
-         hands=None, draw_pile=None, record: bool = False, _hook=None, _keys=None) -> Result:
+         hands=None, draw_pile=None, record: bool = False, _hook=None, _keys=None, _numpy: bool = False) -> Result:
     """One hand per game. `dealer` defaults to a random seat per game (deal_rng, drawn before the
     deal); `hands` (n,P,7) with `draw_pile` (n,110-7P) top first replace the deal; `scores` (game
     totals before the hand) are only shown to the strategies. `record` adds draw_pile, events and
-    decisions (small n: histories and parity tests)."""
+    decisions (small n: histories and parity tests). Without `record` the hand loop runs on
+    compiled kernels (FastRun); `_numpy` runs HandRun instead (the same numbers, for the tests)."""
     P = table.players
     if len(strategies) != P:
         raise ValueError(f"one strategy per seat needed: {P}")
@@ -126,7 +119,8 @@ def play(table: Table, n: int, strategies: Sequence, deal_rng: np.random.Generat
     scores = np.zeros((n, P), dtype=np.int16) if scores is None else np.asarray(scores, dtype=np.int16)
     keys = chance_rng.bit_generator.random_raw(n).astype(np.uint64) if _keys is None else _keys
     st = State(table, hands, draw_pile, dealer, keys, scores, record)
-    HandRun(table, st, groups(strategies), play_rng, _hook).run()
+    runner = HandRun if record or _numpy or not mirrors_numpy() else FastRun
+    runner(table, st, groups(strategies), play_rng, _hook).run()
     res = st.res
     out = Result(dealer, hands, counts(hands), res["went_out"], res["score"], res["turns"], res["blocked"],
                  res["hit_max_turns"], res["penalty"], res["shouts"], res["lost"], res["forgot"], res["fslaps"])

@@ -422,11 +422,27 @@ class HandRun:
                 self.penalty(pen_rows[0], pen_seats[0], 4, pen_cause[0])
             return
         rows, s, c = rows[race], s[race], c[race]
+        loser, lat, racing = self.race(rows, s, c, went_out)
+        if st.log.on:
+            lat_list = [[None if not racing[j, i] else float(lat[j, i]) for i in range(P)] for j in range(len(rows))]
+            st.log("slap", st.gid[rows], s, True, lat_list, loser)
+        has = loser >= 0
+        st.lost[rows[has], loser[has]] += 1
+        pen_rows.append(rows[has])
+        pen_seats.append(loser[has].astype(np.int8))
+        pen_cause.append(np.full(int(has.sum()), SLAP))
+        self.penalty(np.concatenate(pen_rows), np.concatenate(pen_seats), 4, np.concatenate(pen_cause))
+
+    def race(self, rows: np.ndarray, s: np.ndarray, c: np.ndarray, went_out) -> tuple:
+        """The slap races of `rows` (shouter s, chance counter c; went_out, one for all or per row:
+        the shouter takes no part): (loser (-1: nobody raced), latencies, racing). Numpy on
+        purpose: the compiled engine (fast.py) settles its races here too, so both see the same
+        log/cos/sin to the last bit."""
+        st, P, R = self.st, self.P, self.react
         m = len(rows)
-        seat = np.arange(P)
         racing = np.broadcast_to(~self.off, (m, P)).copy()
-        if went_out:
-            racing[np.arange(m), s] = False
+        out = np.broadcast_to(np.asarray(went_out, dtype=bool), (m,))
+        racing[np.flatnonzero(out), s[out]] = False
         lat = np.full((m, P), -np.inf)
         U = st.uniform(rows[:, None], c[:, None], SLAP_SLOTS[None, :5 * P])     # 5 uniforms per seat
         for i in range(P):
@@ -449,15 +465,7 @@ class HandRun:
         r = np.minimum((st.uniform(rows, c, 2) * count).astype(np.int64), np.maximum(count - 1, 0))
         rank = np.cumsum(tied, axis=1) - 1
         loser = np.where(count > 0, np.argmax(tied & (rank == r[:, None]), axis=1), -1)
-        if st.log.on:
-            lat_list = [[None if not racing[j, i] else float(lat[j, i]) for i in range(P)] for j in range(m)]
-            st.log("slap", st.gid[rows], s, True, lat_list, loser)
-        has = loser >= 0
-        st.lost[rows[has], loser[has]] += 1
-        pen_rows.append(rows[has])
-        pen_seats.append(loser[has].astype(np.int8))
-        pen_cause.append(np.full(int(has.sum()), SLAP))
-        self.penalty(np.concatenate(pen_rows), np.concatenate(pen_seats), 4, np.concatenate(pen_cause))
+        return loser, lat, racing
 
     def penalty(self, rows: np.ndarray, seats: np.ndarray, count: int, cause) -> None:
         """P7: `count` draws, each from the top after any reshuffle; a draw of nothing still counts.

@@ -30,6 +30,7 @@ import numpy as np
 
 from moonshot.simulator.hit_the_deck import cards as C
 from moonshot.simulator.hit_the_deck.engine import chance as X
+from moonshot.simulator.hit_the_deck.engine.kernels import count_kinds
 from moonshot.simulator.hit_the_deck.engine.table import KIND_BIT, N_KINDS, Table
 
 PILE = 110
@@ -44,10 +45,7 @@ def counts(hands: np.ndarray) -> np.ndarray:
     """(n, P, k) kinds -> (n, P, 38) int8 copies per kind."""
     n, P, k = hands.shape
     out = np.zeros((n * P, N_KINDS), dtype=np.int8)
-    flat, base = out.reshape(-1), np.arange(n * P) * N_KINDS
-    rows = hands.reshape(n * P, k).astype(np.intp)
-    for j in range(k):                   # one card per row at a time: no repeated index in a step
-        flat[base + rows[:, j]] += 1
+    count_kinds(np.ascontiguousarray(hands, dtype=np.int8).reshape(n * P, k), out)
     return out.reshape(n, P, N_KINDS)
 
 

@@ -1,0 +1,501 @@
+"""Compiled (numba) steps of a hand, one game row at a time: the same rules, event order and chance
+draws as hand.HandRun (which record mode runs, and which the parity tests replay against the
+reference), so a fixed seed gives the same numbers bit for bit (tests/test_htd_kernels.py).
+
+`s` is the State's arrays (ARRAYS, a namedtuple), `g` the table's constants (Consts), `b` the
+per-pass buffers (Buffers). A pass gives every unfinished game one step, as in HandRun.run; a
+landed card is resolved at once (games are independent and chance is per game, so it is the same
+as resolving every landing at the end of the pass). The one thing left to numpy is a slap race's
+reaction times: they need log/cos/sin, and numpy's vectorised ones differ from libm's in the last
+bit now and then, which would change a close race. A race is queued in `b` and settled by
+fast.FastRun with the same numpy code as HandRun.slap, then `settle_races` hands out the cards.
+"""
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numba
+import numpy as np
+
+ARRAYS = ("hand", "hbits", "size", "draw", "dn", "disc", "sn", "dstamp", "sstamp", "seq", "demand", "dirn",
+          "cur", "phase", "turns", "quiet", "key", "ctr", "out", "blocked", "maxed", "seen", "pen",
+          "shouts", "lost", "forgot", "fslaps")
+Arrays = namedtuple("Arrays", ARRAYS)
+Consts = namedtuple("Consts", (
+    "P", "max_turns", "voluntary", "optional", "cut_mode", "bottom", "bury_middle", "turn_consumed",
+    "resolve_then_score", "p_notice", "no_false_slaps", "legal", "klass", "slap_kind", "demand_of",
+    "next_phase", "off", "p_forget", "any_q", "cond_q", "q"))
+# per pass: queued slap races (row, shouter, chance counter, went out), the drawn cards waiting for
+# a keep-or-play answer (htd.drawn_card_play=optional), scratch rows for pile moves
+Buffers = namedtuple("Buffers", ("race_row", "race_seat", "race_ctr", "race_out", "n_race",
+                                 "wait_row", "wait_seat", "wait_card", "n_wait", "tmp8", "tmp16", "tmp8b",
+                                 "tmp16b", "hashes", "order"))
+
+TURN, CUT, FLIP, DONE = 0, 1, 2, 3
+SLAP, FORGOT, FALSE_SLAP = 0, 1, 2
+CUT_NORMAL, CUT_UNIFORM, CUT_HALF = 0, 1, 2
+PILE = 110
+QUIET_LIMIT = 30
+HH, FLIP_CLASS = 37, 2
+DRAW_BIT = np.uint64(1) << np.uint64(38)
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_TO_UNIT = 1.0 / 9007199254740992.0
+_ONE = np.uint64(1)
+
+# no reference counting (_nrt=False): every step takes the state's ~50 arrays, and counting
+# references to each on every call costs more than most steps do; the kernels allocate nothing
+jit = numba.njit(cache=True, nogil=True, _nrt=False)
+# the steps are inlined into the per-pass entry points: a call otherwise passes every array of
+# the state, the constants and the buffers one by one, which costs more than most steps
+# (the rare ones, reshuffles, pile moves, slaps and penalties, stay calls: inlining every step
+# everywhere takes minutes to compile)
+step = numba.njit(cache=True, nogil=True, _nrt=False, inline="always")
+
+
+# ---------------------------------------------------------------------------- chance (chance.py)
+@step
+def _hash(key, counter, slot):
+    z = key ^ ((np.uint64(counter) << np.uint64(20)) | np.uint64(slot))
+    z = z + _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+@step
+def _uniform(s, r, c, slot):
+    return (np.float64(_hash(s.key[r], c, slot) >> np.uint64(11)) + 0.5) * _TO_UNIT
+
+
+@step
+def _chance(s, r):
+    c = s.ctr[r]
+    s.ctr[r] = c + 1
+    return c
+
+
+# ---------------------------------------------------------------------------- hands and piles (state.py)
+@step
+def _give(s, r, seat, k):
+    s.hand[r, seat, k] += 1
+    s.hbits[r, seat] |= _ONE << np.uint64(k)
+    s.size[r, seat] += 1
+
+
+@step
+def _take_card(s, r, seat, k):
+    s.hand[r, seat, k] -= 1
+    if s.hand[r, seat, k] == 0:
+        s.hbits[r, seat] &= ~(_ONE << np.uint64(k))
+    s.size[r, seat] -= 1
+
+
+@step
+def _top(s, r):
+    return s.disc[r, max(s.sn[r] - 1, 0)]
+
+
+@step
+def _push_discard(s, r, k):
+    n = s.sn[r]
+    s.disc[r, n] = k
+    s.sstamp[r, n] = s.seq[r]
+    s.seq[r] += 1
+    s.sn[r] = n + 1
+    s.seen[r, k] += 1
+
+
+@step
+def _pop_draw(s, r):
+    n = s.dn[r] - 1
+    s.dn[r] = n
+    return s.draw[r, n]
+
+
+@jit
+def _reshuffle(s, b, r):
+    """HTD-6.1 when the draw pile is empty: the discard pile but its top, shuffled (State.reshuffle)."""
+    if s.dn[r] != 0 or s.sn[r] <= 1:
+        return
+    c = _chance(s, r)
+    m = s.sn[r] - 1
+    h, order = b.hashes, b.order
+    for i in range(m):                           # positions sorted by hash (a stable insertion sort)
+        x = _hash(s.key[r], c, i)
+        j = i
+        while j > 0 and h[j - 1] > x:
+            h[j], order[j] = h[j - 1], order[j - 1]
+            j -= 1
+        h[j], order[j] = x, i
+    for i in range(m):
+        s.draw[r, i] = s.disc[r, order[i]]
+    s.draw[r, m:] = 0
+    s.dn[r] = m
+    s.dstamp[r, :] = -1
+    s.disc[r, 0] = s.disc[r, m]
+    s.sstamp[r, 0] = s.sstamp[r, m]
+    s.sn[r] = 1
+
+
+@step
+def _flip_piles(s, b, r):
+    """HTD-4.3 step 1 (State.flip_piles, its values beyond the piles' ends included)."""
+    dn, sn = s.dn[r], s.sn[r]
+    old_d, old_s, old_ds, old_ss = b.tmp8, b.tmp8b, b.tmp16, b.tmp16b
+    for i in range(PILE):                         # (a loop: a slice copy would allocate)
+        old_d[i], old_s[i], old_ds[i], old_ss[i] = s.draw[r, i], s.disc[r, i], s.dstamp[r, i], s.sstamp[r, i]
+    for i in range(PILE):
+        a = min(max(sn - 1 - i, 0), PILE - 1)
+        s.draw[r, i] = old_s[a]
+        s.dstamp[r, i] = old_ss[a] if i < sn else -1
+        a = min(max(dn - 1 - i, 0), PILE - 1)
+        s.disc[r, i] = old_d[a]
+        s.sstamp[r, i] = old_ds[a] if i < dn else -1
+    s.dn[r], s.sn[r] = sn, dn
+
+
+@step
+def _remove_from_draw(s, r, depth):
+    """The card `depth` below the top, taken out; the cards above close up (State.remove_from_draw)."""
+    at = s.dn[r] - 1 - depth
+    k = s.draw[r, at]
+    for i in range(at, PILE - 1):
+        s.draw[r, i] = s.draw[r, i + 1]
+        s.dstamp[r, i] = s.dstamp[r, i + 1]
+    s.dn[r] -= 1
+    return k
+
+
+@jit
+def _bury_discard_top(s, b, r, pos):
+    """The discard pile's top card to `pos` places from the top (State.bury_top on the discard)."""
+    size = s.sn[r]
+    dest = size - 1 - pos
+    old, old_st = b.tmp8, b.tmp16
+    for i in range(PILE):
+        old[i], old_st[i] = s.disc[r, i], s.sstamp[r, i]
+    for i in range(PILE):
+        a = i if i < dest else (size - 1 if i == dest else i - 1)
+        a = min(max(a, 0), PILE - 1)
+        s.disc[r, i] = old[a]
+        s.sstamp[r, i] = -1 if i < size - 1 else old_st[a]
+
+
+@step
+def _reveal_top(s, r):
+    at = s.sn[r] - 1
+    s.sstamp[r, at] = s.seq[r]
+    s.seq[r] += 1
+    s.seen[r, s.disc[r, at]] += 1
+
+
+# ---------------------------------------------------------------------------- bookkeeping (HandRun)
+@step
+def _nxt(s, g, r, seat):
+    return (seat + s.dirn[r] + g.P) % g.P
+
+
+@step
+def _block(s, r, by_turns):
+    s.blocked[r] = True
+    s.maxed[r] |= by_turns
+    s.phase[r] = DONE
+
+
+@step
+def _counted(s, g, r, quiet_step, got_card, turn, last_card):
+    """HandRun.counted for one game: quiet_step 1 (cut, flip, pass), got_card 0/1 (draw) or -1
+    (anything else); returns whether it still plays."""
+    if quiet_step:
+        s.quiet[r] += 1
+    elif got_card == 0:
+        pass
+    else:
+        s.quiet[r] = 0
+    stop = s.quiet[r] >= QUIET_LIMIT
+    maxed = False
+    if turn:
+        t = s.turns[r] + 1
+        s.turns[r] = t
+        maxed = t >= g.max_turns and not last_card
+        stop = stop or maxed
+    if stop:
+        _block(s, r, maxed)
+    return not stop
+
+
+@step
+def _take(s, b, r, seat):
+    """One card from the draw pile (after any reshuffle) into the seat's hand, -1 for none."""
+    if s.dn[r] == 0:
+        _reshuffle(s, b, r)
+    if s.dn[r] > 0:
+        k = _pop_draw(s, r)
+        _give(s, r, seat, k)
+        return np.int64(k)
+    return np.int64(-1)
+
+
+@jit
+def _penalty(s, b, r, seat, count, cause):
+    """P7: `count` draws, each from the top after any reshuffle; a draw of nothing still counts."""
+    for _ in range(count):
+        k = _take(s, b, r, seat)
+        if k >= 0:
+            s.pen[r, seat, cause] += 1
+            s.quiet[r] = 0
+
+
+# ---------------------------------------------------------------------------- slaps (§C.14)
+@jit
+def _slap(s, g, b, r, shouter, went_out):
+    """HandRun.slap up to the race: a forgotten shout is settled here, a race is queued."""
+    c = _chance(s, r)
+    s.shouts[r, shouter] += 1
+    if not went_out and not g.off[shouter] and _uniform(s, r, c, 0) < g.p_forget[shouter]:
+        s.forgot[r, shouter] += 1
+        if g.p_notice >= 1 or _uniform(s, r, c, 1) < g.p_notice:
+            _penalty(s, b, r, shouter, 4, FORGOT)
+        return
+    i = b.n_race[0]
+    b.race_row[i], b.race_seat[i], b.race_ctr[i], b.race_out[i] = r, shouter, c, went_out
+    b.n_race[0] = i + 1
+
+
+@jit
+def settle_races(s, b, loser):
+    """The queued races' losers (-1: nobody raced) draw 4."""
+    for i in range(b.n_race[0]):
+        r, who = b.race_row[i], loser[i]
+        if who >= 0:
+            s.lost[r, who] += 1
+            _penalty(s, b, r, who, 4, SLAP)
+    b.n_race[0] = 0
+
+
+@step
+def _false_slaps(s, g, b, r, card, actor):
+    """HandRun.false_slaps: one chance event, seats from the actor's left in order."""
+    kind = g.slap_kind[card]
+    if kind < 0 or g.no_false_slaps:
+        return
+    c = _chance(s, r)
+    if _uniform(s, r, c, 0) < g.any_q[actor, kind]:
+        _false_slappers(s, g, b, r, actor, kind, c)
+
+
+@jit
+def _false_slappers(s, g, b, r, actor, kind, c):
+    none_yet = True
+    slapped = 0
+    for j in range(1, g.P):
+        seat = (actor + j) % g.P
+        p = g.cond_q[actor, kind, j] if none_yet else g.q[seat, kind]
+        if _uniform(s, r, c, j) < p:
+            none_yet = False
+            slapped |= 1 << j
+    for j in range(1, g.P):
+        if slapped & (1 << j):
+            who = (actor + j) % g.P
+            s.fslaps[r, who] += 1
+            _penalty(s, b, r, who, 2, FALSE_SLAP)
+
+
+# ---------------------------------------------------------------------------- landing (HandRun.resolve)
+@step
+def _land(s, g, b, r, card, actor, x, played):
+    if card == HH:
+        # HTD-4.6 / HTD-5.3, A-HTD-2
+        nxt = x
+        if g.turn_consumed and not played:
+            nxt = _nxt(s, g, r, x)
+        s.demand[r], s.cur[r], s.phase[r] = -1, nxt, TURN
+        _slap(s, g, b, r, actor if played else x, False)
+        return
+    _false_slaps(s, g, b, r, card, actor)
+    s.demand[r] = g.demand_of[card]
+    s.cur[r] = x
+    s.phase[r] = g.next_phase[card]
+
+
+@step
+def _situation(s, r):
+    d = s.demand[r]
+    return 38 + d if d >= 0 else _top(s, r)
+
+
+@step
+def _play(s, g, b, r, seat, card, after_draw):
+    """HTD-3.7, HTD-7.1, A-HTD-3 (HandRun.play)."""
+    _take_card(s, r, seat, card)
+    _push_discard(s, r, card)
+    s.demand[r] = -1
+    last = s.size[r, seat] == 0
+    if not _counted(s, g, r, False, -1, not after_draw, last):
+        return
+    if last:
+        if g.resolve_then_score and card == HH:
+            _slap(s, g, b, r, seat, True)       # P4
+        s.out[r] = seat
+        s.phase[r] = DONE
+        return
+    _land(s, g, b, r, card, seat, _nxt(s, g, r, seat), True)
+
+
+@step
+def _draw_turn(s, g, b, r):
+    """HandRun.draw_turn for one game: draw; play a legal drawn card (or queue the question
+    under htd.drawn_card_play=optional), else pass."""
+    seat = s.cur[r]
+    card = _take(s, b, r, seat)
+    if not _counted(s, g, r, False, 1 if card >= 0 else 0, True, False):
+        return
+    playable = card >= 0 and (g.legal[_situation(s, r)] & (_ONE << np.uint64(max(card, 0)))) != 0
+    if playable and g.optional:
+        i = b.n_wait[0]
+        b.wait_row[i], b.wait_seat[i], b.wait_card[i] = r, seat, card
+        b.n_wait[0] = i + 1
+        return
+    _after_draw(s, g, b, r, seat, card, playable)
+
+
+@step
+def _after_draw(s, g, b, r, seat, card, play):
+    if play:
+        _play(s, g, b, r, seat, card, True)
+        return
+    if _counted(s, g, r, True, -1, False, False):
+        s.cur[r] = _nxt(s, g, r, seat)          # an unmet demand passes on
+        s.phase[r] = TURN
+
+
+# ---------------------------------------------------------------------------- Cut and Flip
+@step
+def _cut(s, g, b, r, z):
+    """HTD-4.2, A-HTD-6 (HandRun.cut); z: the standard normal of a normal_half cut (from numpy)."""
+    seat = s.cur[r]
+    if s.dn[r] == 0:
+        _reshuffle(s, b, r)
+    after = _nxt(s, g, r, seat)
+    if s.dn[r] == 0:                              # step 5: the Cut only uses up the turn
+        if _counted(s, g, r, True, -1, True, False):
+            s.cur[r], s.phase[r] = after, TURN
+        return
+    n = np.int64(s.dn[r])
+    lo, hi = (1, n) if g.bottom else (0, n - 1)
+    if g.cut_mode == CUT_HALF:
+        k = max(1, n // 2)
+    else:
+        c = _chance(s, r)
+        if g.cut_mode == CUT_UNIFORM:
+            k = lo + min(np.int64(_uniform(s, r, c, 0) * (hi - lo + 1)), hi - lo)
+        else:
+            k = np.int64(np.rint(n / 2 + n / 8 * z))
+    k = min(max(k, lo), hi)
+    card = _remove_from_draw(s, r, k - 1 if g.bottom else k)
+    _push_discard(s, r, card)
+    if _counted(s, g, r, True, -1, True, False):
+        _land(s, g, b, r, card, seat, after, False)
+
+
+@step
+def _flip(s, g, b, r):
+    """HTD-4.3, HTD-5.2, P3 (HandRun.flip)."""
+    seat = s.cur[r]
+    if s.dn[r] == 0:                              # step 6: HTD-6 first
+        _reshuffle(s, b, r)
+    if not _counted(s, g, r, True, -1, True, False):
+        return
+    _flip_piles(s, b, r)
+    s.dirn[r] = -s.dirn[r]
+    if s.sn[r] == 0:                              # step 6: start the discard pile
+        _push_discard(s, r, _pop_draw(s, r))
+    else:
+        _reveal_top(s, r)
+    left = s.sn[r] - 1                            # step 5: a Flip turned up by a Flip is buried
+    while g.klass[_top(s, r)] == FLIP_CLASS and left > 0:
+        left -= 1
+        n = np.int64(s.sn[r] - 1)
+        if g.bury_middle:
+            pos = max(1, n // 2)
+        else:
+            c = _chance(s, r)
+            pos = min(np.int64(_uniform(s, r, c, 0) * n) + 1, n)
+        _bury_discard_top(s, b, r, pos)
+        _reveal_top(s, r)
+    x = _nxt(s, g, r, seat)
+    top = _top(s, r)
+    if g.klass[top] == FLIP_CLASS:                # not carried out: a normal turn on it
+        _false_slaps(s, g, b, r, top, seat)
+        s.demand[r], s.cur[r], s.phase[r] = -1, x, TURN
+    else:
+        _land(s, g, b, r, top, seat, x, False)
+
+
+# ---------------------------------------------------------------------------- one pass
+@jit
+def cuts_and_flips(s, g, b, cut_rows, z, flip_rows):
+    for i in range(len(cut_rows)):
+        _cut(s, g, b, cut_rows[i], z[i])
+    for r in flip_rows:
+        _flip(s, g, b, r)
+
+
+@jit
+def legal_plays(s, g, rows, out):
+    """out[i]: the legal cards of rows[i]'s deciding seat (DRAW too under htd.voluntary_draw), 0
+    when it holds nothing playable."""
+    for i in range(len(rows)):
+        r = rows[i]
+        bits = s.hbits[r, s.cur[r]] & g.legal[_situation(s, r)]
+        if bits != 0 and g.voluntary:
+            bits |= DRAW_BIT
+        out[i] = bits
+
+
+@jit
+def turns(s, g, b, ask_rows, choice, no_legal_rows):
+    """The answers to this pass's question (a card, or DRAW), then the draw turns: games with
+    nothing legal first, then those that chose to draw (HandRun.turn's order)."""
+    for i in range(len(ask_rows)):
+        if choice[i] != 38:
+            r = ask_rows[i]
+            _play(s, g, b, r, s.cur[r], choice[i], False)
+    for r in no_legal_rows:
+        _draw_turn(s, g, b, r)
+    for i in range(len(ask_rows)):
+        if choice[i] == 38:
+            _draw_turn(s, g, b, ask_rows[i])
+
+
+@jit
+def drawn_answers(s, g, b, keep_or_play):
+    """htd.drawn_card_play=optional: the queued drawn cards, played or kept (DRAW)."""
+    for i in range(b.n_wait[0]):
+        _after_draw(s, g, b, b.wait_row[i], b.wait_seat[i], b.wait_card[i], keep_or_play[i] != 38)
+    b.n_wait[0] = 0
+
+
+@numba.njit(cache=True)
+def shuffle_decks(raw, deck, n):
+    """(n, M) int8: engine.shuffled_decks's Fisher-Yates (the same swaps), one game per row."""
+    M = len(deck)
+    decks = np.empty((n, M), dtype=np.int8)
+    for g in range(n):
+        row = decks[g]
+        row[:] = deck
+        for i in range(M - 1):
+            j = np.int64((np.uint64(raw[i, g]) * np.uint64(M - i)) >> np.uint64(32)) + i
+            row[i], row[j] = row[j], row[i]
+    return decks
+
+
+@numba.njit(cache=True)
+def count_kinds(hands, out):
+    """out[i, k] += copies of kind k in hands[i] ((m, cards) kinds -> (m, 38) counts)."""
+    for i in range(hands.shape[0]):
+        for j in range(hands.shape[1]):
+            out[i, hands[i, j]] += 1

@@ -1,0 +1,50 @@
+"""The compiled hand loop (engine/fast.py, kernels.py) gives the numpy one's numbers bit for bit:
+every Result array, for table sizes, rule flags, profiles and strategies that reach each kernel
+path (cuts of every depth rule, flips and burials, slaps, false slaps, penalties, reshuffles,
+voluntary draws and kept drawn cards). The numpy loop is the one the parity tests replay."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from moonshot.simulator.hit_the_deck.engine import Table, play
+from moonshot.simulator.hit_the_deck.engine import state as S
+from moonshot.simulator.hit_the_deck.engine.fast import mirrors_numpy
+from moonshot.simulator.hit_the_deck.profiles import seat_profiles
+from moonshot.simulator.hit_the_deck.rules import parse_rules
+from moonshot.strategies.base import make_strategy
+
+FIELDS = ("went_out", "score", "turns", "blocked", "hit_max_turns", "penalty", "shouts", "slaps_lost", "forgot",
+          "false_slaps")
+CASES = [
+    (4, [], (), "random"),
+    (2, ["htd.start_card=first_player_plays_normally", "htd.word_matches_word=true"], (), "random"),
+    (6, ["htd.cut_depth=uniform", "htd.cut_exposed=top_of_remainder", "htd.bury_position=exact_middle"],
+     ("child",), "dump"),
+    (4, ["htd.voluntary_draw=true", "htd.drawn_card_play=optional"], (), "tactician"),
+    (4, ["htd.cut_depth=exact_half", "htd.exposed_hand_card=shouter_turn_consumed",
+         "htd.final_card_effects=resolve_then_score"], ("0=off",), "random"),
+    (3, ["htd.p_notice=0.5", "htd.judge_window=0", "htd.announce_htd_cards=true", "htd.memory=p_recall(0.5)"],
+     ("distracted", "1=child"), "tactician"),
+]
+
+
+@pytest.mark.parametrize("players,flags,profiles,strategy", CASES)
+def test_compiled_loop_gives_the_numpy_numbers(players, flags, profiles, strategy):
+    rules = parse_rules(list(flags), players)
+    table = Table(players, rules, seat_profiles(list(profiles), players, default=rules.reaction))
+    runs = []
+    for numpy in (True, False):
+        strat = make_strategy("hit-the-deck", strategy)
+        rngs = [np.random.default_rng(11 + j) for j in range(3)]
+        runs.append(play(table, 600, [strat] * players, *rngs, _numpy=numpy))
+    numpy_run, compiled = runs
+    assert compiled.penalty.sum() > 0 and compiled.turns.min() > 0
+    for f in FIELDS:
+        assert np.array_equal(getattr(numpy_run, f), getattr(compiled, f)), f
+
+
+def test_a_replaced_state_method_runs_the_numpy_loop(monkeypatch):
+    assert mirrors_numpy()
+    monkeypatch.setattr(S.State, "reshuffle", lambda self, rows: rows[:0])
+    assert not mirrors_numpy()
