@@ -6,6 +6,7 @@ The page may only name registered strategies (never `path/to/file.py:Class`) and
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from moonshot.analysis.common import Setup, make_setup
 from moonshot.simulator.errors import BadInput
@@ -106,6 +107,7 @@ def field_of(message: str) -> str:
     return "form"
 
 
+@lru_cache(maxsize=1)
 def registry() -> dict:
     """What the pages need to know about every game, from the registry (drives the widgets)."""
     from moonshot.strategies.base import registered, rule_of_thumb
@@ -118,9 +120,21 @@ def registry() -> dict:
             "flags": [{"name": f.name, "default": _text(f.default), "accepted": f.accepted, "help": f.help,
                        "choices": _choices(f)} for f in g.flags],
             "analyses": {k: a.help for k, a in g.analyses.items()},
-            "has_profiles": g.streams > 2,
+            "has_profiles": "profile" in getattr(g, "options", ()),
+            "partners": _takes_partners(name, g.players),
         }
     return out
+
+
+def _takes_partners(game: str, sizes) -> bool:
+    """Whether some table size of the game may be played in partnerships (a --partners table)."""
+    for players in sizes:
+        try:
+            make_setup(game, players, True)
+            return True
+        except BadInput:
+            pass
+    return False
 
 
 def _text(value) -> str:
