@@ -156,7 +156,6 @@ def test_the_same_seed_deals_the_same_hand_and_the_page_sees_only_its_own_tiles(
     again = client.post("/api/moon/play", json={"seat": "0", "seed": "5"}).json()
     assert first["prompt"]["hand"] == again["prompt"]["hand"] and len(first["prompt"]["hand"]) == 7
     shown = json.dumps(first["prompt"])
-    record = json.loads(client.get(f"/api/play/{first['id']}/history").text) if False else None
     state = play_out(client, "moon", {"seat": "0", "seed": "5"})
     record = json.loads(client.get(f"/api/play/{state['id']}/history").text)
     others = [t for s, hand in enumerate(record["hands"]) if s != 0 for t in hand]

@@ -11,7 +11,7 @@ import itertools
 import json
 import threading
 import time
-from typing import Any, Callable
+from typing import Any
 
 from moonshot.simulator.errors import BadInput
 
@@ -137,5 +137,3 @@ class Table:
             raise BadInput(f"no hand {sid!r} on this server (hands are dropped after a while); accepted: start a new hand")
         return session
 
-
-Adapter = Callable[[Callable[[dict], Any]], dict]
