@@ -258,10 +258,8 @@ def create_app(limits: Limits = Limits(), reports_dir: Path = Path("out"), uploa
         hands_n = forms.integer(form, "hands", min(limits.max_samples, 200_000), 1_000, limits.max_samples, "--hands")
         seed = forms.seed(form)
         out = reports.new_folder(app.state.reports_dir, entry.name, hands_n, seed)
-        holder = {}
-        job = runner.start(f"{entry.title}: report", 8, lambda progress: reports.build(
-            entry.name, out, hands_n, seed, limits.jobs, progress, holder.get("job")))
-        holder["job"] = job
+        job = runner.start(f"{entry.title}: report", 8, lambda progress, job: reports.build(
+            entry.name, out, hands_n, seed, limits.jobs, progress, job), with_job=True)
         return await started(job)
 
     @app.get("/api/jobs/{job_id}")

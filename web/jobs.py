@@ -62,16 +62,18 @@ class Runner:
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
 
-    def start(self, label: str, total: int, work: Callable[[Callable[[int], None]], Any]) -> Job:
-        """Run work(progress) in a thread; its return value becomes the job's result."""
+    def start(self, label: str, total: int, work: Callable[..., Any], with_job: bool = False) -> Job:
+        """Run work(progress) (or work(progress, job)) in a thread; its return value becomes the
+        job's result."""
         with self._lock:
             job = Job(f"{next(self._ids)}-{int(time.time() * 1000) % 100000}", label, total)
             self.jobs[job.id] = job
             self._forget_old()
+        args = (job.progress, job) if with_job else (job.progress,)
 
         def body() -> None:
             try:
-                job.result = work(job.progress)
+                job.result = work(*args)
                 job.state = "done"
             except Cancelled:
                 job.state = "cancelled"
