@@ -14,8 +14,8 @@ from moonshot.analysis.result import Result
 from moonshot.analysis.words import say, standing, stands_out, value
 from moonshot.analysis.stats import estimate, wilson
 from moonshot.simulator.errors import BadInput
-from moonshot.simulator.moon import engine as E
-from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon import engine
+from moonshot.simulator.moon import tiles
 from moonshot.simulator.moon.rules import check_players, parse_rules
 from moonshot.simulator.moon.views import BID_VALUES, MOON_BID
 from moonshot.simulator.runner import Share, Tally, chunk_rngs, difference
@@ -75,12 +75,12 @@ class MoonHooks(Hooks):
     headline_names = ("p_made", "p_set", "p_thrown_in", "p_bid21")
     lab_size = (3_000, 30_000)
 
-    def make_table(self, players, partners, rule_args, profiles) -> E.Table:
+    def make_table(self, players, partners, rule_args, profiles) -> engine.Table:
         check_players(players)
         if partners and players != 4:
             raise BadInput(f"--partners needs 4 players in moon, got {players}; 3-player Moon is every player "
                            "for themselves")
-        return E.Table(players, parse_rules(rule_args, players))
+        return engine.Table(players, parse_rules(rule_args, players))
 
     def tally_hands(self, setup, res, tally: Tally) -> None:
         table = setup.table
@@ -105,7 +105,7 @@ class MoonHooks(Hooks):
             res.tables["contracts"] = estimate(t.get("contracts"), ["bid"], ["p_make", "bidder_score",
                                                                              "bidder_tricks"])
             trumps = estimate(t.get("trumps"), ["trump"], ["p_make"])
-            res.tables["trumps"] = trumps.assign(trump=[T.trump_name(int(x)) for x in trumps["trump"]])
+            res.tables["trumps"] = trumps.assign(trump=[tiles.trump_name(int(x)) for x in trumps["trump"]])
         if "contracts" in res.tables:
             c = res.tables["contracts"]
             made = c[c["metric"] == "p_make"]
@@ -156,8 +156,8 @@ class MoonHooks(Hooks):
                 "made": res.made, "thrown_in": res.bidder < 0}
         for s in range(table.players):
             side, hand = int(table.side_of_seat[s]), res.hands[:, s]
-            pips = np.stack([((T.HIGH[hand] == v) | (T.LOW[hand] == v)).sum(axis=1) for v in range(7)], axis=1)
-            rows[f"seat{s}_doubles"] = T.IS_DOUBLE[hand].sum(axis=1).astype(np.int8)
+            pips = np.stack([((tiles.HIGH[hand] == v) | (tiles.LOW[hand] == v)).sum(axis=1) for v in range(7)], axis=1)
+            rows[f"seat{s}_doubles"] = tiles.IS_DOUBLE[hand].sum(axis=1).astype(np.int8)
             rows[f"seat{s}_longest_suit"] = pips.max(axis=1).astype(np.int8)
             rows[f"seat{s}_call"] = np.where(res.call_seats == s, res.calls, -1).max(axis=1).astype(np.int8)
             rows[f"seat{s}_side"] = np.full(n, side, dtype=np.int8)
@@ -191,7 +191,7 @@ def _open_cards_ceiling(table, h7: np.ndarray, trump: np.ndarray, levels, t: int
     tricks[:, side] = solved
     tricks[:, (side + 1) % table.n_sides] = 7 - solved           # who else took them does not change `made`
     for b in levels:
-        _, made = E.score(table, np.zeros(k, dtype=np.int64), np.full(k, b), tricks)
+        _, made = engine.score(table, np.zeros(k, dtype=np.int64), np.full(k, b), tricks)
         tally.add("open_cards", {"trump": np.full(k, t), "bid": np.full(k, b)}, {"p_make_open": made})
 
 
@@ -202,7 +202,7 @@ def _hand_chunk(setup: Setup, hand: tuple[int, ...], order: int, trumps: tuple[i
     first_bidder = (-order) % P            # our seat is 0; `order` players speak before us
     tally = Tally()
     deal_rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index, 0)))
-    hands, widow = E.deal_with_hand(deal_rng, size, table, 0, list(hand))
+    hands, widow = engine.deal_with_hand(deal_rng, size, table, 0, list(hand))
     levels = np.array(_bid_levels(table))
     rows: dict[str, list] = {"trump": [], "bid": [], "p_make": [], "score": [], "tricks": []}
     ours = table.side_of_seat[0]
@@ -212,11 +212,11 @@ def _hand_chunk(setup: Setup, hand: tuple[int, ...], order: int, trumps: tuple[i
         lineup = [FixedTrump(seats.strategies[0], t)] + list(seats.strategies[1:])
         play_rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index, 1)))
         bid = np.full(size, table.rules.min_bid)
-        h7, _, trump = E.widow_and_trump(table, hands, widow, bidder, bid, lineup, play_rng)
-        tricks = E.play_tricks(table, h7, bidder, bid, trump, seats.strategies, play_rng).tricks
+        h7, _, trump = engine.widow_and_trump(table, hands, widow, bidder, bid, lineup, play_rng)
+        tricks = engine.play_tricks(table, h7, bidder, bid, trump, seats.strategies, play_rng).tricks
         _open_cards_ceiling(table, h7, trump, levels, t, tally)
         for b in levels:
-            points, made = E.score(table, bidder, np.full(size, b), tricks)
+            points, made = engine.score(table, bidder, np.full(size, b), tricks)
             for key, value in (("trump", np.full(size, t)), ("bid", np.full(size, b)), ("p_make", made),
                                ("score", points[:, ours]), ("tricks", tricks[:, ours])):
                 rows[key].append(value)
@@ -226,7 +226,7 @@ def _hand_chunk(setup: Setup, hand: tuple[int, ...], order: int, trumps: tuple[i
     # Passing instead, on the same deals: the others bid and play as their strategies do.
     play_rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index, 1)))
     lineup = [Passer(seats.strategies[0])] + list(seats.strategies[1:])
-    passed = E.play(table, size, lineup, None, play_rng, first_bidder=np.full(size, first_bidder),
+    passed = engine.play(table, size, lineup, None, play_rng, first_bidder=np.full(size, first_bidder),
                           hands=hands, widow=widow)
     tally.add("pass", one_row(size), {"score": passed.score[:, ours], "p_thrown_in": passed.bidder < 0})
     # The others' wishes with this deal: would a player before us bid at least b, or one after us more?
@@ -255,7 +255,7 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
     """P(make) and expected score of every (trump, bid) for one hand as the bidder."""
     setup.validate()
     table = setup.table
-    hand = tuple(T.parse_hand(hand_text, setup.players, table.rules))
+    hand = tuple(tiles.parse_hand(hand_text, setup.players, table.rules))
     if seat_order not in SEAT_ORDERS:
         raise BadInput(f"unknown --seat-order {seat_order!r}; accepted: {', '.join(SEAT_ORDERS)}")
     order = {"first": 0, "middle": 1, "last": setup.players - 1}[seat_order]
@@ -267,15 +267,15 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
     ceiling = estimate(t.get("open_cards"), ["trump", "bid"], ["p_make_open"])
     grid = pd.concat([grid, ceiling], ignore_index=True).sort_values(["trump", "bid"], kind="stable",
                                                                        ignore_index=True)
-    grid["trump"] = [T.trump_name(int(x)) for x in grid["trump"]]
+    grid["trump"] = [tiles.trump_name(int(x)) for x in grid["trump"]]
     outbid = estimate(t.get("outbid"), ["bid"], ["p_outbid"])
     scores = grid[grid.metric == "score"]
     best = scores.loc[scores["estimate"].idxmax()]
     passing = estimate(t.get("pass"), [], ["score", "p_thrown_in"])
     pass_score = passing[passing.metric == "score"].iloc[0]
     bid_it = best["estimate"] > pass_score["estimate"]
-    res = Result(f"Moon: hand {' '.join(T.tile_name(x) for x in hand)}",
-                 setup.meta(hand=[T.tile_name(x) for x in hand], seat_order=seat_order, samples_per_trump=samples,
+    res = Result(f"Moon: hand {' '.join(tiles.tile_name(x) for x in hand)}",
+                 setup.meta(hand=[tiles.tile_name(x) for x in hand], seat_order=seat_order, samples_per_trump=samples,
                             seed=seed))
     res.tables["trump_by_bid"] = grid
     res.tables["best_bid"] = pd.DataFrame([{
@@ -323,19 +323,19 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
 def _bid_success_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
     table, seats = setup.table, setup.seats
     deal_rng, play_rng = chunk_rngs(seed, index)
-    res = E.play(table, size, seats.strategies, deal_rng, play_rng)
+    res = engine.play(table, size, seats.strategies, deal_rng, play_rng)
     p = np.flatnonzero(res.bidder >= 0)
     tally = Tally()
     if not len(p):
         return tally
     bidder, trump, bid = res.bidder[p], res.trump[p], res.bid[p]
     dealt = res.hands[p, bidder]                                    # the 7 tiles it bid on
-    doubles = T.IS_DOUBLE[dealt].sum(axis=1)
-    trump_double = np.array([T.tile_id(t, t) if t < 7 else -1 for t in range(9)])[trump]
+    doubles = tiles.IS_DOUBLE[dealt].sum(axis=1)
+    trump_double = np.array([tiles.tile_id(t, t) if t < 7 else -1 for t in range(9)])[trump]
     held_double = (dealt == trump_double[:, None]).any(axis=1)
     side = table.side_of_seat[bidder]
     score = res.score[p, side]
-    kind = np.where(trump < T.DOUBLES, 0, trump - T.DOUBLES + 1)          # TRUMP_KINDS index
+    kind = np.where(trump < tiles.DOUBLES, 0, trump - tiles.DOUBLES + 1)          # TRUMP_KINDS index
     tally.add("by_class", {"bid": bid, "trump_kind": kind, "trump_tiles": trump_tiles_held(dealt, trump), "doubles": doubles,
                            "trump_double": held_double},
               {"p_make": res.made[p], "score": score})
@@ -425,7 +425,7 @@ def _widow_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
     outs = []
     for lineup in (list(seats.strategies), [KeepDealt(s) for s in seats.strategies]):
         deal_rng = np.random.default_rng(deal_seed)
-        outs.append(E.play(table, size, lineup, deal_rng, np.random.default_rng(play_seed)))
+        outs.append(engine.play(table, size, lineup, deal_rng, np.random.default_rng(play_seed)))
     with_w, without = outs
     p = np.flatnonzero((with_w.bidder >= 0) & (with_w.bidder == without.bidder))
     tally = Tally()
@@ -470,7 +470,7 @@ def widow_value(setup: Setup, hands: int, seed: int, jobs: int = 1, progress: Pr
 def _seat_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
     table, seats = setup.table, setup.seats
     deal_rng, play_rng = chunk_rngs(seed, index)
-    res = E.play(table, size, seats.strategies, deal_rng, play_rng)
+    res = engine.play(table, size, seats.strategies, deal_rng, play_rng)
     P = table.players
     seat = np.tile(np.arange(P), size)
     hand = np.repeat(np.arange(size), P)

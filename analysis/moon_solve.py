@@ -15,8 +15,8 @@ from moonshot.analysis.result import Result
 from moonshot.simulator.versions import behaviour, package_version
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.flags import changed_flags
-from moonshot.simulator.moon import solver as S
-from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon import solver
+from moonshot.simulator.moon import tiles
 
 GAME = "moon"
 
@@ -29,24 +29,24 @@ def parse_hands(text: str, players: int, tile_set: str) -> list[list[int]]:
     if len(parts) != players:
         raise BadInput(f"hands {text!r} give {len(parts)} hand(s); accepted: {players} hands (one per seat) "
                        f"separated by '/', e.g. \"{example}\"")
-    in_set = set(int(t) for t in T.TILE_SETS[tile_set])
+    in_set = set(int(t) for t in tiles.TILE_SETS[tile_set])
     hands, seen = [], {}
     for seat, part in enumerate(parts):
-        hand = T.parse_tiles(part)
+        hand = tiles.parse_tiles(part)
         for tile in hand:
             if tile in seen:
                 where = "twice in" if seen[tile] == seat else f"in seat {seen[tile]}'s hand and in"
-                raise BadInput(f"tile {T.tile_name(tile)} appears {where} seat {seat}'s hand; accepted: each tile "
+                raise BadInput(f"tile {tiles.tile_name(tile)} appears {where} seat {seat}'s hand; accepted: each tile "
                                f"in at most one hand, once")
             if tile not in in_set:
-                raise BadInput(f"tile {T.tile_name(tile)} (seat {seat}) is not in {T.SET_DESCRIPTIONS[tile_set]} "
+                raise BadInput(f"tile {tiles.tile_name(tile)} (seat {seat}) is not in {tiles.SET_DESCRIPTIONS[tile_set]} "
                                f"used with {players} players; accepted: tiles of that set")
             seen[tile] = seat
         hands.append(hand)
     sizes = [len(h) for h in hands]
-    if not 1 <= sizes[0] <= T.HAND_SIZE or len(set(sizes)) != 1:
+    if not 1 <= sizes[0] <= tiles.HAND_SIZE or len(set(sizes)) != 1:
         raise BadInput(f"hands {text!r} hold {', '.join(map(str, sizes))} tiles; accepted: every hand the same "
-                       f"size, 1..{T.HAND_SIZE} tiles")
+                       f"size, 1..{tiles.HAND_SIZE} tiles")
     return hands
 
 
@@ -62,8 +62,8 @@ def _seat(name: str, value, players: int) -> int:
 
 def move_name(move) -> str:
     if isinstance(move, tuple):
-        return f"{T.tile_name(move[0])} calling {move[1]}"
-    return T.tile_name(move)
+        return f"{tiles.tile_name(move[0])} calling {move[1]}"
+    return tiles.tile_name(move)
 
 
 def solve_position(setup, hands_text: str, trump_text: str, bidder: int = 0, leader: int = 0) -> Result:
@@ -75,14 +75,14 @@ def solve_position(setup, hands_text: str, trump_text: str, bidder: int = 0, lea
     table = setup.table
     P, rules = table.players, table.rules
     hands = parse_hands(hands_text, P, table.tile_set_name)
-    trump = T.parse_trump(trump_text, P, rules)
+    trump = tiles.parse_trump(trump_text, P, rules)
     bidder = _seat("bidder", bidder, P)
     leader = _seat("leader", leader, P)
     size = len(hands[0])
-    first = size == T.HAND_SIZE and leader == bidder        # the bidder's opening lead (A-MOON-10)
-    sol = S.solve(hands, trump, rules, bidder, leader, first_lead=first)
+    first = size == tiles.HAND_SIZE and leader == bidder        # the bidder's opening lead (A-MOON-10)
+    sol = solver.solve(hands, trump, rules, bidder, leader, first_lead=first)
 
-    sides = T.side_of_seats(P)
+    sides = tiles.side_of_seats(P)
     partners = [s for s in range(P) if sides[s] == sides[bidder]]
     side_name = "+".join(map(str, partners))
     mover_on_bidder_side = sides[leader] == sides[bidder]
@@ -90,13 +90,13 @@ def solve_position(setup, hands_text: str, trump_text: str, bidder: int = 0, lea
              "best": v == sol.tricks} for m, v in sol.moves]
     moves = pd.DataFrame(rows, columns=["move", "tricks", "defenders_tricks", "best"])
     moves = moves.sort_values("tricks", ascending=not mover_on_bidder_side, kind="stable").reset_index(drop=True)
-    solution = pd.DataFrame([{"bidder": bidder, "bidder_side": side_name, "trump": T.trump_name(trump),
+    solution = pd.DataFrame([{"bidder": bidder, "bidder_side": side_name, "trump": tiles.trump_name(trump),
                               "leader": leader, "tricks_to_play": size, "tricks": sol.tricks,
                               "defenders_tricks": size - sol.tricks}])
-    res = Result(f"Moon: best play ({P} players, {T.trump_name(trump)} trump)", {
+    res = Result(f"Moon: best play ({P} players, {tiles.trump_name(trump)} trump)", {
         "game": GAME, "version": package_version(), "behaviour": behaviour(GAME), "players": P,
         "rules_changed": changed_flags(rules, setup.entry.flags),
-        "hands": [" ".join(T.tile_name(t) for t in h) for h in hands], "trump": T.trump_name(trump),
+        "hands": [" ".join(tiles.tile_name(t) for t in h) for h in hands], "trump": tiles.trump_name(trump),
         "bidder": bidder, "leader": leader, "first_lead": first})
     res.tables["solution"] = solution
     res.tables["moves"] = moves

@@ -386,8 +386,8 @@ class MonteCarloBidder(_Heuristics):
 
     def evaluate(self, hand: np.ndarray, seat: np.ndarray, players: int, rules, rng) -> tuple[np.ndarray, np.ndarray]:
         """(p_make, expected score), each (n, 9 trumps, levels) for BID_LEVELS; NaN for trumps not simulated."""
-        from moonshot.simulator.moon import engine as E
-        table = E.Table(players, rules)
+        from moonshot.simulator.moon import engine
+        table = engine.Table(players, rules)
         levels = self.levels(rules)
         n = len(hand)
         p_make = np.full((n, N_TRUMPS, len(levels)), np.nan)
@@ -403,11 +403,11 @@ class MonteCarloBidder(_Heuristics):
                 lineup = [self.rollout] * players
                 lineup[s] = FixedTrump(self.rollout, int(t))
                 bidder = np.full(m, s)
-                h7, _, trump = E.widow_and_trump(table, hands, widow, bidder, np.full(m, rules.min_bid), lineup, rng)
-                tricks = E.play_tricks(table, h7, bidder, np.full(m, rules.min_bid), trump, [self.rollout] * players,
+                h7, _, trump = engine.widow_and_trump(table, hands, widow, bidder, np.full(m, rules.min_bid), lineup, rng)
+                tricks = engine.play_tricks(table, h7, bidder, np.full(m, rules.min_bid), trump, [self.rollout] * players,
                                        rng).tricks
                 for li, b in enumerate(levels):
-                    points, made = E.score(table, bidder, np.full(m, b), tricks)
+                    points, made = engine.score(table, bidder, np.full(m, b), tricks)
                     p_make[rows, t, li] = made.reshape(len(rows), self.samples).mean(axis=1)
                     ev[rows, t, li] = points[:, side].reshape(len(rows), self.samples).mean(axis=1)
                 keep = ~(top[rows] == t).any(axis=1)

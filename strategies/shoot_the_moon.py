@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from moonshot.simulator.batch import HIGHEST, LOWEST
-from moonshot.simulator.shoot_the_moon import cards as C
+from moonshot.simulator.shoot_the_moon import cards
 from moonshot.simulator.shoot_the_moon.engine import UNIFORM_FLAT, UNIFORM_R
 from moonshot.simulator.shoot_the_moon.views import PlayView
 from moonshot.strategies.base import register
@@ -20,11 +20,11 @@ GAME = "shoot-the-moon"
 
 def beating(view: PlayView) -> np.ndarray:
     """Mask of legal slots whose card beats the trick so far (position > 0)."""
-    base = view.lead_class.astype(np.intp) * C.DECK_SIZE
+    base = view.lead_class.astype(np.intp) * cards.DECK_SIZE
     hand, best = view.hand, view.best
     strength = view.table.strength.reshape(-1)
     mask = np.zeros(len(hand), dtype=np.uint8)
-    for i in range(C.HAND_SIZE):     # column by column: much faster than a reduction over a 5-wide axis
+    for i in range(cards.HAND_SIZE):     # column by column: much faster than a reduction over a 5-wide axis
         mask |= (strength[base + hand[:, i]] > best).view(np.uint8) << i
     return mask & view.legal_bits
 
@@ -79,7 +79,7 @@ class OddPlanner:
         legal, big, little = view.legal_bits, view.big_bits, view.little_bits
         side = view.side
         mine = view.side_tricks
-        left = C.TRICKS - view.trick_no
+        left = cards.TRICKS - view.trick_no
         big_live = big & view.live_bits
         sure = self._sure_reds(view) + _popcount(big_live)
         want_all = (mine == view.trick_no) & (sure >= left) if self.shoot else np.zeros(n, bool)

@@ -22,7 +22,7 @@ import numpy as np
 from moonshot.simulator.batch import LOWEST, SLOT_BIT
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.shoot_the_moon import cards as C
-from moonshot.simulator.shoot_the_moon import engine as E
+from moonshot.simulator.shoot_the_moon import engine
 from moonshot.simulator.shoot_the_moon.views import PlayView
 from moonshot.strategies.base import register
 from moonshot.strategies.shoot_the_moon import Greedy, OddPlanner
@@ -36,10 +36,10 @@ MAX_ROLLOUTS = 1 << 17              # rollouts per batch (memory stays bounded f
 # ------------------------------------------------------------------------------------ worlds
 
 @lru_cache(maxsize=None)
-def playout_table(table: E.Table) -> E.Table:
+def playout_table(table: engine.Table) -> engine.Table:
     """The table the play-outs run at: the same rules without the human-error model (the search
     plays the round out as its policy would, never simulating its own or others' revokes)."""
-    return E.Table(table.players, table.partners, replace(table.rules, revoke_model=None))
+    return engine.Table(table.players, table.partners, replace(table.rules, revoke_model=None))
 
 
 def shown_voids(view: PlayView) -> np.ndarray:
@@ -134,7 +134,7 @@ def _deal(view: PlayView, seat, unseen, played, void, keys):
             live[:, :, s] = ((stack != FILLER) * SLOT_BIT[:C.HAND_SIZE]).sum(axis=2).astype(np.uint8)
             continue
         # a player's hand: its cards cheapest first (the engine's order), the played slots after
-        key = np.where(take, E.DISCARD_VALUE[np.maximum(cards, 0)] * 64 + np.maximum(cards, 0), 1 << 14)
+        key = np.where(take, engine.DISCARD_VALUE[np.maximum(cards, 0)] * 64 + np.maximum(cards, 0), 1 << 14)
         srt = np.argsort(key, axis=2, kind="stable")
         cards = np.take_along_axis(cards, srt, 2)
         row = np.where(cards >= 0, cards, FILLER).astype(np.int8)
@@ -203,11 +203,11 @@ class RolloutPlay:
         j = view.trick_no * H + view.position                               # plays so far
         run_at = playout_table(table)
         # each game's record replayed once (in its first world), then every rollout gets its world
-        replayed = E.resume(run_at, hands[:, 0], live[:, 0], np.asarray(view.dealer), chips,
+        replayed = engine.resume(run_at, hands[:, 0], live[:, 0], np.asarray(view.dealer), chips,
                             np.asarray(view.play_seats)[:, :j], np.asarray(view.play_cards)[:, :j])
         st = replayed.with_hands(g, hands[g, w], live[g, w])
         policies = [self.policy] * table.players
-        after = E.play_on(run_at, st, policies, rng, first_slot=np.repeat(cand_slot, W)).chips_after
+        after = engine.play_on(run_at, st, policies, rng, first_slot=np.repeat(cand_slot, W)).chips_after
         gain = after[np.arange(m), side[g]].astype(float) - chips[g, side[g]]
         mean = gain.reshape(len(cand_game), W).mean(axis=1)
         value = np.full((n, C.HAND_SIZE), -np.inf)

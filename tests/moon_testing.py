@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon import tiles
 from moonshot.simulator.batch import LOWEST
 from moonshot.simulator.moon.views import BID_VALUES, PASS
 from moonshot.strategies.moon import RandomMoon
@@ -103,7 +103,7 @@ class IllegalPlayer(RandomPlayer):
     def call_end(self, view, slot, rng):
         if self.phase == "call_end":
             tile = view.hand[np.arange(len(view)), slot]
-            others = np.array([[e for e in range(7) if e not in T.TILES[t]][0] for t in range(T.N_TILES)])
+            others = np.array([[e for e in range(7) if e not in tiles.TILES[t]][0] for t in range(tiles.N_TILES)])
             return others[tile]
         return super().call_end(view, slot, rng)
 

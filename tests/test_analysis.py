@@ -99,12 +99,12 @@ def test_a_match_counts_the_deals_its_strategies_told_apart():
 
 
 def test_threshold_bids_21_on_a_laydown():
-    from moonshot.simulator.moon import engine as E
-    from moonshot.simulator.moon import tiles as T
+    from moonshot.simulator.moon import engine
+    from moonshot.simulator.moon import tiles
     setup = make_setup("moon")
-    hand = [T.parse_tile(x) for x in "6-6 6-5 6-4 6-3 6-2 6-1 5-5".split()]
-    hands, widow = E.deal_with_hand(np.random.default_rng(1), 200, setup.table, 0, hand)
-    res = E.play(setup.table, 200, setup.seats.strategies, None, np.random.default_rng(2),
+    hand = [tiles.parse_tile(x) for x in "6-6 6-5 6-4 6-3 6-2 6-1 5-5".split()]
+    hands, widow = engine.deal_with_hand(np.random.default_rng(1), 200, setup.table, 0, hand)
+    res = engine.play(setup.table, 200, setup.seats.strategies, None, np.random.default_rng(2),
                        first_bidder=np.zeros(200), hands=hands, widow=widow)
     assert (res.calls[:, 0] == 21).all()
 

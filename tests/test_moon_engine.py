@@ -10,7 +10,7 @@ import pytest
 from tests.moon_testing import IllegalPlayer, RandomPlayer, SlowRandomPlayer, replay_hand
 from moonshot.simulator.errors import BadInput, IllegalMove
 from moonshot.simulator.moon import reference as ref
-from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon import tiles
 from moonshot.simulator.moon.engine import (
     BITS7, UNIFORM, Table, deal, deal_with_hand, game_winner, play, play_games, play_tricks, run_auction,
     score, widow_and_trump,
@@ -33,9 +33,9 @@ def test_table_properties_and_validation():
     t4 = Table(4, Rules())
     assert len(t4.tile_set) == 28 and not t4.has_widow
     assert t4.side_of_seat.tolist() == [0, 1, 0, 1] and t4.n_sides == 2
-    assert not t4.allowed_trumps[T.DOUBLES]
-    assert Table(4, Rules(allow_doubles_trump_4p=True)).allowed_trumps[T.DOUBLES]
-    assert t4.tables is T.tables(Rules())
+    assert not t4.allowed_trumps[tiles.DOUBLES]
+    assert Table(4, Rules(allow_doubles_trump_4p=True)).allowed_trumps[tiles.DOUBLES]
+    assert t4.tables is tiles.tables(Rules())
     with pytest.raises(BadInput):
         Table(5, Rules())
     with pytest.raises(BadInput):
@@ -184,7 +184,7 @@ def test_views_show_exactly_the_public_state(players, flags):
     table = Table(players, rules)
     rng = np.random.default_rng(11)
     n = 120
-    player = CheckingPlayer(favour=T.NOTRUMP if rules.notrump_doubles == "own_suit" else None)
+    player = CheckingPlayer(favour=tiles.NOTRUMP if rules.notrump_doubles == "own_suit" else None)
     scores = rng.integers(-5, 15, (n, table.n_sides)).astype(np.int16)
     res = play(table, n, [player] * players, rng, rng, scores=scores)
     P, ar = players, np.arange(n)
@@ -262,8 +262,8 @@ def test_views_show_exactly_the_public_state(players, flags):
                     led_i = ref.led_suit(int(res.play_tiles[i, tt * P]), trump, rules, None if c < 0 else c)
                     if led_i not in ref.suits(tile, trump, rules):
                         expect[i, s_, led_i] = True
-                elif jj == 0 and rules.first_lead_trump and trump != T.NOTRUMP and not ref.is_trump(tile, trump):
-                    expect[i, s_, T.TRUMP_SUIT] = True
+                elif jj == 0 and rules.first_lead_trump and trump != tiles.NOTRUMP and not ref.is_trump(tile, trump):
+                    expect[i, s_, tiles.TRUMP_SUIT] = True
         assert (v["void"] == expect).all()
         assert (v["void_bits"] == (expect * (1 << np.arange(9))).sum(axis=2)).all()
     assert player.plays[-1]["void"].any()
@@ -566,7 +566,7 @@ def test_replay_rejects_malformed_or_inconsistent_records():
         assert msg.endswith("; accepted: JSON lines as in HISTORY.md that follow RULES.md"), why
     # a discard that is not in the bidder's eight tiles
     bad = json.loads(json.dumps(rec))
-    bad["discard"] = next(t for t in (T.tile_name(x) for x in range(22))
+    bad["discard"] = next(t for t in (tiles.tile_name(x) for x in range(22))
                           if t not in bad["hands"][bad["bidder"]] and t != bad["widow"])
     with pytest.raises(BadInput, match="h.jsonl:3: bad moon hand history"):
         replay(bad, "h.jsonl", 3)
@@ -576,10 +576,10 @@ def test_replay_rejects_malformed_or_inconsistent_records():
     rec4 = _first_played(recs4)
     bad = json.loads(json.dumps(rec4))
     lead = bad["plays"][0]
-    tile = T.parse_tile(lead[1])
+    tile = tiles.parse_tile(lead[1])
     if lead[2] is not None:
-        bad["plays"][0] = [lead[0], lead[1], [e for e in range(7) if e not in T.TILES[tile]][0]]
+        bad["plays"][0] = [lead[0], lead[1], [e for e in range(7) if e not in tiles.TILES[tile]][0]]
     else:
-        bad["plays"][0] = [lead[0], lead[1], 3 if 3 not in T.TILES[tile] else 4]
+        bad["plays"][0] = [lead[0], lead[1], 3 if 3 not in tiles.TILES[tile] else 4]
     with pytest.raises(BadInput, match="bad moon hand history"):
         replay(bad, "h.jsonl", 2)

@@ -18,7 +18,7 @@ import pytest
 
 from moonshot.simulator.moon import reference as ref
 from moonshot.simulator.moon import solver as S
-from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon import tiles
 from moonshot.simulator.moon.rules import Rules
 
 FLAG_SETS = [Rules(notrump_doubles=nd, lead_suit_rule=ls, first_lead_trump=flt)
@@ -47,7 +47,7 @@ def _choices(hand, trick, trump, rules, called, first):
     out = []
     for t in legal:
         if not trick and ref.needs_end_call(t, trump, rules):
-            out += [(t, end) for end in T.ends(t)]
+            out += [(t, end) for end in tiles.ends(t)]
         else:
             out.append(t)
     return tuple(out)
@@ -96,9 +96,9 @@ def random_position(rng, players, size, rules, trump=None):
     trick in progress (with a random end call under leader_calls_end)."""
     pool = rng.permutation(22 if players == 3 else 28)
     hands = [set(int(t) for t in pool[size * s: size * (s + 1)]) for s in range(players)]
-    trump = int(rng.integers(0, T.N_TRUMPS)) if trump is None else trump
+    trump = int(rng.integers(0, tiles.N_TRUMPS)) if trump is None else trump
     leader, bidder = int(rng.integers(players)), int(rng.integers(players))
-    first = bool(rng.random() < 0.5) and size == T.HAND_SIZE or bool(rng.random() < 0.2)
+    first = bool(rng.random() < 0.5) and size == tiles.HAND_SIZE or bool(rng.random() < 0.2)
     trick, called = [], None
     for k in range(int(rng.integers(0, players))):
         seat = (leader + k) % players
@@ -114,13 +114,13 @@ def random_position(rng, players, size, rules, trump=None):
 
 def check(hands, trump, rules, bidder, leader, trick, called, first, solver):
     P = len(hands)
-    side = T.side_of_seats(P)
+    side = tiles.side_of_seats(P)
     bidder_side = {s for s in range(P) if side[s] == side[bidder]}
     want, want_moves = minimax(tuple(frozenset(h) for h in hands), trump, rules, bidder_side, leader,
                                tuple(trick), called, first)
     got = solver.solve(hands, trump, rules, bidder, leader, trick, called, first)
-    where = (f"P={P} trump={T.trump_name(trump)} rules={rules} bidder={bidder} leader={leader} "
-             f"hands={[[T.tile_name(t) for t in h] for h in hands]} trick={[T.tile_name(t) for t in trick]} "
+    where = (f"P={P} trump={tiles.trump_name(trump)} rules={rules} bidder={bidder} leader={leader} "
+             f"hands={[[tiles.tile_name(t) for t in h] for h in hands]} trick={[tiles.tile_name(t) for t in trick]} "
              f"called={called} first={first}")
     assert got.tricks == want, where
     assert dict(got.moves) == want_moves, where
@@ -162,7 +162,7 @@ def test_every_trump_and_flag_set_is_covered(solver):
     rng = np.random.default_rng(99)
     for players in (3, 4):
         for rules in FLAG_SETS:
-            for trump in range(T.N_TRUMPS):
+            for trump in range(tiles.N_TRUMPS):
                 for _ in range(2):
                     check(*_args(rng, players, 3, rules, trump), solver=solver)
 
@@ -180,10 +180,10 @@ def test_full_positions_match_boolean_search(players, solver):
     count = FULL or (12 if players == 3 else 6)
     for i in range(count):
         rules = FLAG_SETS[(5 * i + players) % len(FLAG_SETS)]
-        hands, trump, rules, bidder, leader, trick, called, first = _args(rng, players, T.HAND_SIZE, rules,
-                                                                         i % T.N_TRUMPS)
+        hands, trump, rules, bidder, leader, trick, called, first = _args(rng, players, tiles.HAND_SIZE, rules,
+                                                                         i % tiles.N_TRUMPS)
         P = len(hands)
-        side = T.side_of_seats(P)
+        side = tiles.side_of_seats(P)
         bidder_side = {s for s in range(P) if side[s] == side[bidder]}
         h = tuple(frozenset(x) for x in hands)
         where = f"P={P} trump={trump} rules={rules} hands={hands} trick={trick} called={called} first={first}"
@@ -234,7 +234,7 @@ def test_solve_deals_matches_solve():
         n = 30
         hands = np.stack([rng.permutation(22 if players == 3 else 28)[:7 * players].reshape(players, 7)
                           for _ in range(n)])
-        trumps = rng.integers(0, T.N_TRUMPS, n)
+        trumps = rng.integers(0, tiles.N_TRUMPS, n)
         bidders = rng.integers(0, players, n)
         leaders = rng.integers(0, players, n)
         rules = Rules(first_lead_trump=True)
@@ -259,11 +259,11 @@ def test_solve_position_tables():
     from moonshot.analysis.common import make_setup
     from moonshot.analysis.moon_solve import solve_position
     res = solve_position(make_setup("moon", 3), "6-6 6-5 4-1 3-3 / 5-5 5-2 5-3 1-1 / 6-4 4-4 3-1 2-2", "6")
-    hands = [[T.parse_tile(x) for x in h.split()] for h in ("6-6 6-5 4-1 3-3", "5-5 5-2 5-3 1-1", "6-4 4-4 3-1 2-2")]
+    hands = [[tiles.parse_tile(x) for x in h.split()] for h in ("6-6 6-5 4-1 3-3", "5-5 5-2 5-3 1-1", "6-4 4-4 3-1 2-2")]
     want, want_moves = minimax(tuple(frozenset(h) for h in hands), 6, Rules(), {0}, 0)
     sol = res.tables["solution"]
     assert sol["tricks"].dtype.kind == "i" and int(sol["tricks"].iloc[0]) == want
-    moves = {T.parse_tile(m): int(v) for m, v in zip(res.tables["moves"]["move"], res.tables["moves"]["tricks"])}
+    moves = {tiles.parse_tile(m): int(v) for m, v in zip(res.tables["moves"]["move"], res.tables["moves"]["tricks"])}
     assert moves == want_moves
     assert res.tables["moves"]["best"].tolist() == [v == want for v in res.tables["moves"]["tricks"]]
 

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from moonshot.analysis.common import Setup, match
-from moonshot.simulator.moon import engine as E
-from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon import engine
+from moonshot.simulator.moon import tiles
 from moonshot.strategies.base import parse_seat_specs, registered
 from moonshot.strategies.moon import FixedTrump, ThresholdBidder, deal_around, trick_estimate
 
@@ -21,7 +21,7 @@ def seats(spec, players=3):
 @pytest.mark.parametrize("spec", ["random", "threshold", "greedy", "threshold:play=random,margin=1"])
 def test_every_registered_strategy_plays_legal_hands(players, spec):
     table = Setup("moon", players).validate().table
-    res = E.play(table, 3000, seats(spec, players), np.random.default_rng(1), np.random.default_rng(2))
+    res = engine.play(table, 3000, seats(spec, players), np.random.default_rng(1), np.random.default_rng(2))
     played = res.bidder >= 0
     assert played.any()
     assert (res.tricks[played].sum(axis=1) == 7).all()
@@ -29,8 +29,8 @@ def test_every_registered_strategy_plays_legal_hands(players, spec):
 
 def test_threshold_bids_strong_hands_high_and_weak_hands_not_at_all():
     table = Setup("moon", 3).validate().table
-    strong = [T.parse_tile(x) for x in "6-6 6-5 6-4 6-3 6-2 5-5 4-4".split()]
-    weak = [T.parse_tile(x) for x in "2-1 3-2 4-3 5-4 6-3 5-1 4-2".split()]
+    strong = [tiles.parse_tile(x) for x in "6-6 6-5 6-4 6-3 6-2 5-5 4-4".split()]
+    weak = [tiles.parse_tile(x) for x in "2-1 3-2 4-3 5-4 6-3 5-1 4-2".split()]
     est = trick_estimate(np.array([strong, weak]))
     assert est[0, 6] > 5 and est[1].max() < 2.5
     th = ThresholdBidder()
@@ -48,15 +48,15 @@ def test_defenders_who_gang_up_set_more_contracts():
     """Same deals and bids: the bidder plays greedy; defenders greedy or threshold's default defence."""
     table = Setup("moon", 3).validate().table
     n = 20_000
-    hands, widow = E.deal(np.random.default_rng(5), n, table)
+    hands, widow = engine.deal(np.random.default_rng(5), n, table)
     bidder, bid = np.zeros(n, dtype=np.int64), np.full(n, 4)
     greedy, defend = seats("greedy")[0], seats("threshold")[0]
     tricks = []
     for defence in (greedy, defend):
         lineup = [greedy, defence, defence]
         rng = np.random.default_rng(6)
-        h7, _, trump = E.widow_and_trump(table, hands, widow, bidder, bid, lineup, rng)
-        tricks.append(E.play_tricks(table, h7, bidder, bid, trump, lineup, rng).tricks[:, 0].astype(float))
+        h7, _, trump = engine.widow_and_trump(table, hands, widow, bidder, bid, lineup, rng)
+        tricks.append(engine.play_tricks(table, h7, bidder, bid, trump, lineup, rng).tricks[:, 0].astype(float))
     d = tricks[1] - tricks[0]                                    # paired: the bidder's tricks, defend - greedy
     assert d.mean() + 1.96 * d.std() / np.sqrt(n) < 0
 
@@ -70,7 +70,7 @@ def test_no_two_registered_strategies_are_the_same_player(players):
     table = Setup("moon", players).validate().table
     outcomes = {}
     for name in FAST:
-        res = E.play(table, 2000, seats(name, players), np.random.default_rng(1), np.random.default_rng(2))
+        res = engine.play(table, 2000, seats(name, players), np.random.default_rng(1), np.random.default_rng(2))
         outcomes[name] = np.concatenate([res.bid, res.tricks.ravel(), res.score.ravel()])
     for a, b in combinations(FAST, 2):
         assert not np.array_equal(outcomes[a], outcomes[b]), f"{a} and {b} play identically"
@@ -78,7 +78,7 @@ def test_no_two_registered_strategies_are_the_same_player(players):
 
 def test_deal_around_keeps_the_hand_and_shuffles_the_rest_uniformly():
     table = Setup("moon", 3).validate().table
-    hand = np.array([T.parse_tile(x) for x in "6-6 6-5 6-4 6-2 5-5 3-3 1-1".split()], dtype=np.int8)
+    hand = np.array([tiles.parse_tile(x) for x in "6-6 6-5 6-4 6-2 5-5 3-3 1-1".split()], dtype=np.int8)
     hands, widow = deal_around(np.random.default_rng(0), table, 1, np.tile(hand, (30_000, 1)))
     assert (hands[:, 1] == hand).all()
     every = np.concatenate([hands.reshape(30_000, -1), widow[:, None]], axis=1)
@@ -94,18 +94,18 @@ def test_fixed_trump_names_its_trump_and_discards_for_it():
     base = seats("threshold")[0]
     lineup = [FixedTrump(base, 2), base, base]
     rng = np.random.default_rng(1)
-    hands, widow = E.deal(rng, 500, table)
-    _, discard, trump = E.widow_and_trump(table, hands, widow, np.zeros(500, dtype=np.int64), np.full(500, 4), lineup, rng)
+    hands, widow = engine.deal(rng, 500, table)
+    _, discard, trump = engine.widow_and_trump(table, hands, widow, np.zeros(500, dtype=np.int64), np.full(500, 4), lineup, rng)
     assert (trump == 2).all()
-    assert not T.IS_DOUBLE[discard].all()
+    assert not tiles.IS_DOUBLE[discard].all()
 
 
 def test_montecarlo_bidder_bids_a_sure_hand_and_passes_a_hopeless_one():
     mc = parse_seat_specs("moon", ["montecarlo:samples=24"], 3, default="random", required=METHODS).strategies[0]
     table = Setup("moon", 3).validate().table
     from moonshot.simulator.moon.views import BID_VALUES, BidView
-    sure = [T.parse_tile(x) for x in "6-6 6-5 6-4 6-3 6-2 5-5 4-4".split()]
-    hopeless = [T.parse_tile(x) for x in "2-1 3-2 4-3 5-4 6-3 5-1 4-2".split()]
+    sure = [tiles.parse_tile(x) for x in "6-6 6-5 6-4 6-3 6-2 5-5 4-4".split()]
+    hopeless = [tiles.parse_tile(x) for x in "2-1 3-2 4-3 5-4 6-3 5-1 4-2".split()]
     view = BidView(3, table.rules, 0, np.zeros(2, dtype=np.int64), np.array([sure, hopeless], dtype=np.int8),
                    np.full((2, 3), -1), np.zeros(2, dtype=np.int16), np.ones((2, len(BID_VALUES)), dtype=bool),
                    np.zeros((2, 3)), np.zeros(2, dtype=np.int64))
@@ -120,7 +120,7 @@ def test_heuristic_hands_replay_through_the_reference(players, spec):
     """Parity with the rules oracle also holds for the built-in strategies' choices."""
     from tests.moon_testing import replay_hand
     table = Setup("moon", players).validate().table
-    res = E.play(table, 150, seats(spec, players), np.random.default_rng(11), np.random.default_rng(12),
+    res = engine.play(table, 150, seats(spec, players), np.random.default_rng(11), np.random.default_rng(12),
                        trace=True)
     for i in range(150):
         replay_hand(res, i, table)

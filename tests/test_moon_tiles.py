@@ -8,7 +8,7 @@ import pytest
 
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.moon import reference as ref
-from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon import tiles
 from moonshot.simulator.moon.rules import FLAGS, Rules, parse_rules, tile_set_for
 from moonshot.simulator.moon.tiles import DOUBLES, NOTRUMP, parse_hand, parse_tile, parse_trump, tile_name
 
@@ -27,17 +27,17 @@ def test_id_order_is_documented_and_sets_are_prefixes():
     assert [tile_name(i) for i in range(22, 28)] == ["1-0", "2-0", "3-0", "4-0", "5-0", "6-0"]
     for h in range(1, 7):
         for low in range(1, h + 1):
-            assert T.tile_id(h, low) == h * (h - 1) // 2 + low - 1
-    assert len({T.ends(i) for i in range(28)}) == 28
-    assert all(a >= b for a, b in T.TILES)
+            assert tiles.tile_id(h, low) == h * (h - 1) // 2 + low - 1
+    assert len({tiles.ends(i) for i in range(28)}) == 28
+    assert all(a >= b for a, b in tiles.TILES)
 
 
 def test_tile_sets():
-    s21, s22, s28 = (set(T.TILE_SETS[n].tolist()) for n in ("no_blanks21", "keep00_22", "full28"))
+    s21, s22, s28 = (set(tiles.TILE_SETS[n].tolist()) for n in ("no_blanks21", "keep00_22", "full28"))
     assert (len(s21), len(s22), len(s28)) == (21, 22, 28)
     assert s21 < s22 < s28
-    assert not any(0 in T.ends(x) for x in s21)                       # A-MOON-2 variant: no blanks
-    assert {x for x in s22 if 0 in T.ends(x)} == {t("0-0")}            # MOON-1.2: 0-0 kept
+    assert not any(0 in tiles.ends(x) for x in s21)                       # A-MOON-2 variant: no blanks
+    assert {x for x in s22 if 0 in tiles.ends(x)} == {t("0-0")}            # MOON-1.2: 0-0 kept
     assert s28 == set(range(28))                                       # MOON-1.3
 
 
@@ -45,7 +45,7 @@ def test_notation_round_trip_and_either_order():
     for i in range(28):
         assert parse_tile(tile_name(i)) == i
     assert tile_name(t("4-6")) == "6-4"
-    assert t("4-6") == t("6-4") == T.tile_id(4, 6)
+    assert t("4-6") == t("6-4") == tiles.tile_id(4, 6)
     assert t(" 0-0 ") == 21
 
 
@@ -82,7 +82,7 @@ def test_parse_hand_errors():
 def test_trumps():
     assert [parse_trump(n) for n in ("0", "6", "doubles", "notrump", "Follow-Me", "NOTRUMP")] == \
         [0, 6, DOUBLES, NOTRUMP, NOTRUMP, NOTRUMP]
-    assert [T.trump_name(x) for x in range(9)] == ["0", "1", "2", "3", "4", "5", "6", "doubles", "notrump"]
+    assert [tiles.trump_name(x) for x in range(9)] == ["0", "1", "2", "3", "4", "5", "6", "doubles", "notrump"]
     with pytest.raises(BadInput, match="'7'.*accepted: 0, 1, 2, 3, 4, 5, 6, doubles, notrump"):
         parse_trump("7")
     assert parse_trump("doubles", 3, Rules()) == DOUBLES
@@ -134,8 +134,8 @@ def test_tile_set_by_player_count():
     assert tile_set_for(Rules(), 4) == "full28"
     assert tile_set_for(Rules(widow="none"), 3) == "no_blanks21"
     assert tile_set_for(Rules(tile_set="no_blanks21"), 3) == "no_blanks21"
-    assert T.widow_size(3, Rules()) == 1 and T.widow_size(4, Rules()) == 0
-    assert T.widow_size(3, Rules(widow="none")) == 0
+    assert tiles.widow_size(3, Rules()) == 1 and tiles.widow_size(4, Rules()) == 0
+    assert tiles.widow_size(3, Rules(widow="none")) == 0
     with pytest.raises(BadInput) as e:
         tile_set_for(Rules(tile_set="full28"), 3)
     assert "full28" in str(e.value) and "keep00_22, no_blanks21" in str(e.value)
@@ -150,8 +150,8 @@ def test_tile_set_by_player_count():
 
 
 def test_sides():
-    assert T.side_of_seats(3) == [0, 1, 2]
-    assert T.side_of_seats(4) == [0, 1, 0, 1]          # MOON-10.1: partners opposite
+    assert tiles.side_of_seats(3) == [0, 1, 2]
+    assert tiles.side_of_seats(4) == [0, 1, 0, 1]          # MOON-10.1: partners opposite
 
 
 # ---------------------------------------------------------------------------- deal layout
@@ -159,7 +159,7 @@ def test_sides():
 @pytest.mark.parametrize("players,rules", [(3, Rules()), (3, Rules(widow="none")), (4, Rules())])
 def test_deal_layout(players, rules):
     hands, widow = ref.deal(np.random.default_rng(7), players, rules)
-    n = len(T.tile_set(players, rules))
+    n = len(tiles.tile_set(players, rules))
     perm = np.random.default_rng(7).permutation(n)          # same as permuting the id prefix
     assert hands == [perm[7 * s: 7 * s + 7].tolist() for s in range(players)]
     assert widow == (int(perm[21]) if n == 22 else None)
@@ -170,7 +170,7 @@ def test_deal_layout(players, rules):
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: r.notrump_doubles)
 def test_every_table_cell_matches_the_reference(rules):
-    tab = T.tables(rules)
+    tab = tiles.tables(rules)
     calls = Rules(notrump_doubles=rules.notrump_doubles, lead_suit_rule="leader_calls_end")
     assert tab.IS_TRUMP.shape == tab.LED_SUIT.shape == tab.NEEDS_CALL.shape == (28, 9)
     assert tab.IN_SUIT.shape == tab.RANK.shape == tab.POWER.shape == (28, 9, 9)
@@ -184,23 +184,23 @@ def test_every_table_cell_matches_the_reference(rules):
             assert tab.RANK[tile, suit, trump] == ref.rank(tile, suit, trump, rules)
             assert (tab.RANK[tile, suit, trump] >= 0) == (suit in member)
             if ref.is_trump(tile, trump):
-                power = T.TRUMP_POWER + ref.rank(tile, T.TRUMP_SUIT, trump, rules)
+                power = tiles.TRUMP_POWER + ref.rank(tile, tiles.TRUMP_SUIT, trump, rules)
             else:
                 power = ref.rank(tile, suit, trump, rules)
             assert tab.POWER[tile, suit, trump] == power
 
 
 def test_tables_are_cached_and_read_only():
-    assert T.tables(Rules()) is T.tables(Rules(min_bid=3))
-    assert T.tables(Rules()) is not T.tables(Rules(notrump_doubles="low"))
+    assert tiles.tables(Rules()) is tiles.tables(Rules(min_bid=3))
+    assert tiles.tables(Rules()) is not tiles.tables(Rules(notrump_doubles="low"))
     with pytest.raises(ValueError):
-        T.tables(Rules()).RANK[0, 0, 0] = 3
+        tiles.tables(Rules()).RANK[0, 0, 0] = 3
 
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: r.notrump_doubles)
 def test_power_argmax_is_the_trick_winner(rules):
     rng = np.random.default_rng(3)
-    tab = T.tables(rules)
+    tab = tiles.tables(rules)
     for _ in range(3000):
         players = int(rng.integers(3, 5))
         trick = rng.choice(28, size=players, replace=False).tolist()

@@ -7,7 +7,7 @@ from dataclasses import fields
 import numpy as np
 import pytest
 
-from moonshot.simulator.shoot_the_moon import engine as E
+from moonshot.simulator.shoot_the_moon import engine
 from moonshot.simulator.shoot_the_moon import reference as ref
 from moonshot.simulator.shoot_the_moon.rules import parse_rules
 from moonshot.strategies.base import make_strategy
@@ -24,7 +24,7 @@ class Scripted:
     """Plays each seat's cards of a finished engine round again, trick by trick. A hand (with its
     seat) names its game, so the script needs no game index (views may hold a subset)."""
 
-    def __init__(self, res: E.Result, not_at: tuple[int, int] | None = None):
+    def __init__(self, res: engine.Result, not_at: tuple[int, int] | None = None):
         self.not_at = not_at          # the step a forced first card must have played
         self.cards = {}
         for i in range(len(res.hands)):
@@ -40,16 +40,16 @@ class Scripted:
 
 
 def engine_round(players, partners, flags, n=40, seed=0):
-    table = E.Table(players, partners, parse_rules(list(flags)))
+    table = engine.Table(players, partners, parse_rules(list(flags)))
     random = make_strategy("shoot-the-moon", "random")
     rng = np.random.default_rng(seed)
     chips = rng.integers(0, 6, (n, table.n_sides)).astype(np.int16)
-    res = E.play(table, n, [random] * players, rng, rng, chips=chips)
+    res = engine.play(table, n, [random] * players, rng, rng, chips=chips)
     return table, res
 
 
-def games_of(res: E.Result, idx: np.ndarray) -> E.Result:
-    return E.Result(**{f.name: getattr(res, f.name)[idx] for f in fields(res)
+def games_of(res: engine.Result, idx: np.ndarray) -> engine.Result:
+    return engine.Result(**{f.name: getattr(res, f.name)[idx] for f in fields(res)
                        if isinstance(getattr(res, f.name), np.ndarray)})
 
 
@@ -76,9 +76,9 @@ def test_a_round_resumed_anywhere_ends_as_the_engine_played_it(players, partners
     script = Scripted(res)
     for j in (0, 1, H - 1, H, H + 1, 3 * H - 1, 5 * H - 1):
         live, chips = after_plays(table, res, j)
-        st = E.resume(table, res.hands, live, res.dealer, chips, res.play_seats[:, :j], res.play_cards[:, :j])
+        st = engine.resume(table, res.hands, live, res.dealer, chips, res.play_seats[:, :j], res.play_cards[:, :j])
         assert (st.trick_no, st.position) == divmod(j, H)
-        out = E.play_on(table, st, [script] * players, np.random.default_rng(0))
+        out = engine.play_on(table, st, [script] * players, np.random.default_rng(0))
         for name in SAME:
             assert np.array_equal(getattr(out, name), getattr(res, name)), (j, name)
 
@@ -96,8 +96,8 @@ def test_the_first_card_can_be_forced(players, partners, flags):
         seat = res.play_seats[:, j]
         hand = res.hands[np.arange(len(seat)), seat]
         slot = np.argmax(hand == res.play_cards[:, j:j + 1], axis=1)
-        st = E.resume(table, res.hands, live, res.dealer, chips, res.play_seats[:, :j], res.play_cards[:, :j])
-        out = E.play_on(table, st, [Scripted(res, not_at=divmod(j, H))] * players, np.random.default_rng(0),
+        st = engine.resume(table, res.hands, live, res.dealer, chips, res.play_seats[:, :j], res.play_cards[:, :j])
+        out = engine.play_on(table, st, [Scripted(res, not_at=divmod(j, H))] * players, np.random.default_rng(0),
                         first_slot=slot)
         for name in SAME:
             assert np.array_equal(getattr(out, name), getattr(res, name)), (j, name)
@@ -114,11 +114,11 @@ def test_worlds_can_share_their_games_replay(players, partners, flags):
     for j in (1, 2 * H + 1, 4 * H):
         live, chips = after_plays(table, res, j)
         seats, cards = res.play_seats[:, :j], res.play_cards[:, :j]
-        each = E.resume(table, res.hands[games], live[games], res.dealer[games], chips[games],
+        each = engine.resume(table, res.hands[games], live[games], res.dealer[games], chips[games],
                         seats[games], cards[games])
-        shared = E.resume(table, res.hands, live, res.dealer, chips, seats, cards).with_hands(
+        shared = engine.resume(table, res.hands, live, res.dealer, chips, seats, cards).with_hands(
             games, res.hands[games], live[games])
-        a, b = (E.play_on(table, st, [script] * players, np.random.default_rng(0)) for st in (each, shared))
+        a, b = (engine.play_on(table, st, [script] * players, np.random.default_rng(0)) for st in (each, shared))
         for name in SAME + ("chips_before", "moon_chips"):
             assert np.array_equal(getattr(a, name), getattr(b, name)), (j, name)
 
@@ -126,7 +126,7 @@ def test_worlds_can_share_their_games_replay(players, partners, flags):
 def test_scripted_replays_the_engine():
     """The script itself: a whole round replayed from its deal is the same round."""
     table, res = engine_round(4, False, ())
-    again = E.play_round(table, res.hands, res.dealer, res.chips_before, [Scripted(res)] * 4, np.random.default_rng(0))
+    again = engine.play_round(table, res.hands, res.dealer, res.chips_before, [Scripted(res)] * 4, np.random.default_rng(0))
     for name in SAME:
         assert np.array_equal(getattr(again, name), getattr(res, name)), name
 
@@ -151,9 +151,9 @@ class RecordSpy:
 
 @pytest.mark.parametrize("players, partners, flags", TABLES + [(4, False, ("stm.revoke_model=on(0.3,0.5)",))])
 def test_the_view_shows_every_earlier_play_and_nothing_more(players, partners, flags):
-    table = E.Table(players, partners, parse_rules(list(flags)))
+    table = engine.Table(players, partners, parse_rules(list(flags)))
     spy = RecordSpy()
-    res = E.play(table, 60, [spy] * players, np.random.default_rng(3), np.random.default_rng(4))
+    res = engine.play(table, 60, [spy] * players, np.random.default_rng(3), np.random.default_rng(4))
     H = table.hands_dealt
     game = {(seat, tuple(res.hands[i, seat].tolist())): i for i in range(60) for seat in range(H)}
     steps = set()

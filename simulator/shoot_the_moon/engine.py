@@ -25,12 +25,12 @@ from typing import Sequence
 import numpy as np
 
 from moonshot.simulator.batch import SLOT_BIT, as_choice, ask, groups, illegal, partial_shuffle, uniform_table
-from moonshot.simulator.shoot_the_moon import cards as C
+from moonshot.simulator.shoot_the_moon import cards
 from moonshot.simulator.shoot_the_moon.rules import SUPPLY_CHIPS, Rules
 from moonshot.simulator.shoot_the_moon.views import BITS5, LEAD_BIG, LEAD_CLASS, LEAD_LITTLE, PlayView  # noqa: F401
 
 # Suit a follower must match: the suit of a numbered lead; -1 (nothing to follow) after a Moon lead.
-FOLLOW = np.where(C.IS_MOON, -1, C.SUIT).astype(np.int8)
+FOLLOW = np.where(cards.IS_MOON, -1, cards.SUIT).astype(np.int8)
 
 
 # Strength tiers: a card's strength is its tier plus its number (1..12), so any card of a higher
@@ -51,21 +51,21 @@ def strength_table(rules: Rules) -> np.ndarray:
     regardless of colour (A-STM-7: unless stm.little_moon_lead_trumps); STM-5.3 highest red;
     STM-5.4 highest of the led suit. Little Moons and off-suit cards never win.
     """
-    table = np.full((N_LEAD_CLASSES, C.DECK_SIZE), NEVER_WINS, dtype=np.int16)
+    table = np.full((N_LEAD_CLASSES, cards.DECK_SIZE), NEVER_WINS, dtype=np.int16)
     for lead in range(N_LEAD_CLASSES):
-        for card in range(C.DECK_SIZE):
-            if C.IS_BIG[card]:
+        for card in range(cards.DECK_SIZE):
+            if cards.IS_BIG[card]:
                 s = BIG_MOON_STRENGTH
-            elif C.IS_LITTLE[card]:
+            elif cards.IS_LITTLE[card]:
                 s = NEVER_WINS
             elif lead == LEAD_LITTLE and not rules.little_moon_lead_trumps:
-                s = int(C.NUMBER[card])
-            elif C.SUIT[card] == C.RED:
-                s = TRUMP_TIER + int(C.NUMBER[card])
+                s = int(cards.NUMBER[card])
+            elif cards.SUIT[card] == cards.RED:
+                s = TRUMP_TIER + int(cards.NUMBER[card])
             elif lead == LEAD_LITTLE:   # red still trumps; otherwise the highest number wins
-                s = int(C.NUMBER[card])
-            elif C.SUIT[card] == lead:
-                s = LED_SUIT_TIER + int(C.NUMBER[card])
+                s = int(cards.NUMBER[card])
+            elif cards.SUIT[card] == lead:
+                s = LED_SUIT_TIER + int(cards.NUMBER[card])
             else:
                 s = OFF_SUIT
             table[lead, card] = s
@@ -81,16 +81,16 @@ class Table:
 
     @cached_property
     def hands_dealt(self) -> int:
-        return C.hands_dealt(self.players)
+        return cards.hands_dealt(self.players)
 
     @cached_property
     def dummy(self) -> int | None:
-        return C.dummy_seat(self.players)
+        return cards.dummy_seat(self.players)
 
     @cached_property
     def side_of_seat(self) -> np.ndarray:
         """(H,) side index per seat, -1 for the dummy."""
-        sides = C.side_of_seats(self.players, self.partners, self.rules)
+        sides = cards.side_of_seats(self.players, self.partners, self.rules)
         return np.array(sides + [-1] * (self.hands_dealt - self.players), dtype=np.int8)
 
     @cached_property
@@ -104,7 +104,7 @@ class Table:
         t = np.zeros((self.players, H, H), dtype=np.int8)
         for d in range(self.players):
             for lead in range(H):
-                t[d, lead] = C.play_order(self.players, d, lead)
+                t[d, lead] = cards.play_order(self.players, d, lead)
         return t
 
     @cached_property
@@ -115,18 +115,18 @@ class Table:
 # Hands are kept as 5 slots; sets of slots (legal, live, Big Moons...) as 5-bit masks (uint8,
 # simulator.batch), so the per-step rules are a few (N,) operations. Player hands are sorted by
 # DISCARD_VALUE, so the lowest set bit of a mask is its cheapest card and the highest its most valuable.
-UNIFORM = uniform_table(C.HAND_SIZE)        # (32, 60): UNIFORM[mask, r] uniform over the set slots, r in 0..59
+UNIFORM = uniform_table(cards.HAND_SIZE)        # (32, 60): UNIFORM[mask, r] uniform over the set slots, r in 0..59
 UNIFORM_R = UNIFORM.shape[1]
 UNIFORM_FLAT = UNIFORM.reshape(-1)          # index mask * UNIFORM_R + r
-MOON_DELTA = (C.IS_BIG.astype(np.int8) - C.IS_LITTLE)           # a card's part in a trick's Moon chips
-RED_BIT = np.where(np.arange(C.DECK_SIZE) < 12, 1 << np.arange(C.DECK_SIZE) % 16, 0).astype(np.uint16)
+MOON_DELTA = (cards.IS_BIG.astype(np.int8) - cards.IS_LITTLE)           # a card's part in a trick's Moon chips
+RED_BIT = np.where(np.arange(cards.DECK_SIZE) < 12, 1 << np.arange(cards.DECK_SIZE) % 16, 0).astype(np.uint16)
 # Discard order, lowest first: Little Moon, numbers (off-suit before red), Big Moon last.
-DISCARD_VALUE = np.where(C.IS_LITTLE, 0, np.where(C.IS_BIG, BIG_MOON_STRENGTH,
-                                                  C.NUMBER + TOP_NUMBER * (C.SUIT == C.RED))).astype(np.int16)
+DISCARD_VALUE = np.where(cards.IS_LITTLE, 0, np.where(cards.IS_BIG, BIG_MOON_STRENGTH,
+                                                  cards.NUMBER + TOP_NUMBER * (cards.SUIT == cards.RED))).astype(np.int16)
 
 
 # Per-card feature bits, one byte per feature: suit 0..3, Moon (4), Big Moon (5), Little Moon (6).
-_FEATURES = np.stack([C.SUIT == s for s in range(5)] + [C.IS_BIG, C.IS_LITTLE], axis=1)
+_FEATURES = np.stack([cards.SUIT == s for s in range(5)] + [cards.IS_BIG, cards.IS_LITTLE], axis=1)
 FEATURE_WORD = (_FEATURES.astype(np.uint64) << (8 * np.arange(7, dtype=np.uint64))).sum(axis=1, dtype=np.uint64)
 F_MOON, F_BIG, F_LITTLE = 4, 5, 6
 
@@ -134,7 +134,7 @@ F_MOON, F_BIG, F_LITTLE = 4, 5, 6
 def feature_masks(rows: np.ndarray) -> np.ndarray:
     """(M,5) card ids -> (M,8) uint8: column f is the slot mask of the cards having feature f."""
     word = np.zeros(len(rows), dtype=np.uint64)
-    for i in range(C.HAND_SIZE):
+    for i in range(cards.HAND_SIZE):
         word |= FEATURE_WORD[rows[:, i]] << np.uint64(i)
     return word.view(np.uint8).reshape(len(rows), 8)
 
@@ -154,15 +154,15 @@ class TrickInPlay:
 
     def add(self, k: int, seat: np.ndarray, card: np.ndarray) -> None:
         """Card `card` (N,) played by `seat` at position k."""
-        self.has_moon |= C.IS_MOON[card]
+        self.has_moon |= cards.IS_MOON[card]
         self.moon_delta += MOON_DELTA[card]
         if k == 0:
             self.lead_class = LEAD_CLASS[card]
-            self.follow = C.SUIT[card].astype(np.intp)
-            self.moon_lead = C.IS_MOON[card]
-            self.best = self.strength_flat[self.lead_class * C.DECK_SIZE + card]
+            self.follow = cards.SUIT[card].astype(np.intp)
+            self.moon_lead = cards.IS_MOON[card]
+            self.best = self.strength_flat[self.lead_class * cards.DECK_SIZE + card]
         else:
-            s = self.strength_flat[self.lead_class * C.DECK_SIZE + card]
+            s = self.strength_flat[self.lead_class * cards.DECK_SIZE + card]
             better = s > self.best                      # ties go to the earlier card (STM-5.2)
             self.best = np.where(better, s, self.best)
             self.win_seat = np.where(better, seat, self.win_seat)
@@ -190,23 +190,23 @@ class RoundState:
         self.row0 = np.arange(N) * H                         # flat row of each game's seat 0
         self.side0 = np.arange(N) * table.n_sides            # flat index of each game's side 0 in tricks
         self.hands = hands                                   # (N,H,5) int8
-        self.rows = hands.reshape(N * H, C.HAND_SIZE)        # hand of flat row n*H+seat
+        self.rows = hands.reshape(N * H, cards.HAND_SIZE)        # hand of flat row n*H+seat
         self.live = np.full(N * H, 31, dtype=np.uint8)       # unplayed slots per flat row
         masks = feature_masks(self.rows)
         self.masks_flat = masks.reshape(-1)                  # feature f of row r at r*8 + f
         self.big_bits = masks[:, F_BIG].copy()
         self.little_bits = masks[:, F_LITTLE].copy()
         padded = np.zeros((N * H, 8), dtype=np.int8)         # 8 bytes a hand: one uint64 gather fetches it
-        padded[:, :C.HAND_SIZE] = self.rows
+        padded[:, :cards.HAND_SIZE] = self.rows
         self.words = padded.view(np.uint64).ravel()
         self.cards_flat = padded.reshape(-1)                 # slot i of row r at r*8 + i
-        self.play_seats = np.full((N, C.TRICKS * H), -1, dtype=np.int8)   # every play so far, in order;
-        self.play_cards = np.full((N, C.TRICKS * H), -1, dtype=np.int8)   # -1 = not yet played
+        self.play_seats = np.full((N, cards.TRICKS * H), -1, dtype=np.int8)   # every play so far, in order;
+        self.play_cards = np.full((N, cards.TRICKS * H), -1, dtype=np.int8)   # -1 = not yet played
         self.n_played = 0
         self.reds_played = np.zeros(N, dtype=np.uint16)     # bit r: red card number r+1 has been played
         # bit r: this hand was dealt red number r+1 (its own knowledge)
         self.red_dealt = np.zeros(N * H, dtype=np.uint16)
-        for i in range(C.HAND_SIZE):
+        for i in range(cards.HAND_SIZE):
             self.red_dealt |= RED_BIT[self.rows[:, i]]
         self.trick = np.full((N, H), -1, dtype=np.int8)      # current trick, play order
         self.trick_no, self.position = 0, 0
@@ -214,12 +214,12 @@ class RoundState:
         self.current: TrickInPlay | None = None
         self.tricks = np.zeros((N, table.n_sides), dtype=np.int8)
         self.tricks_seat = np.zeros(N * H, dtype=np.int8)   # flat row n*H+seat, the dummy's too
-        self.winners = np.full((N, C.TRICKS), -1, dtype=np.int8)
+        self.winners = np.full((N, cards.TRICKS), -1, dtype=np.int8)
         self.chips = chips.astype(np.int16, copy=True)
         self.chips_before = self.chips.copy()               # at the start of play (or of the resumed play)
         self.dealer = dealer
         self.revoked = np.zeros((N, table.n_sides), dtype=bool)     # side made a revoke that will be detected
-        self.revoke_detected = (np.zeros((N, C.TRICKS * H), dtype=bool)
+        self.revoke_detected = (np.zeros((N, cards.TRICKS * H), dtype=bool)
                                 if table.rules.revoke_model is not None else None)
 
     def with_hands(self, games: np.ndarray, hands: np.ndarray, live: np.ndarray) -> "RoundState":
@@ -295,11 +295,11 @@ def deal(rng: np.random.Generator, n: int, hands_dealt: int) -> np.ndarray:
 
     The same layout as reference.deal, which uses a full permutation (the same distribution).
     """
-    k = C.HAND_SIZE * hands_dealt
-    left = (C.DECK_SIZE - np.arange(k, dtype=np.float32))[:, None]   # cards not yet placed before step i
+    k = cards.HAND_SIZE * hands_dealt
+    left = (cards.DECK_SIZE - np.arange(k, dtype=np.float32))[:, None]   # cards not yet placed before step i
     offsets = np.minimum((rng.random((k, n), dtype=np.float32) * left).astype(np.int16), (left - 1).astype(np.int16))
-    deck = partial_shuffle(np.arange(C.DECK_SIZE), n, k, lambda i, lo, hi: offsets[i, lo:hi])     # (k, n)
-    return np.ascontiguousarray(deck.T).reshape(n, hands_dealt, C.HAND_SIZE)
+    deck = partial_shuffle(np.arange(cards.DECK_SIZE), n, k, lambda i, lo, hi: offsets[i, lo:hi])     # (k, n)
+    return np.ascontiguousarray(deck.T).reshape(n, hands_dealt, cards.HAND_SIZE)
 
 
 # Optimal 5-element sorting network (9 compare-exchanges): much faster than argsort on a tiny axis.
@@ -320,7 +320,7 @@ def sort_hands(hands: np.ndarray, players: int) -> np.ndarray:
 def _check_play(strat, view: PlayView, choice) -> np.ndarray:
     """A strategy's choice must be one legal slot per game; anything else names the strategy."""
     c = as_choice(choice, len(view))
-    ok = c is not None and bool(((c >= 0) & (c < C.HAND_SIZE)).all())
+    ok = c is not None and bool(((c >= 0) & (c < cards.HAND_SIZE)).all())
     if ok:
         ok = bool(((view.legal_bits >> c.astype(np.uint8)) & 1).all())
     if not ok:
@@ -336,8 +336,8 @@ def play(table: Table, n: int, strategies: Sequence, deal_rng: np.random.Generat
     (default: every side's starting chips)."""
     if hands is None:
         hands = deal(deal_rng, n, table.hands_dealt)
-    elif hands.shape != (n, table.hands_dealt, C.HAND_SIZE):
-        raise ValueError(f"hands must have shape {(n, table.hands_dealt, C.HAND_SIZE)}, got {hands.shape}")
+    elif hands.shape != (n, table.hands_dealt, cards.HAND_SIZE):
+        raise ValueError(f"hands must have shape {(n, table.hands_dealt, cards.HAND_SIZE)}, got {hands.shape}")
     if dealer is None:
         dealer = deal_rng.integers(0, table.players, n).astype(np.int8)
     if chips is None:
@@ -390,7 +390,7 @@ def play_on(table: Table, st: RoundState, strategies: Sequence, rng: np.random.G
     side_of = table.side_of_seat
     legal_trace = []
 
-    for t in range(st.trick_no, C.TRICKS):
+    for t in range(st.trick_no, cards.TRICKS):
         if st.position == 0:
             st.start_trick()
         cur = st.current
@@ -499,8 +499,8 @@ def _apply_revokes(revoke, rng, mine, on_suit, moons, moon_lead, slot, seat, pla
 
 def _moon_chips(chips, trick, all_chips, netting, finite):
     """STM-6.1 / A-STM-3: the winning side's chips after the trick's Moon cards (never below 0)."""
-    big = C.IS_BIG[trick]
-    little = C.IS_LITTLE[trick]
+    big = cards.IS_BIG[trick]
+    little = cards.IS_LITTLE[trick]
     chips = chips.astype(np.int16)
     supply = np.maximum(0, SUPPLY_CHIPS - all_chips.sum(axis=1)) if finite else None
     if netting == "net_per_trick":

@@ -7,7 +7,7 @@ import numpy as np
 
 from moonshot.simulator.batch import partial_shuffle
 from moonshot.simulator.errors import BadInput
-from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon import tiles
 from moonshot.simulator.moon.engine.table import HAND, Table
 
 
@@ -58,8 +58,8 @@ def deal_with_hand(rng: np.random.Generator, n: int, table: Table, seat: int,
     if not 0 <= int(seat) < P:
         raise BadInput(f"seat {seat} does not exist; accepted: 0..{P - 1}")
     if len(hand) != HAND or len(set(hand)) != HAND or not set(hand) <= in_set:
-        raise BadInput(f"hand {[T.tile_name(t) if 0 <= t < T.N_TILES else t for t in hand]} is not "
-                       f"{HAND} different tiles of {T.SET_DESCRIPTIONS[table.tile_set_name]}; "
+        raise BadInput(f"hand {[tiles.tile_name(t) if 0 <= t < tiles.N_TILES else t for t in hand]} is not "
+                       f"{HAND} different tiles of {tiles.SET_DESCRIPTIONS[table.tile_set_name]}; "
                        f"accepted: {HAND} different tiles of that set")
     pool = np.array(sorted(in_set - set(hand)), dtype=np.int8)
     rest = shuffle(rng, n, pool, len(pool))                  # (M-7, n)

@@ -13,7 +13,7 @@ from functools import cached_property
 
 import numpy as np
 
-from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon import tiles
 from moonshot.simulator.moon.engine.rows import BITS9, SUIT_BIT, TILE_BIT, bools7, bools28, read_only, rows_of
 from moonshot.simulator.moon.engine.table import NOTRUMP, TILE_STRIDE, TRICKS, Table, suit_trump, tile_trump
 from moonshot.simulator.moon.views import PlayView
@@ -64,7 +64,7 @@ class PlayState:
                 self._void[row_base + seat] |= np.where(out, SUIT_BIT[led], 0).astype(np.uint16)
             elif j == 0 and rules.first_lead_trump:
                 out = ~tab.is_trump_flat[tile_trump(tile, self.trump_i)] & (self.trump_i != NOTRUMP)
-                self._void[row_base + seat] |= np.where(out, SUIT_BIT[T.TRUMP_SUIT], 0).astype(np.uint16)
+                self._void[row_base + seat] |= np.where(out, SUIT_BIT[tiles.TRUMP_SUIT], 0).astype(np.uint16)
         self._void_upto = self.n_played
         return self._void
 

@@ -12,18 +12,18 @@ import sys
 import numpy as np
 
 from moonshot.simulator.batch import BIT_WORDS, BITS, uniform_table
-from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon import tiles
 
 assert sys.byteorder == "little", "rows as words and the suit-mask bytes assume a little-endian machine"
 
-HAND = T.HAND_SIZE
+HAND = tiles.HAND_SIZE
 BITS7 = np.ascontiguousarray(BITS[:, :HAND])                          # slot mask -> (7,) bools
 UNIFORM = uniform_table(HAND)     # (128, 420): UNIFORM[mask, r] uniform over the set slots, r in 0..419
 UNIFORM_R = UNIFORM.shape[1]
 UNIFORM_FLAT = UNIFORM.reshape(-1)                                    # index mask * UNIFORM_R + r
-TILE_BIT = (np.uint32(1) << np.arange(T.N_TILES, dtype=np.uint32)).astype(np.uint32)   # tile -> its bit
-SUIT_BIT = (1 << np.arange(T.N_SUITS)).astype(np.uint16)              # suit -> its bit
-BITS9 = ((np.arange(512)[:, None] >> np.arange(T.N_SUITS)) & 1).astype(bool)          # suit mask -> (9,) bools
+TILE_BIT = (np.uint32(1) << np.arange(tiles.N_TILES, dtype=np.uint32)).astype(np.uint32)   # tile -> its bit
+SUIT_BIT = (1 << np.arange(tiles.N_SUITS)).astype(np.uint16)              # suit -> its bit
+BITS9 = ((np.arange(512)[:, None] >> np.arange(tiles.N_SUITS)) & 1).astype(bool)          # suit mask -> (9,) bools
 
 
 def padded(hands: np.ndarray) -> np.ndarray:
@@ -52,7 +52,7 @@ def bools7(bits: np.ndarray) -> np.ndarray:
 def bools28(bits: np.ndarray) -> np.ndarray:
     """(n,) uint32 tile masks -> (n,28) bool, one byte-table gather per 8 tiles."""
     b = np.ascontiguousarray(bits, dtype=np.uint32).view(np.uint8).reshape(-1, 4)
-    return BIT_WORDS[b].view(np.bool_).reshape(-1, 32)[:, :T.N_TILES]
+    return BIT_WORDS[b].view(np.bool_).reshape(-1, 32)[:, :tiles.N_TILES]
 
 
 def read_only(a: np.ndarray) -> np.ndarray:

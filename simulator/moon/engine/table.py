@@ -19,16 +19,16 @@ from functools import cached_property
 import numpy as np
 
 from moonshot.simulator.moon import reference as ref
-from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon import tiles
 from moonshot.simulator.moon.rules import Rules, tile_set_for, validate
 from moonshot.simulator.moon.views import BID_VALUES, MOON_BID
 
-HAND = T.HAND_SIZE          # 7 tiles a seat
-TRICKS = T.TRICKS           # 7 tricks a hand
-N_TRUMPS = T.N_TRUMPS       # 9: trumps 0..6, DOUBLES = 7, NOTRUMP = 8
-N_SUITS = T.N_SUITS         # 9: number suits 0..6, TRUMP_SUIT = 7, DOUBLES_SUIT = 8
+HAND = tiles.HAND_SIZE          # 7 tiles a seat
+TRICKS = tiles.TRICKS           # 7 tricks a hand
+N_TRUMPS = tiles.N_TRUMPS       # 9: trumps 0..6, DOUBLES = 7, NOTRUMP = 8
+N_SUITS = tiles.N_SUITS         # 9: number suits 0..6, TRUMP_SUIT = 7, DOUBLES_SUIT = 8
 TILE_STRIDE = N_SUITS * N_TRUMPS     # 81: one tile's block of a flat (tile, suit, trump) table
-NOTRUMP = T.NOTRUMP
+NOTRUMP = tiles.NOTRUMP
 
 
 def tile_trump(tile, trump):
@@ -85,7 +85,7 @@ class Table:
 
     @cached_property
     def tile_set(self) -> np.ndarray:
-        return T.TILE_SETS[self.tile_set_name]
+        return tiles.TILE_SETS[self.tile_set_name]
 
     @cached_property
     def has_widow(self) -> bool:
@@ -93,15 +93,15 @@ class Table:
 
     @cached_property
     def side_of_seat(self) -> np.ndarray:
-        return np.array(T.side_of_seats(self.players), dtype=np.int8)
+        return np.array(tiles.side_of_seats(self.players), dtype=np.int8)
 
     @cached_property
     def n_sides(self) -> int:
         return int(self.side_of_seat.max()) + 1
 
     @cached_property
-    def tables(self) -> T.Tables:
-        return T.tables(self.rules)
+    def tables(self) -> tiles.Tables:
+        return tiles.tables(self.rules)
 
     @cached_property
     def allowed_trumps(self) -> np.ndarray:
@@ -130,12 +130,12 @@ class Table:
         suit byte b (the suit masks of tricks.py: b = 0..6 number suits; b = 7 the trump suit, or
         the doubles suit in no-trump with moon.notrump_doubles=own_suit; both never occur together)."""
         tab = self.tables
-        word = np.zeros((T.N_TILES, N_TRUMPS), dtype=np.uint64)
+        word = np.zeros((tiles.N_TILES, N_TRUMPS), dtype=np.uint64)
         for b in range(8):
             member = tab.IN_SUIT[:, b, :].copy()
             if b == 7:
-                member |= tab.IN_SUIT[:, T.DOUBLES_SUIT, :]
-                assert not (tab.IN_SUIT[:, 7, :] & tab.IN_SUIT[:, T.DOUBLES_SUIT, :]).any()
+                member |= tab.IN_SUIT[:, tiles.DOUBLES_SUIT, :]
+                assert not (tab.IN_SUIT[:, 7, :] & tab.IN_SUIT[:, tiles.DOUBLES_SUIT, :]).any()
             word |= member.astype(np.uint64) << np.uint64(8 * b)
         flat = np.ascontiguousarray(word.T).reshape(-1)
         return np.stack([flat << np.uint64(i) for i in range(HAND)])

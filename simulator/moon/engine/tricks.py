@@ -14,13 +14,13 @@ from typing import Sequence
 import numpy as np
 
 from moonshot.simulator.batch import CLEAR, as_choice, ask, groups, illegal
-from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon import tiles
 from moonshot.simulator.moon.engine.play_state import LazyPlayView, PlayState, Step
 from moonshot.simulator.moon.engine.rows import bools7, padded, rows_of
 from moonshot.simulator.moon.engine.table import HAND, NOTRUMP, TILE_STRIDE, TRICKS, Table, suit_trump, tile_trump
 from moonshot.simulator.moon.views import PlayView
 
-SUIT_BYTE = np.minimum(np.arange(T.N_SUITS), 7).astype(np.intp)      # suit id -> byte of the suit masks
+SUIT_BYTE = np.minimum(np.arange(tiles.N_SUITS), 7).astype(np.intp)      # suit id -> byte of the suit masks
 TRUMP_BYTE = 7
 
 
@@ -160,7 +160,7 @@ def play_rows(table: Table, rows8: np.ndarray, bidder, bid, trump, strategy_grou
 
 def _suit_masks(table: Table, rows8: np.ndarray, trump_i: np.ndarray) -> np.ndarray:
     """(N*P*8,) uint8: byte r*8 + b is the slot mask of row r's tiles in suit byte b (module docstring)."""
-    trump_base = np.repeat(trump_i * T.N_TILES, table.players)       # index of suit_words[slot]: trump*28 + tile
+    trump_base = np.repeat(trump_i * tiles.N_TILES, table.players)       # index of suit_words[slot]: trump*28 + tile
     word = np.zeros(len(rows8), dtype=np.uint64)
     for i in range(HAND):
         index = rows8[:, i].astype(np.intp)
@@ -178,7 +178,7 @@ def _led_suit(table: Table, tile, trump_i, called_end, strategy_groups, view, se
     if table.rules.lead_suit_rule != "leader_calls_end":
         return led
     need = table.needs_call_flat[tt]
-    end = np.where(need, T.HIGH[tile], -1).astype(np.intp)
+    end = np.where(need, tiles.HIGH[tile], -1).astype(np.intp)
     idx = np.flatnonzero(need)
     if len(idx):
         end[idx] = _call_ends(strategy_groups, view, seat, slot, idx, rng)
@@ -191,7 +191,7 @@ def _call_ends(strategy_groups, view: LazyPlayView, seat, slot, idx, rng) -> np.
     call_end names the higher end."""
     sub = view.take(idx)
     chooser, slots = seat[idx], slot[idx]
-    out = T.HIGH[sub.hand[np.arange(len(idx)), slots]].astype(np.intp)
+    out = tiles.HIGH[sub.hand[np.arange(len(idx)), slots]].astype(np.intp)
     for strat, seats in strategy_groups:
         mine = np.flatnonzero(np.isin(chooser, seats)) if len(strategy_groups) > 1 else np.arange(len(idx))
         if not len(mine) or not callable(getattr(strat, "call_end", None)):
@@ -216,7 +216,7 @@ def _check_end(strat, view: PlayView, choice, slot) -> np.ndarray:
     ok = c is not None
     if ok:
         tile = view.hand[np.arange(len(view)), slot]
-        ok = bool(((c == T.HIGH[tile]) | (c == T.LOW[tile])).all())
+        ok = bool(((c == tiles.HIGH[tile]) | (c == tiles.LOW[tile])).all())
     if not ok:
         raise illegal(strat, "end call", "one end number per game, either end of the led tile")
     return c.astype(np.intp, copy=False)
