@@ -12,18 +12,18 @@ import numpy as np
 
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.moon import reference as ref
-from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon import tiles as dominoes
 from moonshot.simulator.moon.views import BID_VALUES, MOON_BID, PASS, BidView, DiscardView, PlayView, TrumpView
 from moonshot.strategies.base import register
 
 GAME = "moon"
 BIG = 1000
-N_TRUMPS = T.N_TRUMPS
-N_SUITS = T.N_SUITS
-IS_TRUMP = np.array([[ref.is_trump(t, tr) for tr in range(N_TRUMPS)] for t in range(T.N_TILES)])
-PIPS = (T.HIGH.astype(np.int16) + T.LOW)
+N_TRUMPS = dominoes.N_TRUMPS
+N_SUITS = dominoes.N_SUITS
+IS_TRUMP = np.array([[ref.is_trump(t, tr) for tr in range(N_TRUMPS)] for t in range(dominoes.N_TILES)])
+PIPS = (dominoes.HIGH.astype(np.int16) + dominoes.LOW)
 # The double of each trump (the top trump), -1 for doubles (6-6 tops it) and no-trump.
-TOP_TRUMP = np.array([T.tile_id(t, t) for t in range(7)] + [T.tile_id(6, 6), -1])
+TOP_TRUMP = np.array([dominoes.tile_id(t, t) for t in range(7)] + [dominoes.tile_id(6, 6), -1])
 
 
 @lru_cache(maxsize=16)
@@ -56,11 +56,11 @@ def masked_argmax(score: np.ndarray, mask: np.ndarray) -> np.ndarray:
 def contribution_table(w_trump: float = 0.8, w_top: float = 0.5, w_double: float = 0.6,
                        w_nt_double: float = 0.9) -> np.ndarray:
     """(28, 9) tricks each tile adds to the estimate under each trump (see trick_estimate)."""
-    tiles = np.arange(T.N_TILES)[:, None]
-    doubles = T.IS_DOUBLE[:, None]
+    tiles = np.arange(dominoes.N_TILES)[:, None]
+    doubles = dominoes.IS_DOUBLE[:, None]
     table = (w_trump * IS_TRUMP + w_top * (tiles == TOP_TRUMP[None, :])
              + w_double * (doubles & ~IS_TRUMP)).astype(np.float32)
-    table[:, T.NOTRUMP] = w_nt_double * T.IS_DOUBLE
+    table[:, dominoes.NOTRUMP] = w_nt_double * dominoes.IS_DOUBLE
     return table
 
 
@@ -81,12 +81,12 @@ def trick_estimate(hand: np.ndarray, contribution: np.ndarray = DEFAULT_CONTRIBU
 
 # How much a tile is worth keeping under each trump: trumps, then doubles, then high pips.
 # Stored trump-major, so one decision's lookups are `row of its trump` + tile.
-KEEP = np.where(IS_TRUMP, 100 + PIPS[:, None], np.where(T.IS_DOUBLE[:, None], 50 + PIPS[:, None], PIPS[:, None]))
+KEEP = np.where(IS_TRUMP, 100 + PIPS[:, None], np.where(dominoes.IS_DOUBLE[:, None], 50 + PIPS[:, None], PIPS[:, None]))
 KEEP_BY_TRUMP = np.ascontiguousarray(KEEP.T).astype(np.int16).reshape(-1)
 
 
 def keep_value(hand: np.ndarray, trump: np.ndarray) -> np.ndarray:
-    return KEEP_BY_TRUMP[(trump.astype(np.intp) * T.N_TILES)[:, None] + hand]
+    return KEEP_BY_TRUMP[(trump.astype(np.intp) * dominoes.N_TILES)[:, None] + hand]
 
 
 def best_trump(hand: np.ndarray, allowed: np.ndarray, estimate=trick_estimate) -> tuple[np.ndarray, np.ndarray]:
@@ -99,7 +99,7 @@ def best_trump(hand: np.ndarray, allowed: np.ndarray, estimate=trick_estimate) -
 
 # Trump-major lookup tables: entry trump * 28 + tile, so one decision computes its index once.
 IS_TRUMP_BY_TRUMP = np.ascontiguousarray(IS_TRUMP.T).reshape(-1)
-OFF_DOUBLE_BY_TRUMP = np.ascontiguousarray((T.IS_DOUBLE[:, None] & ~IS_TRUMP).T).reshape(-1)
+OFF_DOUBLE_BY_TRUMP = np.ascontiguousarray((dominoes.IS_DOUBLE[:, None] & ~IS_TRUMP).T).reshape(-1)
 _ROWS: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
 
@@ -110,7 +110,7 @@ def _rows(tables) -> tuple[np.ndarray, np.ndarray]:
     key = tables.notrump_doubles
     if key not in _ROWS:
         power = np.ascontiguousarray(tables.POWER.transpose(1, 2, 0)).astype(np.int16)
-        tiles = np.arange(T.N_TILES)
+        tiles = np.arange(dominoes.N_TILES)
         as_lead = np.stack([tables.POWER[tiles, tables.LED_SUIT[tiles, t], t] for t in range(N_TRUMPS)])
         _ROWS[key] = (power.reshape(-1), as_lead.astype(np.int16).reshape(-1))
     return _ROWS[key]
@@ -125,18 +125,18 @@ def heuristic_play(view: PlayView, want_win: np.ndarray, lead_greedy: np.ndarray
     off-suit double, else shed; the other rows shed.
     """
     trump = view.trump.astype(np.intp)
-    idx = (trump * T.N_TILES)[:, None] + view.hand               # trump-major table index
+    idx = (trump * dominoes.N_TILES)[:, None] + view.hand               # trump-major table index
     score = KEEP_BY_TRUMP[idx]                                   # 0..~112: shed the lowest
     power_rows, lead_rows = _rows(view.tables)
     if view.position > 0:
         led_row = view.led_suit.astype(np.intp) * N_TRUMPS + trump
-        power = power_rows[(led_row * T.N_TILES)[:, None] + view.hand]
+        power = power_rows[(led_row * dominoes.N_TILES)[:, None] + view.hand]
         beats = (power > view.winning_power[:, None]) & want_win[:, None]
         score = np.where(beats, power - BIG, score)              # any winner before any shed
     else:
         is_trump = IS_TRUMP_BY_TRUMP[idx]
         seen = view.seen_bits if view.seen_bits is not None else (view.seen * (np.uint32(1) << np.arange(
-            T.N_TILES, dtype=np.uint32))).sum(axis=1, dtype=np.uint32)
+            dominoes.N_TILES, dtype=np.uint32))).sum(axis=1, dtype=np.uint32)
         # Trumps not yet played, less the mover's own: someone else may still hold one.
         elsewhere = np.bitwise_count(TRUMP_BITS[view.trump] & ~seen) - (is_trump & view.live).sum(axis=1)
         draw = lead_greedy & (elsewhere > 0)
@@ -146,7 +146,7 @@ def heuristic_play(view: PlayView, want_win: np.ndarray, lead_greedy: np.ndarray
     return masked_argmin(score, view.legal)
 
 
-TRUMP_BITS = (IS_TRUMP.astype(np.uint32) << np.arange(T.N_TILES, dtype=np.uint32)[:, None]).sum(
+TRUMP_BITS = (IS_TRUMP.astype(np.uint32) << np.arange(dominoes.N_TILES, dtype=np.uint32)[:, None]).sum(
     axis=0, dtype=np.uint32)          # (9,) bit t set when tile t is a trump
 
 
@@ -247,7 +247,7 @@ class RandomMoon:
 
     def call_end(self, view: PlayView, slot, rng) -> np.ndarray:
         tile = view.hand[np.arange(len(view)), slot]
-        return np.where(rng.random(len(view)) < 0.5, T.HIGH[tile], T.LOW[tile])
+        return np.where(rng.random(len(view)) < 0.5, dominoes.HIGH[tile], dominoes.LOW[tile])
 
 
 @register(GAME, "threshold")
@@ -347,7 +347,7 @@ def deal_around(rng: np.random.Generator, table, seat: int, hand: np.ndarray) ->
     K = len(table.tile_set)
     mask = np.ones((m, K), dtype=bool)
     np.put_along_axis(mask, hand.astype(np.intp), False, axis=1)
-    rest = np.nonzero(mask)[1].reshape(m, K - T.HAND_SIZE).astype(np.int8)
+    rest = np.nonzero(mask)[1].reshape(m, K - dominoes.HAND_SIZE).astype(np.int8)
     flat = rest.reshape(-1)
     width = rest.shape[1]
     base = np.arange(m) * width
@@ -355,12 +355,12 @@ def deal_around(rng: np.random.Generator, table, seat: int, hand: np.ndarray) ->
         j = i + (rng.random(m) * (width - i)).astype(np.intp)
         a, b = base + i, base + j
         flat[a], flat[b] = flat[b], flat[a].copy()
-    hands = np.empty((m, P, T.HAND_SIZE), dtype=np.int8)
+    hands = np.empty((m, P, dominoes.HAND_SIZE), dtype=np.int8)
     hands[:, seat] = hand
     others = [s for s in range(P) if s != seat]
     for k, s in enumerate(others):
-        hands[:, s] = rest[:, k * T.HAND_SIZE:(k + 1) * T.HAND_SIZE]
-    widow = rest[:, len(others) * T.HAND_SIZE].copy() if table.has_widow else None
+        hands[:, s] = rest[:, k * dominoes.HAND_SIZE:(k + 1) * dominoes.HAND_SIZE]
+    widow = rest[:, len(others) * dominoes.HAND_SIZE].copy() if table.has_widow else None
     return hands, widow
 
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from moonshot.simulator.batch import LOWEST, SLOT_BIT
 from moonshot.simulator.errors import BadInput
-from moonshot.simulator.shoot_the_moon import cards as C
+from moonshot.simulator.shoot_the_moon import cards as deck
 from moonshot.simulator.shoot_the_moon import engine
 from moonshot.simulator.shoot_the_moon.views import PlayView
 from moonshot.strategies.base import register
@@ -29,7 +29,7 @@ from moonshot.strategies.shoot_the_moon import Greedy, OddPlanner
 
 GAME = "shoot-the-moon"
 POLICIES = {"odd": OddPlanner, "greedy": Greedy}
-FILLER = C.LITTLE_MOONS[1]          # the card written into a hand's already-played slots (never live)
+FILLER = deck.LITTLE_MOONS[1]          # the card written into a hand's already-played slots (never live)
 MAX_ROLLOUTS = 1 << 17              # rollouts per batch (memory stays bounded for big batches)
 
 
@@ -50,12 +50,12 @@ def shown_voids(view: PlayView) -> np.ndarray:
     seats = np.asarray(view.play_seats)[:, :j].astype(np.intp)
     cards = np.asarray(view.play_cards)[:, :j].astype(np.intp)
     lead = cards[:, np.arange(j) // H * H]                               # the lead of each play's trick
-    off = ~C.IS_MOON[lead] & ~C.IS_MOON[cards] & (C.SUIT[cards] != C.SUIT[lead])
+    off = ~deck.IS_MOON[lead] & ~deck.IS_MOON[cards] & (deck.SUIT[cards] != deck.SUIT[lead])
     if table.dummy is not None and table.rules.dummy_mode == "blind_stack":
         off &= seats != table.dummy
     void = np.zeros((len(seats), H, 4), dtype=bool)
     rows, cols = np.nonzero(off)
-    void[rows, seats[rows, cols], C.SUIT[lead[rows, cols]]] = True
+    void[rows, seats[rows, cols], deck.SUIT[lead[rows, cols]]] = True
     return void
 
 
@@ -80,7 +80,7 @@ def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int):
         d = np.asarray(open_dummy)
         rows, cols = np.nonzero(d >= 0)
         unseen[rows, d[rows, cols].astype(np.intp)] = False
-    keys = rng.random((n, worlds, C.DECK_SIZE))
+    keys = rng.random((n, worlds, deck.DECK_SIZE))
     void = shown_voids(view)
     hands, live, failed = _deal(view, seat, unseen, played, void, keys)
     if failed.any():
@@ -96,7 +96,7 @@ def _deal(view: PlayView, seat, unseen, played, void, keys):
     n, worlds = keys.shape[:2]
     open_dummy = view.dummy_hand
     used = np.broadcast_to(~unseen[:, None, :], keys.shape).copy()      # not to be dealt (any more)
-    hands = np.full((n, worlds, H, C.HAND_SIZE), FILLER, dtype=np.int8)
+    hands = np.full((n, worlds, H, deck.HAND_SIZE), FILLER, dtype=np.int8)
     live = np.zeros((n, worlds, H), dtype=np.uint8)
     hands[np.arange(n), :, seat] = np.asarray(view.hand)[:, None, :]
     live[np.arange(n), :, seat] = np.asarray(view.live_bits)[:, None]
@@ -109,13 +109,13 @@ def _deal(view: PlayView, seat, unseen, played, void, keys):
         if open_dummy is not None and s == table.dummy:
             d = np.asarray(open_dummy)
             hands[:, :, s] = np.where(d >= 0, d, FILLER)[:, None, :]
-            live[:, :, s] = ((d >= 0) * SLOT_BIT[:C.HAND_SIZE]).sum(axis=1).astype(np.uint8)[:, None]
+            live[:, :, s] = ((d >= 0) * SLOT_BIT[:deck.HAND_SIZE]).sum(axis=1).astype(np.uint8)[:, None]
             continue
-        count = np.where(mover, 0, C.HAND_SIZE - played[:, s]).astype(np.intp)
-        banned = void[:, s][:, C.SUIT.clip(0, 3)] & (C.SUIT < 4)[None, :]       # (n, 52)
+        count = np.where(mover, 0, deck.HAND_SIZE - played[:, s]).astype(np.intp)
+        banned = void[:, s][:, deck.SUIT.clip(0, 3)] & (deck.SUIT < 4)[None, :]       # (n, 52)
         k_s = np.where(used | banned[:, None, :], np.inf, keys)
-        idx = np.argsort(k_s, axis=2)[:, :, :C.HAND_SIZE]                         # (n, W, 5)
-        take = np.arange(C.HAND_SIZE)[None, None, :] < count[:, None, None]
+        idx = np.argsort(k_s, axis=2)[:, :, :deck.HAND_SIZE]                         # (n, W, 5)
+        take = np.arange(deck.HAND_SIZE)[None, None, :] < count[:, None, None]
         ok = np.take_along_axis(k_s, idx, axis=2) < np.inf
         failed |= ~(ok | ~take).all(axis=(1, 2))
         cards = np.where(take, idx, -1)
@@ -123,15 +123,15 @@ def _deal(view: PlayView, seat, unseen, played, void, keys):
         np.put_along_axis(dealt, idx, take, axis=2)
         used |= dealt
         if table.dummy is not None and s == table.dummy:         # the blind stack: random order, slots t..4
-            stack = np.full((n, worlds, C.HAND_SIZE), FILLER, dtype=np.int8)
+            stack = np.full((n, worlds, deck.HAND_SIZE), FILLER, dtype=np.int8)
             first = played[:, s]
-            for j in range(C.HAND_SIZE):
+            for j in range(deck.HAND_SIZE):
                 src = j - first
                 has = (src >= 0) & (src < count)
                 stack[:, :, j] = np.where(has[:, None], np.take_along_axis(
-                    cards, np.clip(src, 0, C.HAND_SIZE - 1)[:, None, None].repeat(worlds, 1), 2)[:, :, 0], FILLER)
+                    cards, np.clip(src, 0, deck.HAND_SIZE - 1)[:, None, None].repeat(worlds, 1), 2)[:, :, 0], FILLER)
             hands[:, :, s] = stack
-            live[:, :, s] = ((stack != FILLER) * SLOT_BIT[:C.HAND_SIZE]).sum(axis=2).astype(np.uint8)
+            live[:, :, s] = ((stack != FILLER) * SLOT_BIT[:deck.HAND_SIZE]).sum(axis=2).astype(np.uint8)
             continue
         # a player's hand: its cards cheapest first (the engine's order), the played slots after
         key = np.where(take, engine.DISCARD_VALUE[np.maximum(cards, 0)] * 64 + np.maximum(cards, 0), 1 << 14)
@@ -139,7 +139,7 @@ def _deal(view: PlayView, seat, unseen, played, void, keys):
         cards = np.take_along_axis(cards, srt, 2)
         row = np.where(cards >= 0, cards, FILLER).astype(np.int8)
         hands[:, :, s] = np.where(mover[:, None, None], hands[:, :, s], row)
-        bits = ((cards >= 0) * SLOT_BIT[:C.HAND_SIZE]).sum(axis=2).astype(np.uint8)
+        bits = ((cards >= 0) * SLOT_BIT[:deck.HAND_SIZE]).sum(axis=2).astype(np.uint8)
         live[:, :, s] = np.where(mover[:, None], live[:, :, s], bits)
     return hands, live, failed
 
@@ -173,7 +173,7 @@ class RolloutPlay:
         out = LOWEST[legal_bits].astype(np.intp)             # the only legal slot when forced
         choices = np.bitwise_count(legal_bits) > 1
         games = np.flatnonzero(choices)
-        per_game = self.worlds * C.HAND_SIZE
+        per_game = self.worlds * deck.HAND_SIZE
         step = max(1, MAX_ROLLOUTS // per_game)
         for lo in range(0, len(games), step):
             idx = games[lo:lo + step]
@@ -210,6 +210,6 @@ class RolloutPlay:
         after = engine.play_on(run_at, st, policies, rng, first_slot=np.repeat(cand_slot, W)).chips_after
         gain = after[np.arange(m), side[g]].astype(float) - chips[g, side[g]]
         mean = gain.reshape(len(cand_game), W).mean(axis=1)
-        value = np.full((n, C.HAND_SIZE), -np.inf)
+        value = np.full((n, deck.HAND_SIZE), -np.inf)
         value[cand_game, cand_slot] = mean
         return value

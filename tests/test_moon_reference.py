@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from moonshot.simulator.errors import IllegalMove
 from moonshot.simulator.moon import reference as ref
-from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon import tiles as dominoes
 from moonshot.simulator.moon.reference import (
     BIDDING, DISCARD, DONE, MOON, PASS, PLAY, TRUMP, Game, Hand, auction_state, bid_made, game_winner,
     is_trump, led_suit, legal_bids, legal_plays, score_hand, suits, trick_winner,
@@ -24,7 +24,7 @@ def t(text: str) -> int:
 
 
 def ts(text: str) -> list[int]:
-    return T.parse_tiles(text)
+    return dominoes.parse_tiles(text)
 
 
 def names(tiles) -> list[str]:
@@ -113,7 +113,7 @@ def test_vector_8_auction():
 # ============================================================================ suits and ranking
 
 def test_trump_suit_sizes_moon_2_6():
-    s22 = T.TILE_SETS["keep00_22"].tolist()
+    s22 = dominoes.TILE_SETS["keep00_22"].tolist()
     count = {trump: sum(is_trump(x, trump) for x in s22) for trump in range(9)}
     assert count[0] == 1
     assert all(count[n] == 6 for n in range(1, 7))
@@ -123,7 +123,7 @@ def test_trump_suit_sizes_moon_2_6():
 
 
 def test_suit_ranking_moon_2_5():
-    s22 = T.TILE_SETS["keep00_22"].tolist()
+    s22 = dominoes.TILE_SETS["keep00_22"].tolist()
 
     def order(suit, trump, rules=R):
         members = [x for x in s22 if suit in suits(x, trump, rules)]
@@ -504,10 +504,10 @@ RANDOM_VARIANTS = [
 
 
 def _check_random_hand(players: int, rules: Rules, rng: np.random.Generator) -> Hand:
-    sides = T.side_of_seats(players)
+    sides = dominoes.side_of_seats(players)
     hands, widow = ref.deal(rng, players, rules)
     hand = Hand(hands, widow, int(rng.integers(players)), rules)
-    tab = T.tables(rules)
+    tab = dominoes.tables(rules)
     lead_seat = lead_call = None
     while hand.phase != DONE:
         legal = hand.legal()

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from moonshot.simulator.moon import reference as ref
-from moonshot.simulator.moon import solver as S
+from moonshot.simulator.moon import solver as moon_solver
 from moonshot.simulator.moon import tiles
 from moonshot.simulator.moon.rules import Rules
 
@@ -132,7 +132,7 @@ def check(hands, trump, rules, bidder, leader, trick, called, first, solver):
 
 @pytest.fixture(scope="module")
 def solver():
-    return S.Solver(tt_bits=12)      # a small table: collisions and replacement get exercised
+    return moon_solver.Solver(tt_bits=12)      # a small table: collisions and replacement get exercised
 
 
 # Positions per table and how often each hand size comes up (whole-position minimax grows fast
@@ -238,19 +238,19 @@ def test_solve_deals_matches_solve():
         bidders = rng.integers(0, players, n)
         leaders = rng.integers(0, players, n)
         rules = Rules(first_lead_trump=True)
-        got = S.solve_deals(hands, trumps, rules, bidders, leaders)
-        want = [S.solve([list(h) for h in hands[i]], int(trumps[i]), rules, int(bidders[i]), int(leaders[i]),
+        got = moon_solver.solve_deals(hands, trumps, rules, bidders, leaders)
+        want = [moon_solver.solve([list(h) for h in hands[i]], int(trumps[i]), rules, int(bidders[i]), int(leaders[i]),
                         moves=False).tricks for i in range(n)]
         assert got.tolist() == want
 
 
 def test_bad_positions_are_refused():
     with pytest.raises(ValueError):
-        S.solve([[0, 1], [2], [3, 4]], 3)                  # unequal hands with no trick in progress
+        moon_solver.solve([[0, 1], [2], [3, 4]], 3)                  # unequal hands with no trick in progress
     with pytest.raises(ValueError):
-        S.solve([[0], [0], [1]], 3)                        # a tile held twice
+        moon_solver.solve([[0], [0], [1]], 3)                        # a tile held twice
     with pytest.raises(ValueError):
-        S.solve([[0], [1], [2], [3], [4]], 3)              # five players
+        moon_solver.solve([[0], [1], [2], [3], [4]], 3)              # five players
 
 
 # ------------------------------------------------------------------------------------ solve_position

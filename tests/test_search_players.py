@@ -17,7 +17,7 @@ from moonshot.analysis.common import make_setup, match
 from moonshot.simulator.moon import engine as ME
 from moonshot.simulator.moon import views as MV
 from moonshot.simulator.moon.rules import parse_rules
-from moonshot.simulator.shoot_the_moon import cards as C
+from moonshot.simulator.shoot_the_moon import cards as deck
 from moonshot.simulator.shoot_the_moon import engine as SE
 from moonshot.simulator.shoot_the_moon.rules import Rules as StmRules
 from moonshot.strategies.base import make_strategy
@@ -194,8 +194,8 @@ def test_rollout_worlds_fit_what_the_seat_sees():
         lacks = set()                                   # (seat, suit) shown missing
         for q, (s, c) in enumerate(plays):
             lead = plays[q - q % 4][1]
-            if not C.IS_MOON[lead] and not C.IS_MOON[c] and C.SUIT[c] != C.SUIT[lead]:
-                lacks.add((s, int(C.SUIT[lead])))
+            if not deck.IS_MOON[lead] and not deck.IS_MOON[c] and deck.SUIT[c] != deck.SUIT[lead]:
+                lacks.add((s, int(deck.SUIT[lead])))
         voids += len(lacks)
         for w in range(16):
             for s in range(4):
@@ -205,7 +205,7 @@ def test_rollout_worlds_fit_what_the_seat_sees():
                     continue
                 assert len(cards) == 5 - sum(p == s for p, _ in plays)
                 assert not set(cards) & known
-                assert not {(s, int(C.SUIT[x])) for x in cards} & lacks
+                assert not {(s, int(deck.SUIT[x])) for x in cards} & lacks
     assert voids > 0
 
 

@@ -4,7 +4,7 @@ import pytest
 
 from moonshot.analysis.common import Setup, match
 from moonshot.analysis.shoot_the_moon import add_big_moon
-from moonshot.simulator.shoot_the_moon import cards as C
+from moonshot.simulator.shoot_the_moon import cards as deck
 from moonshot.simulator.shoot_the_moon.engine import Table, deal, play_games, play_round
 from moonshot.simulator.shoot_the_moon.views import PlayView
 from moonshot.simulator.shoot_the_moon.rules import Rules
@@ -84,12 +84,12 @@ def test_odd_planner_never_drops_a_little_moon_on_its_partner():
         if k == 0:
             continue
         _, legal = r.legal_trace[step]
-        for i in np.flatnonzero(np.isin(r.play_cards[:, step], C.LITTLE_MOONS)):
-            if not (np.isin(legal[i], range(48)) | np.isin(legal[i], C.BIG_MOONS)).any():
+        for i in np.flatnonzero(np.isin(r.play_cards[:, step], deck.LITTLE_MOONS)):
+            if not (np.isin(legal[i], range(48)) | np.isin(legal[i], deck.BIG_MOONS)).any():
                 continue                                  # nothing but Little Moons to play
             cards = r.play_cards[i, step - k:step]
             lead = cards[0]
-            lead_class = C.SUIT[lead] if lead < 48 else (4 if lead < 50 else 5)
+            lead_class = deck.SUIT[lead] if lead < 48 else (4 if lead < 50 else 5)
             winner_seat = r.play_seats[i, step - k + int(np.argmax(table.strength[lead_class, cards]))]
             assert side[winner_seat] != side[r.play_seats[i, step]]
             onto_opponents += 1
@@ -100,13 +100,13 @@ def test_add_big_moon_swaps_one_card_and_keeps_a_deck():
     rng = np.random.default_rng(9)
     hands = deal(rng, 2_000, 3)
     new, eligible = add_big_moon(hands, 0, rng)
-    before = np.isin(hands[:, 0], C.BIG_MOONS).sum(axis=1)
-    after = np.isin(new[:, 0], C.BIG_MOONS).sum(axis=1)
+    before = np.isin(hands[:, 0], deck.BIG_MOONS).sum(axis=1)
+    after = np.isin(new[:, 0], deck.BIG_MOONS).sum(axis=1)
     assert np.array_equal(after, np.where(eligible, before + 1, before))
     assert np.array_equal(eligible, before < 2)
     flat = new.reshape(2_000, -1)
     assert all(len(set(row)) == 15 for row in flat.tolist())
-    assert (np.isin(new[:, 0], C.LITTLE_MOONS).sum(1) == np.isin(hands[:, 0], C.LITTLE_MOONS).sum(1)).all()
+    assert (np.isin(new[:, 0], deck.LITTLE_MOONS).sum(1) == np.isin(hands[:, 0], deck.LITTLE_MOONS).sum(1)).all()
 
 
 def test_games_end_by_the_rules_and_finished_games_are_inert():

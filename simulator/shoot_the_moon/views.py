@@ -14,12 +14,12 @@ from functools import cached_property
 import numpy as np
 
 from moonshot.simulator.batch import BITS
-from moonshot.simulator.shoot_the_moon import cards as C
+from moonshot.simulator.shoot_the_moon import cards as deck
 
 # What a trick's lead asks for: suit 0..3 for a numbered card, 4 after a Big Moon, 5 after a Little Moon.
 LEAD_BIG, LEAD_LITTLE = 4, 5
-LEAD_CLASS = np.where(C.IS_BIG, LEAD_BIG, np.where(C.IS_LITTLE, LEAD_LITTLE, C.SUIT)).astype(np.intp)
-BITS5 = np.ascontiguousarray(BITS[:1 << C.HAND_SIZE, :C.HAND_SIZE])   # 5-slot mask -> (5,) bools
+LEAD_CLASS = np.where(deck.IS_BIG, LEAD_BIG, np.where(deck.IS_LITTLE, LEAD_LITTLE, deck.SUIT)).astype(np.intp)
+BITS5 = np.ascontiguousarray(BITS[:1 << deck.HAND_SIZE, :deck.HAND_SIZE])   # 5-slot mask -> (5,) bools
 
 
 class PlayView:
@@ -68,7 +68,7 @@ class PlayView:
     @cached_property
     def little_bits(self): return self._state.little_bits[self._row]
     @cached_property
-    def hand(self): return self._state.words[self._row].view(np.int8).reshape(-1, 8)[:, :C.HAND_SIZE]
+    def hand(self): return self._state.words[self._row].view(np.int8).reshape(-1, 8)[:, :deck.HAND_SIZE]
     @cached_property
     def legal(self): return BITS5[self.legal_bits]
     @cached_property
@@ -78,7 +78,7 @@ class PlayView:
     @cached_property
     def seen(self):
         played = self._sel(self._state.play_cards[:, :self._state.n_played])
-        seen = np.zeros((len(played), C.DECK_SIZE), dtype=bool)
+        seen = np.zeros((len(played), deck.DECK_SIZE), dtype=bool)
         np.put_along_axis(seen, played.astype(np.intp), True, axis=1)
         return seen
     @cached_property
