@@ -379,8 +379,8 @@ def rules_lab(setup: Setup, games: int | None = None, hands: int | None = None, 
     res.tables["levels"] = levels
     _findings(res, table[table["rule"].isin(live)], order, shown, k, setup)
     if silent:
-        res.findings.append(f"Never fired ({len(silent)}): " + "; ".join(
-            f"{r} ({reason})" for r, reason in zip(silent, res.tables["never_fired"]["reason"])) + ".")
+        res.findings.append(f"Never fired, so not ranked ({len(silent)}; the reasons are in never_fired): "
+                            + ", ".join(f"`{r}`" for r in silent) + ".")
     res.notes += _notes(setup, k, strong, weak, games, hands, bool(sets))
     return res
 
@@ -392,8 +392,8 @@ def _silent_reason(setup: Setup, rule: str, arms: list[Arm], games: int, hands: 
     flags = [by_name.get(arg.split("=", 1)[0].strip()) for arg in args]
     if flags and all(f is not None and f.needs for f in flags):
         return "; ".join(dict.fromkeys(f.needs for f in flags))
-    return (f"not one of {games:,} games or {hands:,} hands came out differently: these strategies "
-            f"({', '.join(dict.fromkeys(setup.seats.specs))}) never reach the situation it governs, or it never "
+    return (f"none of {games:,} games or {hands:,} hands came out differently: "
+            f"{', '.join(dict.fromkeys(setup.seats.specs))} never reaches the situation it governs, or it never "
             "changes an outcome there")
 
 

@@ -37,7 +37,7 @@ def test_a_rule_that_cannot_act_is_never_fired_with_its_reason(stm_sets):
     assert list(silent["rule"]) == ["silent", "both vs short"]      # both = short plus a rule that never acts
     assert "stm.revoke_model on" in silent["reason"].iloc[0]
     assert "silent" not in set(res.tables["ranked"]["rule"])        # not ranked as 'no effect'
-    assert any(f.startswith("Never fired (2)") for f in res.findings)
+    assert any(f.startswith("Never fired, so not ranked (2;") and "`silent`" in f for f in res.findings)
 
 
 def test_a_minimum_bid_below_every_bid_never_fires_under_the_bidders():
@@ -47,7 +47,7 @@ def test_a_minimum_bid_below_every_bid_never_fires_under_the_bidders():
                                                                                 "high=moon.min_bid=5"])
     silent = res.tables["never_fired"].set_index("rule")["reason"]
     assert list(silent.index) == ["low"]
-    assert "(threshold) never reach" in silent["low"] and "random players" in silent["low"]
+    assert "threshold never reaches" in silent["low"] and "random players" in silent["low"]
     assert "low" not in set(res.tables["ranked"]["rule"]) and "high" in set(res.tables["ranked"]["rule"])
 
 
