@@ -1,0 +1,282 @@
+"""Hit the Deck search player: Monte Carlo play-outs of every option through the batch engine.
+
+At each decision with two or more options the player deals what it cannot see many ways
+("worlds") consistent with its view: the other hands get as many cards as they hold, the draw
+pile as many as it holds with the cards its memory knows (known_draw, htd.memory) at their places,
+and the discard pile under the top card its size, taken first from the cards seen going public
+this hand (that is where they lie until a Flip or a reshuffle moves them). Each option (a card,
+the voluntary draw, keeping a drawn card) is then played out in every world to the end of the hand
+by a fast policy in every seat, this one included, through the engine's own hand loop
+(engine.resume): cuts, flips, reshuffles and the slap races of the chance model included. Every
+option sees the same worlds and chance keys (a paired comparison), and the option with the best
+mean outcome for the seat is taken.
+
+A strategy sees only its view (simulator.hit_the_deck.views), never the engine state.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import lru_cache
+
+import numpy as np
+
+from moonshot.simulator.errors import BadInput
+from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck.engine import Table, play
+from moonshot.simulator.hit_the_deck.engine.resume import play_on, position
+from moonshot.simulator.hit_the_deck.views import DRAW, KNOWN_DEPTH, N_CHOICES, PlayView
+from moonshot.strategies.base import register
+from moonshot.strategies.hit_the_deck import Dump, RandomPlay, Tactician, legal_bits, lowest_bit
+
+GAME = "hit-the-deck"
+POLICIES = {"tactician": Tactician, "dump": Dump, "random": RandomPlay}
+VALUES = ("hand", "margin", "game")
+PILE = 110
+MAX_ROWS = 1 << 15            # play-outs per engine run (memory stays bounded for big batches)
+MAX_EXTRA_HANDS = 40          # value=game: hands played after this one before a game counts as unfinished
+
+
+@lru_cache(maxsize=None)
+def playout_table(players: int, rules, horizon: int) -> Table:
+    """The table the play-outs run at: the same rules, every seat with the table's reaction profile
+    (htd.reaction: the view shows no seat's own), and the hand cut off `horizon` turns after the
+    decision (htd.max_turns: then every seat scores its hand, as in a blocked hand), so that a few
+    endless play-outs do not hold up the batch."""
+    return Table(players, replace(rules, max_turns=horizon))
+
+
+# ------------------------------------------------------------------------------------ worlds
+
+def _one_hot(kinds: np.ndarray) -> np.ndarray:
+    """(n, k) kinds (-1 none) -> (n, 38) copies per kind."""
+    n = len(kinds)
+    out = np.zeros((n, C.N_KINDS), dtype=np.int16)
+    rows = np.repeat(np.arange(n), kinds.shape[1])
+    k = kinds.reshape(-1).astype(np.intp)
+    ok = k >= 0
+    np.add.at(out, (rows[ok], k[ok]), 1)
+    return out
+
+
+def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int) -> dict:
+    """`worlds` deals of what the mover cannot see, for each of the n games of `view`:
+    hands (n, W, P, 38) copies per kind (the mover's own row is its hand), draw and disc
+    (n, W, 110) piles bottom first with dn, sn (n,) cards, and known (n, 110) the draw-pile places
+    the mover's memory knows (their cards as known_draw says)."""
+    n, W, P = len(view), worlds, view.players
+    seat = np.asarray(view.seat).astype(np.intp)
+    hand = np.asarray(view.hand).astype(np.int16)
+    top = np.asarray(view.top).astype(np.intp)
+    dn = np.asarray(view.draw_size).astype(np.intp)
+    sn = np.asarray(view.discard_size).astype(np.intp)
+    kd = np.asarray(view.known_draw).astype(np.intp)
+    sizes = np.asarray(view.hand_sizes).astype(np.intp)
+    rows = np.arange(n)
+    known_counts = _one_hot(kd)
+    top_count = _one_hot(top[:, None])
+    pool = C.deck_counts(view.rules).astype(np.int16)[None, :] - hand - top_count - known_counts
+    if (pool < 0).any():
+        raise ValueError("htd rollout: the view holds more copies of a card than the deck")
+    # seen going public this hand and not known elsewhere: these lie in the discard pile first
+    pref_count = np.clip(np.asarray(view.seen).astype(np.int16) - top_count - known_counts, 0, pool)
+    # every card instance of the pool, per game, padded to 110 with kind -1
+    L = pool.sum(axis=1).astype(np.intp)
+    need = (sn - 1) + (sizes.sum(axis=1) - sizes[rows, seat]) + (dn - (kd >= 0).sum(axis=1))
+    if (L != need).any():
+        raise ValueError("htd rollout: the view's card counts do not add up to the deck")
+    flat = pool.reshape(-1).astype(np.intp)
+    kind_of = np.repeat(np.tile(np.arange(C.N_KINDS), n), flat)
+    game_of = np.repeat(np.repeat(rows, C.N_KINDS), flat)
+    start = np.concatenate([[0], np.cumsum(L)[:-1]])
+    pos = np.arange(len(kind_of)) - start[game_of]
+    run_start = np.concatenate([[0], np.cumsum(flat)[:-1]])               # first instance of each (game, kind)
+    copy = np.arange(len(kind_of)) - np.repeat(run_start, flat)
+    inst = np.full((n, PILE), -1, dtype=np.int8)
+    inst[game_of, pos] = kind_of
+    pref = np.zeros((n, PILE), dtype=bool)
+    pref[game_of, pos] = copy < pref_count.reshape(-1)[game_of * C.N_KINDS + kind_of]
+    pad = inst < 0
+    # the discard pile under the top: the preferred cards first, at random
+    key1 = rng.random((n, W, PILE)) - 2.0 * pref[:, None, :]
+    key1[np.broadcast_to(pad[:, None, :], key1.shape)] = np.inf
+    order1 = np.argsort(key1, axis=2, kind="stable")
+    D = sn - 1
+    in_disc = np.broadcast_to(np.arange(PILE)[None, None, :] < D[:, None, None], (n, W, PILE))
+    disc = np.zeros((n, W, PILE), dtype=np.int8)
+    disc_cards = np.take_along_axis(np.broadcast_to(inst[:, None, :], (n, W, PILE)), order1, axis=2)
+    disc[in_disc] = disc_cards[in_disc]
+    disc[rows, :, np.maximum(sn - 1, 0)] = np.where(sn > 0, top, 0)[:, None]
+    # the rest at random: the other hands in seat order after the mover, then the unknown draw places
+    key2 = rng.random((n, W, PILE))
+    taken = np.zeros((n, W, PILE), dtype=bool)
+    np.put_along_axis(taken, order1, in_disc, axis=2)
+    key2[taken | pad[:, None, :]] = np.inf
+    order2 = np.argsort(key2, axis=2, kind="stable")
+    cards2 = np.take_along_axis(np.broadcast_to(inst[:, None, :], (n, W, PILE)), order2, axis=2)
+    others = (seat[:, None] + 1 + np.arange(P - 1)[None, :]) % P                # (n, P-1)
+    cum = np.cumsum(sizes[rows[:, None], others], axis=1)                        # (n, P-1)
+    rank = np.arange(PILE)
+    owner_j = (rank[None, None, :] >= cum[:, :, None]).sum(axis=1)               # (n, 110): index into others
+    in_hands = owner_j < P - 1
+    owner = others[rows[:, None], np.minimum(owner_j, P - 2)]                   # (n, 110)
+    hands = np.zeros((n, W, P, C.N_KINDS), dtype=np.int16)
+    g_i, w_i, r_i = np.nonzero(np.broadcast_to(in_hands[:, None, :], (n, W, PILE)))
+    np.add.at(hands, (g_i, w_i, owner[g_i, r_i], cards2[g_i, w_i, r_i].astype(np.intp)), 1)
+    hands[rows, :, seat] = hand[:, None, :]
+    # the draw pile, bottom first: known places from memory, the others in dealt order
+    depth = dn[:, None] - 1 - rank[None, :]                                      # (n, 110) places from the top
+    inside = depth >= 0
+    kd_at = np.where(inside & (depth < KNOWN_DEPTH),
+                     np.take_along_axis(kd, np.clip(depth, 0, KNOWN_DEPTH - 1), axis=1), -1)
+    known = inside & (kd_at >= 0)
+    unknown = inside & ~known
+    t = np.cumsum(unknown, axis=1) - 1
+    src = np.clip(cum[:, -1][:, None] + t, 0, PILE - 1)                           # (n, 110) rank in order2
+    draw = np.take_along_axis(cards2, np.broadcast_to(src[:, None, :], (n, W, PILE)), axis=2)
+    draw = np.where(known[:, None, :], kd_at[:, None, :], np.where(unknown[:, None, :], draw, 0)).astype(np.int8)
+    return {"hands": hands, "draw": draw, "dn": dn, "disc": disc, "sn": sn, "known": known}
+
+
+# ------------------------------------------------------------------------------------ play-outs
+
+class _FirstForced:
+    """The play-out policy, except that the first question (every play-out at the mover's turn)
+    is answered with the option under test."""
+
+    def __init__(self, policy, first: np.ndarray):
+        self.policy, self.first = policy, first
+
+    def play(self, view: PlayView, rng: np.random.Generator) -> np.ndarray:
+        if self.first is not None:
+            first, self.first = self.first, None
+            if len(first) != len(view):
+                raise AssertionError("htd rollout: the first question must be every play-out's")
+            return first
+        return self.policy.play(view, rng)
+
+
+# ------------------------------------------------------------------------------------ the player
+
+@register(GAME, "rollout")
+class RolloutPlay:
+    """For each option (each legal card, the voluntary draw, keeping a drawn card), deals what it
+    cannot see `worlds` ways that fit its view, plays the hand out with a fast policy (`tactician`,
+    `dump` or `random`) in every world and takes the option with the best mean outcome: its own
+    penalty points for the hand (value=hand), those minus the others' mean (value=margin), or its
+    chance of winning the game, played out to the end (value=game).
+
+    The worlds and chance keys are the same for every option (paired comparison); a play-out stops
+    `horizon` turns after the decision with every hand scored. Only choices with two or more
+    options are searched.
+    """
+
+    chunk_hands = 256      # hands (or games) per chunk of a run with rollout at the table (seconds each)
+
+    ranges = {"worlds": (1, 4096), "horizon": (10, 2000), "z": (0, 10)}
+
+    def __init__(self, worlds: int = 16, policy: str = "tactician", value: str = "hand", horizon: int = 100,
+                 z: float = 1.0):
+        if worlds < 1:
+            raise BadInput(f"rollout: worlds must be >= 1, got {worlds}")
+        if policy not in POLICIES:
+            raise BadInput(f"rollout: unknown policy {policy!r}; accepted: {', '.join(POLICIES)}")
+        if value not in VALUES:
+            raise BadInput(f"rollout: unknown value {value!r}; accepted: {', '.join(VALUES)}")
+        self.worlds, self.policy_name, self.value, self.horizon, self.z = worlds, policy, value, horizon, z
+        self.policy = POLICIES[policy]()
+
+    def play(self, view: PlayView, rng: np.random.Generator) -> np.ndarray:
+        bits = legal_bits(view)
+        out = lowest_bit(bits)                                # the only option when forced
+        games = np.flatnonzero(bits & (bits - np.uint64(1)))
+        step = max(1, MAX_ROWS // (self.worlds * 6))
+        for lo in range(0, len(games), step):
+            idx = games[lo:lo + step]
+            out[idx] = self._choose(view.take(idx), rng)
+        return out
+
+    def _choose(self, view: PlayView, rng: np.random.Generator) -> np.ndarray:
+        n, W = len(view), self.worlds
+        base = np.asarray(self.policy.play(view, rng)).astype(np.intp)     # the policy's own choice
+        world = deal_worlds(view, rng, W)
+        keys = rng.integers(0, np.iinfo(np.uint64).max, (n, W), dtype=np.uint64, endpoint=True)
+        legal = np.asarray(view.legal)
+        drawn = np.asarray(view.drawn)
+        # the options: card kinds to play (a drawn card's too), DRAW (a voluntary draw on a turn, or
+        # keeping the drawn card: the turn passes)
+        cand_game, cand_col = np.nonzero(legal)
+        keep = (cand_col == DRAW) & (drawn[cand_game] >= 0)
+        cost = np.zeros((len(cand_game), W))
+        for passed in (False, True):
+            part = keep if passed else ~keep
+            if part.any():
+                cost[part] = self._playouts(view, world, keys, cand_game[part], cand_col[part], passed, rng)
+        return self.pick(cand_game, cand_col, cost, base, n)
+
+    def pick(self, cand_game, cand_col, cost: np.ndarray, base: np.ndarray, n: int) -> np.ndarray:
+        """Per game, the option whose play-outs beat the policy's own choice by the most, if by more
+        than `z` standard errors of the paired difference (same worlds); else the policy's choice.
+        cost (options, W) per world, lower is better."""
+        W = cost.shape[1]
+        base_row = np.full(n, -1)
+        is_base = cand_col == base[cand_game]
+        base_row[cand_game[is_base]] = np.flatnonzero(is_base)
+        diff = cost - cost[base_row[cand_game]]                       # (options, W) paired against the base
+        mean = diff.mean(axis=1)
+        se = diff.std(axis=1, ddof=1) / np.sqrt(W) if W > 1 else np.zeros(len(mean))
+        better = np.where(mean < -self.z * se, mean, 0.0)
+        score = np.full((n, N_CHOICES), np.inf)
+        score[cand_game, cand_col] = better
+        score[np.arange(n), base] = np.minimum(score[np.arange(n), base], 0.0)
+        return score.argmin(axis=1)
+
+    def _playouts(self, view: PlayView, world: dict, keys, cand_game, cand_col, passed: bool, rng) -> np.ndarray:
+        """(options, W) cost (lower is better) of each option in each world. `passed`: the options are
+        'keep the drawn card', so the play-outs start at the next seat's turn."""
+        W, P = self.worlds, view.players
+        g = np.repeat(cand_game, W)
+        w = np.tile(np.arange(W), len(cand_game))
+        seat = np.asarray(view.seat).astype(np.intp)
+        cur = seat[g]
+        if passed:
+            cur = (cur + np.asarray(view.direction)[g]) % P
+        table = playout_table(P, view.rules, self.horizon)
+        st = position(table, world["hands"][g, w], world["draw"][g, w], world["dn"][g], world["disc"][g, w],
+                      world["sn"][g], np.asarray(view.demand)[g], np.asarray(view.direction)[g], cur,
+                      np.asarray(view.seen)[g], np.asarray(view.scores)[g], keys[g, w], world["known"][g])
+        policy = self.policy if passed else _FirstForced(self.policy, np.repeat(cand_col, W).astype(np.intp))
+        res = play_on(table, st, [policy] * P, rng)
+        score = res["score"].astype(float)
+        me = seat[g]
+        mine = score[np.arange(len(g)), me]
+        if self.value == "hand":
+            cost = mine
+        elif self.value == "margin":
+            cost = mine - (score.sum(axis=1) - mine) / (P - 1)
+        else:
+            cost = -self._game_wins(view, g, score, rng)
+        return cost.reshape(len(cand_game), W)
+
+    def _game_wins(self, view: PlayView, g: np.ndarray, score: np.ndarray, rng) -> np.ndarray:
+        """value=game: each play-out's share of the game's win for the mover (a tie for lowest
+        shares it), the game played on from the totals after this hand by the policy in every seat."""
+        P, rules = view.players, view.rules
+        me = np.asarray(view.seat).astype(np.intp)[g]
+        totals = np.asarray(view.scores)[g].astype(np.int32) + score.astype(np.int32)
+        m = len(g)
+        win = np.zeros(m)
+        open_ = np.ones(m, dtype=bool)
+        table = Table(P, rules)
+        for _ in range(MAX_EXTRA_HANDS + 1):
+            over = open_ & (totals.max(axis=1) >= rules.target_score)
+            if over.any():
+                o = np.flatnonzero(over)
+                low = totals[o] == totals[o].min(axis=1, keepdims=True)
+                win[o] = low[np.arange(len(o)), me[o]] / low.sum(axis=1)
+                open_[o] = False
+            if not open_.any():
+                break
+            a = np.flatnonzero(open_)
+            res = play(table, len(a), [self.policy] * P, rng, rng, rng, scores=totals[a].astype(np.int16))
+            totals[a] += res.score
+        return win

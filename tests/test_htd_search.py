@@ -1,0 +1,179 @@
+"""Hit the Deck search player `rollout` (strategies/htd_search.py): worlds that fit the view, choices
+that depend on the view only (a hidden change to the engine state changes none), only legal moves
+under every htd.* flag (the engine checks every answer; histories replay through the reference),
+the same numbers for any --jobs, and the play-outs resumed from a position play by the rules."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from moonshot.analysis.common import make_setup, match
+from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck.engine import Table, play, play_games
+from moonshot.simulator.hit_the_deck.history import records, replay
+from moonshot.simulator.hit_the_deck.rules import parse_rules
+from moonshot.strategies import htd_search
+from moonshot.strategies.base import make_strategy, registered
+
+GAME = "hit-the-deck"
+FAST = "rollout:worlds=3,horizon=40"
+# every htd.* flag away from its default at least once
+FLAG_SETS = [
+    ["htd.voluntary_draw=true", "htd.drawn_card_play=optional", "htd.memory=window(3)"],
+    ["htd.drawn_card_play=optional", "htd.word_matches_word=true", "htd.start_card=first_player_plays_normally",
+     "htd.memory=p_recall(0.5)", "htd.cut_depth=uniform"],
+    ["htd.final_card_effects=resolve_then_score", "htd.exposed_hand_card=shouter_turn_consumed",
+     "htd.reaction=child", "htd.cut_exposed=top_of_remainder", "htd.bury_position=exact_middle",
+     "htd.memory=window(0)"],
+    ["htd.colours=Red,Green,Blue,Yellow", "htd.htd_number_values=1,1,1,1,1,5,5,5,5,5", "htd.cut_depth=exact_half",
+     "htd.p_notice=0.5", "htd.judge_window=0", "htd.announce_htd_cards=true", "htd.announce_factor=0.5",
+     "htd.max_turns=100"],
+    ["htd.reaction=off", "htd.target_score=40", "htd.winner_tie=play_another_hand",
+     "htd.dealer_rotation=went_out_player_deals", "htd.blocked_hand=score_all"],
+    ["htd.dealer_rotation=fixed", "htd.reaction=distracted", "htd.voluntary_draw=true"],
+]
+
+
+def rngs(seed: int):
+    return [np.random.default_rng(seed + i) for i in range(3)]
+
+
+def test_registered_with_a_rule_of_thumb_and_its_own_chunk():
+    cls = registered(GAME)["rollout"]
+    assert cls is htd_search.RolloutPlay
+    assert 1 <= cls.chunk_hands < 65_536
+
+
+# ------------------------------------------------------------------ worlds
+
+class Worlds:
+    """Tactician's play; at each decision the rollout's worlds are checked against the engine state."""
+
+    def __init__(self):
+        self.tactician = make_strategy(GAME, "tactician")
+        self.checked = 0
+
+    def play(self, view, rng):
+        world = htd_search.deal_worlds(view, np.random.default_rng(1), 5)
+        st, rows = view._st, view._rows
+        deck = C.deck_counts(view.rules)
+        for i in range(min(len(view), 20)):
+            dn, sn = int(world["dn"][i]), int(world["sn"][i])
+            assert dn == st.dn[rows[i]] and sn == st.sn[rows[i]]
+            for w in range(5):
+                hands = world["hands"][i, w]
+                total = hands.sum(axis=0) + np.bincount(world["draw"][i, w, :dn], minlength=C.N_KINDS) \
+                    + np.bincount(world["disc"][i, w, :sn], minlength=C.N_KINDS)
+                assert (total == deck).all()                                  # every card once
+                assert (hands.sum(axis=1) == view.hand_sizes[i]).all()        # the hand sizes
+                assert (hands[view.seat[i]] == view.hand[i]).all()            # its own hand as it is
+                assert world["disc"][i, w, sn - 1] == view.top[i]             # the top card
+                for depth, kind in enumerate(view.known_draw[i]):             # what memory knows
+                    if kind >= 0:
+                        assert world["draw"][i, w, dn - 1 - depth] == kind
+            self.checked += 1
+        return self.tactician.play(view, rng)
+
+
+@pytest.mark.parametrize("flags", [[], ["htd.memory=window(4)"], ["htd.memory=p_recall(0.3)"]])
+def test_worlds_fit_the_view(flags):
+    spy = Worlds()
+    play(Table(4, parse_rules(flags, 4)), 60, [spy] * 4, *rngs(3))
+    assert spy.checked > 500
+
+
+# ------------------------------------------------------------------ the view only
+
+class HiddenChange:
+    """Seat 0 is the rollout. Before each of its decisions the engine state is changed where seat 0
+    cannot see (another hand's cards swapped with cards deep in the draw pile, the unknown part of
+    the draw pile shuffled): the rollout, with the same random stream, must choose the same."""
+
+    def __init__(self, spec: str):
+        self.spec = spec
+        self.rollout = make_strategy(GAME, spec)
+        self.compared = self.changed = 0
+
+    def play(self, view, rng):
+        seed = int(rng.integers(1 << 30))
+        before = self.rollout.play(view, np.random.default_rng(seed))
+        st, rows = view._st, view._rows
+        saved = {k: getattr(st, k).copy() for k in ("hand", "hbits", "draw", "dstamp")}
+        change = np.random.default_rng(seed + 1)
+        for i, r in enumerate(rows):
+            other = (int(view.seat[i]) + 1) % view.players
+            dn = int(st.dn[r])
+            deep = dn - 8                                    # below anything known_draw can show
+            if deep < 2:
+                continue
+            order = change.permutation(deep)
+            st.draw[r, :deep] = st.draw[r, :deep][order]
+            held = np.flatnonzero(st.hand[r, other] > 0)
+            if len(held):                                    # swap one card of `other` with a deep draw card
+                k = change.choice(held)
+                j = int(change.integers(deep))
+                d = st.draw[r, j]
+                if d != k:
+                    st.hand[r, other, k] -= 1
+                    st.hand[r, other, d] += 1
+                    st.draw[r, j] = k
+                    st.hbits[r, other] = np.uint64(sum(1 << int(x) for x in np.flatnonzero(st.hand[r, other])))
+                    self.changed += 1
+        fresh = view.take(np.arange(len(view)))               # no field cached from before
+        after = self.rollout.play(fresh, np.random.default_rng(seed))
+        for k, v in saved.items():
+            getattr(st, k)[...] = v
+        assert (before == after).all()
+        self.compared += len(view)
+        return before
+
+
+def test_choices_depend_on_the_view_only():
+    tac = make_strategy(GAME, "tactician")
+    spy = HiddenChange(FAST)
+    play(Table(4), 24, [spy, tac, tac, tac], *rngs(5))
+    assert spy.compared > 100 and spy.changed > 50
+
+
+# ------------------------------------------------------------------ legal under every flag, histories
+
+@pytest.mark.parametrize("flags", FLAG_SETS, ids=lambda f: f[0])
+def test_only_legal_moves_under_every_flag(flags):
+    table = Table(4, parse_rules(flags, 4))
+    seats = [make_strategy(GAME, FAST), make_strategy(GAME, "tactician"), make_strategy(GAME, FAST + ",policy=dump"),
+             make_strategy(GAME, "random")]
+    res = play(table, 40, seats, *rngs(7))                        # IllegalMove if any answer were illegal
+    assert ((res.went_out >= 0) | res.blocked).all()
+    if any(f.startswith("htd.target_score") for f in flags):   # whole games (value=game plays them out too)
+        games = play_games(table, 4, [make_strategy(GAME, FAST + ",value=game")] + seats[1:], *rngs(8), max_hands=6)
+        assert games.hands.min() >= 1
+
+
+def test_histories_with_the_rollout_replay():
+    table = Table(3, parse_rules(["htd.voluntary_draw=true", "htd.drawn_card_play=optional"], 3))
+    specs = [FAST, "tactician", FAST + ",value=margin"]
+    res = play(table, 12, [make_strategy(GAME, s) for s in specs], *rngs(9), record=True)
+    for n, line in enumerate(records(res, table, specs, 9, 0)):
+        assert " plays " in replay(json.loads(line), "h.jsonl", n + 1)
+
+
+# ------------------------------------------------------------------ runs
+
+def test_the_same_numbers_for_any_jobs(monkeypatch):
+    monkeypatch.setattr(htd_search.RolloutPlay, "chunk_hands", 8)        # several chunks from a few hands
+    setup = make_setup(GAME, 3)
+    one = match(setup, "rollout:worlds=2,horizon=30", "tactician", hands=20, games=None, seed=4, jobs=1)
+    two = match(setup, "rollout:worlds=2,horizon=30", "tactician", hands=20, games=None, seed=4, jobs=2)
+    assert one.tables["match"].equals(two.tables["match"])
+    assert one.meta["deals_with_different_outcomes"] > 0
+
+
+def test_the_option_beating_the_policy_by_z_standard_errors():
+    r = htd_search.RolloutPlay(worlds=4, z=1.0)
+    games, cols = np.array([0, 0, 1, 1]), np.array([3, 5, 3, 7])
+    base = np.array([3, 3])
+    cost = np.array([[5.0, 6, 7, 8], [1, 2, 3, 4],          # game 0: option 5 is 4 better in every world
+                     [5, 6, 7, 8], [4, 7, 6, 9]])           # game 1: option 7 is 0 better on average
+    assert r.pick(games, cols, cost, base, 2).tolist() == [5, 3]
