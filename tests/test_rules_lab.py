@@ -158,3 +158,29 @@ def test_cli_rules_lab_and_its_bad_input(capsys):
     for bad in (["--set", "stm.target_chips=4"], ["--strong", "random"], ["--games", 0], ["--weak", "nobody"]):
         code, out, err = _cli(["rules-lab", "shoot-the-moon", "-q", *bad], capsys)
         assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, (bad, err)
+
+
+def test_the_spread_interval_is_the_delta_method_of_highest_minus_lowest():
+    """From the positions' co-moments: the spread is the highest minus the lowest P(win), and its
+    change's half-width 1.96 SD of the matching per-game combination / sqrt(n)."""
+    from moonshot.analysis.rules_lab import _spread
+    from moonshot.simulator.runner import Tally
+    rng = np.random.default_rng(3)
+    n, P = 4_000, 3
+    winner = rng.choice(P, size=(n, 2), p=[0.5, 0.3, 0.2])        # variant and base: one winner per game
+    winner[:, 1] = np.where(rng.random(n) < 0.7, winner[:, 0], rng.integers(0, P, n))   # paired: mostly the same
+    x = np.concatenate([winner[:, :1] == np.arange(P), winner[:, 1:] == np.arange(P)], axis=1)
+    tally = Tally()
+    tally.add("m", {"all": np.zeros(n, dtype=np.int8)},
+              {f"m{i}_{j}": x[:, i] & x[:, j] for i in range(2 * P) for j in range(i, 2 * P)})
+    rows = {r["metric"]: r for r in _spread(tally.get("m"), P)}
+    p = x.mean(axis=0)
+    c = np.zeros(2 * P)
+    c[np.argmax(p[:P])] += 1
+    c[np.argmin(p[:P])] -= 1
+    c[P + np.argmax(p[P:])] -= 1
+    c[P + np.argmin(p[P:])] += 1
+    assert rows["variant_spread"]["estimate"] == pytest.approx(p[:P].max() - p[:P].min())
+    assert rows["d_spread"]["estimate"] == pytest.approx(c @ p)
+    half = 1.959963984540054 * (x @ c).std(ddof=1) / np.sqrt(n)
+    assert rows["d_spread"]["ci_high"] - rows["d_spread"]["estimate"] == pytest.approx(half)
