@@ -224,10 +224,9 @@ class RolloutPlay:
         diff = cost - cost[base_row[cand_game]]                       # (options, W) paired against the base
         mean = diff.mean(axis=1)
         se = diff.std(axis=1, ddof=1) / np.sqrt(W) if W > 1 else np.zeros(len(mean))
-        better = np.where(mean < -self.z * se, mean, 0.0)
         score = np.full((n, N_CHOICES), np.inf)
-        score[cand_game, cand_col] = better
-        score[np.arange(n), base] = np.minimum(score[np.arange(n), base], 0.0)
+        score[cand_game, cand_col] = np.where(mean < -self.z * se, mean, np.inf)    # only clear gains count
+        score[np.arange(n), base] = 0.0
         return score.argmin(axis=1)
 
     def _playouts(self, view: PlayView, world: dict, keys, cand_game, cand_col, passed: bool, rng) -> np.ndarray:

@@ -172,8 +172,11 @@ def test_the_same_numbers_for_any_jobs(monkeypatch):
 
 def test_the_option_beating_the_policy_by_z_standard_errors():
     r = htd_search.RolloutPlay(worlds=4, z=1.0)
-    games, cols = np.array([0, 0, 1, 1]), np.array([3, 5, 3, 7])
-    base = np.array([3, 3])
-    cost = np.array([[5.0, 6, 7, 8], [1, 2, 3, 4],          # game 0: option 5 is 4 better in every world
-                     [5, 6, 7, 8], [4, 7, 6, 9]])           # game 1: option 7 is 0 better on average
-    assert r.pick(games, cols, cost, base, 2).tolist() == [5, 3]
+    games, cols = np.array([0, 0, 0, 1, 1]), np.array([3, 5, 9, 3, 7])
+    base = np.array([9, 7])
+    cost = np.array([[3.0, 4, 5, 6], [1, 2, 3, 4], [5, 6, 7, 8],   # game 0: 5 is 4 better than 9 in every world
+                     [4, 7, 6, 9], [5, 6, 7, 8]])                  # game 1: 3 is 0 better than 7 on average
+    assert r.pick(games, cols, cost, base, 2).tolist() == [5, 7]
+    assert htd_search.RolloutPlay(worlds=4, z=10).pick(games, cols, cost, base, 2).tolist() == [5, 7]
+    assert htd_search.RolloutPlay(worlds=4, z=0).pick(games, cols, cost - [[0], [0], [0], [0], [0.5]],
+                                                      base, 2).tolist() == [5, 7]
