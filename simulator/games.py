@@ -27,7 +27,8 @@ class Game:
     decisions: tuple[str, ...]   # the methods a strategy of this game implements
     default_strategy: str
     streams: int                 # random streams the engine takes: deal, play (and chance)
-    strategies: str              # module registering the built-in strategies
+    strategies: tuple[str, ...]  # modules registering the built-in strategies (a search player's apart from
+                                 # the heuristics it builds on, so neither imports the other back)
     analysis: str                # module with the game's hooks and ANALYSES
     report: str                  # module with build_report
     hand_notation: str           # what `moonshot hand GAME --hand` takes, for help and errors

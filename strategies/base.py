@@ -27,13 +27,17 @@ from typing import Any, Callable
 from moonshot.simulator.errors import BadInput
 
 REGISTRY: dict[str, dict[str, type]] = {}
+_LOADED: set[str] = set()          # games whose strategy modules have all been imported
 
 
 def registered(game: str) -> dict[str, type]:
-    """The built-in strategies of `game` by name (importing its module registers them)."""
+    """The built-in strategies of `game` by name (importing its entry's strategy modules registers
+    them; a module imported on its own before registers only its own)."""
     from moonshot.simulator.games import GAMES
-    if game not in REGISTRY and game in GAMES:
-        importlib.import_module(GAMES[game].strategies)
+    if game not in _LOADED and game in GAMES:
+        for module in GAMES[game].strategies:
+            importlib.import_module(module)
+        _LOADED.add(game)
     return REGISTRY.get(game, {})
 
 

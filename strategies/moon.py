@@ -444,4 +444,3 @@ class MonteCarloBidder(_Heuristics):
         return p[np.arange(len(hand)), trump, li]
 
 
-from moonshot.strategies import moon_search  # noqa: E402,F401  (registers the search player "pimc")

@@ -126,4 +126,3 @@ def _popcount(mask: np.ndarray) -> np.ndarray:
     return np.bitwise_count(mask).astype(np.int8)
 
 
-from moonshot.strategies import stm_search  # noqa: E402,F401  (registers the search player "rollout")

@@ -5,5 +5,5 @@ without any shared file naming it."""
 from moonshot.simulator.games import Game
 
 GAME = Game("toy-high-card", "Toy high card", __name__, (2, 3, 4), 3, ("play",), "high", 2,
-            "tests.toy_game.strategies", "tests.toy_game.analysis", "tests.toy_game.analysis",
+            ("tests.toy_game.strategies",), "tests.toy_game.analysis", "tests.toy_game.analysis",
             'two cards, e.g. "3 9"', listed=4)

@@ -38,6 +38,7 @@ class Result:
 class GameResult:
     winner: np.ndarray          # (n,) seat, -1 when unfinished
     hands: np.ndarray           # (n,) hands played
+    hand_log: list              # with keep_hands: [(game indices, Result)] per hand
 
 
 def deal(rng, size: int, table: Table) -> np.ndarray:
@@ -55,18 +56,22 @@ def play(table: Table, size: int, strategies, deal_rng, play_rng, hands=None) ->
     return Result(hands, played, np.where(alone, played.argmax(axis=1), -1))
 
 
-def play_games(table: Table, size: int, strategies, deal_rng, play_rng, max_hands: int = 60) -> GameResult:
+def play_games(table: Table, size: int, strategies, deal_rng, play_rng, max_hands: int = 60,
+               keep_hands: bool = False) -> GameResult:
     won = np.zeros((size, table.players), dtype=np.int64)
     winner = np.full(size, -1)
     hands = np.zeros(size, dtype=np.int64)
+    log = []
     for _ in range(max_hands):
         live = winner < 0
         if not live.any():
             break
         r = play(table, size, strategies, deal_rng, play_rng)
+        if keep_hands:
+            log.append((np.flatnonzero(live), Result(r.hands[live], r.played[live], r.winner[live])))
         hands += live
         took = live & (r.winner >= 0)
         won[np.flatnonzero(took), r.winner[took]] += 1
         done = live & (won.max(axis=1) >= table.rules.target)
         winner[done] = won[done].argmax(axis=1)
-    return GameResult(winner, hands)
+    return GameResult(winner, hands, log)
