@@ -4,12 +4,17 @@
     python benchmarks/bench.py --cli        # also the end-to-end CLI run of the issue (10M hands, 2 jobs)
     python benchmarks/bench.py --no-search  # without the Moon solver and the search players
 
+It also prints the two speed ratios of issue 17: Shoot the Moon's batch engine against a compiled
+scalar loop of the same round (benchmarks/stm_yardstick.py), and Hit the Deck's whole process
+against OpenSpiel's crazy_eights (benchmarks/peer_bench.py; OpenSpiel from $OPEN_SPIEL_PYTHON).
+
 The paired strength matches of the search players take minutes: benchmarks/search_bench.py.
 """
 from __future__ import annotations
 
 import argparse
 import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -78,6 +83,20 @@ def htd_benches():
     return benches(rate)
 
 
+def peer_ratio() -> None:
+    """Hit the Deck against OpenSpiel's C++ crazy_eights(players=4), whole processes, interleaved
+    (benchmarks/peer_bench.py; skipped, saying how to get it, when OpenSpiel is not importable)."""
+    import peer_bench
+    peer = peer_bench.peer_python(None)
+    print("Hit the Deck 4p random, whole process (moonshot simulate ... -j 1) against OpenSpiel crazy_eights(players=4):")
+    if not peer:
+        print("  " + peer_bench.HOW_TO_GET + " (or set OPEN_SPIEL_PYTHON)")
+    got = peer_bench.compare(500_000, 100_000, 3, peer)
+    if peer:
+        print(f"  median: moonshot {statistics.median(got['ours']):,.0f} hands/s, OpenSpiel "
+              f"{statistics.median(got['peer']):,.0f} games/s: ratio {got['ratio']:.2f}x (target 3x)")
+
+
 def cli_run(args: list[str]) -> tuple[float, float]:
     """Wall seconds and peak resident memory (GiB, largest process) of one CLI run."""
     t0 = time.perf_counter()
@@ -117,6 +136,11 @@ def main() -> None:
     ref_rate = rate(stm_reference(), 3_000, repeat=2)
     print(f"  reference random   {ref_rate:>12,.0f} hands/s")
     print(f"  batch/reference (random): {rates['random'] / ref_rate:,.0f}x")
+    print("Shoot the Moon random, batch engine against a compiled scalar loop of the same round (one process):")
+    import stm_yardstick
+    ratio = stm_yardstick.compare(args.hands)
+    print(f"  ratio {ratio:.2f} (target 0.78)")
+    peer_ratio()
     for label, value in moon_benches():
         print(f"  {label:<40} {value:>12,.0f}")
     for label, value in htd_benches():

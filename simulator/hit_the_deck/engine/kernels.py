@@ -132,9 +132,8 @@ def _reshuffle(s, b, r):
         h[j], order[j] = x, i
     for i in range(m):
         s.draw[r, i] = s.disc[r, order[i]]
-    s.draw[r, m:] = 0
+        s.dstamp[r, i] = -1
     s.dn[r] = m
-    s.dstamp[r, :] = -1
     s.disc[r, 0] = s.disc[r, m]
     s.sstamp[r, 0] = s.sstamp[r, m]
     s.sn[r] = 1
@@ -142,18 +141,18 @@ def _reshuffle(s, b, r):
 
 @step
 def _flip_piles(s, b, r):
-    """HTD-4.3 step 1 (State.flip_piles, its values beyond the piles' ends included)."""
+    """HTD-4.3 step 1 (State.flip_piles; what lies beyond a pile's end is never read, so only
+    the piles are moved)."""
     dn, sn = s.dn[r], s.sn[r]
     old_d, old_s, old_ds, old_ss = b.tmp8, b.tmp8b, b.tmp16, b.tmp16b
-    for i in range(PILE):                         # (a loop: a slice copy would allocate)
-        old_d[i], old_s[i], old_ds[i], old_ss[i] = s.draw[r, i], s.disc[r, i], s.dstamp[r, i], s.sstamp[r, i]
-    for i in range(PILE):
-        a = min(max(sn - 1 - i, 0), PILE - 1)
-        s.draw[r, i] = old_s[a]
-        s.dstamp[r, i] = old_ss[a] if i < sn else -1
-        a = min(max(dn - 1 - i, 0), PILE - 1)
-        s.disc[r, i] = old_d[a]
-        s.sstamp[r, i] = old_ds[a] if i < dn else -1
+    for i in range(dn):                           # (a loop: a slice copy would allocate)
+        old_d[i], old_ds[i] = s.draw[r, i], s.dstamp[r, i]
+    for i in range(sn):
+        old_s[i], old_ss[i] = s.disc[r, i], s.sstamp[r, i]
+    for i in range(sn):
+        s.draw[r, i], s.dstamp[r, i] = old_s[sn - 1 - i], old_ss[sn - 1 - i]
+    for i in range(dn):
+        s.disc[r, i], s.sstamp[r, i] = old_d[dn - 1 - i], old_ds[dn - 1 - i]
     s.dn[r], s.sn[r] = sn, dn
 
 
@@ -162,7 +161,7 @@ def _remove_from_draw(s, r, depth):
     """The card `depth` below the top, taken out; the cards above close up (State.remove_from_draw)."""
     at = s.dn[r] - 1 - depth
     k = s.draw[r, at]
-    for i in range(at, PILE - 1):
+    for i in range(at, s.dn[r] - 1):
         s.draw[r, i] = s.draw[r, i + 1]
         s.dstamp[r, i] = s.dstamp[r, i + 1]
     s.dn[r] -= 1
@@ -175,11 +174,10 @@ def _bury_discard_top(s, b, r, pos):
     size = s.sn[r]
     dest = size - 1 - pos
     old, old_st = b.tmp8, b.tmp16
-    for i in range(PILE):
+    for i in range(size):
         old[i], old_st[i] = s.disc[r, i], s.sstamp[r, i]
-    for i in range(PILE):
+    for i in range(size):
         a = i if i < dest else (size - 1 if i == dest else i - 1)
-        a = min(max(a, 0), PILE - 1)
         s.disc[r, i] = old[a]
         s.sstamp[r, i] = -1 if i < size - 1 else old_st[a]
 
