@@ -5,7 +5,8 @@ consistent with everything its seat has seen: its own tiles (and its own discard
 played so far, the suits each player has shown it lacks by failing to follow, and how many tiles
 each hand still holds. Each world is solved exactly (simulator.moon.solver: every hand known,
 best play by all) and the choice with the best average outcome is taken. The outcome of a world
-is the bidder side's score for the hand under the contract (MOON-8, MOON-10.4), plus a hundredth
+is the bidder side's score for the hand under the contract (MOON-8, MOON-10.4; with outcome=margin,
+less the other side's), plus a hundredth
 of a point per trick so that more tricks break ties; the bidder's side maximises it, the
 defenders minimise it (the solver's zero-sum view). Bids are public but only soft evidence about
 the hands, so worlds are not weighted by them.
@@ -177,15 +178,22 @@ def _tiles(mask: int) -> list[int]:
 
 # ------------------------------------------------------------------------------------ outcomes
 
+OUTCOMES = ("side", "margin")
+
+
 @lru_cache(maxsize=256)
-def bidder_points(players: int, rules, bid: int) -> np.ndarray:
+def bidder_points(players: int, rules, bid: int, outcome: str = "side") -> np.ndarray:
     """(8,) the bidder side's score for the hand when it takes 0..7 tricks under `bid`
-    (reference.score_hand), plus TIE_BREAK per trick."""
+    (reference.score_hand), plus TIE_BREAK per trick; outcome="margin": that score less the other
+    side's (with 3 players the mean of the other two, whose tricks score for them too), which is
+    what decides games (a defender's trick is a point for the other side)."""
     out = np.zeros(T.TRICKS + 1)
     n_sides = 3 if players == 3 else 2
     for t in range(T.TRICKS + 1):
         tricks = [t] + [T.TRICKS - t] + [0] * (n_sides - 2)
-        out[t] = ref.score_hand(players, 0, bid, tricks, rules).score[0] + TIE_BREAK * t
+        score = ref.score_hand(players, 0, bid, tricks, rules).score
+        others = sum(score[1:]) / (n_sides - 1) if outcome == "margin" else 0.0
+        out[t] = score[0] - others + TIE_BREAK * t
     out.setflags(write=False)
     return out
 
@@ -216,7 +224,8 @@ class PimcMoon:
     tile discarded, then the best of them with its `discards` least useful tiles; the trump comes
     with that choice. Without a widow the trump comes from its bidding worlds. Play: every legal
     tile, by the expected score of the hand under the contract (the bidder's side maximises it,
-    the defenders minimise it).
+    the defenders minimise it). outcome=margin scores every world by the bidder side's points less
+    the other side's (what decides games) instead of the bidder side's alone.
     """
 
     chunk_hands = 256      # hands per chunk of a run with pimc at the table (a few seconds to a minute each)
@@ -225,9 +234,12 @@ class PimcMoon:
               "caution": (-1, 7), "retries": (0, 1000)}    # min_gain in points; reach and caution in tricks
 
     def __init__(self, worlds: int = 32, trumps: int = 3, discards: int = 3, min_gain: float = 1.0,
-                 reach: float = 1.5, caution: int = -1, retries: int = 20):
+                 reach: float = 1.5, caution: int = -1, retries: int = 20, outcome: str = "side"):
         if worlds < 1 or trumps < 1 or discards < 1:
             raise BadInput(f"pimc: worlds, trumps and discards must be >= 1, got {worlds}, {trumps}, {discards}")
+        if outcome not in OUTCOMES:
+            raise BadInput(f"pimc: unknown outcome {outcome!r}; accepted: {', '.join(OUTCOMES)}")
+        self.outcome = outcome
         self.worlds, self.n_trumps, self.n_discards = worlds, trumps, discards
         self.min_gain, self.reach, self.retries = min_gain, reach, retries
         self.caution = caution
@@ -262,7 +274,7 @@ class PimcMoon:
     def _whole_deal_scores(self, players, rules, seat, bid, trump, hands7: np.ndarray) -> np.ndarray:
         """(W,) the bidder's (this seat's) outcome for worlds whose hands are final."""
         tricks = self._values(players, rules, trump, seat, hands7, seat, True)
-        return bidder_points(players, rules, int(bid))[tricks]
+        return bidder_points(players, rules, int(bid), self.outcome)[tricks]
 
     def _others_worlds(self, rng, players, rules, seat, known_mask, out_of_play: int):
         """Worlds of a deal before any play: the tiles this seat does not hold dealt 7 to each other
@@ -326,7 +338,7 @@ class PimcMoon:
         caution = self.caution if self.caution >= 0 else (0 if P == 3 else 1)
         found = self._race_trumps(P, rules, seat, hand, hands, aside, widow,
                                   self._trump_order(np.array(hand), allowed)[:self.n_trumps])
-        values = [(t, b, float(bidder_points(P, rules, b)[np.maximum(tricks - caution, 0)].mean()))
+        values = [(t, b, float(bidder_points(P, rules, b, self.outcome)[np.maximum(tricks - caution, 0)].mean()))
                   for t, tricks in found.items() for b in legal]
         return values, found
 
@@ -424,7 +436,7 @@ class PimcMoon:
                     hands[:, seat] = _mask(hand)
                     found = {t: self._values(P, rules, t, seat, hands, seat, True)
                              for t in self._trump_order(np.array(hand), legal)[:self.n_trumps]}
-                points = bidder_points(P, rules, bid)
+                points = bidder_points(P, rules, bid, self.outcome)
                 choices = [t for t in found if legal[t]] or trumps
                 out[i] = max(choices, key=lambda t: points[found[t]].mean() if t in found else -np.inf)
         return out
@@ -519,7 +531,7 @@ class PimcMoon:
         side_of = view.side_of_seat
         sides = side_of[:P]
         done = int(view.tricks[i][sides[bidder]])
-        points = bidder_points(P, rules, int(view.bid[i]))
+        points = bidder_points(P, rules, int(view.bid[i]), self.outcome)
         score = points[np.minimum(done + values[:, :n], T.TRICKS)].mean(axis=0)
         decoded = [S.decode_move(int(m)) for m in moves[:n]]
         return ([m if isinstance(m, tuple) else (m, None) for m in decoded], score,
