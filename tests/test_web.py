@@ -274,6 +274,9 @@ def test_reports_are_listed_served_and_never_read_from_a_named_path(client):
     assert client.get("/reports/old/report.html").text == "<h1>An old report</h1>"
     assert client.get("/reports/old/..%2F..%2Fetc%2Fpasswd").status_code == 404
     assert client.get("/reports/elsewhere/report.html").status_code == 404
+    finished = client.app.state.runner.start("a report", 1, lambda progress: root / "old" / "report.md")
+    wait(client, finished.id)
+    assert "href='/reports/old/report.html'" in client.get(f"/api/jobs/{finished.id}/result").text
     r = client.post("/api/moon/report", json={"hands": "999"})
     assert r.status_code == 400 and r.json()["field"] == "hands"
     r = client.post("/api/moon/report", json={"hands": "1000", "seed": "1"})
