@@ -379,8 +379,8 @@ def rules_lab(setup: Setup, games: int | None = None, hands: int | None = None, 
     res.tables["levels"] = levels
     _findings(res, table[table["rule"].isin(live)], order, shown, k, setup)
     if silent:
-        res.findings.append(f"Never fired, so not ranked ({len(silent)}; the reasons are in never_fired): "
-                            + ", ".join(f"`{r}`" for r in silent) + ".")
+        res.findings.append(f"Never fired, so not ranked ({len(silent)}; the reasons are in the never-fired "
+                            "table): " + ", ".join(f"`{r}`" for r in silent) + ".")
     res.notes += _notes(setup, k, strong, weak, games, hands, bool(sets))
     return res
 
