@@ -191,14 +191,22 @@ class Document:
     def text(self, text: str) -> None:
         self.blocks.append(("p", text))
 
-    def note(self, text: str) -> None:
-        self.blocks.append(("note", text))
+    def note(self, text: str, tables: dict[str, str] | None = None) -> None:
+        """A note in a player's words: metric names become the column headers the tables show, and
+        the names of `tables` (the result's table -> the caption it has here) their captions."""
+        from moonshot.reports.glossary import in_words
+        text = in_words(self.game, text, tables)
+        self.blocks.append(("note", text[:1].upper() + text[1:]))
 
-    def table(self, name: str, df: pd.DataFrame, caption: str = "") -> None:
-        """Show the table (estimates pivoted to 'est [lo, hi]') and save it whole as tables/NAME.csv."""
+    def table(self, name: str, df: pd.DataFrame, caption: str = "", shown=None) -> None:
+        """Show the table (estimates pivoted to 'est [lo, hi]', every column headed as the glossary
+        names it; only the metrics `shown` when given) and save it whole as tables/NAME.csv."""
         from moonshot.reports.glossary import label
         self.tables[name] = df
-        self.blocks.append(("table", (name, pivot_estimates(df, lambda m: label(self.game, m)), caption)))
+        view = df if shown is None or "metric" not in df.columns else df[df["metric"].isin(shown)]
+        pivoted = pivot_estimates(view, lambda m: label(self.game, m))
+        pivoted = pivoted.rename(columns=lambda c: label(self.game, str(c)))
+        self.blocks.append(("table", (name, pivoted, caption)))
         if any_no_spread(df) and ("note", NO_SPREAD_NOTE) not in self.blocks:
             self.note(NO_SPREAD_NOTE)            # once, under the first table that shows such a cell
 
@@ -237,8 +245,9 @@ class Document:
             self.figure(*figure)
         for name, key, caption in tables:
             self.table(name, result.tables[key], caption)
+        captions = {key: caption for _, key, caption in tables}
         for note in (result.notes if notes is True else result.notes[:int(notes)]):
-            self.note(note)
+            self.note(note, captions)
 
     def tournament(self, setup, entrants, games: int, seed: int, jobs: int) -> None:
         """Every pair of the built-in `entrants` on the same deals; Bradley-Terry ratings."""
@@ -260,12 +269,20 @@ class Document:
         self.note(m.notes[0])
 
     def whatif(self, setup, rules: list[str], name: str, heading: str, n: int, seed: int, jobs: int) -> None:
+        """A rules what-if: the same deals under the default rules and under `rules`. The table shows
+        the changes only (a seat, n and a few columns); tables/NAME.csv keeps both rule sets too.
+        Its findings say when nothing changed measurably at this size."""
         from moonshot.analysis.common import whatif
         w = whatif(setup, rules, n, None, seed, jobs)
+        seats = w.tables["seats"]
         self.heading(heading)
-        self.table(name, w.tables["seats"], f"Default rules (base) against {' '.join(rules)}")
+        changes = [m for m in dict.fromkeys(seats["metric"]) if str(m).startswith("d_")]
+        self.table(name, seats, f"Change with {' '.join(rules)} (the variant minus the default rules), per seat",
+                   shown=changes)
         self.found(w)
-        self.note(w.notes[0])
+        self.note(f"Each of the {n:,} deals is played twice with the same cards and the same random draws: under "
+                  f"the default rules and with {' '.join(rules)}. Each column is how much the seat's side's outcome "
+                  "changes, with its 95% interval; tables/" + name + ".csv also has both rule sets' own values.")
 
     def figure(self, name: str, fig, caption: str) -> None:
         import io

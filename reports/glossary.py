@@ -6,6 +6,9 @@ Paired and compared metrics are named from a base name: ``a_`` / ``b_`` (strateg
 """
 from __future__ import annotations
 
+import os
+import re
+
 import pandas as pd
 
 COMMON = {
@@ -20,6 +23,11 @@ COMMON = {
     "players": ("players", "table size"), "table": ("table", "players, and partnerships if any"),
     "position": ("position", "order in the deal or auction: 0 goes first"),
     "n": ("n", "sample size behind the estimate"),
+    "a": ("A", "the pair's first strategy"), "b": ("B", "the pair's second strategy"),
+    "ci_low": ("95% low", "the low end of the 95% interval of the estimate before it"),
+    "ci_high": ("95% high", "the high end of the 95% interval of the estimate before it"),
+    "expected_score": ("expected points", "the mean points the hand's side scores with that choice"),
+    "partners": ("partnerships", "whether the players play in partnerships"),
     "share": ("share", "share of the hands (or games) in that row"),
     "rule": ("rule", "a rules change (flag=value) or a named rule set, played against the defaults"),
     "rank": ("rank", "order by effect_size, largest first"),
@@ -37,7 +45,8 @@ COMMON = {
 PREFIXES = (("a_", "A: {}", "for strategy A: {}"), ("b_", "B: {}", "for strategy B in the same seats: {}"),
             ("d_", "change: {}", "paired difference (A-B, variant-base or with-without) of: {}"),
             ("base_", "base: {}", "under the default rules: {}"), ("variant_", "variant: {}", "under the variant rules: {}"),
-            ("with_", "with: {}", "with it: {}"), ("without_", "without: {}", "without it: {}"))
+            ("with_", "with: {}", "with it: {}"), ("without_", "without: {}", "without it: {}"),
+            ("pass_", "if passing: {}", "when the hand passes instead: {}"))
 
 
 def game_words(game: str | None) -> dict:
@@ -69,6 +78,31 @@ def label(game: str | None, name: str) -> str:
     return hit[0] if hit else name
 
 
+NAME = re.compile(r"(?<![\w.=-])`?([a-z][a-z0-9]*(?:_[a-z0-9]+)*_(?:\*|[a-z0-9]+))`?(?![\w.=(-])")
+
+
+def in_words(game: str | None, text: str, tables: dict[str, str] | None = None) -> str:
+    """`text` with every metric name a player never sees (d_chips, p_make_open, a_*) replaced by the
+    column header the tables show ('change: chips +/-', 'A: …'), and every table name in `tables`
+    (name -> caption) by the table's caption. Words without an underscore, and flags such as
+    stm.target_chips=9, are left alone."""
+    def word(match: re.Match) -> str:
+        name = match.group(1)
+        if tables and name in tables:
+            return f"the table '{tables[name]}'"
+        if name.endswith("_*"):
+            stem = name[:-1]
+            for prefix, header, _ in PREFIXES:
+                if prefix == stem:
+                    return f"'{header.format('…')}'"
+            names = [label(game, n) for n in {**COMMON, **game_words(game)} if n.startswith(stem)]
+            common = os.path.commonprefix(names) if names else ""
+            return f"'{common}…'" if common.strip() else match.group(0)
+        hit = _lookup(game, name)
+        return f"'{hit[0]}'" if hit else match.group(0)
+    return NAME.sub(word, text)
+
+
 def glossary_lines(game: str | None, tables: dict[str, pd.DataFrame]) -> list[str]:
     """'header: meaning' for every metric and key column shown in `tables`."""
     names: dict[str, None] = {}
@@ -82,7 +116,7 @@ def glossary_lines(game: str | None, tables: dict[str, pd.DataFrame]) -> list[st
     for name in names:
         hit = _lookup(game, str(name))
         if hit:
-            lines.append(f"{hit[0]}: {hit[1]}")
+            lines.append(f"{hit[0]}: {in_words(game, hit[1])}")
     return list(dict.fromkeys(lines))
 
 

@@ -22,7 +22,7 @@ def rules_lab_figure(result):
     rules = list(dict.fromkeys(ranked["rule"]))
     rows = math.ceil(len(metrics) / COLUMNS)
     fig, axes = plt.subplots(rows, COLUMNS, figsize=(4.3 * COLUMNS, rows * (1.2 + 0.22 * len(rules))),
-                             sharey=True, squeeze=False)
+                             sharey=True, squeeze=False, layout="constrained")    # room for the suptitle at any height
     y = np.arange(len(rules))
     for ax, name in zip(axes.flat, metrics):
         d = ranked[ranked["metric"] == name].set_index("rule").reindex(rules)
@@ -43,7 +43,6 @@ def rules_lab_figure(result):
     k = result.meta.get("corrected_for", "?")
     fig.suptitle(f"{result.title}: each rule's change from the defaults (95% intervals, Bonferroni-corrected for "
                  f"{k} rule changes)", fontsize=10)
-    fig.tight_layout()
     return fig
 
 

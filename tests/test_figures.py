@@ -119,6 +119,8 @@ def _empty_span(ax, i: int) -> list[str]:
             boxes.append(matplotlib.transforms.Bbox([[xs.min(), 0], [xs.max(), 0]]))
     lo, hi = ax.transData.transform([[ax.get_xlim()[0], 0], [ax.get_xlim()[1], 0]])[:, 0]
     spread = max(b.x1 for b in boxes) - min(b.x0 for b in boxes)
+    if spread < 5:           # one value (every change exactly 0, say): there is no range to fill
+        return []
     return [] if spread >= FILLED * abs(hi - lo) else [f"axes {i}'s data fill only {spread / abs(hi - lo):.0%} of its x axis"]
 
 

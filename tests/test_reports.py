@@ -1,6 +1,8 @@
 """Every game's report builds from small samples: md, self-contained html, png figures, csv and
 parquet tables (the builders take a floor for their sections, so this runs in seconds), with the
 search players' strong-play sections where a game has one."""
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -29,6 +31,26 @@ def test_report_writes_md_html_png_csv_parquet(game, tmp_path):
     assert (out / "tables" / f"{table}.csv").exists()
     if game in STRONG:
         check_strong_play(game, out)
+    check_reads_for_a_player((out / "report.md").read_text())
+
+
+SNAKE = re.compile(r"(?<![\w./=-])[a-z][a-z0-9]*_[a-z0-9_*]+(?![\w(=])")   # d_chips, a_*, p_make_open
+
+
+def check_reads_for_a_player(md: str):
+    """No metric or table name in the notes, findings and column headers (commands and rule flags,
+    in backticks or with their game's dot, may keep theirs), and the what-if table at most 6 columns
+    wide: a seat, n and the changes."""
+    lines = md.split("\n")
+    headers = [lines[i] for i in range(len(lines) - 1) if lines[i].startswith("| ") and lines[i + 1].startswith("|---")]
+    prose = [line for line in lines if line and not line.startswith(("|", "#", "!["))]
+    for line in headers + prose:
+        words = re.sub(r"`[^`]*`|tables/\S+", "", line)
+        assert not SNAKE.findall(words), (SNAKE.findall(words), line)
+    section = md.split("## Rules what-if")[1].split("\n## ")[0]
+    whatif_header = next(line for line in section.split("\n") if line.startswith("| "))
+    assert whatif_header.count("|") - 1 <= 6, whatif_header
+    assert "change:" in whatif_header
 
 
 def check_strong_play(game, out):
