@@ -177,7 +177,8 @@ def tournament(setup: Setup, specs, games: int, seed: int, jobs: int = 1, progre
     res.notes.append("Each pair is a paired match in games mode: A in each side's seats in turn with B in the "
                      "others, and B in every seat on the same deals (a_win, b_win, d_win as in `compare`). "
                      "Ratings: Bradley-Terry strengths fitted to the a_win of every pair (a side wins against S-1 "
-                     "others in proportion to its strength), Elo scale, summing to zero, 95% intervals from the "
-                     "Fisher information with each pair weighted by the effective games its own interval implies.")
+                     "others in proportion to its strength), Elo scale, summing to zero; a rating's 95% interval "
+                     "says how far the games played let it move (each pair counted by how many independent games "
+                     "its own interval is worth).")
     return res
 
