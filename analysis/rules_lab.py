@@ -298,6 +298,11 @@ def corrected(rows: pd.DataFrame, k: int) -> pd.DataFrame:
 def plan(setup: Setup, sets: list[str] | None = None) -> tuple[list[Arm], pd.DataFrame, tuple[tuple[int, int], ...]]:
     """The arms (named sets, or every flag's alternatives), the skipped flags, the comparisons."""
     setup.validate()
+    if not setup.hooks.headline_names:
+        from moonshot.simulator.games import GAMES
+        able = [name for name, g in GAMES.items() if g.hooks.headline_names]
+        raise BadInput(f"{setup.entry.name} gives the rules lab no headline rates (its hooks' headline_names); "
+                       f"accepted: {', '.join(able)}")
     if sets:
         arms, skipped = parse_sets(setup, sets), pd.DataFrame(columns=["flag", "value", "reason"])
     else:
@@ -373,7 +378,8 @@ def rules_lab(setup: Setup, games: int | None = None, hands: int | None = None, 
             ["rank", "rule", "metric", "estimate", "n", "ci_low", "ci_high", "kind"]].reset_index(drop=True)
     reasons = [_silent_reason(setup, r, arms, games, hands) + _skill_only(table, r, skill_fired[r], weak, k)
                for r in silent]
-    res.tables["never_fired"] = pd.DataFrame({"rule": silent, "reason": reasons})
+    if silent:
+        res.tables["never_fired"] = pd.DataFrame({"rule": silent, "reason": reasons})
     if len(skipped):
         res.tables["skipped"] = skipped
     res.tables["levels"] = levels

@@ -51,9 +51,10 @@ def house_rules(doc, setup, games: int, hands: int, seed: int, jobs: int) -> Non
     each alternative value), its ranked table, figure, never-fired list and findings."""
     from moonshot.analysis.rules_lab import rules_lab
     res = rules_lab(setup, games, hands, seed, jobs)
-    figure = None
-    tables = [("house_rules_never_fired", "never_fired", "Rule changes under which no game or hand came out "
-                                                         "differently (not 'no effect': the situation never came up)")]
+    figure, tables = None, []
+    if "never_fired" in res.tables:
+        tables.append(("house_rules_never_fired", "never_fired", "Rule changes under which no game or hand came out "
+                       "differently (not 'no effect': the situation never came up)"))
     if "ranked" in res.tables:
         figure = ("house_rules", rules_lab_figure(res), "Each rule change against the defaults on the same games and "
                   "deals; rules in rank order, top first.")

@@ -153,7 +153,7 @@ def test_cli_rules_lab_and_its_bad_input(capsys):
                          "--hands", 100, "-q", "-f", "json"], capsys)
     assert code == 0
     result = json.loads(out)
-    assert {"ranked", "never_fired", "levels"} <= set(result["tables"])
+    assert {"ranked", "levels"} <= set(result["tables"]) and "never_fired" not in result["tables"]   # all fired
     assert result["meta"]["sets"] == {"short": ["stm.target_chips=4"]}
     for bad in (["--set", "stm.target_chips=4"], ["--strong", "random"], ["--games", 0], ["--weak", "nobody"]):
         code, out, err = _cli(["rules-lab", "shoot-the-moon", "-q", *bad], capsys)
@@ -184,3 +184,14 @@ def test_the_spread_interval_is_the_delta_method_of_highest_minus_lowest():
     assert rows["d_spread"]["estimate"] == pytest.approx(c @ p)
     half = 1.959963984540054 * (x @ c).std(ddof=1) / np.sqrt(n)
     assert rows["d_spread"]["ci_high"] - rows["d_spread"]["estimate"] == pytest.approx(half)
+
+
+def test_a_game_without_lab_hooks_is_refused_in_one_line(capsys):
+    from moonshot.simulator import games
+    from tests.toy_game import GAME
+    games.register(GAME)
+    try:
+        code, out, err = _cli(["rules-lab", GAME.name, "-q"], capsys)
+    finally:
+        games.GAMES.pop(GAME.name)
+    assert code == 2 and "headline" in err and "shoot-the-moon" in err and len(err.strip().splitlines()) == 1
