@@ -406,6 +406,8 @@ def rules_lab(ctx: typer.Context, game: str, players: Optional[int] = PlayersOpt
               strong: Optional[str] = typer.Option(None, "--strong", help="the skill measure's strong player "
                                                    "(default: the game's default strategy)"),
               weak: str = typer.Option("random", "--weak", help="the skill measure's weak players"),
+              figure: Optional[Path] = typer.Option(None, "--figure", help="also draw the ranked changes, one "
+                                                    "panel per measure, into this PNG file"),
               strategy: Optional[List[str]] = StrategyOpt, rule: Optional[List[str]] = RuleOpt,
               profile: Optional[List[str]] = ProfileOpt, seed: int = SeedOpt, jobs: int = JobsOpt,
               format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt,
@@ -417,7 +419,7 @@ def rules_lab(ctx: typer.Context, game: str, players: Optional[int] = PlayersOpt
     entry = inputs.game(game)
     fmt = inputs.out_format(format, out)
     games, hands = inputs.count("--games", games), inputs.count("--hands", hands)
-    inputs.out_file(out)
+    inputs.out_file(out), inputs.out_file(figure, "--figure")
     setup = _setup(entry, players, partners, rule, strategy, profile)
     games, hands = games or setup.hooks.lab_size[0], hands or setup.hooks.lab_size[1]
     with _runs(ctx, setup, scheduler, save, resume) as keep:
@@ -429,6 +431,11 @@ def rules_lab(ctx: typer.Context, game: str, players: Optional[int] = PlayersOpt
         with _progress(games + hands, quiet, "rules lab") as progress:
             result = run(setup, games, hands, seed, jobs, strong, weak, sets, progress)
         keep(result)
+    if figure is not None and "ranked" in result.tables:
+        from moonshot.reports.rules_lab import rules_lab_figure
+        from moonshot.reports.text import atomic_write
+        atomic_write(figure, lambda p: rules_lab_figure(result).savefig(p, format="png", dpi=110, bbox_inches="tight"))
+        print(f"wrote {figure}", file=sys.stderr)
     _emit(result, fmt, out)
 
 

@@ -148,10 +148,11 @@ def _cli(args, capsys):
     return code, out, err
 
 
-def test_cli_rules_lab_and_its_bad_input(capsys):
+def test_cli_rules_lab_and_its_bad_input(capsys, tmp_path):
     code, out, _ = _cli(["rules-lab", "shoot-the-moon", "--set", "short=stm.target_chips=4", "--games", 60,
-                         "--hands", 100, "-q", "-f", "json"], capsys)
+                         "--hands", 100, "-q", "-f", "json", "--figure", tmp_path / "lab.png"], capsys)
     assert code == 0
+    assert (tmp_path / "lab.png").read_bytes()[:4] == b"\x89PNG"
     result = json.loads(out)
     assert {"ranked", "levels"} <= set(result["tables"]) and "never_fired" not in result["tables"]   # all fired
     assert result["meta"]["sets"] == {"short": ["stm.target_chips=4"]}
