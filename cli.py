@@ -24,6 +24,7 @@ from moonshot import inputs
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.files import atomic_file, atomic_write
 from moonshot.simulator.histories import GameThreads
+from moonshot.simulator.runner import CHUNK
 
 
 class App(typer.Typer):
@@ -236,7 +237,7 @@ def _runs(ctx: typer.Context, setup, scheduler: Optional[str], save: Optional[Pa
     as_dict = setup.table.rules.as_dict                   # every flag in force (Moon's depend on the table size)
     rules = as_dict(setup.players) if inspect.signature(as_dict).parameters else as_dict()
     manifest = store.new_manifest(ctx.info_name, params, game=setup.game, rules=rules,
-                                  strategies=list(setup.seats.specs), seed=params.get("seed"),
+                                  strategies=list(setup.seats.specs), seed=params.get("seed"), chunk=CHUNK,
                                   command=_command_line(ctx))
     store.check(save, resume, manifest)                  # before a cluster starts: writes nothing
     with cluster.scheduler(scheduler), store.recording(save, resume, manifest) as kept:

@@ -15,11 +15,17 @@ played again.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 import numpy as np
 import pandas as pd
+
+from moonshot.simulator import store
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 CHUNK = 65_536
 
@@ -136,6 +142,48 @@ class Tally:
         self.records.extend(other.records)
         return self
 
+    def to_arrow(self) -> "pa.Table":
+        """Every table of a Tally in one Arrow table: the tables' rows stacked, each table's columns
+        (index levels first) named ``<table number>:<column>`` and null on the other tables' rows. The
+        layout (names, row counts, index levels, columns) rides in the schema metadata, so reading
+        gives back the same frames, dtypes included."""
+        import pyarrow as pa
+        frames = list(self.tables.items())
+        total = sum(len(df) for _, df in frames)
+        columns: dict[str, pa.Array] = {}
+        layout, offset = [], 0
+        for t, (name, df) in enumerate(frames):
+            flat = df.reset_index()
+            for col in flat.columns:
+                values = flat[col].to_numpy()
+                arr = pa.array(values.astype(object) if values.dtype.kind in "OUT" else values)
+                columns[f"{t}:{col}"] = pa.concat_arrays([pa.nulls(offset, arr.type), arr,
+                                                          pa.nulls(total - offset - len(df), arr.type)])
+            layout.append({"name": name, "rows": len(df), "index": list(df.index.names), "columns": list(df.columns)})
+            offset += len(df)
+        table = pa.table(columns) if columns else pa.table({"_": pa.nulls(0)})
+        return table.replace_schema_metadata({store.TALLY_KEY: json.dumps({"tables": layout}).encode()})
+
+    @classmethod
+    def from_arrow(cls, table: "pa.Table") -> "Tally":
+        """The Tally `to_arrow` wrote (a run store's chunk)."""
+        meta = (table.schema.metadata or {}).get(store.TALLY_KEY)
+        if meta is None:
+            raise ValueError("no moonshot tally in this Parquet file")
+        tally, offset = cls(), 0
+        for t, spec in enumerate(json.loads(meta)["tables"]):
+            rows = spec["rows"]
+
+            def column(col: str) -> np.ndarray:
+                return table.column(f"{t}:{col}").slice(offset, rows).to_numpy(zero_copy_only=False)
+
+            levels = [column(c) for c in spec["index"]]
+            index = (pd.Index(levels[0], name=spec["index"][0]) if len(levels) == 1 else
+                     pd.MultiIndex.from_arrays(levels, names=spec["index"]))
+            tally.tables[spec["name"]] = pd.DataFrame({c: column(c) for c in spec["columns"]}, index=index)
+            offset += rows
+        return tally
+
     def get(self, name: str) -> pd.DataFrame:
         """The table with keys as columns: n, and <metric> sums (with <metric>__sq for means)."""
         return self.tables[name].reset_index()
@@ -181,7 +229,6 @@ def run_chunks(task: Callable[..., Tally], args: Sequence[Any], total: int, seed
     records or rows) and only the others are played; each played chunk is stored before on_chunk
     sees it. Stored and played tallies merge in the same chunk order, so the numbers are the same.
     """
-    from moonshot.simulator import store
     sizes = chunk_sizes(total, chunk)
     part = store.begin_part(name or f"{task.__module__}.{task.__qualname__}", total, seed, chunk, len(sizes))
     stored = part.done() if part is not None else set()
@@ -190,11 +237,11 @@ def run_chunks(task: Callable[..., Tally], args: Sequence[Any], total: int, seed
     merged = Tally()
     for i, size in enumerate(sizes):
         if i in stored:
-            piece = part.load(i)
+            piece = part.load(i, Tally.from_arrow)
         else:
             piece = next(played)
             if part is not None:
-                part.save(i, piece)
+                part.save(i, piece.to_arrow())
         if on_chunk is not None:
             on_chunk(piece, size)
         piece.records, piece.rows = [], None

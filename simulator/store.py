@@ -31,7 +31,7 @@ import re
 import shutil
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import numpy as np
 
@@ -41,8 +41,6 @@ from moonshot.simulator.versions import behaviour, package_version, source_revis
 
 if TYPE_CHECKING:
     import pyarrow as pa
-
-    from moonshot.simulator.runner import Tally
 
 FORMAT = "moonshot-run-store"
 STORE_VERSION = 1
@@ -72,16 +70,15 @@ def _plain(value: Any) -> Any:
 
 
 def new_manifest(verb: str, options: dict, *, game: str | None = None, rules: dict | None = None,
-                 strategies: list | None = None, seed: int | None = None, chunk: int | None = None,
+                 strategies: list | None = None, seed: int | None = None, chunk: int,
                  command: str | None = None) -> dict:
     """The manifest of a run about to start: the command (verb, game, every option; `command` as
     typed, for people), what it stands on (full rules, strategies, seed, chunk size) and the code
     that runs it."""
-    from moonshot.simulator.runner import CHUNK
     return _plain({
         "format": FORMAT, "store_version": STORE_VERSION,
         "verb": verb, "game": game, "options": dict(sorted(options.items())), "command": command,
-        "rules": rules, "strategies": strategies, "seed": seed, "chunk": chunk or CHUNK,
+        "rules": rules, "strategies": strategies, "seed": seed, "chunk": chunk,
         "version": package_version(), "behaviour": behaviour(game), "revision": source_revision(),
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "parts": [], "chunks": 0, "complete": False,
@@ -109,54 +106,6 @@ def _difference(stored: dict, wanted: dict, prefix: str = "") -> str | None:
 
 
 # --------------------------------------------------------------------------------------------
-# a chunk's Tally as Parquet
-# --------------------------------------------------------------------------------------------
-
-def tally_to_arrow(tally) -> "pa.Table":
-    """Every table of a Tally in one Arrow table: the tables' rows stacked, each table's columns
-    (index levels first) named ``<table number>:<column>`` and null on the other tables' rows. The
-    layout (names, row counts, index levels, columns) rides in the schema metadata, so reading
-    gives back the same frames, dtypes included."""
-    import pyarrow as pa
-    frames = list(tally.tables.items())
-    total = sum(len(df) for _, df in frames)
-    columns: dict[str, pa.Array] = {}
-    layout, offset = [], 0
-    for t, (name, df) in enumerate(frames):
-        flat = df.reset_index()
-        for col in flat.columns:
-            values = flat[col].to_numpy()
-            arr = pa.array(values.astype(object) if values.dtype.kind in "OUT" else values)
-            columns[f"{t}:{col}"] = pa.concat_arrays([pa.nulls(offset, arr.type), arr,
-                                                      pa.nulls(total - offset - len(df), arr.type)])
-        layout.append({"name": name, "rows": len(df), "index": list(df.index.names), "columns": list(df.columns)})
-        offset += len(df)
-    table = pa.table(columns) if columns else pa.table({"_": pa.nulls(0)})
-    return table.replace_schema_metadata({TALLY_KEY: json.dumps({"tables": layout}).encode()})
-
-
-def tally_from_arrow(table) -> "Tally":
-    import pandas as pd
-    from moonshot.simulator.runner import Tally
-    meta = (table.schema.metadata or {}).get(TALLY_KEY)
-    if meta is None:
-        raise ValueError("no moonshot tally in this Parquet file")
-    tally, offset = Tally(), 0
-    for t, spec in enumerate(json.loads(meta)["tables"]):
-        rows = spec["rows"]
-
-        def column(col: str) -> np.ndarray:
-            return table.column(f"{t}:{col}").slice(offset, rows).to_numpy(zero_copy_only=False)
-
-        levels = [column(c) for c in spec["index"]]
-        index = (pd.Index(levels[0], name=spec["index"][0]) if len(levels) == 1 else
-                 pd.MultiIndex.from_arrays(levels, names=spec["index"]))
-        tally.tables[spec["name"]] = pd.DataFrame({c: column(c) for c in spec["columns"]}, index=index)
-        offset += rows
-    return tally
-
-
-# --------------------------------------------------------------------------------------------
 # the store
 # --------------------------------------------------------------------------------------------
 
@@ -181,19 +130,19 @@ class Part:
     def done(self) -> set[int]:
         return {i for i in self.store.stored_chunks().get(self.name, set()) if i < self.chunks}
 
-    def load(self, index: int):
+    def load(self, index: int, decode: Callable[["pa.Table"], Any]):
+        """Chunk `index` as `decode` makes it from its Arrow table (the runner's Tally.from_arrow)."""
         import pyarrow.parquet as pq
         path = self.path(index)
         try:
-            return tally_from_arrow(pq.read_table(path))
+            return decode(pq.read_table(path))
         except Exception as exc:
             raise BadInput(f"run store {str(self.store.path)!r} is damaged: {path.name} cannot be read ({exc}); "
                            f"accepted: a store written by --save (move the file away to play that chunk again)"
                            ) from None
 
-    def save(self, index: int, tally) -> None:
+    def save(self, index: int, table: "pa.Table") -> None:
         import pyarrow.parquet as pq
-        table = tally_to_arrow(tally)
         atomic_write(self.path(index), lambda tmp: pq.write_table(table, tmp), durable=True)
         self.store.saved += 1
 

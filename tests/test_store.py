@@ -24,7 +24,7 @@ from moonshot.reports.text import render
 from moonshot.simulator import store
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.games import GAMES
-from moonshot.simulator.runner import Tally
+from moonshot.simulator.runner import CHUNK, Tally
 from tests.test_cli import run as cli_run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,7 +66,7 @@ def _chunk_tallies():
 
 def test_a_stored_chunk_reads_back_exactly():
     for what, tally in _chunk_tallies():
-        back = store.tally_from_arrow(store.tally_to_arrow(tally))
+        back = Tally.from_arrow(tally.to_arrow())
         assert list(back.tables) == list(tally.tables), what
         for name, df in tally.tables.items():
             got = back.tables[name]
@@ -76,7 +76,7 @@ def test_a_stored_chunk_reads_back_exactly():
 
 
 def test_an_empty_tally_reads_back():
-    assert store.tally_from_arrow(store.tally_to_arrow(Tally())).tables == {}
+    assert Tally.from_arrow(Tally().to_arrow()).tables == {}
 
 
 # ------------------------------------------------------------------------------------------
@@ -123,7 +123,8 @@ def test_a_multi_part_verb_names_its_parts_and_resumes(tmp_path):
     setup = make_setup("shoot-the-moon", 2)
     spec = setup.entry.analyses["big-moon-value"]
     setups = [setup, make_setup("shoot-the-moon", 3)]
-    m = store.new_manifest("analyze", {"analysis": "big-moon-value", "games": 300}, game="shoot-the-moon", seed=9)
+    m = store.new_manifest("analyze", {"analysis": "big-moon-value", "games": 300}, game="shoot-the-moon", seed=9,
+                           chunk=CHUNK)
     with store.recording(tmp_path / "run", None, m):
         want = render(common.run_analysis(spec, setups, 300, 9, 1, 0), "json")
     names = [p["name"] for p in json.loads((tmp_path / "run" / "manifest.json").read_text())["parts"]]
