@@ -22,7 +22,8 @@ from moonshot.simulator.errors import BadInput
 from moonshot.simulator.games import GAMES
 from moonshot.version import __version__
 
-__all__ = ["__version__", "GAMES", "BadInput", "Result", "simulate", "analyze", "compare", "whatif", "hand", "report"]
+__all__ = ["__version__", "GAMES", "BadInput", "Result", "simulate", "analyze", "compare", "whatif", "rules_lab", "hand",
+           "report"]
 
 
 def __dir__() -> list[str]:            # what the library offers, not the modules it imported
@@ -92,6 +93,19 @@ def whatif(game: str, rules, hands: int | None = None, games: int | None = None,
     seed, jobs = _run(seed, jobs)
     setup = _setup(game, players, partners, None, strategy, profile)
     return _common.whatif(setup, _rules(rules), None if games else hands or 100_000, games, seed, jobs)
+
+
+def rules_lab(game: str, games: int | None = None, hands: int | None = None, sets: dict | None = None,
+              players: int | None = None, partners: bool = False, strong: str | None = None, weak: str = "random",
+              rules=None, strategy=None, profile=None, seed: int = 2026, jobs: int = 1) -> Result:
+    """Which house rules matter: every rules flag's other values, or the named `sets`
+    ({name: {flag: value}}), against the defaults on the same games and deals, ranked."""
+    from moonshot.analysis.rules_lab import rules_lab as run
+    games, hands = _inputs.count("--games", games), _inputs.count("--hands", hands)
+    seed, jobs = _run(seed, jobs)
+    setup = _setup(game, players, partners, rules, strategy, profile)
+    specs = [f"{name}=" + ",".join(_rules(changes)) for name, changes in (sets or {}).items()]
+    return run(setup, games, hands, seed, jobs, strong, weak, specs or None)
 
 
 def hand(game: str, hand: str, seat_order: str = "first", samples: int = 100_000, players: int | None = None,

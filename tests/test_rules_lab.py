@@ -196,3 +196,11 @@ def test_a_game_without_lab_hooks_is_refused_in_one_line(capsys):
     finally:
         games.GAMES.pop(GAME.name)
     assert code == 2 and "headline" in err and "shoot-the-moon" in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_library_takes_rule_sets_as_dicts():
+    import moonshot
+    r = moonshot.rules_lab("shoot-the-moon", games=100, hands=200, seed=SEED,
+                           sets={"short": {"stm.target_chips": 4}, "silent": {"stm.revoke_keep_hand_chips": True}})
+    assert r.meta["sets"] == {"short": ["stm.target_chips=4"], "silent": ["stm.revoke_keep_hand_chips=true"]}
+    assert "silent" in set(r.tables["never_fired"]["rule"]) and "short" in set(r.tables["ranked"]["rule"])
