@@ -23,6 +23,7 @@ from typing import Sequence
 
 import numpy as np
 
+from moonshot.simulator.batch import groups
 from moonshot.simulator.hit_the_deck import cards as C
 from moonshot.simulator.hit_the_deck.engine.fast import FastRun, mirrors_numpy
 from moonshot.simulator.hit_the_deck.engine.hand import HandRun
@@ -86,14 +87,6 @@ class Result:
     @property
     def max_turns_hit(self) -> int:
         return int(self.hit_max_turns.sum())
-
-
-def groups(strategies: Sequence) -> list[tuple[object, np.ndarray]]:
-    """[(strategy, the seats it plays)]: seats sharing one strategy object are asked together."""
-    by_id: dict[int, tuple[object, list[int]]] = {}
-    for seat, strat in enumerate(strategies):
-        by_id.setdefault(id(strat), (strat, []))[1].append(seat)
-    return [(s, np.array(seats)) for s, seats in by_id.values()]
 
 
 def play(table: Table, n: int, strategies: Sequence, deal_rng: np.random.Generator | None,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from moonshot.simulator.batch import ask, illegal
 from moonshot.simulator.errors import IllegalMove
 from moonshot.simulator.hit_the_deck import cards as C
 from moonshot.simulator.hit_the_deck.engine import chance as X
@@ -295,16 +296,7 @@ class HandRun:
         view = EnginePlayView(self.t, st, rows, seats, bits, drawn)
         if self.st.log.on:
             st.log.decisions.append((st.gid[rows].copy(), seats.copy(), bits.copy(), drawn.copy()))
-        if len(self.groups) == 1:
-            strat = self.groups[0][0]
-            return _check(strat, view, strat.play(view, self.rng))
-        out = np.empty(len(rows), dtype=np.intp)
-        for strat, group_seats in self.groups:
-            idx = np.flatnonzero(np.isin(seats, group_seats))
-            if len(idx):
-                sub = view.take(idx)
-                out[idx] = _check(strat, sub, strat.play(sub, self.rng))
-        return out
+        return ask(self.groups, "play", view, seats, self.rng, _check)
 
     # ================================================================ Cut and Flip
     # HTD-4.2, A-HTD-6
@@ -533,7 +525,6 @@ class HandRun:
 
 
 def _check(strat, view, choice) -> np.ndarray:
-    from moonshot.simulator.hit_the_deck.engine.view import strategy_name
     c = np.asarray(choice)
     ok = c.shape == (len(view),) and np.issubdtype(c.dtype, np.integer)
     if ok:
@@ -542,6 +533,6 @@ def _check(strat, view, choice) -> np.ndarray:
         if ok:
             ok = bool(((view.legal_bits >> c.astype(np.uint64)) & np.uint64(1)).all())
     if not ok:
-        raise IllegalMove(f"strategy {strategy_name(strat)!r} returned an illegal play; accepted: one card "
-                          f"kind 0..37 per game where view.legal is True, or DRAW (38) where that column is")
+        raise illegal(strat, "play", "one card kind 0..37 per game where view.legal is True, or DRAW (38) where "
+                                     "that column is")
     return c

@@ -11,7 +11,7 @@ from typing import Sequence
 
 import numpy as np
 
-from moonshot.simulator.hit_the_deck.engine import groups
+from moonshot.simulator.batch import groups
 from moonshot.simulator.hit_the_deck.engine.hand import HandRun
 from moonshot.simulator.hit_the_deck.engine.state import PILE, TURN, State
 from moonshot.simulator.hit_the_deck.engine.table import KIND_BIT, N_KINDS, Table

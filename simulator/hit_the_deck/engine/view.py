@@ -13,10 +13,6 @@ from moonshot.simulator.hit_the_deck.views import KNOWN_DEPTH, PlayView
 _BIT_BYTES = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.uint8)   # byte -> 8 bools
 
 
-def strategy_name(strat) -> str:
-    return getattr(strat, "spec", type(strat).__name__)
-
-
 def bools(bits: np.ndarray, width: int) -> np.ndarray:
     """(n,) uint64 masks -> (n, width) bool, bit k = column k."""
     b = np.ascontiguousarray(bits, dtype=np.uint64).view(np.uint8).reshape(-1, 8)
