@@ -4,6 +4,8 @@
     3 players (and 4), one core (CPU seconds of this process; wall time beside it).
   * Shoot the Moon `rollout` (32 worlds, odd play-outs): rounds per second with rollout in one
     seat and `odd` in the others, 4 players.
+  * Hit the Deck `rollout` (16 worlds, tactician play-outs): hands per second with rollout in one
+    seat and `tactician` in the others, 4 players.
   * The paired margins, from analysis.common.match on the same deals with seats rotated:
     pimc against threshold (points per hand; 3 players, and 4 in partnerships, where also
     P(win the game to 21): a side's points per hand leave out what it takes from the other side,
@@ -12,7 +14,7 @@
 Run alone (the machine may be shared: CPU time is the per-core figure):
 
     python benchmarks/search_bench.py [pimc_hands] [pimc_match_deals] [rollout_match_deals] [pimc_4p_deals]
-                                      [pimc_4p_games]
+                                      [pimc_4p_games] [htd_hands] [htd_games]
 """
 from __future__ import annotations
 
@@ -39,28 +41,40 @@ def timed(fn) -> tuple[float, float]:
 
 
 def pimc_speed(players: int, hands: int, worlds: int = 32) -> None:
-    from moonshot.simulator.moon import engine as E
-    table = E.Table(players)
+    from moonshot.simulator.moon import engine
+    table = engine.Table(players)
     pimc = make_strategy("moon", f"pimc:worlds={worlds}", MOON_DECISIONS)
     thr = make_strategy("moon", "threshold", MOON_DECISIONS)
     lineup = [pimc] + [thr] * (players - 1)
-    E.play(table, 2, lineup, np.random.default_rng(0), np.random.default_rng(0))          # compile / load
-    cpu, wall = timed(lambda: E.play(table, hands, lineup, np.random.default_rng(1), np.random.default_rng(2)))
+    engine.play(table, 2, lineup, np.random.default_rng(0), np.random.default_rng(0))          # compile / load
+    cpu, wall = timed(lambda: engine.play(table, hands, lineup, np.random.default_rng(1), np.random.default_rng(2)))
     print(f"  pimc:worlds={worlds}, {players}p, one pimc seat: {hands / cpu:7.1f} hands/s per core "
           f"({hands / wall:.1f} wall), {hands} hands", flush=True)
 
 
 def rollout_speed(hands: int, worlds: int = 32) -> None:
-    from moonshot.simulator.shoot_the_moon import engine as E
+    from moonshot.simulator.shoot_the_moon import engine
     from moonshot.simulator.shoot_the_moon.rules import Rules
-    table = E.Table(4, False, Rules())
+    table = engine.Table(4, False, Rules())
     rollout = make_strategy("shoot-the-moon", f"rollout:worlds={worlds}")
     odd = make_strategy("shoot-the-moon", "odd")
     lineup = [rollout, odd, odd, odd]
-    E.play(table, 8, lineup, np.random.default_rng(0), np.random.default_rng(0))
-    cpu, wall = timed(lambda: E.play(table, hands, lineup, np.random.default_rng(1), np.random.default_rng(2)))
+    engine.play(table, 8, lineup, np.random.default_rng(0), np.random.default_rng(0))
+    cpu, wall = timed(lambda: engine.play(table, hands, lineup, np.random.default_rng(1), np.random.default_rng(2)))
     print(f"  rollout:worlds={worlds}, 4p, one rollout seat: {hands / cpu:7.0f} rounds/s per core "
           f"({hands / wall:.0f} wall), {hands} rounds", flush=True)
+
+
+def htd_rollout_speed(hands: int, spec: str = "rollout") -> None:
+    from moonshot.simulator.hit_the_deck.engine import Table, play
+    table = Table(4)
+    rollout = make_strategy("hit-the-deck", spec)
+    tac = make_strategy("hit-the-deck", "tactician")
+    lineup = [rollout, tac, tac, tac]
+    play(table, 8, lineup, *(np.random.default_rng(i) for i in (0, 0, 0)))
+    cpu, wall = timed(lambda: play(table, hands, lineup, *(np.random.default_rng(i) for i in (1, 2, 3))))
+    print(f"  Hit the Deck {spec}, 4p, one rollout seat: {hands / cpu:7.1f} hands/s per core "
+          f"({hands / wall:.1f} wall), {hands} hands", flush=True)
 
 
 def margin(game: str, players: int, a: str, b: str, deals: int, metric: str, games: bool = False) -> None:
@@ -79,7 +93,7 @@ def margin(game: str, players: int, a: str, b: str, deals: int, metric: str, gam
 
 
 def main(pimc_hands: int = 60, pimc_deals: int = 200, rollout_deals: int = 4000, pimc4_deals: int = 100,
-         pimc4_games: int = 0) -> None:
+         pimc4_games: int = 0, htd_hands: int = 256, htd_games: int = 0) -> None:
     print("Search players")
     pimc_speed(3, pimc_hands)
     pimc_speed(4, max(pimc_hands // 2, 4))
@@ -90,7 +104,11 @@ def main(pimc_hands: int = 60, pimc_deals: int = 200, rollout_deals: int = 4000,
     if pimc4_games:
         margin("moon", 4, "pimc", "threshold", pimc4_games, "win", games=True)
     margin("shoot-the-moon", 4, "rollout", "odd", rollout_deals, "chips")
+    if htd_hands:
+        htd_rollout_speed(htd_hands)
+    if htd_games:
+        margin("hit-the-deck", 4, "rollout", "tactician", htd_games, "win", games=True)
 
 
 if __name__ == "__main__":
-    main(*(int(a) for a in sys.argv[1:6]))
+    main(*(int(a) for a in sys.argv[1:8]))
