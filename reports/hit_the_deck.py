@@ -3,6 +3,7 @@ hand, what quick hands at the slap are worth, seat advantage, strategy matches a
 what-if, with figures and CSV tables."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -11,7 +12,9 @@ import pandas as pd
 
 import moonshot.analysis.hit_the_deck as A
 from moonshot.analysis.common import make_setup
-from moonshot.reports.document import FLOOR, begin, metric, points, share
+from moonshot.analysis.result import Result
+from moonshot.analysis.words import effects
+from moonshot.reports.document import FLOOR, begin, metric, points, share, side_by_side, versus
 
 WHATIF_RULES = ["htd.final_card_effects=resolve_then_score"]
 # Each section's share of --hands (whole games cost far more than hands: a paired card-value game plays
@@ -117,7 +120,7 @@ def seat_figure(positions: pd.DataFrame):
 def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = FLOOR) -> Path:
     """The whole report; every section's sample is a share of `hands`, at least `floor`."""
     doc, base, step = begin(out, A.GAME, "Hit the Deck — strategy report", "Four players, adult reaction profiles.", hands,
-                            seed, quiet, sections=8)
+                            seed, quiet, sections=9)
     step(f"headline: {hands:,} hands, 4 players")
     head = doc.headline(base, hands, seed, jobs, "Headline: four players", "seats", "headline_seats",
                         "Per seat, one hand")
@@ -158,7 +161,19 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     names = [s for s in ("tactician", "hold", "dump", "random") if s in _registered()]
     doc.matches(base, [(names[0], other) for other in names[1:]], n_match, seed, jobs)
 
-    entrants = ("tactician", "hold", "dump", "random")
+    games, strong_n = share(hands, STRONG_SHARE, floor), share(hands, STRONG_MATCH_SHARE, floor)
+    step(f"strong play: {games:,} paired games with {STRONG} in every seat, the same deals with {base.seats.specs[0]}; "
+         f"{strong_n:,} deals of {STRONG} against it")
+    sp = strong_play(base, games, seed, jobs)
+    doc.section(f"Strong play: card values with {STRONG} in every seat", sp,
+                ("strong_play", strong_figure(sp.tables["card_value"], STRONG, base.seats.specs[0]),
+                 f"One more card of a kind in seat 0's opening hand: {base.seats.specs[0]} and {STRONG} in every seat "
+                 "on the same deals."),
+                [("strong_play_card_value", "card_value", f"{base.seats.specs[0]} and {STRONG} by card kind, with the "
+                  "difference")])
+    doc.matches(base, [(STRONG, base.seats.specs[0])], strong_n, seed, jobs)
+
+    entrants = ("rollout", "tactician", "hold", "dump", "random")
     t_games = share(hands, TOURNAMENT_SHARE, floor)
     step(f"tournament: {t_games:,} games a pair, {len(entrants)} strategies")
     doc.tournament(base, entrants, t_games, seed, jobs)
@@ -172,6 +187,67 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     step(f"house rules: {lab_games:,} games and {lab_hands:,} hands per rule change")
     house_rules(doc, base, lab_games, lab_hands, seed, jobs)
     return doc.write(out)
+
+
+# --- strong play: the search player in every seat beside the default ----------------------------
+
+STRONG = "rollout"          # the search player (strategies/htd_search.py) at its default worlds per option
+# rollout plays about 8 hands/s on a core with one rollout seat, 2-3 with four: these stay small
+STRONG_SHARE = 20_000       # its card values: paired games = hands / 20,000 (10 at the default --hands)
+STRONG_MATCH_SHARE = 2_000  # its match against the default: deals = hands / 2,000 (100)
+MIN_N = 30                  # a card gets a difference row when both lineups have this many games
+
+
+def strong_play(setup, games: int, seed: int, jobs: int) -> Result:
+    """What one more card of each kind is worth with `rollout` in every seat beside the default
+    lineup, on the same deals and swaps (analysis.hit_the_deck.card_value at this table)."""
+    base = setup.seats.specs[0]
+    searcher = replace(setup, strategy_specs=(STRONG,)).validate()
+    strong_cv = A.card_value([searcher], games, seed, jobs).tables["card_value"]
+    base_cv = A.card_value([setup], games, seed, jobs).tables["card_value"]
+    table = versus(STRONG, strong_cv, base, base_cv, ["card"], MIN_N)
+    res = Result("Hit the Deck: strong play", setup.meta(games=games, seed=seed))
+    res.tables["card_value"] = table
+    res.findings += strong_findings(table, STRONG, base)
+    res.notes += [
+        f"Whole games at {setup.label}, every seat playing {STRONG} (at each choice it deals what it cannot see "
+        f"{searcher.seats.strategies[0].worlds} ways that fit its view, plays every option out to the end of the "
+        f"hand with {searcher.seats.strategies[0].policy_name} in every seat and keeps the policy's own choice unless "
+        "another beats it clearly on the same worlds), then every seat playing "
+        f"{base}: the same {games:,} deals, the same card swapped in. A difference row treats the two lineups' runs "
+        "as independent samples (the half-widths in quadrature); a card gets one only when both have at least "
+        f"{MIN_N} games in it.",
+        f"`moonshot analyze hit-the-deck card-value --strategy {STRONG}` runs it at any size, on a cluster with "
+        "--scheduler."]
+    return res
+
+
+def strong_findings(table: pd.DataFrame, strong: str, base: str) -> list[str]:
+    """How the card values moved from `base` to `strong` in every seat (the difference rows)."""
+    diff = table[table["strategy"] == f"{strong} - {base}"]
+    out = []
+    for name, what in (("d_penalty", "the value of a card in penalty points that hand"),
+                       ("d_win", "the value of a card in P(winning the game)")):
+        rows = metric(diff, name)
+        if len(rows):
+            out.append(f"{strong} in every seat instead of {base}: " + effects(rows, lambda r: r["card"], "card", what))
+    if not out:
+        out.append(f"Too few games for a difference between {strong} and {base} in every seat (at least {MIN_N} "
+                   "per card); the table shows both lineups.")
+    return out
+
+
+def strong_figure(table: pd.DataFrame, strong: str, base: str):
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for ax, name, label, scale in ((axes[0], "d_penalty", "change in penalty points that hand", 1.0),
+                                   (axes[1], "d_win", "change in P(win the game) (percentage points)", 100.0)):
+        side_by_side(ax, table, "card", name, (base, strong), scale)
+        ax.set_ylabel(label)
+        ax.tick_params(axis="x", rotation=30)
+    axes[0].legend(fontsize=8)
+    fig.suptitle(f"What one more card is worth: {base} against {strong} in every seat, same deals (95% intervals)")
+    fig.tight_layout()
+    return fig
 
 
 def _registered() -> dict:
