@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from moonshot.simulator.errors import BadInput
-from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck import cards as deck
 from moonshot.simulator.hit_the_deck.profiles import PARAMS, PROFILES, parse_profile, seat_profiles
 from moonshot.simulator.hit_the_deck.rules import FLAGS, Rules, memory_model, parse_rules, rule_args
 
@@ -15,73 +15,73 @@ R = Rules()
 # ---------------------------------------------------------------------------- kinds and notation
 
 def test_kind_ids_follow_the_contract():
-    assert C.name(0) == "R1" and C.name(4) == "R5" and C.name(5) == "RCUT" and C.name(6) == "RFLIP"
-    assert C.name(7) == "G1" and C.name(12) == "GCUT" and C.name(19) == "BCUT" and C.name(26) == "YCUT"
-    assert [C.name(k) for k in range(28, 38)] == ["HN1", "HN2", "HN3", "HN4", "HN5",
+    assert deck.name(0) == "R1" and deck.name(4) == "R5" and deck.name(5) == "RCUT" and deck.name(6) == "RFLIP"
+    assert deck.name(7) == "G1" and deck.name(12) == "GCUT" and deck.name(19) == "BCUT" and deck.name(26) == "YCUT"
+    assert [deck.name(k) for k in range(28, 38)] == ["HN1", "HN2", "HN3", "HN4", "HN5",
                                                   "HCR", "HCG", "HCB", "HCY", "HH"]
-    assert C.DRAW == 38 and C.N_KINDS == 38 and C.NONE == -1
+    assert deck.DRAW == 38 and deck.N_KINDS == 38 and deck.NONE == -1
 
 
-@pytest.mark.parametrize("kind", range(C.N_KINDS))
+@pytest.mark.parametrize("kind", range(deck.N_KINDS))
 def test_name_parse_round_trip(kind):
-    assert C.parse_card(C.name(kind)) == kind
-    assert C.parse_card(C.name(kind).lower()) == kind
+    assert deck.parse_card(deck.name(kind)) == kind
+    assert deck.parse_card(deck.name(kind).lower()) == kind
 
 
 @pytest.mark.parametrize("bad", ["R6", "R0", "PCUT", "HN6", "HCP", "H", "", "RFLIPS", "3"])
 def test_parse_card_rejects(bad):
     with pytest.raises(BadInput, match="accepted"):
-        C.parse_card(bad)
+        deck.parse_card(bad)
 
 
 def test_deck_composition():
-    counts = C.deck_counts(R)
+    counts = deck.deck_counts(R)
     assert counts.shape == (38,) and counts.sum() == 110
     for c in range(4):
-        assert all(counts[C.number_card(c, v)] == 4 for v in range(1, 6))
-        assert counts[C.cut(c)] == 2 and counts[C.flip(c)] == 1 and counts[C.htd_c(c)] == 1
-    assert [counts[C.htd_n(v)] for v in range(1, 6)] == [2] * 5
-    assert counts[C.HH] == 4
+        assert all(counts[deck.number_card(c, v)] == 4 for v in range(1, 6))
+        assert counts[deck.cut(c)] == 2 and counts[deck.flip(c)] == 1 and counts[deck.htd_c(c)] == 1
+    assert [counts[deck.htd_n(v)] for v in range(1, 6)] == [2] * 5
+    assert counts[deck.HH] == 4
     assert sum(counts[k] for k in range(28)) == 92
-    assert len(C.deck_list(R)) == 110
+    assert len(deck.deck_list(R)) == 110
 
 
 def test_htd_number_values_change_the_deck():
     r = parse_rules(["htd.htd_number_values=1,1,1,1,1,5,5,5,5,5"])
-    counts = C.deck_counts(r)
-    assert counts[C.htd_n(1)] == 5 and counts[C.htd_n(5)] == 5 and counts[C.htd_n(3)] == 0
+    counts = deck.deck_counts(r)
+    assert counts[deck.htd_n(1)] == 5 and counts[deck.htd_n(5)] == 5 and counts[deck.htd_n(3)] == 0
     assert counts.sum() == 110
 
 
 def test_lookup_arrays():
-    r3, rcut, gflip = C.parse_card("R3"), C.parse_card("RCUT"), C.parse_card("GFLIP")
-    hn4, hcb = C.parse_card("HN4"), C.parse_card("HCB")
-    assert C.COLOUR[r3] == 0 and C.VALUE[r3] == 3 and C.CLASS[r3] == C.NUMBER and C.PENALTY[r3] == 3
-    assert C.COLOUR[rcut] == 0 and C.VALUE[rcut] == 0 and C.CLASS[rcut] == C.CUT and C.PENALTY[rcut] == 10
-    assert C.COLOUR[gflip] == 1 and C.CLASS[gflip] == C.FLIP
-    assert C.COLOUR[hn4] == -1 and C.VALUE[hn4] == 4 and C.CLASS[hn4] == C.HTD_N and C.PENALTY[hn4] == 10
-    assert C.COLOUR[hcb] == -1 and C.CLASS[hcb] == C.HTD_C and C.PENALTY[C.HH] == 10
-    assert C.CLASS[C.HH] == C.HTD_H and C.COLOUR[C.HH] == -1
-    assert [C.SLAP_KIND[k] for k in (r3, rcut, gflip, hn4, hcb, C.HH)] == [0, 1, 1, 2, 2, -1]
-    for arr in (C.COLOUR, C.VALUE, C.CLASS, C.PENALTY, C.SLAP_KIND):
+    r3, rcut, gflip = deck.parse_card("R3"), deck.parse_card("RCUT"), deck.parse_card("GFLIP")
+    hn4, hcb = deck.parse_card("HN4"), deck.parse_card("HCB")
+    assert deck.COLOUR[r3] == 0 and deck.VALUE[r3] == 3 and deck.CLASS[r3] == deck.NUMBER and deck.PENALTY[r3] == 3
+    assert deck.COLOUR[rcut] == 0 and deck.VALUE[rcut] == 0 and deck.CLASS[rcut] == deck.CUT and deck.PENALTY[rcut] == 10
+    assert deck.COLOUR[gflip] == 1 and deck.CLASS[gflip] == deck.FLIP
+    assert deck.COLOUR[hn4] == -1 and deck.VALUE[hn4] == 4 and deck.CLASS[hn4] == deck.HTD_N and deck.PENALTY[hn4] == 10
+    assert deck.COLOUR[hcb] == -1 and deck.CLASS[hcb] == deck.HTD_C and deck.PENALTY[deck.HH] == 10
+    assert deck.CLASS[deck.HH] == deck.HTD_H and deck.COLOUR[deck.HH] == -1
+    assert [deck.SLAP_KIND[k] for k in (r3, rcut, gflip, hn4, hcb, deck.HH)] == [0, 1, 1, 2, 2, -1]
+    for arr in (deck.COLOUR, deck.VALUE, deck.CLASS, deck.PENALTY, deck.SLAP_KIND):
         assert arr.dtype == np.int8 and arr.shape == (38,)
 
 
 def test_parse_hand():
-    assert C.parse_hand("R3 R5 G2 BCUT YFLIP HN3 HH", R, size=7) == [2, 4, 8, 19, 27, 30, 37]
-    assert C.parse_hand("r3,  hh", R) == [2, 37]
+    assert deck.parse_hand("R3 R5 G2 BCUT YFLIP HN3 HH", R, size=7) == [2, 4, 8, 19, 27, 30, 37]
+    assert deck.parse_hand("r3,  hh", R) == [2, 37]
     with pytest.raises(BadInput, match="exactly 7"):
-        C.parse_hand("R3 R5", R, size=7)
+        deck.parse_hand("R3 R5", R, size=7)
     with pytest.raises(BadInput, match="unknown card 'X9'"):
-        C.parse_hand("R3 X9", R)
+        deck.parse_hand("R3 X9", R)
     with pytest.raises(BadInput, match="deck has 1"):
-        C.parse_hand("RFLIP RFLIP", R)
+        deck.parse_hand("RFLIP RFLIP", R)
     with pytest.raises(BadInput, match="deck has 4"):
-        C.parse_hand("HH HH HH HH HH", R)
+        deck.parse_hand("HH HH HH HH HH", R)
 
 
 def test_demand_names():
-    assert C.demand_name(-1) == "none" and C.demand_name(3) == "Number(4)" and C.demand_name(6) == "Colour(G)"
+    assert deck.demand_name(-1) == "none" and deck.demand_name(3) == "Number(4)" and deck.demand_name(6) == "Colour(G)"
 
 
 # ---------------------------------------------------------------------------- rules flags

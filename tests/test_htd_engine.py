@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck import cards
 from moonshot.simulator.hit_the_deck import reference as ref
-from moonshot.simulator.hit_the_deck.chance import RecordedChance
+from moonshot.simulator.hit_the_deck.reference_chance import RecordedChance
 from moonshot.simulator.hit_the_deck.engine import Table, play, play_games
-from moonshot.simulator.hit_the_deck.engine import state as S
-from moonshot.simulator.hit_the_deck.engine.view import known_draw
+from moonshot.simulator.hit_the_deck.engine import state
+from moonshot.simulator.hit_the_deck.engine.lazy_view import known_draw
 from moonshot.simulator.hit_the_deck.profiles import seat_profiles
 from moonshot.simulator.hit_the_deck.rules import parse_rules
 from moonshot.simulator.hit_the_deck.views import DRAW, bits_of
@@ -53,9 +53,9 @@ class Checking:
         if drawn.any():                                  # play it or keep it: exactly those two
             assert legal[drawn].sum(axis=1).tolist() == [2] * int(drawn.sum())
             assert legal[drawn, DRAW].all()
-        assert view.hand.dtype == np.int8 and view.hand.shape == (len(view), C.N_KINDS)
+        assert view.hand.dtype == np.int8 and view.hand.shape == (len(view), cards.N_KINDS)
         assert np.array_equal(view.hand.sum(axis=1), view.hand_sizes[np.arange(len(view)), view.seat])
-        assert view.known_draw.shape == (len(view), 8) and view.seen.shape == (len(view), C.N_KINDS)
+        assert view.known_draw.shape == (len(view), 8) and view.seen.shape == (len(view), cards.N_KINDS)
         assert ((view.demand >= -1) & (view.demand <= 8)).all()
         return self.inner.play(view, rng)
 
@@ -117,7 +117,7 @@ def test_chance_of_a_game_does_not_depend_on_other_games():
         def play(self, view, rng):
             legal = view.legal[:, :DRAW]
             low = np.where(legal.any(axis=1), np.argmax(legal, axis=1), DRAW)
-            high = np.where(legal.any(axis=1), C.N_KINDS - 1 - np.argmax(legal[:, ::-1], axis=1), DRAW)
+            high = np.where(legal.any(axis=1), cards.N_KINDS - 1 - np.argmax(legal[:, ::-1], axis=1), DRAW)
             return np.where(view.scores[:, 0] == 99, high, low)
     t = table(4, ["htd.reaction=child"])
     scores = np.zeros((200, 4), dtype=np.int16)
@@ -130,18 +130,18 @@ def test_chance_of_a_game_does_not_depend_on_other_games():
 
 def _deck_check(deck):
     def hook(st):
-        live = np.flatnonzero(st.phase != S.DONE)
+        live = np.flatnonzero(st.phase != state.DONE)
         if not len(live):
             return
         R = len(live)
         counts = st.hand[live].sum(axis=1, dtype=np.int64)
         for pile, size in ((st.draw, st.dn), (st.disc, st.sn)):
-            cols = np.arange(S.PILE)[None, :] < size[live][:, None]
-            at = (np.arange(R)[:, None] * C.N_KINDS + pile[live])[cols]
-            counts += np.bincount(at, minlength=R * C.N_KINDS).reshape(R, C.N_KINDS)
+            cols = np.arange(state.PILE)[None, :] < size[live][:, None]
+            at = (np.arange(R)[:, None] * cards.N_KINDS + pile[live])[cols]
+            counts += np.bincount(at, minlength=R * cards.N_KINDS).reshape(R, cards.N_KINDS)
         assert (counts == deck[None, :]).all(), "cards lost or created"
         bits = np.zeros(st.hbits[live].shape, dtype=np.uint64)
-        for k in range(C.N_KINDS):
+        for k in range(cards.N_KINDS):
             bits |= np.where(st.hand[live][:, :, k] > 0, np.uint64(1) << np.uint64(k), np.uint64(0))
         assert np.array_equal(bits, st.hbits[live]) and np.array_equal(st.hand[live].sum(axis=2), st.size[live])
     return hook
@@ -157,7 +157,7 @@ def test_finished_games_are_inert():
     seen: dict[int, tuple] = {}
 
     def hook(st):
-        done = np.flatnonzero(st.phase == S.DONE)
+        done = np.flatnonzero(st.phase == state.DONE)
         for r in done:
             snap = (st.hand[r].tobytes(), st.draw[r].tobytes(), int(st.dn[r]), st.disc[r].tobytes(), int(st.sn[r]),
                     int(st.turns[r]), st.pen[r].tobytes(), int(st.out[r]))
@@ -225,14 +225,14 @@ def _flip_scenario(memory):
     pile is [R1, RFLIP] (the discards, oldest on top) and seat 0 decides next."""
     rules = parse_rules([f"htd.memory={memory}", "htd.reaction=off"])
     t = Table(2, rules, seat_profiles([], 2, default="off"))
-    deck = list(C.deck_list(rules))
-    h0 = [C.flip(0), C.number_card(1, 2), C.number_card(1, 3), C.number_card(1, 4), C.number_card(2, 2),
-          C.number_card(2, 3), C.number_card(2, 1)]          # B1 goes on the Y1 the flip turns up
-    h1 = [C.number_card(3, 2), C.number_card(3, 3), C.number_card(3, 4), C.number_card(2, 5),
-          C.number_card(1, 5), C.number_card(3, 5), C.number_card(0, 5)]
-    for k in h0 + h1 + [C.number_card(0, 1), C.number_card(3, 1)]:
+    deck = list(cards.deck_list(rules))
+    h0 = [cards.flip(0), cards.number_card(1, 2), cards.number_card(1, 3), cards.number_card(1, 4), cards.number_card(2, 2),
+          cards.number_card(2, 3), cards.number_card(2, 1)]          # B1 goes on the Y1 the flip turns up
+    h1 = [cards.number_card(3, 2), cards.number_card(3, 3), cards.number_card(3, 4), cards.number_card(2, 5),
+          cards.number_card(1, 5), cards.number_card(3, 5), cards.number_card(0, 5)]
+    for k in h0 + h1 + [cards.number_card(0, 1), cards.number_card(3, 1)]:
         deck.remove(k)
-    draw = [C.number_card(0, 1)] + deck + [C.number_card(3, 1)]
+    draw = [cards.number_card(0, 1)] + deck + [cards.number_card(3, 1)]
     seen = []
 
     class Spy:
@@ -240,7 +240,7 @@ def _flip_scenario(memory):
             seen.append((int(view.seat[0]), view.known_draw[0].tolist()))
             legal = view.legal[:, :DRAW]
             pick = np.argmax(legal, axis=1)
-            return np.where(legal[:, C.flip(0)], C.flip(0), pick)
+            return np.where(legal[:, cards.flip(0)], cards.flip(0), pick)
     spy = Spy()
     play(t, 1, [spy, spy], None, np.random.default_rng(0), np.random.default_rng(1), dealer=[1],
          hands=np.array([[h0, h1]]), draw_pile=np.array([draw]))
@@ -250,7 +250,7 @@ def _flip_scenario(memory):
 
 
 def test_memory_after_a_flip():
-    R1, RFLIP = C.number_card(0, 1), C.flip(0)
+    R1, RFLIP = cards.number_card(0, 1), cards.flip(0)
     assert _flip_scenario("perfect") == [R1, RFLIP] + [-1] * 6
     assert _flip_scenario("p_recall(1)") == [R1, RFLIP] + [-1] * 6
     assert _flip_scenario("window(2)") == [-1, RFLIP] + [-1] * 6
@@ -289,7 +289,7 @@ def test_memory_is_never_wrong_and_never_more_than_allowed(memory):
 def test_nothing_known_after_a_reshuffle(monkeypatch):
     t = table(4, ["htd.memory=perfect", "htd.reaction=child"])
     checked = []
-    original = S.State.reshuffle
+    original = state.State.reshuffle
 
     def reshuffle(self, rows):
         moved = original(self, rows)
@@ -298,7 +298,7 @@ def test_nothing_known_after_a_reshuffle(monkeypatch):
             assert (kd == -1).all()
             checked.append(len(moved))
         return moved
-    monkeypatch.setattr(S.State, "reshuffle", reshuffle)
+    monkeypatch.setattr(state.State, "reshuffle", reshuffle)
     run(t, 300)
     assert sum(checked) > 0
 
@@ -337,7 +337,7 @@ def test_start_card_flag():
 def test_word_matches_word_flag():
     rules = parse_rules(["htd.word_matches_word=true"])
     t, t0 = Table(4, rules), table(4)
-    rcut, gcut = C.cut(0), C.cut(1)
+    rcut, gcut = cards.cut(0), cards.cut(1)
     assert t.legal[gcut] >> np.uint64(rcut) & np.uint64(1)
     assert not t0.legal[gcut] >> np.uint64(rcut) & np.uint64(1)
 
@@ -430,8 +430,8 @@ def test_announce_htd_cards():
 
 def test_htd_number_values_and_colours():
     res = run(table(4, ["htd.htd_number_values=1,1,1,1,1,1,1,1,1,1"]), 300)
-    assert res.opening[:, :, C.htd_n(1) + 1:C.htd_n(5) + 1].sum() == 0
-    assert res.opening[:, :, C.htd_n(1)].sum() > 0
+    assert res.opening[:, :, cards.htd_n(1) + 1:cards.htd_n(5) + 1].sum() == 0
+    assert res.opening[:, :, cards.htd_n(1)].sum() > 0
     a = run(table(3, ["htd.colours=Red,Green,Blue,Yellow"]), 200)
     b = run(table(3), 200)
     assert np.array_equal(a.score, b.score)          # display names only (P8)

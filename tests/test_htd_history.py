@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from moonshot.simulator.errors import BadInput
-from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck import cards as deck
 from moonshot.simulator.hit_the_deck import reference as ref
-from moonshot.simulator.hit_the_deck.chance import RandomChance
+from moonshot.simulator.hit_the_deck.reference_chance import RandomChance
 from moonshot.simulator.hit_the_deck.history import records, replay
 from moonshot.simulator.hit_the_deck.profiles import seat_profiles
 from moonshot.simulator.hit_the_deck.rules import parse_rules
@@ -59,7 +59,7 @@ def test_records_have_the_history_keys(lines):
         assert rec["hand_id"] == 40 + i and rec["seed"] == 99 and rec["sides"] == [0, 1, 2, 3]
         assert rec["rules"]["htd.max_turns"] == 2000 and len(rec["rules"]) == 23
         assert rec["reaction"][3] == {"profile": "off"} and rec["reaction"][0]["profile"] == "child"
-        assert rec["hands"] == [[C.NAMES[k] for k in h] for h in played[i].dealt]
+        assert rec["hands"] == [[deck.NAMES[k] for k in h] for h in played[i].dealt]
         assert len(rec["draw_pile"]) == 110 - 28 and rec["events"] == played[i].events
         assert rec["score"] == played[i].score
         assert rec["went_out"] == played[i].went_out
@@ -101,7 +101,7 @@ def test_tampered_play_names_line_and_event(lines):
     rec = json.loads(out[0])
     # the play of a drawn card is compulsory, so any other card there is wrong at that very event
     i = next(i for i, e in enumerate(rec["events"]) if e[0] == "play" and rec["events"][i - 1][:2] == ["draw", e[1]])
-    rec["events"][i][2] = next(c for c in C.NAMES if c != rec["events"][i][2])
+    rec["events"][i][2] = next(c for c in deck.NAMES if c != rec["events"][i][2])
     with pytest.raises(BadInput) as exc:
         replay(rec, "h.jsonl", 3)
     msg = str(exc.value)

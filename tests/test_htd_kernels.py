@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from moonshot.simulator.hit_the_deck.engine import Table, play
-from moonshot.simulator.hit_the_deck.engine import state as S
+from moonshot.simulator.hit_the_deck.engine import state
 from moonshot.simulator.hit_the_deck.engine.fast import mirrors_numpy
 from moonshot.simulator.hit_the_deck.profiles import seat_profiles
 from moonshot.simulator.hit_the_deck.rules import parse_rules
@@ -46,5 +46,5 @@ def test_compiled_loop_gives_the_numpy_numbers(players, flags, profiles, strateg
 
 def test_a_replaced_state_method_runs_the_numpy_loop(monkeypatch):
     assert mirrors_numpy()
-    monkeypatch.setattr(S.State, "reshuffle", lambda self, rows: rows[:0])
+    monkeypatch.setattr(state.State, "reshuffle", lambda self, rows: rows[:0])
     assert not mirrors_numpy()

@@ -9,9 +9,9 @@ import json
 import numpy as np
 import pytest
 
-from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck import cards as deck
 from moonshot.simulator.hit_the_deck import reference as ref
-from moonshot.simulator.hit_the_deck.chance import RecordedChance
+from moonshot.simulator.hit_the_deck.reference_chance import RecordedChance
 from moonshot.simulator.hit_the_deck.engine import Table, legal_kinds, play
 from moonshot.simulator.hit_the_deck.history import records, replay
 from moonshot.simulator.hit_the_deck.profiles import seat_profiles
@@ -37,8 +37,8 @@ def _table(players, args, profiles=()):
 
 
 def _record(result, i):
-    return {"dealer": int(result.dealer[i]), "hands": [[C.NAMES[k] for k in h] for h in result.hands[i]],
-            "draw_pile": [C.NAMES[k] for k in result.draw_pile[i]], "events": result.events[i]}
+    return {"dealer": int(result.dealer[i]), "hands": [[deck.NAMES[k] for k in h] for h in result.hands[i]],
+            "draw_pile": [deck.NAMES[k] for k in result.draw_pile[i]], "events": result.events[i]}
 
 
 def check_parity(table, n, seed, strategy="random"):
@@ -54,15 +54,15 @@ def check_parity(table, n, seed, strategy="random"):
         def choose(view, legal):
             legal_sets.append((view.seat, sorted(legal), view.drawn))
             return chance.choose(view, legal)
-        hands = [[C.parse_card(c) for c in h] for h in rec["hands"]]
-        hand = ref.Hand(rec["dealer"], hands, [C.parse_card(c) for c in rec["draw_pile"]], table.rules,
+        hands = [[deck.parse_card(c) for c in h] for h in rec["hands"]]
+        hand = ref.Hand(rec["dealer"], hands, [deck.parse_card(c) for c in rec["draw_pile"]], table.rules,
                         table.profiles, choose, chance).play()
         assert hand.events == res.events[i], f"hand {i}"
         assert legal_sets == [tuple(d) for d in res.decisions[i]], f"hand {i}"
         assert hand.score == res.score[i].tolist()
         assert (-1 if hand.went_out is None else hand.went_out) == res.went_out[i]
         assert sorted(k for h in hand.hands for k in h) == sorted(
-            k for s in range(table.players) for k in range(C.N_KINDS) for _ in range(res.final["final_hands"][i, s, k]))
+            k for s in range(table.players) for k in range(deck.N_KINDS) for _ in range(res.final["final_hands"][i, s, k]))
         assert hand.draw == res.final["final_draw"][i, :res.final["final_dn"][i]][::-1].tolist()
         assert hand.discard == res.final["final_disc"][i, :res.final["final_sn"][i]][::-1].tolist()
     return res
@@ -101,9 +101,9 @@ def test_record_mode_changes_nothing():
 @pytest.mark.parametrize("word", [False, True])
 def test_legal_table_matches_reference(word):
     rules = parse_rules([f"htd.word_matches_word={str(word).lower()}"])
-    everything = list(range(C.N_KINDS))
-    for top in range(C.N_KINDS):
-        ignored = C.CLASS[top] in (C.HTD_N, C.HTD_C)         # only an ignored start card (P2)
+    everything = list(range(deck.N_KINDS))
+    for top in range(deck.N_KINDS):
+        ignored = deck.CLASS[top] in (deck.HTD_N, deck.HTD_C)         # only an ignored start card (P2)
         assert set(legal_kinds(top, -1, rules)) == ref.legal_plays(everything, top, -1, rules, ignored)
     for demand in range(9):
-        assert set(legal_kinds(C.HH, demand, rules)) == ref.legal_plays(everything, C.HH, demand, rules)
+        assert set(legal_kinds(deck.HH, demand, rules)) == ref.legal_plays(everything, deck.HH, demand, rules)

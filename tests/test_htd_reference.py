@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from moonshot.simulator.errors import BadInput, IllegalMove
 from moonshot.simulator.hit_the_deck import cards as C
 from moonshot.simulator.hit_the_deck import reference as ref
-from moonshot.simulator.hit_the_deck.chance import RandomChance
+from moonshot.simulator.hit_the_deck.reference_chance import RandomChance
 from moonshot.simulator.hit_the_deck.profiles import PROFILES, seat_profiles
 from moonshot.simulator.hit_the_deck.rules import Rules, parse_rules
 

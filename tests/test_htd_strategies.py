@@ -3,7 +3,7 @@ thumb on a hand-made view, and the strongest beating random in a paired match.""
 import numpy as np
 import pytest
 
-from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck import cards as deck
 from moonshot.simulator.hit_the_deck.engine import Table, play
 from moonshot.simulator.hit_the_deck.reference import legal_plays
 from moonshot.simulator.hit_the_deck.rules import Rules, parse_rules
@@ -56,23 +56,23 @@ def view(hand: str, top: str, sizes, demand: int = -1, seat: int = 0, direction:
          rules: Rules | None = None, voluntary: bool = False) -> PlayView:
     """One decision: seat `seat` holds `hand` (notation) on `top`; other seats' sizes from `sizes`."""
     rules = rules or Rules()
-    kinds = C.parse_hand(hand, rules)
-    counts = np.zeros((1, C.N_KINDS), dtype=np.int8)
+    kinds = deck.parse_hand(hand, rules)
+    counts = np.zeros((1, deck.N_KINDS), dtype=np.int8)
     for k in kinds:
         counts[0, k] += 1
-    legal = np.zeros((1, C.DRAW + 1), dtype=bool)
+    legal = np.zeros((1, deck.DRAW + 1), dtype=bool)
     if drawn >= 0:
-        legal[0, drawn] = legal[0, C.DRAW] = True
+        legal[0, drawn] = legal[0, deck.DRAW] = True
     else:
-        for k in legal_plays(kinds, C.parse_card(top), demand, rules):
+        for k in legal_plays(kinds, deck.parse_card(top), demand, rules):
             legal[0, k] = True
-        legal[0, C.DRAW] = voluntary
+        legal[0, deck.DRAW] = voluntary
     sizes = np.array([sizes], dtype=np.int16)
     sizes[0, seat] = len(kinds)
-    seen = np.zeros((1, C.N_KINDS), dtype=np.int16)
-    seen[0, C.parse_card(top)] = 1
+    seen = np.zeros((1, deck.N_KINDS), dtype=np.int16)
+    seen[0, deck.parse_card(top)] = 1
     return PlayView(players=sizes.shape[1], rules=rules, seat=np.array([seat], np.int8), hand=counts,
-                    legal=legal, drawn=np.array([drawn], np.int8), top=np.array([C.parse_card(top)], np.int8),
+                    legal=legal, drawn=np.array([drawn], np.int8), top=np.array([deck.parse_card(top)], np.int8),
                     demand=np.array([demand], np.int8), direction=np.array([direction], np.int8),
                     hand_sizes=sizes, scores=np.zeros_like(sizes), draw_size=np.array([40], np.int16),
                     discard_size=np.array([20], np.int16),
@@ -82,13 +82,13 @@ def view(hand: str, top: str, sizes, demand: int = -1, seat: int = 0, direction:
 def choices(spec: str, v: PlayView, n: int = 50) -> set[str]:
     s = make_strategy(GAME, spec)
     rng = np.random.default_rng(0)
-    return {"DRAW" if c == C.DRAW else C.NAMES[c] for c in (int(s.play(v, rng)[0]) for _ in range(n))}
+    return {"DRAW" if c == deck.DRAW else deck.NAMES[c] for c in (int(s.play(v, rng)[0]) for _ in range(n))}
 
 
 def test_dump_plays_a_ten_point_card_when_one_is_legal():
     assert choices("dump", view("R3 R5 RCUT HH G2", "R1", [0, 6, 6, 6])) <= {"RCUT", "HH"}
     assert choices("dump", view("R3 R5 G2 B4", "R1", [0, 6, 6, 6])) == {"R5"}        # else the highest number
-    assert choices("dump", view("R3 R5 B4 G1", "R1", [0, 6, 6, 6], demand=C.htd_n(3) - 28)) == {"R3"}
+    assert choices("dump", view("R3 R5 B4 G1", "R1", [0, 6, 6, 6], demand=deck.htd_n(3) - 28)) == {"R3"}
 
 
 def test_hold_keeps_hit_the_deck_cards_until_an_opponent_is_close():
@@ -99,7 +99,7 @@ def test_hold_keeps_hit_the_deck_cards_until_an_opponent_is_close():
     assert choices("hold", view(hand, "G1", [0, 6, 4, 6])) == {"G5"}
     assert choices("hold:close=4", view(hand, "G1", [0, 6, 4, 6])) <= {"HN3", "HCG"}
     assert choices("hold", view("HN3 B4 B5", "R2", [0, 6, 6, 6])) == {"HN3"}       # nothing else legal
-    drawn = view("B4 B5 R1 HH", "R2", [0, 6, 6, 6], drawn=C.HH)
+    drawn = view("B4 B5 R1 HH", "R2", [0, 6, 6, 6], drawn=deck.HH)
     assert choices("hold", drawn) == {"DRAW"}                                       # keeps a drawn HTD card
 
 
@@ -130,7 +130,7 @@ def test_tactician_keeps_its_last_wild_card():
 def test_tactician_plays_rather_than_draws_when_nobody_is_close():
     rules = parse_rules(["htd.voluntary_draw=true", "htd.drawn_card_play=optional"], 4)
     assert "DRAW" not in choices("tactician", view("R3 HH B5 Y4", "R1", [0, 6, 6, 6], rules=rules, voluntary=True))
-    v = view("HH R5 G5 B5 Y4", "R1", [0, 6, 6, 6], rules=rules, drawn=C.HH)
+    v = view("HH R5 G5 B5 Y4", "R1", [0, 6, 6, 6], rules=rules, drawn=deck.HH)
     assert choices("tactician", v) == {"HH"}                # a drawn 10-point card is shed
 
 

@@ -13,13 +13,13 @@ REPEATS = {"shoot-the-moon": True, "moon": False, "hit-the-deck": True}   # may 
 
 def pieces(game: str) -> list[str]:
     if game == "moon":
-        from moonshot.simulator.moon import tiles as T
-        return sorted((T.tile_name(i) for i in range(T.N_TILES)), key=lambda s: (-int(s[0]), -int(s[2])))
+        from moonshot.simulator.moon import tiles as dominoes
+        return sorted((dominoes.tile_name(i) for i in range(dominoes.N_TILES)), key=lambda s: (-int(s[0]), -int(s[2])))
     if game == "shoot-the-moon":
-        from moonshot.simulator.shoot_the_moon import cards as C
-        return list(dict.fromkeys(C.card_name(i) for i in range(C.DECK_SIZE)))
-    from moonshot.simulator.hit_the_deck import cards as C
-    return list(C.NAMES)
+        from moonshot.simulator.shoot_the_moon import cards as deck
+        return list(dict.fromkeys(deck.card_name(i) for i in range(deck.DECK_SIZE)))
+    from moonshot.simulator.hit_the_deck import cards
+    return list(cards.NAMES)
 
 
 def seat_orders(game: str) -> list[str]:

@@ -55,8 +55,8 @@ def steps(record: dict) -> list[dict]:
 
 
 def moon_steps(record: dict) -> list[dict]:
-    from moonshot.simulator.moon import solver as S
-    from moonshot.simulator.moon import tiles as T
+    from moonshot.simulator.moon import solver as moon_solver
+    from moonshot.simulator.moon import tiles as dominoes
     from moonshot.simulator.moon.rules import parse_rules
     P = record["players"]
     args = [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in record["rules"].items()]
@@ -64,22 +64,22 @@ def moon_steps(record: dict) -> list[dict]:
     out = [{"text": f"seat {s} {'passes' if b == 'pass' else f'bids {b}'}"} for s, b in record["bids"]]
     if record["bidder"] is None:
         return out + [{"text": "everyone passed: the hand is thrown in"}]
-    held = [[T.parse_tiles(t)[0] for t in h] for h in record["hands"]]
-    bidder, trump = record["bidder"], T.parse_trump(record["trump"], P, rules)
+    held = [[dominoes.parse_tiles(t)[0] for t in h] for h in record["hands"]]
+    bidder, trump = record["bidder"], dominoes.parse_trump(record["trump"], P, rules)
     if record.get("widow") is not None:
-        held[bidder].append(T.parse_tiles(record["widow"])[0])
-        held[bidder].remove(T.parse_tiles(record["discard"])[0])
+        held[bidder].append(dominoes.parse_tiles(record["widow"])[0])
+        held[bidder].remove(dominoes.parse_tiles(record["discard"])[0])
         out.append({"text": f"seat {bidder} takes the widow {record['widow']} and discards {record['discard']}"})
     out.append({"text": f"trump: {record['trump']}"})
     leader, trick, called = bidder, [], None
     winners = iter(record["trick_winners"])
     for i, play in enumerate(record["plays"]):
-        seat, tile = play[0], T.parse_tiles(play[1])[0]
+        seat, tile = play[0], dominoes.parse_tiles(play[1])[0]
         end = play[2] if len(play) > 2 else None
         first = i == 0
-        sol = S.solve(held, trump, rules, bidder, leader, trick, called, first_lead=first)
-        bidder_side = T.side_of_seats(P)[seat] == T.side_of_seats(P)[bidder]
-        values = [{"move": T.tile_name(m[0]) + f" calling {m[1]}" if isinstance(m, tuple) else T.tile_name(m),
+        sol = moon_solver.solve(held, trump, rules, bidder, leader, trick, called, first_lead=first)
+        bidder_side = dominoes.side_of_seats(P)[seat] == dominoes.side_of_seats(P)[bidder]
+        values = [{"move": dominoes.tile_name(m[0]) + f" calling {m[1]}" if isinstance(m, tuple) else dominoes.tile_name(m),
                    "tricks": int(v), "best": int(v) == sol.tricks} for m, v in sol.moves]
         chosen = (tile, end) if any(isinstance(m, tuple) for m, _ in sol.moves) and end is not None else tile
         played_value = dict(sol.moves).get(chosen)

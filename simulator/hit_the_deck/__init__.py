@@ -4,12 +4,12 @@
 ``rules``     the ``htd.*`` variant flags (RULES.md §4) as a frozen dataclass
 ``profiles``  per-seat reaction profiles of the slap model (RULES.md §C.14, §C.16 P9)
 ``reference`` the one-hand-at-a-time rules oracle and replayer, and a Game to the target score
-``chance``    chance sources for the reference: drawn from an RNG, or read back from a record
+``reference_chance``  chance sources for the reference: drawn from an RNG, or read back from a record
 ``history``   hand-history records (HISTORY.md) and the checked, readable replay
 """
 from moonshot.simulator.games import Game
 
 GAME = Game("hit-the-deck", "Hit the Deck", __name__, (2, 3, 4, 5, 6), 4, ("play",), "tactician", 3,
-            ("moonshot.strategies.hit_the_deck",),
+            ("moonshot.strategies.hit_the_deck", "moonshot.strategies.htd_search"),
             "moonshot.analysis.hit_the_deck", "moonshot.reports.hit_the_deck",
             'seven cards, e.g. "R3 R5 G2 BCUT YFLIP HN3 HH"', listed=3, options=("profile",))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from moonshot.simulator.errors import BadInput, checked_replay
-from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck import cards as deck
 from moonshot.simulator.hit_the_deck import reference as ref
 from moonshot.simulator.hit_the_deck.profiles import PARAMS, PROFILES, Profile, parse_profile
 from moonshot.simulator.hit_the_deck.rules import FLAGS, check_players, parse_rules, rule_args
@@ -27,8 +27,8 @@ def records(result, table, specs, seed: int, first_id: int) -> list[str]:
     for i in range(len(dealer)):
         rec = {**common, "hand_id": first_id + i,
                "dealer": dealer[i],
-               "hands": [[C.NAMES[int(k)] for k in h] for h in result.hands[i]],
-               "draw_pile": [C.NAMES[int(k)] for k in result.draw_pile[i]],
+               "hands": [[deck.NAMES[int(k)] for k in h] for h in result.hands[i]],
+               "draw_pile": [deck.NAMES[int(k)] for k in result.draw_pile[i]],
                "reaction": reaction,
                "events": result.events[i],
                "went_out": None if went_out[i] < 0 else went_out[i],
@@ -55,7 +55,7 @@ def _int(value, what: str) -> int:
 def _cards(value, what: str) -> list[int]:
     if not isinstance(value, list):
         raise BadInput(f"{what} is not a list of cards")
-    return [C.parse_card(c) for c in value]
+    return [deck.parse_card(c) for c in value]
 
 
 def profile_from_entry(entry) -> Profile:
@@ -93,8 +93,8 @@ def _replay(record: dict) -> str:
     if not isinstance(record["hands"], list) or len(record["hands"]) != players:
         raise BadInput(f"hands must list {players} hands")
     hands = [_cards(h, f"hand {s}") for s, h in enumerate(record["hands"])]
-    if any(len(h) != C.HAND_SIZE for h in hands):
-        raise BadInput(f"hands of {[len(h) for h in hands]} cards; each seat is dealt {C.HAND_SIZE}")
+    if any(len(h) != deck.HAND_SIZE for h in hands):
+        raise BadInput(f"hands of {[len(h) for h in hands]} cards; each seat is dealt {deck.HAND_SIZE}")
     draw_pile = _cards(record["draw_pile"], "draw_pile")
     if not isinstance(record["reaction"], list) or len(record["reaction"]) != players:
         raise BadInput(f"reaction must list {players} entries")
@@ -108,8 +108,8 @@ def _replay(record: dict) -> str:
     changed = {f.name: v for f in FLAGS if (v := rules.as_dict()[f.name]) != _default_text(f)}
     out.append("  rules: " + (f"changed from the defaults: {changed}" if changed else "the defaults"))
     for seat, h in enumerate(hands):
-        out.append(f"  seat {seat} ({profiles[seat].spec()}) holds {' '.join(C.NAMES[k] for k in h)}")
-    out.append(f"  draw pile, top first: {' '.join(C.NAMES[k] for k in draw_pile)}")
+        out.append(f"  seat {seat} ({profiles[seat].spec()}) holds {' '.join(deck.NAMES[k] for k in h)}")
+    out.append(f"  draw pile, top first: {' '.join(deck.NAMES[k] for k in draw_pile)}")
 
     turns = [0]
     hand_box: list[ref.Hand] = []
@@ -151,12 +151,12 @@ def _default_text(flag) -> object:
 def _describe(ev: list, h: ref.Hand) -> str:
     """One event in words, with the table state it leaves where that helps."""
     kind = ev[0]
-    top = C.NAMES[h.discard[0]] if h.discard else "-"
-    state = f"(top {top}, demand {C.demand_name(h.demand)}, dir {h.direction:+d})"
+    top = deck.NAMES[h.discard[0]] if h.discard else "-"
+    state = f"(top {top}, demand {deck.demand_name(h.demand)}, dir {h.direction:+d})"
     if kind == "play":
-        card = C.parse_card(ev[2])
+        card = deck.parse_card(ev[2])
         demand = ref.demand_of(card)
-        return (f"seat {ev[1]} plays {ev[2]:<6}(top {ev[2]}, demand {C.demand_name(demand)}, "
+        return (f"seat {ev[1]} plays {ev[2]:<6}(top {ev[2]}, demand {deck.demand_name(demand)}, "
                 f"dir {h.direction:+d})")
     if kind == "draw":
         return f"seat {ev[1]} draws {ev[2] if ev[2] is not None else 'nothing (no cards left)'}"

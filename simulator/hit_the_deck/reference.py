@@ -7,7 +7,7 @@ demands use the encoding there (-1 none, v-1 Number(v), 5+c Colour(c)).
 A :class:`Hand` holds the state of HTD-3 (hands, draw and discard piles as lists with the top
 first, direction, the seat to act, demand) and plays to the end, writing HISTORY.md events as it
 goes. Choices come from a chooser ``choose(view, legal) -> kind or DRAW``; every random outcome from
-a chance source (:mod:`simulator.hit_the_deck.chance`), so one code path both generates hands and
+a chance source (:mod:`simulator.hit_the_deck.reference_chance`), so one code path both generates hands and
 replays recorded ones. :class:`Game` strings hands together to ``htd.target_score`` (HTD-8).
 """
 from __future__ import annotations
@@ -23,7 +23,7 @@ from moonshot.simulator.hit_the_deck import cards as C
 from moonshot.simulator.hit_the_deck.cards import (
     CLASS, COLOUR, CUT, DRAW, FLIP, HH, HTD_C, HTD_H, HTD_N, NAMES, NUMBER, PENALTY, SLAP_KIND, VALUE,
 )
-from moonshot.simulator.hit_the_deck.chance import RandomChance, RecordedChance, cut_range
+from moonshot.simulator.hit_the_deck.reference_chance import RandomChance, RecordedChance, cut_range
 from moonshot.simulator.hit_the_deck.profiles import Profile
 from moonshot.simulator.hit_the_deck.rules import Rules
 

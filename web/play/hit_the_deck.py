@@ -12,9 +12,9 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck import cards as deck
 from moonshot.simulator.hit_the_deck import reference as ref
-from moonshot.simulator.hit_the_deck.chance import RandomChance
+from moonshot.simulator.hit_the_deck.reference_chance import RandomChance
 from moonshot.simulator.hit_the_deck.views import KNOWN_DEPTH, N_CHOICES, PlayView
 from moonshot.simulator.runner import chunk_rngs
 from moonshot.web.play import common
@@ -25,7 +25,7 @@ DRAW_LABEL = {True: "keep it (end the turn)", False: "draw a card"}
 
 def batch_view(view: ref.View, legal) -> PlayView:
     """The reference's view of one decision as a one-row batch PlayView (what strategies take)."""
-    counts = np.zeros((1, C.N_KINDS), dtype=np.int8)
+    counts = np.zeros((1, deck.N_KINDS), dtype=np.int8)
     for k in view.hand:
         counts[0, k] += 1
     mask = np.zeros((1, N_CHOICES), dtype=bool)
@@ -113,7 +113,7 @@ class HtdHand(common.Hand):
         self._hand: ref.Hand | None = None
 
     def tiles(self, hand) -> list[str]:
-        return [C.name(int(k)) for k in hand]
+        return [deck.name(int(k)) for k in hand]
 
     # ---------------------------------------------------------------- playing
     def deal_and_play(self) -> dict:
@@ -145,16 +145,16 @@ class HtdHand(common.Hand):
         return f"{who[0].upper() + who[1:]}; penalty points by seat {record['score']}, yours {record['score'][self.seat]}."
 
     def facts(self, view) -> list[tuple[str, str]]:
-        return [("top card", C.name(view.top)), ("demand", demand_text(view.demand)),
+        return [("top card", deck.name(view.top)), ("demand", demand_text(view.demand)),
                 ("direction", "clockwise" if view.direction > 0 else "counter-clockwise"),
                 ("cards held", ", ".join(f"seat {s}: {n}" for s, n in enumerate(view.hand_sizes))),
                 ("draw pile", str(view.draw_size)), ("discard pile", str(view.discard_size))]
 
     def turn(self, view: ref.View, legal) -> int:
         kept = view.drawn >= 0
-        choices = [{"value": int(k), "label": C.name(int(k)) if k != C.DRAW else DRAW_LABEL[kept]}
+        choices = [{"value": int(k), "label": deck.name(int(k)) if k != deck.DRAW else DRAW_LABEL[kept]}
                    for k in sorted(legal)]
-        title = f"You drew {C.name(view.drawn)}: play it?" if kept else "Your turn"
+        title = f"You drew {deck.name(view.drawn)}: play it?" if kept else "Your turn"
         return self.ask("play", title, view.hand, self.facts(view), choices,
                         hint=lambda: self.hint(view, legal))
 
@@ -177,7 +177,7 @@ class HtdHand(common.Hand):
         best = make_strategy("hit-the-deck", "tactician")
         bv = batch_view(view, legal)
         score = best.scores(bv, legal_bits(bv), np.random.default_rng(self.seed))[0]
-        rows = [{"move": C.name(int(k)) if k != C.DRAW else DRAW_LABEL[view.drawn >= 0], "value": float(score[k])}
+        rows = [{"move": deck.name(int(k)) if k != deck.DRAW else DRAW_LABEL[view.drawn >= 0], "value": float(score[k])}
                 for k in sorted(legal)]
         low = min(r["value"] for r in rows)
         for r in rows:

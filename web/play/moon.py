@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 
 from moonshot.analysis.common import Setup
-from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon import tiles as dominoes
 from moonshot.simulator.moon.views import BID_VALUES
 from moonshot.simulator.runner import chunk_rngs
 from moonshot.web.play import common
 
-TRUMPS = [T.trump_name(t) for t in range(9)]
+TRUMPS = [dominoes.trump_name(t) for t in range(9)]
 
 
 def _bid_label(b: int) -> str:
@@ -37,9 +37,9 @@ class Human:
     def discard(self, view, rng):
         if len(view) == 0:
             return np.zeros(0, dtype=np.int64)
-        facts = [("contract", f"you bid {int(view.bid[0])}"), ("widow", f"{T.tile_name(int(view.hand[0][7]))} "
+        facts = [("contract", f"you bid {int(view.bid[0])}"), ("widow", f"{dominoes.tile_name(int(view.hand[0][7]))} "
                                                                           "(taken into your hand)")]
-        choices = [{"value": i, "label": T.tile_name(int(t))} for i, t in enumerate(view.hand[0])]
+        choices = [{"value": i, "label": dominoes.tile_name(int(t))} for i, t in enumerate(view.hand[0])]
         return np.array([self.g.ask("discard", "Discard one tile", view.hand[0], facts, choices)])
 
     def trump(self, view, rng):
@@ -53,23 +53,23 @@ class Human:
         if len(view) == 0:
             return np.zeros(0, dtype=np.int64)
         hand = [t for t, live in zip(view.hand[0], view.live[0]) if live]
-        trick = [f"seat {int(s)}: {T.tile_name(int(t))}" for t, s in zip(view.trick[0], view.trick_seats[0]) if t >= 0]
-        played = [T.tile_name(t) for t in np.flatnonzero(view.seen[0])]
+        trick = [f"seat {int(s)}: {dominoes.tile_name(int(t))}" for t, s in zip(view.trick[0], view.trick_seats[0]) if t >= 0]
+        played = [dominoes.tile_name(t) for t in np.flatnonzero(view.seen[0])]
         facts = [("trump", TRUMPS[int(view.trump[0])]),
                  ("contract", f"seat {int(view.bidder[0])} bid {int(view.bid[0])}"),
                  ("tricks won by side", ", ".join(f"side {k}: {int(v)}" for k, v in enumerate(view.tricks[0]))),
                  ("your side", str(int(view.side[0]))), ("trick", f"{int(view.trick_no) + 1} of 7"),
                  ("this trick", ", ".join(trick) or "you lead"),
                  ("played before", " ".join(played) or "nothing yet")]
-        choices = [{"value": int(i), "label": T.tile_name(int(view.hand[0][i]))} for i in np.flatnonzero(view.legal[0])]
+        choices = [{"value": int(i), "label": dominoes.tile_name(int(view.hand[0][i]))} for i in np.flatnonzero(view.legal[0])]
         return np.array([self.g.ask("play", "Your play", hand, facts, choices, hint=lambda: self.g.hint(view))])
 
     def call_end(self, view, slot, rng):
         if len(view) == 0:
             return np.zeros(0, dtype=np.int64)
         tile = int(view.hand[0][slot[0]])
-        choices = [{"value": int(e), "label": f"call {int(e)}s"} for e in T.ends(tile)]
-        return np.array([self.g.ask("call", f"Which end of {T.tile_name(tile)} do you call?", view.hand[0], [], choices)])
+        choices = [{"value": int(e), "label": f"call {int(e)}s"} for e in dominoes.ends(tile)]
+        return np.array([self.g.ask("call", f"Which end of {dominoes.tile_name(tile)} do you call?", view.hand[0], [], choices)])
 
 
 class MoonHand(common.Hand):
@@ -80,7 +80,7 @@ class MoonHand(common.Hand):
         self._pimc = None
 
     def tiles(self, hand) -> list[str]:
-        return [T.tile_name(int(t)) for t in hand]
+        return [dominoes.tile_name(int(t)) for t in hand]
 
     def deal_and_play(self) -> dict:
         setup = self.setup
@@ -115,7 +115,7 @@ class MoonHand(common.Hand):
     def hint(self, view) -> dict:
         """pimc's expected score for the bidder after each legal play (32 dealt worlds)."""
         moves, score, bidder_side = self.pimc.move_values(view, 0, np.random.default_rng(self.seed))
-        rows = [{"move": T.tile_name(t) + (f" calling {e}" if e is not None else ""), "value": float(v)}
+        rows = [{"move": dominoes.tile_name(t) + (f" calling {e}" if e is not None else ""), "value": float(v)}
                 for (t, e), v in zip(moves, score)]
         rows.sort(key=lambda r: -r["value"] if bidder_side else r["value"])
         return {"by": "pimc: 32 deals of the unseen tiles that fit what your seat has seen, each solved exactly",

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from moonshot.simulator.runner import chunk_rngs
-from moonshot.simulator.shoot_the_moon import cards as C
+from moonshot.simulator.shoot_the_moon import cards as deck
 from moonshot.web.play import common
 
 
@@ -34,10 +34,10 @@ class Human:
                  ("trick", f"{int(view.trick_no) + 1} of 5"),
                  ("tricks won by side", ", ".join(f"side {k}: {int(v)}" for k, v in enumerate(view.tricks[0]))),
                  ("chips by side", ", ".join(f"side {k}: {int(v)}" for k, v in enumerate(view.chips[0]))),
-                 ("this trick", ", ".join(f"{_seat(table, s)}: {C.card_name(c)}" for s, c in now) or "you lead")]
+                 ("this trick", ", ".join(f"{_seat(table, s)}: {deck.card_name(c)}" for s, c in now) or "you lead")]
         for i, t in enumerate(tricks):
-            facts.append((f"trick {i + 1}", ", ".join(f"{_seat(table, s)}: {C.card_name(c)}" for s, c in t)))
-        choices = [{"value": int(i), "label": C.card_name(int(view.hand[0][i]))} for i in np.flatnonzero(view.legal[0])]
+            facts.append((f"trick {i + 1}", ", ".join(f"{_seat(table, s)}: {deck.card_name(c)}" for s, c in t)))
+        choices = [{"value": int(i), "label": deck.card_name(int(view.hand[0][i]))} for i in np.flatnonzero(view.legal[0])]
         return np.array([self.g.ask("play", "Your play", hand, facts, choices, hint=lambda: self.g.hint(view))])
 
 
@@ -49,7 +49,7 @@ class StmHand(common.Hand):
         self._rollout = None
 
     def tiles(self, hand) -> list[str]:
-        return [C.card_name(int(c)) for c in hand]
+        return [deck.card_name(int(c)) for c in hand]
 
     def deal_and_play(self) -> dict:
         setup = self.setup
@@ -68,7 +68,7 @@ class StmHand(common.Hand):
         if self._rollout is None:
             self._rollout = make_strategy("shoot-the-moon", "rollout")
         values = self._rollout.values(view, np.random.default_rng(self.seed))[0]
-        rows = [{"move": C.card_name(int(view.hand[0][i])), "value": float(values[i])}
+        rows = [{"move": deck.card_name(int(view.hand[0][i])), "value": float(values[i])}
                 for i in np.flatnonzero(view.legal[0])]
         rows.sort(key=lambda r: -r["value"])
         return {"by": "rollout: 32 deals of the unseen cards that fit what your seat has seen, each played out "

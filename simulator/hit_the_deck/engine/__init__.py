@@ -7,8 +7,8 @@ Parts:
              false-slap tables)
   state.py   the batch state (its encodings are listed there) and the pile and hand operations
   hand.py    the phases of a hand: opening, turns, cuts, flips, slaps, false slaps, penalties
-  chance.py  counter-based chance: each game's outcomes from its own key (paired comparisons)
-  view.py    the lazy PlayView strategies see (views.py)
+  keyed_chance.py  counter-based chance: each game's outcomes from its own key (paired comparisons)
+  lazy_view.py  the lazy PlayView strategies see (its fields: views.py)
   record.py  record mode: HISTORY.md events and the legal set of every decision
   games.py   whole games to htd.target_score (HTD-8)
 
@@ -24,7 +24,7 @@ from typing import Sequence
 import numpy as np
 
 from moonshot.simulator.batch import groups
-from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck import cards
 from moonshot.simulator.hit_the_deck.engine.fast import FastRun, mirrors_numpy
 from moonshot.simulator.hit_the_deck.engine.hand import HandRun
 from moonshot.simulator.hit_the_deck.engine.kernels import shuffle_decks
@@ -34,7 +34,7 @@ from moonshot.simulator.hit_the_deck.engine.table import Table, legal_kinds, leg
 
 __all__ = ["Table", "deal", "play", "Result", "play_games", "GameResult", "legal_kinds", "legal_table"]
 
-HAND = C.HAND_SIZE
+HAND = cards.HAND_SIZE
 
 
 def shuffled_decks(rng: np.random.Generator, n: int, deck: np.ndarray) -> np.ndarray:

@@ -12,26 +12,26 @@ import numpy as np
 
 from moonshot.simulator.batch import ask, illegal
 from moonshot.simulator.errors import IllegalMove
-from moonshot.simulator.hit_the_deck import cards as C
-from moonshot.simulator.hit_the_deck.engine import chance as X
+from moonshot.simulator.hit_the_deck import cards as deck
+from moonshot.simulator.hit_the_deck.engine import keyed_chance
 from moonshot.simulator.hit_the_deck.engine.state import (CAUSES, CUT, DONE, FALSE_SLAP, FLIP, FORGOT, PILE, SLAP,
                                                  TURN, State)
 from moonshot.simulator.hit_the_deck.engine.table import DRAW, DRAW_BIT, KIND_BIT, N_KINDS, Table
-from moonshot.simulator.hit_the_deck.engine.view import EnginePlayView
+from moonshot.simulator.hit_the_deck.engine.lazy_view import EnginePlayView
 
 QUIET_LIMIT = 30
-CLASS = C.CLASS.astype(np.int8)
-SLAP_KIND = C.SLAP_KIND.astype(np.intp)
+CLASS = deck.CLASS.astype(np.int8)
+SLAP_KIND = deck.SLAP_KIND.astype(np.intp)
 # DEMAND_OF[kind]: the demand a card sets when it lands (HTD-4.4, HTD-4.5), -1 for other cards
-DEMAND_OF = np.array([C.VALUE[k] - 1 if C.CLASS[k] == C.HTD_N else 5 + k - 33 if C.CLASS[k] == C.HTD_C else -1
+DEMAND_OF = np.array([deck.VALUE[k] - 1 if deck.CLASS[k] == deck.HTD_N else 5 + k - 33 if deck.CLASS[k] == deck.HTD_C else -1
                       for k in range(N_KINDS)], dtype=np.int8)
 # NEXT_PHASE[kind]: what the next seat must do with a card that landed (HTD-4, HTD-5.1)
-NEXT_PHASE = np.where(C.CLASS == C.CUT, CUT, np.where(C.CLASS == C.FLIP, FLIP, TURN)).astype(np.int8)
+NEXT_PHASE = np.where(deck.CLASS == deck.CUT, CUT, np.where(deck.CLASS == deck.FLIP, FLIP, TURN)).astype(np.int8)
 SLAP_SLOTS = np.arange(8, 8 + 5 * 6, dtype=np.uint64)   # slap event slots: 0 forget, 1 notice, 2 tie, 8.. seats
 
 
 def _name(kinds) -> list:
-    return [None if k < 0 else C.NAMES[k] for k in np.asarray(kinds).tolist()]
+    return [None if k < 0 else deck.NAMES[k] for k in np.asarray(kinds).tolist()]
 
 
 def _no_name(kinds) -> None:
@@ -127,7 +127,7 @@ class HandRun:
             card = st.pop_draw(todo)
             st.push_discard(todo, card)
             st.log("turn", st.gid[todo], self.nm(card))
-            hh = card == C.HH
+            hh = card == deck.HH
             todo = todo[hh]
             if len(todo):                          # an opening HTD-H is always buried
                 self.bury(todo, "draw")
@@ -177,7 +177,7 @@ class HandRun:
         self.pending = []
         rows, card, actor, x, played = (np.concatenate(a) for a in zip(*parts)) if len(parts) > 1 else parts[0]
         st = self.st
-        hh = card == C.HH
+        hh = card == deck.HH
         if hh.any():
             h, x_h, p_h = rows[hh], x[hh], played[hh]
             # HTD-4.6: a played HTD-H's player shouts, then x plays any card;
@@ -280,7 +280,7 @@ class HandRun:
         if last.any():
             o, s = rows[last], seats[last]
             if self.rules.final_card_effects == "resolve_then_score":
-                hh = card[last] == C.HH
+                hh = card[last] == deck.HH
                 if hh.any():
                     self.slap(o[hh], s[hh], went_out=True)        # P4
             st.out[o] = s
@@ -328,7 +328,7 @@ class HandRun:
             if how == "uniform":
                 k = lo + np.minimum((u1 * (hi - lo + 1)).astype(np.int64), hi - lo)
             else:
-                z, _ = X.normal_pair(u1, st.uniform(rows, c, 1))
+                z, _ = keyed_chance.normal_pair(u1, st.uniform(rows, c, 1))
                 k = np.rint(n / 2 + n / 8 * z).astype(np.int64)
         k = np.minimum(np.maximum(k, lo), hi)
         card = st.remove_from_draw(rows, (k - 1 if bottom else k).astype(np.int16))
@@ -367,14 +367,14 @@ class HandRun:
         todo = rows
         left = (st.sn[rows] - 1).astype(np.int64)
         while len(todo):
-            go = (CLASS[st.top(todo)] == C.FLIP) & (left > 0)
+            go = (CLASS[st.top(todo)] == deck.FLIP) & (left > 0)
             todo, left = todo[go], left[go] - 1
             if len(todo):
                 self.bury(todo, "discard")
                 st.reveal_top(todo)
         x = self.nxt(rows, seats)
         top = st.top(rows)
-        stays = CLASS[top] == C.FLIP               # not carried out: a normal turn on it
+        stays = CLASS[top] == deck.FLIP               # not carried out: a normal turn on it
         if stays.any():
             r = rows[stays]
             self.false_slaps(r, top[stays], seats[stays])
@@ -445,7 +445,7 @@ class HandRun:
             sd = np.where(me, R["sigma_self"][i], R["sigma"][i])
             tau = np.where(me, R["tau_self"][i], R["tau"][i])
             u = U[:, 5 * i:5 * i + 5]
-            z1, z2 = X.normal_pair(u[:, 0], u[:, 1])
+            z1, z2 = keyed_chance.normal_pair(u[:, 0], u[:, 1])
             d = mu + sd * z1 - tau * np.log(u[:, 2])
             lapse = u[:, 3] < R["p_lapse"][i]
             d = d + np.where(lapse, -R["lapse_mean"][i] * np.log(u[:, 4]), 0.0)

@@ -55,7 +55,7 @@ jit = numba.njit(cache=True, nogil=True, _nrt=False)
 step = numba.njit(cache=True, nogil=True, _nrt=False, inline="always")
 
 
-# ---------------------------------------------------------------------------- chance (chance.py)
+# ---------------------------------------------------------------------------- chance (keyed_chance.py)
 @step
 def _hash(key, counter, slot):
     z = key ^ ((np.uint64(counter) << np.uint64(20)) | np.uint64(slot))

@@ -17,7 +17,7 @@ Encodings (R rows, P seats):
   dirn     (R,) int8          +1 clockwise, -1
   cur      (R,) int8          the seat who acts next;  phase (R,) int8 what it does (TURN/CUT/FLIP/DONE)
   turns    (R,) int16         HTD-6.5 turns;  quiet (R,) int16 HTD-6.4 quiet stretch
-  key, ctr (R,) uint64/uint32 chance key and chance-event counter (chance.py)
+  key, ctr (R,) uint64/uint32 chance key and chance-event counter (keyed_chance.py)
   out      (R,) int8          seat that went out, -1;  blocked, maxed (R,) bool (HTD-6.4 / HTD-6.5)
   seen     (R, 38) int16      card events by kind this hand (PlayView.seen)
   pen      (R, P, 3) int16    penalty cards received by cause (0 slap, 1 forgot, 2 false slap)
@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from moonshot.simulator.hit_the_deck import cards as C
-from moonshot.simulator.hit_the_deck.engine import chance as X
+from moonshot.simulator.hit_the_deck import cards as deck
+from moonshot.simulator.hit_the_deck.engine import keyed_chance
 from moonshot.simulator.hit_the_deck.engine.kernels import count_kinds
 from moonshot.simulator.hit_the_deck.engine.table import KIND_BIT, N_KINDS, Table
 
@@ -38,7 +38,7 @@ TURN, CUT, FLIP, DONE = 0, 1, 2, 3
 SLAP, FORGOT, FALSE_SLAP = 0, 1, 2            # penalty causes
 CAUSES = ("slap", "forgot", "false_slap")
 COLS = np.arange(PILE, dtype=np.int16)
-PENALTY16 = C.PENALTY.astype(np.int16)
+PENALTY16 = deck.PENALTY.astype(np.int16)
 
 
 def counts(hands: np.ndarray) -> np.ndarray:
@@ -155,7 +155,7 @@ class State:
         return c
 
     def uniform(self, rows: np.ndarray, c: np.ndarray, slot) -> np.ndarray:
-        return X.uniform(self.key[rows], c, slot)
+        return keyed_chance.uniform(self.key[rows], c, slot)
 
     # ------------------------------------------------------------------ hands
     def give(self, rows: np.ndarray, seats: np.ndarray, kinds: np.ndarray) -> None:
@@ -211,7 +211,7 @@ class State:
         m = (self.sn[rows] - 1).astype(np.int16)
         w = int(m.max())                                          # only the used columns are sorted
         cols = COLS[None, :w]
-        h = X.hashes(self.key[rows][:, None], c[:, None], cols)
+        h = keyed_chance.hashes(self.key[rows][:, None], c[:, None], cols)
         h[cols >= m[:, None]] = np.uint64(0xFFFFFFFFFFFFFFFF)
         order = np.argsort(h, axis=1, kind="stable")            # a uniform permutation of 0..m-1
         below = self.disc[rows]
@@ -227,7 +227,7 @@ class State:
         self.sstamp[rows, 0] = stamp
         self.sn[rows] = 1
         if self.log.on:
-            self.log("reshuffle", self.gid[rows], [[C.NAMES[x] for x in r[:k][::-1].tolist()] for r, k in zip(new, m)])
+            self.log("reshuffle", self.gid[rows], [[deck.NAMES[x] for x in r[:k][::-1].tolist()] for r, k in zip(new, m)])
         return rows
 
     def flip_piles(self, rows: np.ndarray) -> None:

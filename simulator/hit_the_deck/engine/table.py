@@ -15,12 +15,12 @@ from functools import cached_property
 import numpy as np
 
 from moonshot.simulator.errors import BadInput
-from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck import cards
 from moonshot.simulator.hit_the_deck.profiles import Profile, seat_profiles
 from moonshot.simulator.hit_the_deck.rules import Rules, check_players, memory_model
 
-N_KINDS = C.N_KINDS
-DRAW = C.DRAW
+N_KINDS = cards.N_KINDS
+DRAW = cards.DRAW
 N_SITUATIONS = N_KINDS + 9
 KIND_BIT = (np.uint64(1) << np.arange(N_KINDS + 1, dtype=np.uint64))     # KIND_BIT[DRAW] = the DRAW bit
 DRAW_BIT = KIND_BIT[DRAW]
@@ -30,15 +30,15 @@ def legal_kinds(top: int, demand: int, rules: Rules) -> list[int]:
     """The kinds playable on `top` under `demand` (RULES.md HTD-3, P1, P2), as a list."""
     out = []
     for k in range(N_KINDS):
-        cls, col = int(C.CLASS[k]), int(C.COLOUR[k])
+        cls, col = int(cards.CLASS[k]), int(cards.COLOUR[k])
         if demand >= 0:
-            ok = (cls == C.NUMBER and C.VALUE[k] == demand + 1) if demand < 5 else (col == demand - 5)
-        elif C.CLASS[top] in (C.HTD_H, C.HTD_N, C.HTD_C) or cls in (C.HTD_N, C.HTD_C, C.HTD_H):
+            ok = (cls == cards.NUMBER and cards.VALUE[k] == demand + 1) if demand < 5 else (col == demand - 5)
+        elif cards.CLASS[top] in (cards.HTD_H, cards.HTD_N, cards.HTD_C) or cls in (cards.HTD_N, cards.HTD_C, cards.HTD_H):
             ok = True
-        elif cls == C.NUMBER:
-            ok = col == C.COLOUR[top] or (C.CLASS[top] == C.NUMBER and C.VALUE[k] == C.VALUE[top])
+        elif cls == cards.NUMBER:
+            ok = col == cards.COLOUR[top] or (cards.CLASS[top] == cards.NUMBER and cards.VALUE[k] == cards.VALUE[top])
         else:                                   # a word card: its colour, or (P1) the same word
-            ok = col == C.COLOUR[top] or (rules.word_matches_word and cls == C.CLASS[top])
+            ok = col == cards.COLOUR[top] or (rules.word_matches_word and cls == cards.CLASS[top])
         if ok:
             out.append(k)
     return out
@@ -47,7 +47,7 @@ def legal_kinds(top: int, demand: int, rules: Rules) -> list[int]:
 def legal_table(rules: Rules) -> np.ndarray:
     table = np.zeros(N_SITUATIONS, dtype=np.uint64)
     for s in range(N_SITUATIONS):
-        top, demand = (s, -1) if s < N_KINDS else (C.HH, s - N_KINDS)
+        top, demand = (s, -1) if s < N_KINDS else (cards.HH, s - N_KINDS)
         for k in legal_kinds(top, demand, rules):
             table[s] |= KIND_BIT[k]
     return table
@@ -85,11 +85,11 @@ class Table:
     @cached_property
     def deck(self) -> np.ndarray:
         """(110,) int8 the deck's kinds, sorted."""
-        return np.array(C.deck_list(self.rules), dtype=np.int8)
+        return np.array(cards.deck_list(self.rules), dtype=np.int8)
 
     @cached_property
     def deck_counts(self) -> np.ndarray:
-        return C.deck_counts(self.rules).astype(np.int16)
+        return cards.deck_counts(self.rules).astype(np.int16)
 
     @cached_property
     def memory(self) -> tuple[str, float | None]:

@@ -7,7 +7,7 @@ from functools import cached_property
 
 import numpy as np
 
-from moonshot.simulator.hit_the_deck.engine import chance as X
+from moonshot.simulator.hit_the_deck.engine import keyed_chance
 from moonshot.simulator.hit_the_deck.views import KNOWN_DEPTH, PlayView
 
 _BIT_BYTES = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.uint8)   # byte -> 8 bools
@@ -38,8 +38,8 @@ def known_draw(st, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
     if kind == "window":
         known &= stamp >= st.seq[rows][:, None].astype(np.int64) - int(param)
     elif kind == "p_recall":
-        keys = X.recall_keys(st.key[rows])[:, None]
-        u = X.uniform(keys, np.maximum(stamp, 0), seats.astype(np.uint64)[:, None])
+        keys = keyed_chance.recall_keys(st.key[rows])[:, None]
+        u = keyed_chance.uniform(keys, np.maximum(stamp, 0), seats.astype(np.uint64)[:, None])
         known &= u < float(param)
     out[known] = st.draw[rows[:, None], at][known]
     return out
