@@ -2,8 +2,9 @@
 
 A position is what a hand looks like at some seat's turn: every hand, both piles in order, the
 demand, the direction and whose turn it is. `position` builds the batch State for it and `play_on`
-plays it to the end with the usual referee-checked hand loop (HandRun, less the opening card,
-which was turned long ago), so the play-outs follow exactly the rules of every other hand.
+plays it to the end with the usual referee-checked hand loop (FastRun, the compiled HandRun with
+the same numbers, less the opening card, which was turned long ago), so the play-outs follow
+exactly the rules of every other hand.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Sequence
 import numpy as np
 
 from moonshot.simulator.batch import groups
-from moonshot.simulator.hit_the_deck.engine.hand import HandRun
+from moonshot.simulator.hit_the_deck.engine.fast import FastRun
 from moonshot.simulator.hit_the_deck.engine.state import PILE, TURN, State
 from moonshot.simulator.hit_the_deck.engine.table import KIND_BIT, N_KINDS, Table
 
@@ -46,8 +47,8 @@ def position(table: Table, hand: np.ndarray, draw: np.ndarray, dn: np.ndarray, d
     return st
 
 
-class _OnFromPosition(HandRun):
-    """HandRun without the opening: the position already has its top card and its turn."""
+class _OnFromPosition(FastRun):
+    """The compiled hand loop without the opening: the position already has its top card and its turn."""
 
     def opening(self) -> None:
         pass
