@@ -342,4 +342,3 @@ NOISE = np.random.default_rng(12345).random((256, N_KINDS + 1), dtype=np.float32
 
 
 THREAT = np.array([0, 1.0, 0.35, 0.12, 0, 0, 0, 0, 0], dtype=np.float32)
-from moonshot.strategies import htd_search  # noqa: E402,F401  (registers the search player "rollout")
