@@ -57,5 +57,9 @@ def estimate(summed: pd.DataFrame, keys: list[str], metrics: list[str], n_col: s
         part["ci_high"] = hi
         part["kind"] = ("proportion" if proportion else "share" if metric + "__share" in summed.columns
                         else "change" if metric + "__change" in summed.columns else "mean")
+        if part["kind"].iloc[0] == "share":        # a share of yes/no outcomes lies in [0, 1], so does its interval
+            part["ci_low"], part["ci_high"] = part["ci_low"].clip(0, 1), part["ci_high"].clip(0, 1)
+        elif part["kind"].iloc[0] == "change":     # and a change of one in [-1, 1]
+            part["ci_low"], part["ci_high"] = part["ci_low"].clip(-1, 1), part["ci_high"].clip(-1, 1)
         rows.append(part)
     return pd.concat(rows, ignore_index=True)

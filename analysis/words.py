@@ -70,7 +70,9 @@ def no_spread(row) -> bool:
     the estimate). Over many hands that is a value the rules or the table's symmetry fix; over a
     few it is a small sample."""
     lo, hi, est = row.get("ci_low"), row.get("ci_high"), row.get("estimate")
-    return row.get("kind") != "proportion" and not _missing(lo) and not _missing(est) and lo == hi == est
+    if row.get("kind") == "proportion" or _missing(lo) or _missing(hi) or _missing(est):
+        return False
+    return bool(np.isclose(lo, est, rtol=1e-9, atol=1e-12) and np.isclose(hi, est, rtol=1e-9, atol=1e-12))
 
 
 NO_SPREAD_NOTE = ("'no spread in n': every one of the n values was the same, so there is no interval to give. Over "
@@ -83,8 +85,7 @@ def any_no_spread(df: pd.DataFrame) -> bool:
     """Whether a long estimates table has a cell shown as 'no spread in n'."""
     if not {"estimate", "ci_low", "ci_high"} <= set(df.columns):
         return False
-    kinds = df["kind"] if "kind" in df.columns else pd.Series("mean", index=df.index)
-    return bool(((df["ci_low"] == df["ci_high"]) & (df["ci_low"] == df["estimate"]) & (kinds != "proportion")).any())
+    return any(no_spread(row) for row in df.to_dict("records"))
 
 
 def value(row, signed: bool | None = None, unit: str = "") -> str:
@@ -145,6 +146,7 @@ class Standing:
     low: pd.Series
     high: pd.Series
     k: int
+    tied_with_top: list[int]        # positions of the rows whose corrected interval meets the top's
 
     @property
     def correction(self) -> str:
@@ -159,13 +161,20 @@ def standing(rows: pd.DataFrame, higher: bool = True) -> Standing:
     est = rows["estimate"].to_numpy(float)
     top = int(np.argmax(est) if higher else np.argmin(est))
     others = np.arange(k) != top
-    clear = (lo[top] > hi[others]).all() if higher else (hi[top] < lo[others]).all()
+    apart = lo[top] > hi if higher else hi[top] < lo           # clearly behind the top
+    apart[top] = False
+    clear = bool(apart[others].all())
+    order = np.argsort(-est if higher else est, kind="stable")
     return Standing(rows.iloc[top] if k > 1 and clear else None, rows.iloc[int(np.argmin(est))],
-                    rows.iloc[int(np.argmax(est))], k)
+                    rows.iloc[int(np.argmax(est))], k, [int(i) for i in order if not apart[i]])
 
 
 def _first_up(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def plural(noun: str) -> str:
+    return noun[:-1] + "ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else noun + "s"
 
 
 def stands_out(rows: pd.DataFrame, name, noun: str, leads: str, measure: str, higher: bool = True) -> str:
@@ -173,11 +182,18 @@ def stands_out(rows: pd.DataFrame, name, noun: str, leads: str, measure: str, hi
     'No <noun> stands out in <measure> at this sample size: ...' with the range. `name(row)` names a
     thing ('seat 2'); `leads` says what leading means ('goes out first most often')."""
     s = standing(rows, higher)
-    note = f"{CORRECTION}-corrected for {s.k} {noun}s"
+    note = f"{CORRECTION}-corrected for {s.k} {plural(noun)}"
     if s.leader is not None:
         return f"{_first_up(name(s.leader))} {leads}: {say(s.leader)} (its interval, {note}, clears every other {noun}'s)."
-    return (f"No {noun} stands out in {measure} at this sample size: the {s.k} {noun}s run from {value(s.low)} "
-            f"({name(s.low)}) to {value(s.high)} ({name(s.high)}), and their intervals ({note}) overlap.")
+    top = s.high if higher else s.low
+    tied = rows.reset_index(drop=True).iloc[s.tied_with_top]
+    if len(tied) < s.k:            # some are clearly behind: name the ones the top cannot be told from
+        names = ", ".join(f"{name(r)} {value(r)}" for _, r in tied.iterrows())
+        return (f"No single {noun} stands out in {measure}: {names} cannot be told apart at the top ({note}); "
+                f"every other {noun} is clearly behind {name(top)}.")
+    return (f"No {noun} stands out in {measure} at this sample size: the {s.k} {plural(noun)} run from "
+            f"{value(s.low)} ({name(s.low)}) to {value(s.high)} ({name(s.high)}), and their intervals ({note}) "
+            f"overlap.")
 
 
 def clear_of_zero(rows: pd.DataFrame, k: int | None = None) -> np.ndarray:
@@ -195,7 +211,7 @@ def effects(rows: pd.DataFrame, name, noun: str, what: str) -> str:
     order = np.argsort(-np.abs(rows["estimate"].to_numpy(float)), kind="stable")
     shown = [f"{name(rows.iloc[i])} {say(rows.iloc[i], signed=True)}" for i in order if real[i]]
     rest = [name(rows.iloc[i]) for i in order if not real[i]]
-    note = f"({CORRECTION}-corrected for {k} {noun}s)"
+    note = f"({CORRECTION}-corrected for {k} {plural(noun)})"
     if not shown:
         return (f"No {noun} changes {what} measurably at this sample size {note}: the changes run from "
                 f"{value(rows.loc[rows['estimate'].idxmin()], signed=True)} to "

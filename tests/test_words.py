@@ -34,7 +34,8 @@ def test_two_sides_with_overlapping_intervals_name_no_leader():
 def test_equal_ratings_name_no_leader_and_a_clear_one_is_named():
     tied = rows("strategy", [("threshold", (246, 230, 262)), ("defend", (246, 230, 262)),
                              ("random", (-492, -510, -474))], kind="mean")
-    assert stands_out(tied, lambda r: r["strategy"], "strategy", "rates highest", "rating").startswith("No strategy")
+    assert stands_out(tied, lambda r: r["strategy"], "strategy", "rates highest", "rating").startswith(
+        "No single strategy stands out in rating: threshold 246 [230, 262], defend 246 [230, 262] cannot be told")
     clear = rows("strategy", [("pimc", (300, 280, 320)), ("threshold", (100, 80, 120)), ("random", (-400, -420, -380))],
                  kind="mean")
     assert stands_out(clear, lambda r: r["strategy"], "strategy", "rates highest", "rating").startswith(
@@ -114,3 +115,20 @@ def test_real_findings_crown_no_seat_from_noise():
     r = moonshot.simulate("hit-the-deck", hands=3000, seed=5)
     assert not any("most often" in f for f in r.findings)
     assert any(f.startswith("No seat stands out in P(out first)") for f in r.findings)
+
+
+def test_a_standing_names_the_group_at_the_top_when_the_rest_are_clearly_behind():
+    three = rows("strategy", [("threshold", (321, 309, 333)), ("greedy", (318, 307, 330)),
+                              ("random", (-640, -663, -617))], kind="mean")
+    text = stands_out(three, lambda r: r["strategy"], "strategy", "rates highest", "rating")
+    assert text.startswith("No single strategy stands out in rating: threshold 321 [309, 333], greedy 318")
+    assert "every other strategy is clearly behind threshold" in text and "strategys" not in text
+
+
+def test_no_spread_tolerates_rounding_and_shares_stay_in_range():
+    third = {"estimate": 1 / 3, "ci_low": 1 / 3 - 1e-17, "ci_high": 1 / 3 + 5e-17, "n": 3000, "kind": "share"}
+    assert value(third) == "33.3% (no spread in 3,000)"
+    from moonshot.analysis.stats import estimate
+    summed = pd.DataFrame({"k": [0], "n": [200], "x": [0.6], "x__sq": [0.36], "x__share": [0.0]})
+    row = estimate(summed, ["k"], ["x"]).iloc[0]
+    assert row["kind"] == "share" and row["ci_low"] >= 0
