@@ -22,7 +22,8 @@ from moonshot.simulator.errors import BadInput
 from moonshot.simulator.flags import changed_flags, check_table
 from moonshot.simulator.games import GAMES, Game, get
 from moonshot.simulator.versions import behaviour, package_version
-from moonshot.simulator.runner import CHUNK, Change, Share, Tally, chunk_rngs, difference, run_chunks
+from moonshot.simulator.runner import (CHUNK, Change, Share, Tally, chunk_rngs, chunk_seeds, difference, generators,
+                                       run_chunks)
 from moonshot.strategies.base import parse_seat_specs
 
 Progress = Callable[[int], None] | None
@@ -144,17 +145,6 @@ def run(task, args: tuple, total: int, seed: int, jobs: int, progress: Progress 
             progress(size)
     with Clock(total, chunk, jobs) as clock:       # says the run's time, if long
         return run_chunks(task, args, total, seed, jobs, chunk=chunk, on_chunk=on_chunk, name=name)
-
-
-def arm_seeds(seed: int, index: int, streams: int = 2) -> list[np.random.SeedSequence]:
-    """Seeds of chunk `index`'s streams (deal, play, and chance where the game has one): every
-    arm of a paired comparison builds fresh generators from these, so all arms see the same
-    deals and the same random streams."""
-    return [np.random.SeedSequence(seed, spawn_key=(index, k)) for k in range(streams)]
-
-
-def arm_rngs(seeds: list[np.random.SeedSequence]) -> list[np.random.Generator]:
-    return [np.random.default_rng(s) for s in seeds]
 
 
 def one_row(size: int) -> dict[str, np.ndarray]:
@@ -280,16 +270,16 @@ def _match_chunk(setup: Setup, spec_a: str, spec_b: str, games: bool, seed: int,
     table, hooks = setup.table, setup.hooks
     S = table.n_sides
     lineups = match_lineups(table.side_of_seat[:table.players], S, setup.strategy(spec_a), setup.strategy(spec_b))
-    seeds = arm_seeds(seed, index, setup.entry.streams)
+    seeds = chunk_seeds(seed, index, setup.entry.streams)
     outs, unfinished, traces = [], [], []
     for lineup in lineups:
         if games:
-            g = hooks.play_games(setup, lineup, arm_rngs(seeds), size)
+            g = hooks.play_games(setup, lineup, generators(seeds), size)
             outs.append({"win": hooks.wins(setup, g)})
             unfinished.append(hooks.unfinished(g))
             traces.append([*outs[-1].values(), *hooks.game_length(g).values()])
         else:
-            outs.append(hooks.side_outcomes(setup, hooks.play(setup, lineup, arm_rngs(seeds), size)))
+            outs.append(hooks.side_outcomes(setup, hooks.play(setup, lineup, generators(seeds), size)))
             traces.append(list(outs[-1].values()))
     metrics = {}
     for name in outs[0]:
@@ -438,13 +428,13 @@ def game_values(arm: Setup, g) -> dict[str, np.ndarray]:
 
 def _whatif_chunk(setup: Setup, variant: tuple[str, ...], games: bool, seed: int, index: int, size: int) -> Tally:
     hooks = setup.hooks
-    seeds = arm_seeds(seed, index, setup.entry.streams)
+    seeds = chunk_seeds(seed, index, setup.entry.streams)
     values = []
     for arm in (setup, replace(setup, rule_args=variant)):
         if games:
-            values.append(game_values(arm, hooks.play_games(arm, arm.seats.strategies, arm_rngs(seeds), size)))
+            values.append(game_values(arm, hooks.play_games(arm, arm.seats.strategies, generators(seeds), size)))
         else:
-            values.append(hooks.seat_outcomes(arm, hooks.play(arm, arm.seats.strategies, arm_rngs(seeds), size)))
+            values.append(hooks.seat_outcomes(arm, hooks.play(arm, arm.seats.strategies, generators(seeds), size)))
     tally = Tally()
     tally.add_columns("seats", "seat", paired(*values))
     return tally

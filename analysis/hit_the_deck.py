@@ -10,8 +10,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from moonshot.analysis.common import (Analysis, Hooks, Progress, Setup, arm_rngs, arm_seeds, one_row, run,
-                                      unfinished_said)
+from moonshot.analysis.common import Analysis, Hooks, Progress, Setup, one_row, run, unfinished_said
 from moonshot.analysis.result import Result
 from moonshot.analysis.words import effects, say, stands_out
 from moonshot.analysis.stats import estimate
@@ -20,7 +19,7 @@ from moonshot.simulator.hit_the_deck import cards as C
 from moonshot.simulator.hit_the_deck import engine as E
 from moonshot.simulator.hit_the_deck.profiles import reaction_in_force, seat_profiles
 from moonshot.simulator.hit_the_deck.rules import parse_rules
-from moonshot.simulator.runner import Tally, difference
+from moonshot.simulator.runner import Tally, chunk_seeds, difference, generators, stream_seed
 
 GAME = "hit-the-deck"
 CAUSES = ("slap", "forgot", "false_slap")          # penalty cards by cause, as in Result.penalty
@@ -195,14 +194,14 @@ def swap_in(hands: np.ndarray, draw: np.ndarray, seat: int, kinds: list[int], rn
 
 def _card_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
     table, strategies = setup.table, setup.seats.strategies
-    seeds = arm_seeds(seed, index, 3)
+    seeds = chunk_seeds(seed, index, 3)
     deal_rng = np.random.default_rng(seeds[0])
     hands, draw = E.deal(deal_rng, size, table)
     dealer = deal_rng.integers(0, table.players, size).astype(np.int8)
-    swap_rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index, 3)))
+    swap_rng = np.random.default_rng(stream_seed(seed, index, 3))
 
     def outcome(h, d):
-        _, play_rng, chance_rng = arm_rngs(seeds)
+        _, play_rng, chance_rng = generators(seeds)
         g = E.play_games(table, size, strategies, np.random.default_rng(seeds[0]), play_rng, chance_rng,
                          first_hands=h, first_draw=d, dealer0=dealer)
         m = seat_metrics(g.first_hand)
@@ -261,12 +260,12 @@ REACTION_PROFILES = ("off", "adult", "distracted", "child")
 
 
 def _reaction_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
-    seeds = arm_seeds(seed, index, 3)
+    seeds = chunk_seeds(seed, index, 3)
     tally = Tally()
     base_win = None
     for code, name in enumerate(REACTION_PROFILES):
         arm = replace(setup, profile_specs=tuple(setup.profile_specs) + (f"0={name}",))
-        g = E.play_games(arm.table, size, arm.seats.strategies, *arm_rngs(seeds))
+        g = E.play_games(arm.table, size, arm.seats.strategies, *generators(seeds))
         m = seat_metrics(g.first_hand)
         win = g.winners[:, 0]
         base_win = win if base_win is None else base_win

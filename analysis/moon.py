@@ -8,8 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from moonshot.analysis.common import (Analysis, Hooks, Progress, Setup, arm_seeds, match, one_row, run,
-                                      unfinished_words)
+from moonshot.analysis.common import Analysis, Hooks, Progress, Setup, match, one_row, run, unfinished_words
 from moonshot.analysis.result import Result
 from moonshot.analysis.words import say, standing, stands_out, value
 from moonshot.analysis.stats import estimate, wilson
@@ -18,7 +17,7 @@ from moonshot.simulator.moon import engine
 from moonshot.simulator.moon import tiles
 from moonshot.simulator.moon.rules import check_players, parse_rules
 from moonshot.simulator.moon.views import BID_VALUES, MOON_BID
-from moonshot.simulator.runner import Share, Tally, chunk_rngs, difference
+from moonshot.simulator.runner import Share, Tally, chunk_rngs, chunk_seeds, difference, stream_seed
 from moonshot.strategies.moon import FixedTrump
 
 GAME = "moon"
@@ -201,7 +200,7 @@ def _hand_chunk(setup: Setup, hand: tuple[int, ...], order: int, trumps: tuple[i
     P = table.players
     first_bidder = (-order) % P            # our seat is 0; `order` players speak before us
     tally = Tally()
-    deal_rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index, 0)))
+    deal_rng = np.random.default_rng(stream_seed(seed, index, 0))
     hands, widow = engine.deal_with_hand(deal_rng, size, table, 0, list(hand))
     levels = np.array(_bid_levels(table))
     rows: dict[str, list] = {"trump": [], "bid": [], "p_make": [], "score": [], "tricks": []}
@@ -210,7 +209,7 @@ def _hand_chunk(setup: Setup, hand: tuple[int, ...], order: int, trumps: tuple[i
     for t in trumps:
         # Only the bidder's trump and discard are fixed; play is the seats' own (one call per step).
         lineup = [FixedTrump(seats.strategies[0], t)] + list(seats.strategies[1:])
-        play_rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index, 1)))
+        play_rng = np.random.default_rng(stream_seed(seed, index, 1))
         bid = np.full(size, table.rules.min_bid)
         h7, _, trump = engine.widow_and_trump(table, hands, widow, bidder, bid, lineup, play_rng)
         tricks = engine.play_tricks(table, h7, bidder, bid, trump, seats.strategies, play_rng).tricks
@@ -224,7 +223,7 @@ def _hand_chunk(setup: Setup, hand: tuple[int, ...], order: int, trumps: tuple[i
     tally.add("table", {"trump": cat["trump"], "bid": cat["bid"]},
               {k: cat[k] for k in ("p_make", "score", "tricks")})
     # Passing instead, on the same deals: the others bid and play as their strategies do.
-    play_rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index, 1)))
+    play_rng = np.random.default_rng(stream_seed(seed, index, 1))
     lineup = [Passer(seats.strategies[0])] + list(seats.strategies[1:])
     passed = engine.play(table, size, lineup, None, play_rng, first_bidder=np.full(size, first_bidder),
                           hands=hands, widow=widow)
@@ -232,7 +231,7 @@ def _hand_chunk(setup: Setup, hand: tuple[int, ...], order: int, trumps: tuple[i
     # The others' wishes with this deal: would a player before us bid at least b, or one after us more?
     from moonshot.simulator.moon.views import BidView
     wants = []
-    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index, 2)))
+    rng = np.random.default_rng(stream_seed(seed, index, 2))
     for k in range(1, P):
         seat = k
         view = BidView(P, table.rules, 0, np.full(size, seat), hands[:, seat], np.full((size, P), -1),
@@ -421,7 +420,7 @@ class KeepDealt:
 
 def _widow_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
     table, seats = setup.table, setup.seats
-    deal_seed, play_seed = arm_seeds(seed, index)
+    deal_seed, play_seed = chunk_seeds(seed, index)
     outs = []
     for lineup in (list(seats.strategies), [KeepDealt(s) for s in seats.strategies]):
         deal_rng = np.random.default_rng(deal_seed)

@@ -5,7 +5,7 @@ P(win) over positions), the game's headline rates, and skill (how much more ofte
 wins than a weak one at the same table).
 
 Built on the what-if machinery (analysis.common): every arm replays the chunk's seeds
-(arm_seeds), so a rule change's numbers are `whatif`'s with the same flag, seed and chunk size.
+(chunk_seeds), so a rule change's numbers are `whatif`'s with the same flag, seed and chunk size.
 The defaults are played once per chunk and paired with every change.
 """
 from __future__ import annotations
@@ -17,13 +17,13 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from moonshot.analysis.common import (Progress, Setup, arm_rngs, arm_seeds, game_values, one_row, outcomes_differ,
+from moonshot.analysis.common import (Progress, Setup, game_values, one_row, outcomes_differ,
                                       paired, run, variant_rules)
 from moonshot.analysis.result import Result
 from moonshot.analysis.stats import Z, estimate
 from moonshot.analysis.words import CORRECTION, clear_of_zero, effects, shift, stands_out, widen
 from moonshot.simulator.errors import BadInput
-from moonshot.simulator.runner import Change, Tally
+from moonshot.simulator.runner import Change, Tally, chunk_seeds, generators
 
 GAMES_CHUNK = 500          # games per chunk: a few thousand games spread over every job, and batches stay big
 HANDS_CHUNK = 5_000        # enough for the engines (Hit the Deck plays 500 games at 4.5 ms each, 250 at 7.7)
@@ -126,12 +126,12 @@ def _game_measures(arm: Setup, strong: str, weak: str, seeds, size: int) -> tupl
     minus a weak side's average."""
     hooks, table = arm.hooks, arm.table
     P = table.players
-    g = hooks.play_games(arm, arm.seats.strategies, arm_rngs(seeds), size)
+    g = hooks.play_games(arm, arm.seats.strategies, generators(seeds), size)
     values = game_values(arm, g)
     seat_at = (hooks.first_player(arm, g)[:, None] + np.arange(P)) % P
     by_position = np.take_along_axis(values["p_win"], seat_at.astype(np.intp), axis=1)
     lineup = [arm.strategy(strong)] + [arm.strategy(weak)] * (P - 1)
-    s = hooks.play_games(arm, lineup, arm_rngs(seeds), size)
+    s = hooks.play_games(arm, lineup, generators(seeds), size)
     wins = hooks.wins(arm, s)
     own = int(table.side_of_seat[0])
     others = np.delete(wins, own, axis=1)
@@ -143,7 +143,7 @@ def _game_measures(arm: Setup, strong: str, weak: str, seeds, size: int) -> tupl
 
 def _lab_games_chunk(setup: Setup, arms: tuple[tuple[str, ...], ...], pairs: tuple[tuple[int, int], ...],
                      strong: str, weak: str, seed: int, index: int, size: int) -> Tally:
-    seeds = arm_seeds(seed, index, setup.entry.streams)
+    seeds = chunk_seeds(seed, index, setup.entry.streams)
     played = [_game_measures(arm, strong, weak, seeds, size) for arm in _arms(setup, arms)]
     tally = Tally()
     for v, b in pairs:
@@ -160,10 +160,10 @@ def _lab_games_chunk(setup: Setup, arms: tuple[tuple[str, ...], ...], pairs: tup
 
 def _lab_hands_chunk(setup: Setup, arms: tuple[tuple[str, ...], ...], pairs: tuple[tuple[int, int], ...],
                      seed: int, index: int, size: int) -> Tally:
-    seeds = arm_seeds(seed, index, setup.entry.streams)
+    seeds = chunk_seeds(seed, index, setup.entry.streams)
     played = []
     for arm in _arms(setup, arms):
-        played.append(arm.hooks.headline(arm, arm.hooks.play(arm, arm.seats.strategies, arm_rngs(seeds), size)))
+        played.append(arm.hooks.headline(arm, arm.hooks.play(arm, arm.seats.strategies, generators(seeds), size)))
     tally = Tally()
     for v, b in pairs:
         tally.add(f"hands_{v}_{b}", one_row(size), paired(played[b], played[v]))
@@ -321,13 +321,13 @@ def trial_seconds(setup: Setup, games: int, hands: int, strong: str | None = Non
     import time
     strong = strong or setup.entry.default_strategy
     arms, _, _ = plan(setup, sets)
-    seeds = arm_seeds(seed, 0, setup.entry.streams)
+    seeds = chunk_seeds(seed, 0, setup.entry.streams)
     g, h = min(games, GAMES_CHUNK), min(hands, HANDS_CHUNK)
     _game_measures(setup, strong, weak, seeds, 2)           # warm-up: tables, strategies, compiled kernels
     start = time.perf_counter()
     _game_measures(setup, strong, weak, seeds, g)
     mid = time.perf_counter()
-    setup.hooks.play(setup, setup.seats.strategies, arm_rngs(seeds), h)
+    setup.hooks.play(setup, setup.seats.strategies, generators(seeds), h)
     end = time.perf_counter()
     per_arm = (mid - start) * -(-games // g) + (end - mid) * -(-hands // h)
     workers = (os.cpu_count() or 1) if jobs < 0 else jobs           # -1: every core

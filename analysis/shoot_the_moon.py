@@ -11,12 +11,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from moonshot.analysis.common import Analysis, Hooks, Progress, Setup, arm_seeds, one_row, run, unfinished_said
+from moonshot.analysis.common import Analysis, Hooks, Progress, Setup, one_row, run, unfinished_said
 from moonshot.analysis.result import Result
 from moonshot.analysis.words import say, shift
 from moonshot.analysis.stats import Z, estimate, wilson
 from moonshot.simulator.errors import BadInput
-from moonshot.simulator.runner import CHUNK, Share, Tally, chunk_rngs, difference
+from moonshot.simulator.runner import CHUNK, Share, Tally, chunk_rngs, chunk_seeds, difference, stream_seed
 from moonshot.simulator.shoot_the_moon import cards as C
 from moonshot.simulator.shoot_the_moon.engine import Table, deal, play, play_games
 from moonshot.simulator.shoot_the_moon.rules import parse_rules
@@ -205,11 +205,11 @@ def add_big_moon(hands: np.ndarray, seat: int, rng: np.random.Generator) -> tupl
 def _big_moon_chunk(setup: Setup, seat: int, seed: int, index: int, size: int) -> Tally:
     table, seats = setup.table, setup.seats
     side = int(table.side_of_seat[seat])
-    deal_seed, play_seed = arm_seeds(seed, index)
+    deal_seed, play_seed = chunk_seeds(seed, index)
     deal_rng = np.random.default_rng(deal_seed)
     hands, dealer = _deal(table, deal_rng, size)
     swapped, eligible = add_big_moon(hands, seat, deal_rng)
-    later_deals = np.random.SeedSequence(seed, spawn_key=(index, 2))
+    later_deals = stream_seed(seed, index, 2)
     arms = []
     for first in (hands, swapped):   # same deal streams and play streams in both arms
         g = play_games(table, size, seats.strategies, np.random.default_rng(later_deals),

@@ -1,7 +1,7 @@
 """Chunked, seeded, parallel runs with streaming aggregation.
 
 Work is split into fixed-size chunks. Chunk i draws all its randomness from
-``SeedSequence(seed, spawn_key=(i,))`` (the same as ``SeedSequence(seed).spawn(k)[i]``), so its
+``SeedSequence(seed, spawn_key=(i, k))`` for its streams k (:func:`stream_seed`), so its
 result does not depend on how many jobs run it or in what order. Each chunk returns a
 :class:`Tally` of sums (never per-hand rows); tallies are merged in chunk order as they arrive,
 so memory stays flat however many hands are played. joblib runs the chunks; its backend can be
@@ -35,10 +35,25 @@ def chunk_sizes(total: int, chunk: int = CHUNK) -> list[int]:
     return [chunk] * full + ([rest] if rest else [])
 
 
+def stream_seed(seed: int, index: int, k: int) -> np.random.SeedSequence:
+    """The one recipe for random numbers: stream k of chunk `index` (0 deals, 1 play, 2 chance where
+    the game has it, then a verb's own, e.g. the swaps of a card-value run). A chunk's streams do
+    not depend on the others, so results are the same for any --jobs; every arm of a paired
+    comparison builds fresh generators from the same seeds, so all arms see the same deals."""
+    return np.random.SeedSequence(seed, spawn_key=(index, k))
+
+
+def chunk_seeds(seed: int, index: int, streams: int = 2) -> list[np.random.SeedSequence]:
+    return [stream_seed(seed, index, k) for k in range(streams)]
+
+
+def generators(seeds: list[np.random.SeedSequence]) -> list[np.random.Generator]:
+    return [np.random.default_rng(s) for s in seeds]
+
+
 def chunk_rngs(seed: int, index: int, streams: int = 2) -> list[np.random.Generator]:
-    """Independent generators for chunk `index` (e.g. one for deals, one for play)."""
-    ss = np.random.SeedSequence(seed, spawn_key=(index,))
-    return [np.random.default_rng(s) for s in ss.spawn(streams)]
+    """Fresh generators of chunk `index`'s first `streams` streams (deal, play, chance)."""
+    return generators(chunk_seeds(seed, index, streams))
 
 
 @dataclass(frozen=True)
