@@ -90,7 +90,7 @@ def any_no_spread(df: pd.DataFrame) -> bool:
 
 def value(row, signed: bool | None = None, unit: str = "") -> str:
     """One estimate as text: '45.2% [44.9%, 45.5%]', '+4.1 pp [+3.2, +5.0]' (a change of a
-    percentage), '9.27 [9.19, 9.35]', '-4.00 (no spread in 5)' or '7.00' (one value: no interval). `unit` follows plain numbers ('+0.20 chips [0.16, 0.23]')."""
+    percentage), '9.27 [9.19, 9.35]', '-4.00 (no spread in 5)' or '7' (one value: no interval). `unit` follows plain numbers ('+0.20 chips [0.16, 0.23]')."""
     kind = row.get("kind", "mean")
     scale = _scale(kind)
     signed = kind == "change" if signed is None else signed
@@ -100,8 +100,9 @@ def value(row, signed: bool | None = None, unit: str = "") -> str:
     mark = "%" if kind in PERCENT_KINDS else " pp" if kind == "change" else f" {unit}" if unit else ""
     if no_spread(row):
         return f"{plain(est * scale, None, signed)}{mark} (no spread in {int(row['n']):,})"
-    if _missing(lo) or _missing(hi):
-        return f"{plain(est * scale, None, signed)}{mark}"
+    if _missing(lo) or _missing(hi):                 # one value, no interval: its own digits, no trailing zeros
+        shown = plain(est * scale, None, signed)
+        return f"{shown.rstrip('0').rstrip('.') if '.' in shown else shown}{mark}"
     d = decimals(max(est - lo, hi - est) * scale)
     inner = "%" if kind in PERCENT_KINDS else ""
     return (f"{plain(est * scale, d, signed)}{mark} [{plain(lo * scale, d, signed)}{inner}, "

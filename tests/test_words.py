@@ -73,7 +73,7 @@ def test_values_with_no_spread_get_no_zero_width_interval():
     assert value({"estimate": -4.0, "ci_low": -4.0, "ci_high": -4.0, "n": 5, "kind": "mean"}) == \
         "-4.00 (no spread in 5)"
     assert "[" not in value({"estimate": 21.0, "ci_low": 21.0, "ci_high": 21.0, "n": 40, "kind": "mean"})
-    assert value({"estimate": 7.0, "ci_low": float("nan"), "ci_high": float("nan"), "n": 1, "kind": "mean"}) == "7.00"
+    assert value({"estimate": 7.0, "ci_low": float("nan"), "ci_high": float("nan"), "n": 1, "kind": "mean"}) == "7"
 
 
 def test_a_zero_width_table_cell_comes_with_its_note():
