@@ -126,8 +126,9 @@ def test_a_standing_names_the_group_at_the_top_when_the_rest_are_clearly_behind(
 
 
 def test_no_spread_tolerates_rounding_and_shares_stay_in_range():
-    third = {"estimate": 1 / 3, "ci_low": 1 / 3 - 1e-17, "ci_high": 1 / 3 + 5e-17, "n": 3000, "kind": "share"}
-    assert value(third) == "33.3% (no spread in 3,000)"
+    third = {"estimate": 0.3333333333333322, "ci_low": 0.33333333066277054, "ci_high": 0.33333333600389387,
+             "n": 300, "kind": "share"}                     # as a real tournament's B column gave it
+    assert value(third) == "33.3% (no spread in 300)"
     from moonshot.analysis.stats import estimate
     summed = pd.DataFrame({"k": [0], "n": [200], "x": [0.6], "x__sq": [0.36], "x__share": [0.0]})
     row = estimate(summed, ["k"], ["x"]).iloc[0]
