@@ -161,9 +161,10 @@ class _FirstForced:
 class RolloutPlay:
     """For each option (each legal card, the voluntary draw, keeping a drawn card), deals what it
     cannot see `worlds` ways that fit its view, plays the hand out with a fast policy (`tactician`,
-    `dump` or `random`) in every world and takes the option with the best mean outcome: its own
-    penalty points for the hand (value=hand), those minus the others' mean (value=margin), or its
-    chance of winning the game, played out to the end (value=game).
+    `dump` or `random`) in every world and keeps the policy's own choice unless another option beats
+    it by `z` standard errors of the paired difference: in its own penalty points for the hand
+    (value=hand), those minus the others' mean (value=margin), or its chance of winning the game,
+    played out to the end (value=game).
 
     The worlds and chance keys are the same for every option (paired comparison); a play-out stops
     `horizon` turns after the decision with every hand scored. Only choices with two or more
@@ -174,8 +175,8 @@ class RolloutPlay:
 
     ranges = {"worlds": (1, 4096), "horizon": (10, 2000), "z": (0, 10)}
 
-    def __init__(self, worlds: int = 16, policy: str = "tactician", value: str = "hand", horizon: int = 100,
-                 z: float = 1.0):
+    def __init__(self, worlds: int = 32, policy: str = "tactician", value: str = "hand", horizon: int = 100,
+                 z: float = 2.0):
         if worlds < 1:
             raise BadInput(f"rollout: worlds must be >= 1, got {worlds}")
         if policy not in POLICIES:
