@@ -173,7 +173,8 @@ def standing(rows: pd.DataFrame, higher: bool = True) -> Standing:
 
 
 def _first_up(text: str) -> str:
-    return text[:1].upper() + text[1:]
+    """A sentence's first word capitalised, unless it is a name as typed (a strategy: `tactician`)."""
+    return text[:1].upper() + text[1:] if " " in text else text
 
 
 def plural(noun: str) -> str:

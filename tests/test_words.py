@@ -39,7 +39,7 @@ def test_equal_ratings_name_no_leader_and_a_clear_one_is_named():
     clear = rows("strategy", [("pimc", (300, 280, 320)), ("threshold", (100, 80, 120)), ("random", (-400, -420, -380))],
                  kind="mean")
     assert stands_out(clear, lambda r: r["strategy"], "strategy", "rates highest", "rating").startswith(
-        "Pimc rates highest")
+        "pimc rates highest")
 
 
 def test_the_correction_is_applied():
