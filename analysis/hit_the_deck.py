@@ -15,8 +15,8 @@ from moonshot.analysis.result import Result
 from moonshot.analysis.words import effects, say, stands_out
 from moonshot.analysis.stats import estimate
 from moonshot.simulator.errors import BadInput
-from moonshot.simulator.hit_the_deck import cards as C
-from moonshot.simulator.hit_the_deck import engine as E
+from moonshot.simulator.hit_the_deck import cards
+from moonshot.simulator.hit_the_deck import engine
 from moonshot.simulator.hit_the_deck.profiles import reaction_in_force, seat_profiles
 from moonshot.simulator.hit_the_deck.rules import parse_rules
 from moonshot.simulator.runner import Tally, chunk_seeds, difference, generators, stream_seed
@@ -64,18 +64,18 @@ class HtdHooks(Hooks):
     lab_size = (1_000, 10_000)
     all_tables = ALL_TABLES
 
-    def make_table(self, players, partners, rule_args, profiles) -> E.Table:
+    def make_table(self, players, partners, rule_args, profiles) -> engine.Table:
         if partners:
             raise BadInput("hit-the-deck has no partnerships; accepted: --players 2..6 without --partners")
         rules = parse_rules(rule_args, players)
         rules = replace(rules, reaction=reaction_in_force(rules.reaction, profiles))    # what records name
-        return E.Table(players, rules, seat_profiles(list(profiles), players, default=rules.reaction))
+        return engine.Table(players, rules, seat_profiles(list(profiles), players, default=rules.reaction))
 
     def table_meta(self, setup: Setup) -> dict:
         return {"players": setup.players, "profiles": [p.name for p in setup.table.profiles]}
 
     def play(self, setup, strategies, rngs, size, record=False):
-        return E.play(setup.table, size, strategies, *rngs, record=record)
+        return engine.play(setup.table, size, strategies, *rngs, record=record)
 
     def wins(self, setup, g) -> np.ndarray:
         return g.winners
@@ -143,12 +143,12 @@ class HtdHooks(Hooks):
         slap-race counts."""
         rows = {"dealer": res.dealer.astype(np.int8), "went_out": res.went_out.astype(np.int8),
                 "turns": res.turns.astype(np.int16), "blocked": res.blocked, "hit_max_turns": res.hit_max_turns}
-        classes = (("numbers", C.NUMBER), ("cuts", C.CUT), ("flips", C.FLIP), ("htd_n", C.HTD_N),
-                   ("htd_c", C.HTD_C), ("htd_h", C.HTD_H))
+        classes = (("numbers", cards.NUMBER), ("cuts", cards.CUT), ("flips", cards.FLIP), ("htd_n", cards.HTD_N),
+                   ("htd_c", cards.HTD_C), ("htd_h", cards.HTD_H))
         for s in range(res.score.shape[1]):
             hand = res.hands[:, s]
-            rows |= {f"seat{s}_{name}": (C.CLASS[hand] == k).sum(axis=1).astype(np.int8) for name, k in classes}
-            rows[f"seat{s}_points_held"] = C.PENALTY[hand].sum(axis=1, dtype=np.int16)
+            rows |= {f"seat{s}_{name}": (cards.CLASS[hand] == k).sum(axis=1).astype(np.int8) for name, k in classes}
+            rows[f"seat{s}_points_held"] = cards.PENALTY[hand].sum(axis=1, dtype=np.int16)
             rows[f"seat{s}_penalty"] = res.score[:, s].astype(np.int16)
             rows |= {f"seat{s}_cards_{cause}": res.penalty[:, s, c].astype(np.int16) for c, cause in enumerate(CAUSES)}
             for name in ("shouts", "slaps_lost", "forgot", "false_slaps"):
@@ -176,7 +176,7 @@ def swap_in(hands: np.ndarray, draw: np.ndarray, seat: int, kinds: list[int], rn
     when the seat holds a number card and such a card exists outside its hand."""
     n, P, K = hands.shape
     mine = hands[:, seat]
-    u = np.where(C.CLASS[mine] == C.NUMBER, rng.random(mine.shape), -1.0)
+    u = np.where(cards.CLASS[mine] == cards.NUMBER, rng.random(mine.shape), -1.0)
     slot = u.argmax(axis=1)
     other_seats = [s for s in range(P) if s != seat]
     pool = np.concatenate([hands[:, other_seats].reshape(n, -1), draw], axis=1)
@@ -196,13 +196,13 @@ def _card_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
     table, strategies = setup.table, setup.seats.strategies
     seeds = chunk_seeds(seed, index, 3)
     deal_rng = np.random.default_rng(seeds[0])
-    hands, draw = E.deal(deal_rng, size, table)
+    hands, draw = engine.deal(deal_rng, size, table)
     dealer = deal_rng.integers(0, table.players, size).astype(np.int8)
     swap_rng = np.random.default_rng(stream_seed(seed, index, 3))
 
     def outcome(h, d):
         _, play_rng, chance_rng = generators(seeds)
-        g = E.play_games(table, size, strategies, np.random.default_rng(seeds[0]), play_rng, chance_rng,
+        g = engine.play_games(table, size, strategies, np.random.default_rng(seeds[0]), play_rng, chance_rng,
                          first_hands=h, first_draw=d, dealer0=dealer)
         m = seat_metrics(g.first_hand)
         return {"p_out": m["p_out"][:, 0], "penalty": m["penalty"][:, 0], "win": g.winners[:, 0],
@@ -265,7 +265,7 @@ def _reaction_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
     base_win = None
     for code, name in enumerate(REACTION_PROFILES):
         arm = replace(setup, profile_specs=tuple(setup.profile_specs) + (f"0={name}",))
-        g = E.play_games(arm.table, size, arm.seats.strategies, *generators(seeds))
+        g = engine.play_games(arm.table, size, arm.seats.strategies, *generators(seeds))
         m = seat_metrics(g.first_hand)
         win = g.winners[:, 0]
         base_win = win if base_win is None else base_win
@@ -302,7 +302,7 @@ def reaction_value(setup: Setup, games: int, seed: int, jobs: int = 1, progress:
 def _seat_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
     from moonshot.simulator.runner import chunk_rngs
     table = setup.table
-    g = E.play_games(table, size, setup.seats.strategies, *chunk_rngs(seed, index, 3))
+    g = engine.play_games(table, size, setup.seats.strategies, *chunk_rngs(seed, index, 3))
     P = table.players
     m = seat_metrics(g.first_hand)
     seat = np.arange(P)
@@ -335,11 +335,11 @@ def seat_advantage(setup: Setup, games: int, seed: int, jobs: int = 1, progress:
 SEAT_ORDERS = ("first", "second", "third", "fourth", "fifth", "last")
 
 
-def deal_with_hand(rng: np.random.Generator, n: int, table: E.Table, hand: list[int]):
+def deal_with_hand(rng: np.random.Generator, n: int, table: engine.Table, hand: list[int]):
     """n deals in which seat 0 holds `hand`: the rest of the deck shuffled to the others and the pile."""
     P = table.players
-    left = table.deck_counts.astype(np.int64) - np.bincount(hand, minlength=C.N_KINDS)
-    rest = np.repeat(np.arange(C.N_KINDS, dtype=np.int8), left)
+    left = table.deck_counts.astype(np.int64) - np.bincount(hand, minlength=cards.N_KINDS)
+    rest = np.repeat(np.arange(cards.N_KINDS, dtype=np.int8), left)
     decks = rng.permuted(np.broadcast_to(rest, (n, len(rest))), axis=1)
     hands = np.empty((n, P, 7), dtype=np.int8)
     hands[:, 0] = hand
@@ -353,7 +353,7 @@ def _hand_chunk(setup: Setup, hand: tuple[int, ...], position: int, seed: int, i
     deal_rng, play_rng, chance_rng = chunk_rngs(seed, index, 3)
     hands, draw = deal_with_hand(deal_rng, size, table, list(hand))
     dealer = np.full(size, (-1 - position) % table.players, dtype=np.int8)
-    res = E.play(table, size, setup.seats.strategies, None, play_rng, chance_rng, dealer=dealer, hands=hands,
+    res = engine.play(table, size, setup.seats.strategies, None, play_rng, chance_rng, dealer=dealer, hands=hands,
                  draw_pile=draw)
     m = seat_metrics(res)
     tally = Tally()
@@ -366,15 +366,15 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
                  progress: Progress = None) -> Result:
     """P(go out first) and the penalty distribution of one opening hand."""
     setup.validate()
-    hand = tuple(C.parse_hand(hand_text, setup.table.rules, size=7))
+    hand = tuple(cards.parse_hand(hand_text, setup.table.rules, size=7))
     orders = SEAT_ORDERS[:setup.players - 1] + ("last",)
     if seat_order not in orders:
         raise BadInput(f"unknown --seat-order {seat_order!r} at {setup.players} players; accepted: "
                        f"{', '.join(orders)} (first plays first, last deals)")
     position = orders.index(seat_order)
     t = run(_hand_chunk, (setup, hand, position), samples, seed, jobs, progress, chunk=16_384)
-    res = Result(f"Hit the Deck: hand {' '.join(C.name(k) for k in hand)}",
-                 setup.meta(hand=[C.name(k) for k in hand], seat_order=seat_order, samples=samples, seed=seed))
+    res = Result(f"Hit the Deck: hand {' '.join(cards.name(k) for k in hand)}",
+                 setup.meta(hand=[cards.name(k) for k in hand], seat_order=seat_order, samples=samples, seed=seed))
     res.tables["hand"] = estimate(t.get("hand"), [], HAND_METRICS)
     dist = t.get("penalty_dist")[["penalty", "n"]]
     res.tables["penalty_distribution"] = dist.assign(share=dist["n"] / dist["n"].sum())

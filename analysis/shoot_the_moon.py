@@ -17,7 +17,7 @@ from moonshot.analysis.words import say, shift
 from moonshot.analysis.stats import Z, estimate, wilson
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.runner import CHUNK, Share, Tally, chunk_rngs, chunk_seeds, difference, stream_seed
-from moonshot.simulator.shoot_the_moon import cards as C
+from moonshot.simulator.shoot_the_moon import cards
 from moonshot.simulator.shoot_the_moon.engine import Table, deal, play, play_games
 from moonshot.simulator.shoot_the_moon.rules import parse_rules
 
@@ -83,7 +83,7 @@ class StmHooks(Hooks):
         return res.chips_after.astype(np.int64) - res.chips_before
 
     def make_table(self, players, partners, rule_args, profiles) -> Table:
-        C.validate_table(players, partners)
+        cards.validate_table(players, partners)
         return Table(players, partners, parse_rules(rule_args))
 
     def table_meta(self, setup: Setup) -> dict:
@@ -99,9 +99,9 @@ class StmHooks(Hooks):
         S = setup.table.n_sides
         m = round_metrics(res)
         tally.add_columns("sides", "side", m)
-        counts = np.stack([np.bincount(m["tricks"][:, s], minlength=C.TRICKS + 1) for s in range(S)])
-        tally.add_counts("tricks_dist", {"side": np.repeat(np.arange(S), C.TRICKS + 1),
-                                         "tricks": np.tile(np.arange(C.TRICKS + 1), S)}, counts.ravel())
+        counts = np.stack([np.bincount(m["tricks"][:, s], minlength=cards.TRICKS + 1) for s in range(S)])
+        tally.add_counts("tricks_dist", {"side": np.repeat(np.arange(S), cards.TRICKS + 1),
+                                         "tricks": np.tile(np.arange(cards.TRICKS + 1), S)}, counts.ravel())
         tally.add("annulled", one_row(len(res.annulled)), {"p_annulled": res.annulled})
 
     def hand_tables(self, setup, t: Tally, res: Result) -> None:
@@ -159,7 +159,7 @@ class StmHooks(Hooks):
         for s in range(table.players):
             side, hand = int(table.side_of_seat[s]), res.hands[:, s]
             rows |= {f"seat{s}_{k}": v.astype(np.int8) for k, v in hand_features(hand).items()}
-            rows[f"seat{s}_big_moons"] = np.isin(hand, C.BIG_MOONS).sum(axis=1).astype(np.int8)
+            rows[f"seat{s}_big_moons"] = np.isin(hand, cards.BIG_MOONS).sum(axis=1).astype(np.int8)
             rows[f"seat{s}_side"] = np.full(len(hand), side, dtype=np.int8)
             rows[f"seat{s}_tricks"] = res.tricks_seat[:, s].astype(np.int8)
             rows[f"seat{s}_side_tricks"] = res.tricks[:, side].astype(np.int8)
@@ -183,10 +183,10 @@ def add_big_moon(hands: np.ndarray, seat: int, rng: np.random.Generator) -> tupl
     """
     n, H, K = hands.shape
     mine = hands[:, seat]
-    held = np.isin(mine, C.BIG_MOONS)
+    held = np.isin(mine, cards.BIG_MOONS)
     eligible = held.sum(axis=1) < 2
-    bm = np.where((mine == C.BIG_MOONS[0]).any(axis=1), C.BIG_MOONS[1], C.BIG_MOONS[0]).astype(np.int8)
-    plain = ~C.IS_MOON[mine]
+    bm = np.where((mine == cards.BIG_MOONS[0]).any(axis=1), cards.BIG_MOONS[1], cards.BIG_MOONS[0]).astype(np.int8)
+    plain = ~cards.IS_MOON[mine]
     u = np.where(plain, rng.random(mine.shape), -1.0)
     slot = u.argmax(axis=1)
     rows = np.arange(n)
@@ -223,12 +223,12 @@ def _big_moon_chunk(setup: Setup, seat: int, seed: int, index: int, size: int) -
     unf_b, unf_t = base.winner < 0, treat.winner < 0
     mine = hands[:, seat]
     tally = Tally()
-    tally.add("by_holding", {"big": np.isin(mine, C.BIG_MOONS).sum(axis=1),
-                             "little": np.isin(mine, C.LITTLE_MOONS).sum(axis=1)},
+    tally.add("by_holding", {"big": np.isin(mine, cards.BIG_MOONS).sum(axis=1),
+                             "little": np.isin(mine, cards.LITTLE_MOONS).sum(axis=1)},
               {"chips": mb["chips"], "p_odd": mb["p_odd"], "p_shoot": mb["p_shoot"], "p_win": win_b,
                "p_unfinished": unf_b})
     e = np.flatnonzero(eligible)
-    big_before = np.isin(mine[e], C.BIG_MOONS).sum(axis=1)
+    big_before = np.isin(mine[e], cards.BIG_MOONS).sum(axis=1)
     tally.add("paired", {"big_before": big_before},
               {"d_chips": (mt["chips"] - mb["chips"])[e],
                "d_odd": difference(mt["p_odd"][e], mb["p_odd"][e]),
@@ -293,12 +293,12 @@ FEATURES = ("red_cards", "highest_red", "moon_cards", "longest_suit")
 
 
 def hand_features(hand: np.ndarray) -> dict[str, np.ndarray]:
-    suit = C.SUIT[hand]
-    red = suit == C.RED
+    suit = cards.SUIT[hand]
+    red = suit == cards.RED
     lengths = np.stack([(suit == s).sum(axis=1) for s in range(4)], axis=1)
     return {"red_cards": red.sum(axis=1),
-            "highest_red": np.where(red, C.NUMBER[hand], 0).max(axis=1),
-            "moon_cards": C.IS_MOON[hand].sum(axis=1),
+            "highest_red": np.where(red, cards.NUMBER[hand], 0).max(axis=1),
+            "moon_cards": cards.IS_MOON[hand].sum(axis=1),
             "longest_suit": lengths.max(axis=1)}
 
 
@@ -414,12 +414,12 @@ SEAT_ORDERS = ("first", "second", "third", "fourth", "fifth", "last")
 def deal_with_hand(rng: np.random.Generator, n: int, table: Table, hand: list[int]) -> np.ndarray:
     """n deals in which seat 0 holds `hand`: the other 47 cards shuffled to the other hands (and
     the dummy stack with two players); the undealt cards stay out, as in a real deal."""
-    rest = np.setdiff1d(np.arange(C.DECK_SIZE, dtype=np.int8), np.array(hand, dtype=np.int8))
+    rest = np.setdiff1d(np.arange(cards.DECK_SIZE, dtype=np.int8), np.array(hand, dtype=np.int8))
     decks = rng.permuted(np.broadcast_to(rest, (n, len(rest))), axis=1)
     H = table.hands_dealt
-    hands = np.empty((n, H, C.HAND_SIZE), dtype=np.int8)
+    hands = np.empty((n, H, cards.HAND_SIZE), dtype=np.int8)
     hands[:, 0] = hand
-    hands[:, 1:] = decks[:, :C.HAND_SIZE * (H - 1)].reshape(n, H - 1, C.HAND_SIZE)
+    hands[:, 1:] = decks[:, :cards.HAND_SIZE * (H - 1)].reshape(n, H - 1, cards.HAND_SIZE)
     return hands
 
 
@@ -441,9 +441,9 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
                  progress: Progress = None) -> Result:
     """P(odd), P(shoot) and expected chips of one five-card hand held by seat 0."""
     setup.validate()
-    hand = C.parse_cards(hand_text.split())
-    if len(hand) != C.HAND_SIZE:
-        raise BadInput(f"hand {hand_text!r} has {len(hand)} cards; accepted: exactly {C.HAND_SIZE} cards, "
+    hand = cards.parse_cards(hand_text.split())
+    if len(hand) != cards.HAND_SIZE:
+        raise BadInput(f"hand {hand_text!r} has {len(hand)} cards; accepted: exactly {cards.HAND_SIZE} cards, "
                        'e.g. "R12 R7 BM G3 P5"')
     orders = SEAT_ORDERS[:setup.players - 1] + ("last",)
     if seat_order not in orders:
@@ -452,7 +452,7 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
     position = orders.index(seat_order)
     t = run(_hand_chunk, (setup, tuple(hand), position), samples, seed, jobs, progress,
             chunk=min(16_384, setup.chunk()))
-    names = [C.card_name(c) for c in hand]
+    names = [cards.card_name(c) for c in hand]
     res = Result(f"Shoot the Moon: hand {' '.join(names)}",
                  setup.meta(hand=names, seat_order=seat_order, samples=samples, seed=seed))
     res.tables["hand"] = estimate(t.get("hand"), [], ["p_odd", "p_shoot", "chips", "tricks"])

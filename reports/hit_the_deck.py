@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-import moonshot.analysis.hit_the_deck as A
+from moonshot.analysis import hit_the_deck as analysis
 from moonshot.analysis.common import make_setup
 from moonshot.analysis.result import Result
 from moonshot.analysis.words import effects
@@ -38,7 +38,7 @@ def card_value_figure(values: pd.DataFrame):
     """The card kinds down the side, each table size a row of its own inside a kind's band, the
     value across; the legend sits below the plots, never over an interval."""
     fig, axes = plt.subplots(1, 2, figsize=(11, 6), sharey=True)
-    labels = list(A.CARD_KINDS)
+    labels = list(analysis.CARD_KINDS)
     y = np.arange(len(labels))[::-1]                  # the first kind on top
     for ax, name, label, scale in ((axes[0], "d_penalty", "change in penalty points that hand", 1.0),
                                    (axes[1], "d_win", "change in P(win the game) (percentage points)", 100.0)):
@@ -61,9 +61,9 @@ def card_value_figure(values: pd.DataFrame):
 
 def reaction_figure(table: pd.DataFrame):
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-    profiles = list(A.REACTION_PROFILES)
+    profiles = list(analysis.REACTION_PROFILES)
     bottom = np.zeros(len(profiles))
-    for cause in A.CAUSES:
+    for cause in analysis.CAUSES:
         d = metric(table, f"cards_{cause}").set_index("profile").loc[profiles]
         axes[0].bar(profiles, d["estimate"], bottom=bottom, label=cause.replace("_", " "))
         bottom += d["estimate"].to_numpy()
@@ -119,7 +119,7 @@ def seat_figure(positions: pd.DataFrame):
 
 def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = FLOOR) -> Path:
     """The whole report; every section's sample is a share of `hands`, at least `floor`."""
-    doc, base, step = begin(out, A.GAME, "Hit the Deck — strategy report", "Four players, adult reaction profiles.", hands,
+    doc, base, step = begin(out, analysis.GAME, "Hit the Deck — strategy report", "Four players, adult reaction profiles.", hands,
                             seed, quiet, sections=9)
     step(f"headline: {hands:,} hands, 4 players")
     head = doc.headline(base, hands, seed, jobs, "Headline: four players", "seats", "headline_seats",
@@ -131,7 +131,7 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
 
     games = share(hands, CARD_VALUE_SHARE, floor)
     step(f"card value: {games:,} paired games per table, 2-6 players")
-    cv = A.card_value([make_setup(A.GAME, p) for p, _ in A.ALL_TABLES], games, seed, jobs)
+    cv = analysis.card_value([make_setup(analysis.GAME, p) for p, _ in analysis.ALL_TABLES], games, seed, jobs)
     doc.section("Which cards are worth holding?", cv,
                 ("card_value", card_value_figure(cv.tables["card_value"]),
                  "One more card of a kind in seat 0's opening hand, paired with the same deal as dealt."),
@@ -139,18 +139,18 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
 
     games = share(hands, REACTION_SHARE, floor)
     step(f"reaction value: {games:,} paired games per profile")
-    rv = A.reaction_value(base, games, seed, jobs)
+    rv = analysis.reaction_value(base, games, seed, jobs)
     doc.section("How much is being quick at the slap worth?", rv,
                 ("reaction_value", reaction_figure(rv.tables["reaction_value"]),
                  "Seat 0's profile changed, the other seats adult, the same deals."),
                 [("reaction_value", "reaction_value", "Penalty cards by cause and games won, by profile")])
-    rv2 = A.reaction_value(make_setup(A.GAME, 2), games, seed, jobs)
+    rv2 = analysis.reaction_value(make_setup(analysis.GAME, 2), games, seed, jobs)
     doc.table("reaction_value_2p", rv2.tables["reaction_value"], "The same at two players")
     doc.found(rv2)
 
     games = share(hands, SEAT_SHARE, floor)
     step(f"seat advantage: {games:,} games")
-    sa = A.seat_advantage(base, games, seed, jobs)
+    sa = analysis.seat_advantage(base, games, seed, jobs)
     doc.section("Does it pay to play first?", sa,
                 ("seat_advantage", seat_figure(sa.tables["positions"]), "By position after the dealer."),
                 [("seat_advantage", "positions", "By position after the dealer")])
@@ -203,8 +203,8 @@ def strong_play(setup, games: int, seed: int, jobs: int) -> Result:
     lineup, on the same deals and swaps (analysis.hit_the_deck.card_value at this table)."""
     base = setup.seats.specs[0]
     searcher = replace(setup, strategy_specs=(STRONG,)).validate()
-    strong_cv = A.card_value([searcher], games, seed, jobs).tables["card_value"]
-    base_cv = A.card_value([setup], games, seed, jobs).tables["card_value"]
+    strong_cv = analysis.card_value([searcher], games, seed, jobs).tables["card_value"]
+    base_cv = analysis.card_value([setup], games, seed, jobs).tables["card_value"]
     table = versus(STRONG, strong_cv, base, base_cv, ["card"], MIN_N)
     res = Result("Hit the Deck: strong play", setup.meta(games=games, seed=seed))
     res.tables["card_value"] = table
@@ -252,4 +252,4 @@ def strong_figure(table: pd.DataFrame, strong: str, base: str):
 
 def _registered() -> dict:
     from moonshot.strategies.base import registered
-    return registered(A.GAME)
+    return registered(analysis.GAME)

@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from moonshot.analysis import moon as M
+from moonshot.analysis import moon as analysis
 from moonshot.analysis.common import run
 from moonshot.analysis.result import Result
 from moonshot.analysis.words import effects, say
@@ -115,7 +115,7 @@ def bid_tables(setup, hands: int, seed: int, jobs: int) -> dict[str, pd.DataFram
     """P(make) and the bidder side's points of setup's lineup by bid (and over every bid: "all") and
     by trump tiles held (number-suit contracts, every bid), from bid-success's chunks in
     search-sized pieces (the same seed and chunks give every lineup the same deals)."""
-    t = run(M._bid_success_chunk, (setup,), hands, seed, jobs, chunk=SEARCH_CHUNK)
+    t = run(analysis._bid_success_chunk, (setup,), hands, seed, jobs, chunk=SEARCH_CHUNK)
     bids = t.get("by_bid").astype({"bid": str})
     bids = pd.concat([bids, bids.drop(columns="bid").sum().to_frame().T.assign(bid="all")], ignore_index=True)
     cls = t.get("by_class")
@@ -187,11 +187,11 @@ def strong_figure(by_bid: pd.DataFrame, strong: str, base: str):
 
 def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = FLOOR) -> Path:
     """The whole report; every section's sample is a share of `hands`, at least `floor`."""
-    doc, setup, step = begin(out, M.GAME, "Moon (dominoes) — bidding report", "Three players.", hands, seed, quiet,
+    doc, setup, step = begin(out, analysis.GAME, "Moon (dominoes) — bidding report", "Three players.", hands, seed, quiet,
                              sections=9)
 
     step(f"bid success: {hands:,} hands")
-    bs = M.bid_success(setup, hands, seed, jobs)
+    bs = analysis.bid_success(setup, hands, seed, jobs)
     doc.heading("How often does a bid make?")
     doc.found(bs)
     doc.table("bid_success_by_bid", bs.tables["by_bid"], "Success rate and bidder's score by bid level")
@@ -221,7 +221,7 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
 
     samples = share(hands, 4, floor)
     step(f"example hand {EXAMPLE_HAND}: {samples:,} deals per trump")
-    h = M.analyze_hand(setup, EXAMPLE_HAND, "first", samples, seed, jobs)
+    h = analysis.analyze_hand(setup, EXAMPLE_HAND, "first", samples, seed, jobs)
     doc.heading(f"One hand: {EXAMPLE_HAND}")
     doc.found(h)
     doc.figure("example_hand", hand_heatmap(h.tables["trump_by_bid"], EXAMPLE_HAND),
@@ -232,20 +232,20 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
 
     widow_hands = share(hands, 2, floor)
     step(f"widow value: {widow_hands:,} paired hands")
-    w = M.widow_value(setup, widow_hands, seed, jobs)
+    w = analysis.widow_value(setup, widow_hands, seed, jobs)
     doc.section("What is the widow worth?", w, None,
                 [("widow_overall", "overall", "Bidder with the widow against keeping its dealt seven"),
                  ("widow_by_bid", "by_bid", "By bid level")])
 
     step(f"seat advantage: {hands:,} hands")
-    sa = M.seat_advantage(setup, hands, seed, jobs)
+    sa = analysis.seat_advantage(setup, hands, seed, jobs)
     doc.section("Does it pay to bid first, middle or last?", sa,
                 ("seat_advantage", seat_figure(sa.tables["positions"]), "By position in the auction."),
                 [("seat_advantage", "positions", "By position in the auction")], notes=False)
 
     games = share(hands, 40, floor)
     step(f"game odds: {games:,} games per match-up")
-    go = M.game_odds(setup, games, seed, jobs)
+    go = analysis.game_odds(setup, games, seed, jobs)
     doc.section("Who wins the game to 21?", go, None,
                 [("game_odds", "matchups", "Strategy match-ups, same deals, seats rotated")], notes=1)
 

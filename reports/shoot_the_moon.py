@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-import moonshot.analysis.shoot_the_moon as A
+from moonshot.analysis import shoot_the_moon as analysis
 from moonshot.analysis.common import run
 from moonshot.analysis.result import Result
 from moonshot.analysis.words import say, shift
@@ -66,7 +66,7 @@ def chip_heatmap(win: pd.DataFrame, target: int):
 
 def odds_figure(tables: dict[str, pd.DataFrame]):
     fig, axes = plt.subplots(1, 4, figsize=(13, 3.4), sharey=True)
-    for ax, feature in zip(axes, A.FEATURES):
+    for ax, feature in zip(axes, analysis.FEATURES):
         df = tables[feature]
         for name, color, label in (("p_odd", "#2a6fbb", "P(odd tricks)"), ("p_shoot", "#c0392b", "P(shoot)")):
             d = metric(df, name)
@@ -104,7 +104,7 @@ def big_moon_paired(setup, deals: int, seed: int, jobs: int) -> pd.DataFrame:
     """big-moon-value's paired value of a Big Moon swapped into seat 0's hand for setup's lineup, by
     Big Moons held before (and "any"), from its chunks in search-sized pieces (the same seed and
     chunks give every lineup the same deals, swaps and later deals)."""
-    t = run(A._big_moon_chunk, (setup, 0), deals, seed, jobs, chunk=SEARCH_CHUNK)
+    t = run(analysis._big_moon_chunk, (setup, 0), deals, seed, jobs, chunk=SEARCH_CHUNK)
     pt = t.get("paired").astype({"big_before": str})
     both = pt.drop(columns="big_before").sum().to_frame().T.assign(big_before="any")
     return estimate(pd.concat([pt, both], ignore_index=True), ["big_before"], PAIRED)
@@ -161,7 +161,7 @@ def strong_figure(paired: pd.DataFrame, strong: str, base: str):
 
 def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = FLOOR) -> Path:
     """The whole report; every section's sample is a share of `hands`, at least `floor`."""
-    doc, base, step = begin(out, A.GAME, "Shoot the Moon — strategy report", "Four players, each for themselves.", hands,
+    doc, base, step = begin(out, analysis.GAME, "Shoot the Moon — strategy report", "Four players, each for themselves.", hands,
                             seed, quiet, sections=9)
     step(f"headline: {hands:,} rounds, 4 players")
     head = doc.headline(base, hands, seed, jobs, "Headline: four players, each for themselves", "sides",
@@ -172,7 +172,7 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
 
     deals = share(hands, 10, floor)
     step(f"Big Moon value: {deals:,} paired deals (whole games) per table, 7 tables")
-    bmv = A.big_moon_value([replace(base, players=p, partners=part) for p, part in A.ALL_TABLES], deals, seed, jobs)
+    bmv = analysis.big_moon_value([replace(base, players=p, partners=part) for p, part in analysis.ALL_TABLES], deals, seed, jobs)
     doc.section("What is a Big Moon worth?", bmv,
                 ("big_moon_value", big_moon_figure(bmv.tables["paired_value"]),
                  "Paired value of one Big Moon swapped into seat 0's opening hand, by table."),
@@ -194,7 +194,7 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
 
     games = share(hands, 4, floor)
     step(f"chip value: {games:,} games from every chips state")
-    cv = A.chip_value(base, games, seed, jobs)
+    cv = analysis.chip_value(base, games, seed, jobs)
     doc.section("What is one chip worth in games won?", cv,
                 ("chip_value", chip_heatmap(cv.tables["win_probability"], base.table.rules.target_chips),
                  "P(win) for a side holding `our chips` while every other side holds `their chips` (4 players)."),
@@ -202,11 +202,11 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
                  ("chip_one_more", "one_more_chip", "Gain in P(win) from one more chip")])
 
     step(f"hand odds: {hands:,} rounds")
-    odds = A.hand_odds(base, hands, seed, jobs)
+    odds = analysis.hand_odds(base, hands, seed, jobs)
     doc.heading("Which hands make an odd number of tricks?")
     doc.found(odds)
     doc.figure("hand_odds", odds_figure(odds.tables), "P(odd) and P(shoot the moon) by hand feature.")
-    for name in A.FEATURES:
+    for name in analysis.FEATURES:
         doc.table(f"odds_{name}", odds.tables[name], f"By {name.replace('_', ' ')}")
 
     n_match = share(hands, 4, floor)

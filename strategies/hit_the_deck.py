@@ -13,7 +13,7 @@ from functools import lru_cache
 import numba
 import numpy as np
 
-from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck import cards
 from moonshot.simulator.hit_the_deck.views import PlayView, bits_of
 from moonshot.strategies.base import register
 
@@ -67,33 +67,33 @@ class RandomPlay:
 
 # ============================================================================ lookup tables
 
-N_KINDS = C.N_KINDS
-DRAW = C.DRAW
-IS_HTD = C.CLASS >= C.HTD_N                          # Hit the Deck cards (no colour, HTD-1.2)
-IS_COLOURED = C.COLOUR >= 0
-TEN_BITS = np.uint64(int(sum(1 << k for k in range(N_KINDS) if C.PENALTY[k] == 10)))
+N_KINDS = cards.N_KINDS
+DRAW = cards.DRAW
+IS_HTD = cards.CLASS >= cards.HTD_N                          # Hit the Deck cards (no colour, HTD-1.2)
+IS_COLOURED = cards.COLOUR >= 0
+TEN_BITS = np.uint64(int(sum(1 << k for k in range(N_KINDS) if cards.PENALTY[k] == 10)))
 # VALUE_BITS[v]: the number cards of value v (any colour), v = 1..5
-VALUE_BITS = [np.uint64(int(sum(1 << k for k in range(N_KINDS) if C.CLASS[k] == C.NUMBER and C.VALUE[k] == v)))
+VALUE_BITS = [np.uint64(int(sum(1 << k for k in range(N_KINDS) if cards.CLASS[k] == cards.NUMBER and cards.VALUE[k] == v)))
               for v in range(6)]
 # COLOUR_OF[k, c]: kind k is a number or word card of colour c (what counts for "colour held")
-COLOUR_OF = (C.COLOUR[:, None] == np.arange(4)[None, :]).astype(np.float32)
-PENALTY = C.PENALTY.astype(np.float32)
+COLOUR_OF = (cards.COLOUR[:, None] == np.arange(4)[None, :]).astype(np.float32)
+PENALTY = cards.PENALTY.astype(np.float32)
 
 
 def _can_play(kind: int, top: int, demand: int, word_on_word: bool) -> bool:
     """HTD-3 (with P1, P2: an HTD-N/C on top without a demand takes anything), as the engine."""
-    cls, col = C.CLASS[kind], C.COLOUR[kind]
+    cls, col = cards.CLASS[kind], cards.COLOUR[kind]
     if demand >= 5:
-        return cls in (C.NUMBER, C.CUT, C.FLIP) and col == demand - 5
+        return cls in (cards.NUMBER, cards.CUT, cards.FLIP) and col == demand - 5
     if demand >= 0:
-        return cls == C.NUMBER and C.VALUE[kind] == demand + 1
-    if cls >= C.HTD_N or C.CLASS[top] >= C.HTD_N:
+        return cls == cards.NUMBER and cards.VALUE[kind] == demand + 1
+    if cls >= cards.HTD_N or cards.CLASS[top] >= cards.HTD_N:
         return True
-    if col == C.COLOUR[top]:
+    if col == cards.COLOUR[top]:
         return True
-    if cls == C.NUMBER:
-        return C.CLASS[top] == C.NUMBER and C.VALUE[kind] == C.VALUE[top]
-    return word_on_word and cls == C.CLASS[top]
+    if cls == cards.NUMBER:
+        return cards.CLASS[top] == cards.NUMBER and cards.VALUE[kind] == cards.VALUE[top]
+    return word_on_word and cls == cards.CLASS[top]
 
 
 @lru_cache(maxsize=8)
@@ -102,7 +102,7 @@ def situation_table(word_on_word: bool) -> np.ndarray:
     column k = 1 when a card of kind k may be played there."""
     out = np.zeros((N_KINDS + 9, N_KINDS), dtype=np.float32)
     for s in range(N_KINDS + 9):
-        top, demand = (s, -1) if s < N_KINDS else (C.HH, s - N_KINDS)
+        top, demand = (s, -1) if s < N_KINDS else (cards.HH, s - N_KINDS)
         for k in range(N_KINDS):
             out[s, k] = _can_play(k, top, demand, word_on_word)
     return out
@@ -117,14 +117,14 @@ def answer_table(word_on_word: bool, players: int) -> np.ndarray:
     legal = situation_table(word_on_word)
     after = np.zeros((N_KINDS, N_KINDS), dtype=np.float32)
     for k in range(N_KINDS):
-        cls = C.CLASS[k]
-        if cls in (C.NUMBER,):
+        cls = cards.CLASS[k]
+        if cls in (cards.NUMBER,):
             after[k] = legal[k]
-        elif cls == C.HTD_N:
-            after[k] = legal[N_KINDS + C.VALUE[k] - 1]
-        elif cls == C.HTD_C:
-            after[k] = legal[N_KINDS + 5 + k - C.htd_c(0)]
-        elif cls == C.HTD_H:
+        elif cls == cards.HTD_N:
+            after[k] = legal[N_KINDS + cards.VALUE[k] - 1]
+        elif cls == cards.HTD_C:
+            after[k] = legal[N_KINDS + 5 + k - cards.htd_c(0)]
+        elif cls == cards.HTD_H:
             after[k] = 1.0 - 1.0 / max(players - 1, 1)
     return after
 
@@ -189,7 +189,7 @@ class Hold:
         hand = view.hand.astype(np.float32)
         threat = (opponent_sizes(view).min(axis=1) <= self.close)[:, None]
         held = hand @ COLOUR_OF                                     # (n, 4) cards per colour
-        colour_score = held[:, np.maximum(C.COLOUR, 0)] * 16 + PENALTY
+        colour_score = held[:, np.maximum(cards.COLOUR, 0)] * 16 + PENALTY
         score = np.empty((len(legal), N_KINDS + 1), dtype=np.float32)
         score[:, :N_KINDS] = np.where(IS_HTD, np.where(threat, 1000 + PENALTY, -500.0), colour_score)
         drawn = np.asarray(view.drawn)
@@ -200,7 +200,7 @@ class Hold:
 
 @lru_cache(maxsize=8)
 def _deck(rules) -> np.ndarray:
-    return C.deck_counts(rules).astype(np.float32)
+    return cards.deck_counts(rules).astype(np.float32)
 
 
 def lowest_bit(bits: np.ndarray) -> np.ndarray:
@@ -258,13 +258,13 @@ class Tactician:
             lin[:, :N_KINDS] = follow
             lin[:, N_KINDS] = IS_HTD                                  # column 38: Hit the Deck cards held
             lin[:, N_KINDS + 1] = PENALTY                             # column 39: points held
-            const = (np.where(IS_COLOURED, -self.follow, 0.0) + np.where(C.CLASS == C.FLIP, self.flip, 0.0)
-                     + np.where(C.CLASS == C.HTD_H, self.slap, 0.0) + np.where(C.CLASS == C.CUT, self.cut, 0.0))
+            const = (np.where(IS_COLOURED, -self.follow, 0.0) + np.where(cards.CLASS == cards.FLIP, self.flip, 0.0)
+                     + np.where(cards.CLASS == cards.HTD_H, self.slap, 0.0) + np.where(cards.CLASS == cards.CUT, self.cut, 0.0))
             answer = np.zeros((N_KINDS, N_KINDS + 1), dtype=np.float32)
             answer[:, :N_KINDS] = answer_table(key[0], players).T
             answer[:, N_KINDS] = 1.0                                  # column 38: cards unseen in all
-            flip_cut = np.where(C.CLASS == C.FLIP, 0.4, 0.0).astype(np.float32)
-            cut_bonus = np.where(C.CLASS == C.CUT, 3 * self.cut / max(self.fear, 1e-6), 0.0).astype(np.float32)
+            flip_cut = np.where(cards.CLASS == cards.FLIP, 0.4, 0.0).astype(np.float32)
+            cut_bonus = np.where(cards.CLASS == cards.CUT, 3 * self.cut / max(self.fear, 1e-6), 0.0).astype(np.float32)
             self._tables[key] = (lin, const.astype(np.float32), answer, flip_cut, cut_bonus, sit,
                                  _deck(rules))
         return self._tables[key]

@@ -21,7 +21,7 @@ from functools import lru_cache
 import numpy as np
 
 from moonshot.simulator.errors import BadInput
-from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck import cards
 from moonshot.simulator.hit_the_deck.engine import Table, play
 from moonshot.simulator.hit_the_deck.engine.resume import play_on, position
 from moonshot.simulator.hit_the_deck.views import DRAW, KNOWN_DEPTH, N_CHOICES, PlayView
@@ -50,7 +50,7 @@ def playout_table(players: int, rules, horizon: int) -> Table:
 def _one_hot(kinds: np.ndarray) -> np.ndarray:
     """(n, k) kinds (-1 none) -> (n, 38) copies per kind."""
     n = len(kinds)
-    out = np.zeros((n, C.N_KINDS), dtype=np.int16)
+    out = np.zeros((n, cards.N_KINDS), dtype=np.int16)
     rows = np.repeat(np.arange(n), kinds.shape[1])
     k = kinds.reshape(-1).astype(np.intp)
     ok = k >= 0
@@ -74,7 +74,7 @@ def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int) -> dict:
     rows = np.arange(n)
     known_counts = _one_hot(kd)
     top_count = _one_hot(top[:, None])
-    pool = C.deck_counts(view.rules).astype(np.int16)[None, :] - hand - top_count - known_counts
+    pool = cards.deck_counts(view.rules).astype(np.int16)[None, :] - hand - top_count - known_counts
     if (pool < 0).any():
         raise ValueError("htd rollout: the view holds more copies of a card than the deck")
     # seen going public this hand and not known elsewhere: these lie in the discard pile first
@@ -85,8 +85,8 @@ def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int) -> dict:
     if (L != need).any():
         raise ValueError("htd rollout: the view's card counts do not add up to the deck")
     flat = pool.reshape(-1).astype(np.intp)
-    kind_of = np.repeat(np.tile(np.arange(C.N_KINDS), n), flat)
-    game_of = np.repeat(np.repeat(rows, C.N_KINDS), flat)
+    kind_of = np.repeat(np.tile(np.arange(cards.N_KINDS), n), flat)
+    game_of = np.repeat(np.repeat(rows, cards.N_KINDS), flat)
     start = np.concatenate([[0], np.cumsum(L)[:-1]])
     pos = np.arange(len(kind_of)) - start[game_of]
     run_start = np.concatenate([[0], np.cumsum(flat)[:-1]])               # first instance of each (game, kind)
@@ -94,7 +94,7 @@ def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int) -> dict:
     inst = np.full((n, PILE), -1, dtype=np.int8)
     inst[game_of, pos] = kind_of
     pref = np.zeros((n, PILE), dtype=bool)
-    pref[game_of, pos] = copy < pref_count.reshape(-1)[game_of * C.N_KINDS + kind_of]
+    pref[game_of, pos] = copy < pref_count.reshape(-1)[game_of * cards.N_KINDS + kind_of]
     pad = inst < 0
     # the discard pile under the top: the preferred cards first, at random
     key1 = rng.random((n, W, PILE)) - 2.0 * pref[:, None, :]
@@ -119,7 +119,7 @@ def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int) -> dict:
     owner_j = (rank[None, None, :] >= cum[:, :, None]).sum(axis=1)               # (n, 110): index into others
     in_hands = owner_j < P - 1
     owner = others[rows[:, None], np.minimum(owner_j, P - 2)]                   # (n, 110)
-    hands = np.zeros((n, W, P, C.N_KINDS), dtype=np.int16)
+    hands = np.zeros((n, W, P, cards.N_KINDS), dtype=np.int16)
     g_i, w_i, r_i = np.nonzero(np.broadcast_to(in_hands[:, None, :], (n, W, PILE)))
     np.add.at(hands, (g_i, w_i, owner[g_i, r_i], cards2[g_i, w_i, r_i].astype(np.intp)), 1)
     hands[rows, :, seat] = hand[:, None, :]

@@ -22,8 +22,8 @@ from numba import njit
 
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.moon import reference as ref
-from moonshot.simulator.moon import solver as S
-from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon import solver as moon_solver
+from moonshot.simulator.moon import tiles as dominoes
 from moonshot.simulator.moon.rules import tile_set_for
 from moonshot.simulator.moon.views import BID_VALUES, MOON_BID, PASS, BidView, DiscardView, PlayView, TrumpView
 from moonshot.strategies.base import register
@@ -124,7 +124,7 @@ def _deal_worlds(pool, caps, allowed, u, out):
                 head += 1
                 m = masks[g]
                 while m and end < 0:
-                    y = S._low_index(m)
+                    y = moon_solver._low_index(m)
                     m &= m - 1
                     for h in range(G):
                         if parent[h] == -2 and (allowed[h] >> y) & 1:
@@ -173,7 +173,7 @@ def _mask(tiles) -> int:
 
 
 def _tiles(mask: int) -> list[int]:
-    return [t for t in range(T.N_TILES) if mask >> t & 1]
+    return [t for t in range(dominoes.N_TILES) if mask >> t & 1]
 
 
 # ------------------------------------------------------------------------------------ outcomes
@@ -187,10 +187,10 @@ def bidder_points(players: int, rules, bid: int, outcome: str = "side") -> np.nd
     (reference.score_hand), plus TIE_BREAK per trick; outcome="margin": that score less the other
     side's (with 3 players the mean of the other two, whose tricks score for them too), which is
     what decides games (a defender's trick is a point for the other side)."""
-    out = np.zeros(T.TRICKS + 1)
+    out = np.zeros(dominoes.TRICKS + 1)
     n_sides = 3 if players == 3 else 2
-    for t in range(T.TRICKS + 1):
-        tricks = [t] + [T.TRICKS - t] + [0] * (n_sides - 2)
+    for t in range(dominoes.TRICKS + 1):
+        tricks = [t] + [dominoes.TRICKS - t] + [0] * (n_sides - 2)
         score = ref.score_hand(players, 0, bid, tricks, rules).score
         others = sum(score[1:]) / (n_sides - 1) if outcome == "margin" else 0.0
         out[t] = score[0] - others + TIE_BREAK * t
@@ -200,7 +200,7 @@ def bidder_points(players: int, rules, bid: int, outcome: str = "side") -> np.nd
 
 @lru_cache(maxsize=16)
 def _set_mask(players: int, rules) -> int:
-    return _mask(T.TILE_SETS[tile_set_for(rules, players)])
+    return _mask(dominoes.TILE_SETS[tile_set_for(rules, players)])
 
 
 # ------------------------------------------------------------------------------------ the player
@@ -256,18 +256,18 @@ class PimcMoon:
         return state
 
     @property
-    def solver(self) -> S.Solver:
+    def solver(self) -> moon_solver.Solver:
         if self._solver is None:
-            self._solver = S.Solver(tt_bits=16)
+            self._solver = moon_solver.Solver(tt_bits=16)
         return self._solver
 
     # ------------------------------------------------------------------ solving worlds
 
     def _values(self, players, rules, trump, bidder, hands, leader, first) -> np.ndarray:
         """(W,) bidder-side tricks of whole deals (hands (W, 4) masks) from a trick boundary."""
-        ctx = S.context(players, rules, int(trump), int(bidder))
+        ctx = moon_solver.context(players, rules, int(trump), int(bidder))
         out = np.zeros(len(hands), dtype=np.int64)
-        S._values_batch(ctx, self.solver.tt, self.solver.work, hands, int(leader), 0, 0, 0, int(leader), 0,
+        moon_solver._values_batch(ctx, self.solver.tt, self.solver.work, hands, int(leader), 0, 0, 0, int(leader), 0,
                         bool(first), out)
         return out
 
@@ -281,8 +281,8 @@ class PimcMoon:
         seat and `out_of_play` aside (the widow or an unknown discard)."""
         pool = np.array(_tiles(_set_mask(players, rules) & ~known_mask), dtype=np.int64)
         others = [s for s in range(players) if s != seat]
-        caps = [T.HAND_SIZE] * len(others) + ([out_of_play] if out_of_play else [])
-        full = (1 << T.N_TILES) - 1
+        caps = [dominoes.HAND_SIZE] * len(others) + ([out_of_play] if out_of_play else [])
+        full = (1 << dominoes.N_TILES) - 1
         dealt = deal_worlds(rng, pool, caps, [full] * len(caps), self.worlds, self.retries)
         hands = np.zeros((self.worlds, 4), dtype=np.int64)
         for g, s in enumerate(others):
@@ -299,7 +299,7 @@ class PimcMoon:
 
     def bid(self, view: BidView, rng) -> np.ndarray:
         out = np.zeros(len(view), dtype=np.int16)
-        widow = len(T.TILE_SETS[tile_set_for(view.rules, view.players)]) - view.players * T.HAND_SIZE
+        widow = len(dominoes.TILE_SETS[tile_set_for(view.rules, view.players)]) - view.players * dominoes.HAND_SIZE
         for i in range(len(view)):
             searched = self.bid_values(view, i, rng)
             if searched is None:
@@ -324,12 +324,12 @@ class PimcMoon:
         searching (no bid left, or the estimate is `reach` tricks short of the lowest one).
         moonshot serve's hint panel shows them."""
         P, rules = view.players, view.rules
-        widow = len(T.TILE_SETS[tile_set_for(rules, P)]) - P * T.HAND_SIZE
+        widow = len(dominoes.TILE_SETS[tile_set_for(rules, P)]) - P * dominoes.HAND_SIZE
         allowed = allowed_trumps(P, rules)
         est = BASE_TRICKS + np.where(allowed, trick_estimate(view.hand[i:i + 1]), -np.inf).max(axis=1)[0]
         legal = [int(b) for b, ok in zip(BID_VALUES, view.legal[i]) if ok and b != PASS]
         can_pass = bool(view.legal[i][0])
-        need = min((T.TRICKS if b == MOON_BID else b) for b in legal) if legal else 0
+        need = min((dominoes.TRICKS if b == MOON_BID else b) for b in legal) if legal else 0
         if not legal or (can_pass and est + self.reach < need):
             return None
         seat = int(view.seat[i])
@@ -414,16 +414,16 @@ class PimcMoon:
     def trump(self, view: TrumpView, rng) -> np.ndarray:
         out = np.zeros(len(view), dtype=np.int64)
         P, rules = view.players, view.rules
-        widow = len(T.TILE_SETS[tile_set_for(rules, P)]) - P * T.HAND_SIZE    # an unknown discard
+        widow = len(dominoes.TILE_SETS[tile_set_for(rules, P)]) - P * dominoes.HAND_SIZE    # an unknown discard
         for i in range(len(view)):
             legal = np.asarray(view.legal[i])
-            trumps = [t for t in range(T.N_TRUMPS) if legal[t]]
+            trumps = [t for t in range(dominoes.N_TRUMPS) if legal[t]]
             seat, bid = int(view.seat[i]), int(view.bid[i])
             hand = [int(t) for t in view.hand[i]]
             key = (seat, tuple(sorted(hand)))
             if len(trumps) == 1:
                 out[i] = trumps[0]
-            elif len(hand) > T.HAND_SIZE:     # trump first, the widow still in hand
+            elif len(hand) > dominoes.HAND_SIZE:     # trump first, the widow still in hand
                 slot, t = self._widow_choice(rng, view, i, self._trump_order(np.array(hand), legal)[:self.n_trumps])
                 self._remember(self._plans, key + (t,), hand[slot])
                 out[i] = t
@@ -453,7 +453,7 @@ class PimcMoon:
         for i in range(len(view)):
             tile = int(view.hand[i][slot[i]])
             key = (int(view.seat[i]), int(view.trick_no), tile, int(seen[i]))
-            out[i] = self._ends.get(key, T.HIGH[tile])
+            out[i] = self._ends.get(key, dominoes.HIGH[tile])
         return out
 
     @staticmethod
@@ -485,7 +485,7 @@ class PimcMoon:
         seat, trump, bidder = int(view.seat[i]), int(view.trump[i]), int(view.bidder[i])
         hand = np.asarray(view.hand[i])
         live = np.asarray(view.live[i])
-        ctx = S.context(P, rules, trump, bidder)
+        ctx = moon_solver.context(P, rules, trump, bidder)
         # what this seat knows: its own tiles, every tile played, its own discard
         seen = int(view.seen_bits[i]) if view.seen_bits is not None else _mask(np.flatnonzero(view.seen[i]))
         mine = _mask(hand[live])
@@ -496,20 +496,20 @@ class PimcMoon:
         pool = np.array(_tiles(_set_mask(P, rules) & ~known), dtype=np.int64)
         trick = [int(x) for x in view.trick[i] if x >= 0]
         played_seats = {int(s) for s in view.trick_seats[i] if s >= 0}
-        left = T.HAND_SIZE - view.trick_no
+        left = dominoes.HAND_SIZE - view.trick_no
         others = [s for s in range(P) if s != seat]
         caps = [left - (1 if s in played_seats else 0) for s in others]
         out_of_play = len(pool) - sum(caps)
         voids = np.asarray(view.void[i])              # (P, 9) suits each seat has shown it lacks
         allowed = []
         for s in others:
-            m = (1 << T.N_TILES) - 1
+            m = (1 << dominoes.N_TILES) - 1
             for x in np.flatnonzero(voids[s]):
-                m &= ~int(ctx[S.O_SUIT + x])
+                m &= ~int(ctx[moon_solver.O_SUIT + x])
             allowed.append(m)
         if out_of_play:
             caps.append(out_of_play)
-            allowed.append((1 << T.N_TILES) - 1)
+            allowed.append((1 << dominoes.N_TILES) - 1)
         dealt = deal_worlds(rng, pool, caps, allowed, self.worlds, self.retries)
         hands = np.zeros((self.worlds, 4), dtype=np.int64)
         hands[:, seat] = mine
@@ -526,13 +526,13 @@ class PimcMoon:
         first = view.trick_no == 0 and pos == 0
         moves = np.zeros(16, dtype=np.int64)
         values = np.zeros((self.worlds, 16), dtype=np.int64)
-        n = S._moves_batch(ctx, self.solver.tt, self.solver.work, hands, leader, pos, led, best, win, played,
+        n = moon_solver._moves_batch(ctx, self.solver.tt, self.solver.work, hands, leader, pos, led, best, win, played,
                            bool(first), moves, values)
         side_of = view.side_of_seat
         sides = side_of[:P]
         done = int(view.tricks[i][sides[bidder]])
         points = bidder_points(P, rules, int(view.bid[i]), self.outcome)
-        score = points[np.minimum(done + values[:, :n], T.TRICKS)].mean(axis=0)
-        decoded = [S.decode_move(int(m)) for m in moves[:n]]
+        score = points[np.minimum(done + values[:, :n], dominoes.TRICKS)].mean(axis=0)
+        decoded = [moon_solver.decode_move(int(m)) for m in moves[:n]]
         return ([m if isinstance(m, tuple) else (m, None) for m in decoded], score,
                 bool(sides[seat] == sides[bidder]))

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from moonshot.simulator.errors import BadInput, IllegalMove
-from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck import cards as htd_cards
 from moonshot.simulator.hit_the_deck import reference as ref
 from moonshot.simulator.hit_the_deck.reference_chance import RandomChance
 from moonshot.simulator.hit_the_deck.profiles import PROFILES, seat_profiles
@@ -19,11 +19,11 @@ from moonshot.simulator.hit_the_deck.rules import Rules, parse_rules
 
 R = Rules()
 OFF, ADULT = PROFILES["off"], PROFILES["adult"]
-DRAW = C.DRAW
+DRAW = htd_cards.DRAW
 
 
 def k(text: str) -> int:
-    return C.parse_card(text)
+    return htd_cards.parse_card(text)
 
 
 def ks(text: str) -> list[int]:
@@ -83,7 +83,7 @@ def position(players, hands, top, draw=(), discard_below=(), rules=R, seat=0, to
     draw = ks(draw) if isinstance(draw, str) else list(draw)
     below = ks(discard_below) if isinstance(discard_below, str) else list(discard_below)
     top = k(top) if isinstance(top, str) else top
-    rest = Counter(C.deck_list(rules)) - Counter(x for h in hands for x in h) - Counter(draw + below + [top])
+    rest = Counter(htd_cards.deck_list(rules)) - Counter(x for h in hands for x in h) - Counter(draw + below + [top])
     assert all(v >= 0 for v in rest.values())
     rest_list = sorted(rest.elements())
     profiles = profiles or (OFF,) * players
@@ -150,13 +150,13 @@ def test_vector_5_flip_three_players():
 
 
 def test_vector_6_cut():
-    draw = [x for x in C.deck_list(R) if C.CLASS[x] == C.NUMBER and C.COLOUR[x] in (1, 2)]
+    draw = [x for x in htd_cards.deck_list(R) if htd_cards.CLASS[x] == htd_cards.NUMBER and htd_cards.COLOUR[x] in (1, 2)]
     assert len(draw) == 40
     h = position(3, ["RCUT Y1", "Y1 Y2", "Y3 Y4"], "R3", draw=draw, chance=Script(cuts=[20]))
     h._turn(0)
     assert h.todo == ref.DO_CUT and h.seat == 1
     h._cut(1)
-    assert h.events[-1] == ["cut", 1, 20, C.NAMES[draw[19]]]
+    assert h.events[-1] == ["cut", 1, 20, htd_cards.NAMES[draw[19]]]
     assert h.top == draw[19] and h.draw == draw[:19] + draw[20:]
     assert h.seat == 2 and h.todo == ref.NORMAL          # B's turn used up, C acts on the card
 
@@ -170,7 +170,7 @@ def test_vector_7_score():
 
 
 def test_vector_8_opening_flip():
-    deck = C.deck_list(R)
+    deck = htd_cards.deck_list(R)
     rest = Counter(deck) - Counter([k("RFLIP")])
     cards = sorted(rest.elements())
     hands = [cards[7 * s: 7 * s + 7] for s in range(3)]
@@ -231,7 +231,7 @@ def test_colour_and_number_matching_details():
 
 
 def _deal_with_start(start: str, rules=R, players=3):
-    rest = sorted((Counter(C.deck_list(rules)) - Counter([k(start)])).elements())
+    rest = sorted((Counter(htd_cards.deck_list(rules)) - Counter([k(start)])).elements())
     hands = [rest[7 * s: 7 * s + 7] for s in range(players)]
     return hands, [k(start)] + rest[7 * players:]
 
@@ -260,14 +260,14 @@ def test_opening_htd_h_is_buried_and_the_next_card_turned():
     hands, draw = _deal_with_start("HH")
     draw = [k("HH"), k("HH")] + [x for x in draw[1:] if x != k("HH")] + [k("HH")] * 2
     hands = [[x for x in h if x != k("HH")] for h in hands]
-    hands[0] += [x for x in C.deck_list(R) if x == k("HH")][:0]
+    hands[0] += [x for x in htd_cards.deck_list(R) if x == k("HH")][:0]
     # rebuild a legal deal: all four HH in the draw pile, hands topped up from its end
     for h in hands:
         while len(h) < 7:
             h.append(draw.pop(-3))
     h = ref.Hand(2, hands, draw, R, (OFF,) * 3, first_legal, Script(buries=[5, 9]))
     h.play()
-    nxt = C.NAMES[draw[2]]
+    nxt = htd_cards.NAMES[draw[2]]
     assert h.events[:5] == [["turn", "HH"], ["bury", "draw", 5, "HH"], ["turn", "HH"],
                             ["bury", "draw", 9, "HH"], ["turn", nxt]]
 
@@ -468,7 +468,7 @@ def test_quiet_stretch_blocks_at_30():
     h = position(3, ["G1", "G2", "G3"], "R3", demand=4)      # Number(5): nobody can play
     rest = h.discard[1:]
     h.discard = h.discard[:1]
-    h.hands[0] += [x for x in rest if not (C.CLASS[x] == C.NUMBER and C.VALUE[x] == 5)]
+    h.hands[0] += [x for x in rest if not (htd_cards.CLASS[x] == htd_cards.NUMBER and htd_cards.VALUE[x] == 5)]
     # the 5s are left out altogether (no full deck has a table where nobody can ever play)
     h.seat = 2
     h.play(start=False)
@@ -565,7 +565,7 @@ def test_generated_hands_conserve_end_score_and_replay(seed, players, variant, s
     assert len(ends) == 1 and hand.events[-1] == ends[0]
     if hand.went_out is not None:
         assert hand.events[-1] == ["out", hand.went_out] and not hand.hands[hand.went_out]
-    assert hand.score == [0 if s == hand.went_out else sum(int(C.PENALTY[x]) for x in h)
+    assert hand.score == [0 if s == hand.went_out else sum(int(htd_cards.PENALTY[x]) for x in h)
                           for s, h in enumerate(hand.hands)]
     assert hand.turns <= rules.max_turns
     rec = json.loads(json.dumps(hand.record()))

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from moonshot.analysis.common import make_setup, match
-from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck import cards
 from moonshot.simulator.hit_the_deck.engine import Table, play, play_games
 from moonshot.simulator.hit_the_deck.history import records, replay
 from moonshot.simulator.hit_the_deck.rules import parse_rules
@@ -58,14 +58,14 @@ class Worlds:
     def play(self, view, rng):
         world = htd_search.deal_worlds(view, np.random.default_rng(1), 5)
         st, rows = view._st, view._rows
-        deck = C.deck_counts(view.rules)
+        deck = cards.deck_counts(view.rules)
         for i in range(min(len(view), 20)):
             dn, sn = int(world["dn"][i]), int(world["sn"][i])
             assert dn == st.dn[rows[i]] and sn == st.sn[rows[i]]
             for w in range(5):
                 hands = world["hands"][i, w]
-                total = hands.sum(axis=0) + np.bincount(world["draw"][i, w, :dn], minlength=C.N_KINDS) \
-                    + np.bincount(world["disc"][i, w, :sn], minlength=C.N_KINDS)
+                total = hands.sum(axis=0) + np.bincount(world["draw"][i, w, :dn], minlength=cards.N_KINDS) \
+                    + np.bincount(world["disc"][i, w, :sn], minlength=cards.N_KINDS)
                 assert (total == deck).all()                                  # every card once
                 assert (hands.sum(axis=1) == view.hand_sizes[i]).all()        # the hand sizes
                 assert (hands[view.seat[i]] == view.hand[i]).all()            # its own hand as it is

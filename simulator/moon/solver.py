@@ -49,7 +49,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from moonshot.simulator.moon import tiles as T
+from moonshot.simulator.moon import tiles as dominoes
 from moonshot.simulator.moon.rules import Rules
 
 # ---------------------------------------------------------------------------------------- context
@@ -69,9 +69,9 @@ O_ABOVE = 133      # 28 entries: tiles of the same one-suit group ranked above (
 O_BELOW = 161      # 28 entries: tiles of the same one-suit group ranked below
 O_ORDER = 189      # 28 entries: a tile's strength as a lead (ordering and cheap discards)
 O_POWER = 217      # 28 * 9 entries: tiles.POWER[tile, led, trump] at tile * 9 + led (-1: cannot win)
-O_TORDER = O_POWER + T.N_TILES * T.N_SUITS   # 8 entries: the trumps, highest first, then -1
+O_TORDER = O_POWER + dominoes.N_TILES * dominoes.N_SUITS   # 8 entries: the trumps, highest first, then -1
 O_BEATEN = O_TORDER + 8                      # 28 entries: tiles of the tile's led suit that outrank it
-CTX_SIZE = O_BEATEN + T.N_TILES
+CTX_SIZE = O_BEATEN + dominoes.N_TILES
 
 # The work array: W_STAMP the table's current generation, W_NODES a node counter, then move
 # buffers of SLOTS entries per ply (moves, then their ordering scores).
@@ -94,31 +94,31 @@ def _tile_mask(tiles) -> int:
 @lru_cache(maxsize=256)
 def _base_context(players: int, notrump_doubles: str, lead_suit_rule: str, first_lead_trump: bool,
                   trump: int) -> np.ndarray:
-    tab = T.tables(Rules(notrump_doubles=notrump_doubles))
+    tab = dominoes.tables(Rules(notrump_doubles=notrump_doubles))
     ctx = np.zeros(CTX_SIZE, dtype=np.int64)
     ctx[O_P] = players
     ctx[O_FLT] = int(first_lead_trump)
     ctx[O_CALLS] = int(lead_suit_rule == "leader_calls_end")
-    tiles = range(T.N_TILES)
+    tiles = range(dominoes.N_TILES)
     ctx[O_TRUMPS] = _tile_mask(t for t in tiles if tab.IS_TRUMP[t, trump])
-    for s in range(T.N_SUITS):
+    for s in range(dominoes.N_SUITS):
         ctx[O_SUIT + s] = _tile_mask(t for t in tiles if tab.IN_SUIT[t, s, trump])
-    group = np.full(T.N_TILES, -1)
+    group = np.full(dominoes.N_TILES, -1)
     for t in tiles:
         ctx[O_LED + t] = tab.LED_SUIT[t, trump]
         ctx[O_NEEDS + t] = int(ctx[O_CALLS] and tab.NEEDS_CALL[t, trump])
-        ctx[O_HIGH + t] = T.HIGH[t]
-        ctx[O_LOW + t] = T.LOW[t]
+        ctx[O_HIGH + t] = dominoes.HIGH[t]
+        ctx[O_LOW + t] = dominoes.LOW[t]
         ctx[O_ORDER + t] = tab.POWER[t, tab.LED_SUIT[t, trump], trump]
-        for s in range(T.N_SUITS):
-            ctx[O_POWER + t * T.N_SUITS + s] = tab.POWER[t, s, trump]
+        for s in range(dominoes.N_SUITS):
+            ctx[O_POWER + t * dominoes.N_SUITS + s] = tab.POWER[t, s, trump]
         # One-suit groups: every member belongs to that suit alone, so two members that no other
         # seat's tile separates in rank are interchangeable for the rest of the hand.
         if tab.IS_TRUMP[t, trump]:
-            group[t] = T.TRUMP_SUIT
-        elif tab.IN_SUIT[t, T.DOUBLES_SUIT, trump]:
-            group[t] = T.DOUBLES_SUIT
-    trumps = sorted((t for t in tiles if tab.IS_TRUMP[t, trump]), key=lambda t: -tab.RANK[t, T.TRUMP_SUIT, trump])
+            group[t] = dominoes.TRUMP_SUIT
+        elif tab.IN_SUIT[t, dominoes.DOUBLES_SUIT, trump]:
+            group[t] = dominoes.DOUBLES_SUIT
+    trumps = sorted((t for t in tiles if tab.IS_TRUMP[t, trump]), key=lambda t: -tab.RANK[t, dominoes.TRUMP_SUIT, trump])
     ctx[O_TORDER:O_TORDER + 8] = -1
     ctx[O_TORDER:O_TORDER + len(trumps)] = trumps
     for t in tiles:
@@ -140,7 +140,7 @@ def context(players: int, rules: Rules, trump: int, bidder: int) -> np.ndarray:
     base = _base_context(players, rules.notrump_doubles, rules.lead_suit_rule, bool(rules.first_lead_trump),
                          int(trump))
     ctx = base.copy()
-    sides = T.side_of_seats(players)
+    sides = dominoes.side_of_seats(players)
     for s in range(players):
         ctx[O_SIDE + s] = int(sides[s] == sides[bidder])
     return ctx
@@ -792,13 +792,13 @@ def position(hands, trump, rules, bidder, leader, trick=(), called_end=None, fir
         raise ValueError(f"Moon is played by 3 or 4, got {P} hands")
     if not (0 <= bidder < P and 0 <= leader < P):
         raise ValueError(f"bidder {bidder} and leader {leader} must be seats 0..{P - 1}")
-    if trump not in range(T.N_TRUMPS):
+    if trump not in range(dominoes.N_TRUMPS):
         raise ValueError(f"trump {trump} is not a trump id 0..8")
     trick = [int(t) for t in trick]
     if len(trick) >= P:
         raise ValueError(f"a trick in progress has at most {P - 1} tiles, got {len(trick)}")
     held = [int(t) for h in hands for t in h]
-    if len(set(held + trick)) != len(held) + len(trick) or not all(0 <= t < T.N_TILES for t in held + trick):
+    if len(set(held + trick)) != len(held) + len(trick) or not all(0 <= t < dominoes.N_TILES for t in held + trick):
         raise ValueError("every tile must be a tile id 0..27 held or played once")
     n = len(hands[(leader + P - 1) % P])
     for k in range(P):
@@ -809,8 +809,8 @@ def position(hands, trump, rules, bidder, leader, trick=(), called_end=None, fir
                              f"by seat {leader} it should hold {want}")
     if n == 0:
         raise ValueError("no tiles left to play")
-    if n > T.HAND_SIZE:
-        raise ValueError(f"at most {T.HAND_SIZE} tiles a hand")
+    if n > dominoes.HAND_SIZE:
+        raise ValueError(f"at most {dominoes.HAND_SIZE} tiles a hand")
     ctx = context(P, rules, trump, bidder)
     h = np.zeros(4, dtype=np.int64)
     for s in range(P):
@@ -819,18 +819,18 @@ def position(hands, trump, rules, bidder, leader, trick=(), called_end=None, fir
     if trick:
         lead = trick[0]
         if ctx[O_NEEDS + lead]:
-            if called_end not in (T.HIGH[lead], T.LOW[lead]):
-                raise ValueError(f"the lead {T.tile_name(lead)} needs its called end, got {called_end!r}")
+            if called_end not in (dominoes.HIGH[lead], dominoes.LOW[lead]):
+                raise ValueError(f"the lead {dominoes.tile_name(lead)} needs its called end, got {called_end!r}")
             led = int(called_end)
         else:
             led = int(ctx[O_LED + lead])
         best = -1
         for k, t in enumerate(trick):
-            p = int(ctx[O_POWER + t * T.N_SUITS + led])
+            p = int(ctx[O_POWER + t * dominoes.N_SUITS + led])
             if p > best:
                 best, win = p, (leader + k) % P
     if first_lead is None:
-        first_lead = not trick and all(len(hh) == T.HAND_SIZE for hh in hands)
+        first_lead = not trick and all(len(hh) == dominoes.HAND_SIZE for hh in hands)
     return ctx, h, pos, led, best, win, played, bool(first_lead)
 
 
