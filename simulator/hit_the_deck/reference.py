@@ -19,7 +19,7 @@ from typing import Callable
 import numpy as np
 
 from moonshot.simulator.errors import BadInput, IllegalMove
-from moonshot.simulator.hit_the_deck import cards as C
+from moonshot.simulator.hit_the_deck import cards as htd_cards
 from moonshot.simulator.hit_the_deck.cards import (
     CLASS, COLOUR, CUT, DRAW, FLIP, HH, HTD_C, HTD_H, HTD_N, NAMES, NUMBER, PENALTY, SLAP_KIND, VALUE,
 )
@@ -36,7 +36,7 @@ NORMAL, DO_CUT, DO_FLIP, DO_SHOUT = "normal", "cut", "flip", "shout"   # what th
 def _kinds(hand) -> list[int]:
     """Kinds held: a list/tuple of kinds, or counts per kind (numpy array of 38, dict or Counter)."""
     if isinstance(hand, np.ndarray):
-        return [k for k in range(C.N_KINDS) if hand[k] > 0]
+        return [k for k in range(htd_cards.N_KINDS) if hand[k] > 0]
     if isinstance(hand, dict):
         return [k for k, n in hand.items() if n > 0]
     return list(hand)
@@ -96,7 +96,7 @@ def demand_of(kind: int) -> int:
     if CLASS[kind] == HTD_N:
         return int(VALUE[kind]) - 1
     if CLASS[kind] == HTD_C:
-        return 5 + kind - C.htd_c(0)
+        return 5 + kind - htd_cards.htd_c(0)
     return -1
 
 
@@ -158,8 +158,8 @@ class Hand:
             raise BadInput(f"{self.players} hands, dealer {dealer}, {len(profiles)} profiles; accepted: "
                            "2..6 hands, a dealer seat among them, one profile per seat")
         everything = Counter(k for h in hands for k in h) + Counter(draw_pile)
-        deck = C.deck_counts(rules)
-        if any(everything[k] != deck[k] for k in range(C.N_KINDS)):
+        deck = htd_cards.deck_counts(rules)
+        if any(everything[k] != deck[k] for k in range(htd_cards.N_KINDS)):
             raise BadInput("the hands and draw pile are not the 110-card deck of the rules")
         self.dealer, self.rules, self.profiles = dealer, rules, tuple(profiles)
         self.dealt = [list(h) for h in hands]
@@ -176,7 +176,7 @@ class Hand:
         self.events: list[list] = []
         self.turns = 0                             # HTD-6.5
         self.quiet = 0                             # HTD-6.4
-        self.seen = [0] * C.N_KINDS
+        self.seen = [0] * htd_cards.N_KINDS
         self.went_out: int | None = None
         self.blocked = False
         self.score: list[int] | None = None
@@ -334,9 +334,9 @@ class Hand:
                     len(self.draw), len(self.discard), tuple(self.seen))
         choice = self.chooser(view, options)
         if choice not in options:
-            shown = NAMES[choice] if isinstance(choice, int) and 0 <= choice < C.N_KINDS else repr(choice)
+            shown = NAMES[choice] if isinstance(choice, int) and 0 <= choice < htd_cards.N_KINDS else repr(choice)
             raise IllegalMove(f"event #{len(self.events)}: seat {seat} chose {shown}, not legal on "
-                              f"{NAMES[self.top]} (demand {C.demand_name(self.demand)}); legal: "
+                              f"{NAMES[self.top]} (demand {htd_cards.demand_name(self.demand)}); legal: "
                               f"{', '.join(sorted('draw' if k == DRAW else NAMES[k] for k in options))}")
         return int(choice)
 
@@ -472,19 +472,19 @@ class Hand:
     def check_cards(self) -> None:
         """Card conservation: hands and piles hold exactly the deck (a test aid)."""
         now = Counter(k for h in self.hands for k in h) + Counter(self.draw) + Counter(self.discard)
-        deck = C.deck_counts(self.rules)
-        assert all(now[k] == deck[k] for k in range(C.N_KINDS)), "cards lost or created"
+        deck = htd_cards.deck_counts(self.rules)
+        assert all(now[k] == deck[k] for k in range(htd_cards.N_KINDS)), "cards lost or created"
 
 
 # ============================================================================ dealing and games
 
 def deal(rng: np.random.Generator, players: int, rules: Rules) -> tuple[list[list[int]], list[int]]:
     """Shuffle the deck; seat s gets cards 7s..7s+6, the rest is the draw pile, top first (HTD-2.2)."""
-    deck = C.deck_list(rules)
+    deck = htd_cards.deck_list(rules)
     order = rng.permutation(len(deck))
     cards = [deck[i] for i in order]
-    hands = [cards[C.HAND_SIZE * s: C.HAND_SIZE * (s + 1)] for s in range(players)]
-    return hands, cards[C.HAND_SIZE * players:]
+    hands = [cards[htd_cards.HAND_SIZE * s: htd_cards.HAND_SIZE * (s + 1)] for s in range(players)]
+    return hands, cards[htd_cards.HAND_SIZE * players:]
 
 
 def play_hand(dealer: int, hands, draw_pile, rules: Rules, profiles, chooser: Chooser,
@@ -498,8 +498,8 @@ def replay_hand(record: dict, rules: Rules, profiles, on_event=None) -> Hand:
     """Replay a recorded hand (HISTORY.md keys ``dealer``, ``hands``, ``draw_pile``, ``events``) with
     its recorded choices and chance outcomes; ``on_event`` sees each event as the rules give it."""
     rec = RecordedChance(record["events"])
-    hands = [[C.parse_card(c) for c in h] for h in record["hands"]]
-    draw_pile = [C.parse_card(c) for c in record["draw_pile"]]
+    hands = [[htd_cards.parse_card(c) for c in h] for h in record["hands"]]
+    draw_pile = [htd_cards.parse_card(c) for c in record["draw_pile"]]
     return Hand(record["dealer"], hands, draw_pile, rules, profiles, rec.choose, rec,
                 on_event=on_event).play()
 
