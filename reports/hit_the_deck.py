@@ -173,7 +173,7 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
                   "difference")])
     doc.matches(base, [(STRONG, base.seats.specs[0])], strong_n, seed, jobs)
 
-    entrants = ("rollout", "tactician", "hold", "dump", "random")
+    entrants = (STRONG, "tactician", "hold", "dump", "random")
     t_games = share(hands, TOURNAMENT_SHARE, floor)
     step(f"tournament: {t_games:,} games a pair, {len(entrants)} strategies")
     doc.tournament(base, entrants, t_games, seed, jobs)
@@ -238,12 +238,12 @@ def strong_findings(table: pd.DataFrame, strong: str, base: str) -> list[str]:
 
 
 def strong_figure(table: pd.DataFrame, strong: str, base: str):
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 5))
     for ax, name, label, scale in ((axes[0], "d_penalty", "change in penalty points that hand", 1.0),
                                    (axes[1], "d_win", "change in P(win the game) (percentage points)", 100.0)):
         side_by_side(ax, table, "card", name, (base, strong), scale)
         ax.set_ylabel(label)
-        ax.tick_params(axis="x", rotation=30)
+        ax.tick_params(axis="x", rotation=90)       # eleven card names side by side: upright they overlap
     axes[0].legend(fontsize=8)
     fig.suptitle(f"What one more card is worth: {base} against {strong} in every seat, same deals (95% intervals)")
     fig.tight_layout()

@@ -12,12 +12,10 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
-import pytest  # noqa: E402
 from matplotlib.collections import LineCollection, PathCollection  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
 from moonshot.reports import document  # noqa: E402
-from moonshot.simulator.games import GAMES  # noqa: E402
 
 DPI = 110          # Document.figure's
 PAD = 1.0          # pixels two boxes may share before they count as overlapping
@@ -179,23 +177,3 @@ def test_a_clean_figure_passes():
 def _frame(est):
     import pandas as pd
     return pd.DataFrame({"estimate": est, "ci_low": est - 0.05, "ci_high": est + 0.05, "n": 100})
-
-
-# --- every figure of a tiny report of each game --------------------------------------------------
-
-FLOORS = {"shoot-the-moon": 20, "moon": 10, "hit-the-deck": 6}      # sections this small keep the test quick
-
-
-@pytest.mark.parametrize("game", list(FLOORS))
-def test_every_report_figure_reads_cleanly(game, tmp_path, monkeypatch):
-    seen: dict[str, list[str]] = {}
-    save = document.Document.figure
-
-    def checked(self, name, fig, caption):
-        seen[name] = problems(fig)
-        save(self, name, fig, caption)
-
-    monkeypatch.setattr(document.Document, "figure", checked)
-    GAMES[game].build_report(tmp_path / "rep", 1_000, 3, 1, quiet=True, floor=FLOORS[game])
-    assert seen
-    assert {name: found for name, found in seen.items() if found} == {}

@@ -16,10 +16,24 @@ STRONG = {"shoot-the-moon": ("strong_play_big_moon", "big_before", ("odd", "roll
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-def test_report_writes_md_html_png_csv_parquet(game, tmp_path):
+def test_report_writes_md_html_png_csv_parquet(game, tmp_path, monkeypatch):
+    """One tiny report per game (report builds are the suite's slowest part), checked whole: files,
+    tables, strong play, words a player reads, and every figure at its saved size (test_figures)."""
+    from moonshot.reports import document, hit_the_deck
+    from tests.test_figures import problems
+    seen: dict[str, list[str]] = {}
+    save = document.Document.figure
+
+    def checked(self, name, fig, caption):
+        seen[name] = problems(fig)
+        save(self, name, fig, caption)
+
+    monkeypatch.setattr(document.Document, "figure", checked)
+    monkeypatch.setattr(hit_the_deck, "STRONG", "rollout:worlds=4")   # its search at 4 worlds: the same code, quick
     table, figures, floor = EXPECTED[game]
     out = tmp_path / "rep"
     path = GAMES[game].build_report(out, 15 * floor, 3, 1, quiet=True, floor=floor)
+    assert seen and {name: found for name, found in seen.items() if found} == {}
     assert path == out / "report.md"
     assert (out / "report.md").read_text().startswith(f"# {GAMES[game].title}")
     assert "## House rules: which ones matter?" in (out / "report.md").read_text()     # the rules lab's section
