@@ -173,7 +173,7 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
                   "difference")])
     doc.matches(base, [(STRONG, base.seats.specs[0])], strong_n, seed, jobs)
 
-    entrants = (STRONG, "tactician", "hold", "dump", "random")
+    entrants = tuple(dict.fromkeys((STRONG, "tactician", "hold", "dump", "random")))
     t_games = share(hands, TOURNAMENT_SHARE, floor)
     step(f"tournament: {t_games:,} games a pair, {len(entrants)} strategies")
     doc.tournament(base, entrants, t_games, seed, jobs)
@@ -211,8 +211,8 @@ def strong_play(setup, games: int, seed: int, jobs: int) -> Result:
     res.findings += strong_findings(table, STRONG, base)
     res.notes += [
         f"Whole games at {setup.label}, every seat playing {STRONG} (at each choice it deals what it cannot see "
-        f"{searcher.seats.strategies[0].worlds} ways that fit its view, plays every option out to the end of the "
-        f"hand with {searcher.seats.strategies[0].policy_name} in every seat and keeps the policy's own choice unless "
+        f"{getattr(searcher.seats.strategies[0], 'worlds', 'many')} ways that fit its view, plays every option out to the end of the "
+        f"hand with {getattr(searcher.seats.strategies[0], 'policy_name', 'its policy')} in every seat and keeps the policy's own choice unless "
         "another beats it clearly on the same worlds), then every seat playing "
         f"{base}: the same {games:,} deals, the same card swapped in. A difference row treats the two lineups' runs "
         "as independent samples (the half-widths in quadrature); a card gets one only when both have at least "

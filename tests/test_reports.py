@@ -29,7 +29,9 @@ def test_report_writes_md_html_png_csv_parquet(game, tmp_path, monkeypatch):
         save(self, name, fig, caption)
 
     monkeypatch.setattr(document.Document, "figure", checked)
-    monkeypatch.setattr(hit_the_deck, "STRONG", "rollout:worlds=4")   # its search at 4 worlds: the same code, quick
+    # The Hit the Deck search player plays whole games slowly (tests/test_htd_search.py covers it): its
+    # report sections run here with a fast player in its place, the same code.
+    monkeypatch.setattr(hit_the_deck, "STRONG", "dump")
     table, figures, floor = EXPECTED[game]
     out = tmp_path / "rep"
     path = GAMES[game].build_report(out, 15 * floor, 3, 1, quiet=True, floor=floor)
