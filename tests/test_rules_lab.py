@@ -138,14 +138,8 @@ def test_bad_sets_are_refused_in_one_line():
 
 
 def _cli(args, capsys):
-    from moonshot import cli
-    code = 0
-    try:
-        cli.app([str(a) for a in args])
-    except SystemExit as exc:
-        code = exc.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err
+    from tests.test_cli import run
+    return run(args, capsys)
 
 
 def test_cli_rules_lab_and_its_bad_input(capsys, tmp_path):

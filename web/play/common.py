@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 from moonshot.analysis.common import Setup
 from moonshot.simulator.errors import BadInput
+from moonshot.simulator.runner import chunk_rngs
 
 PERSON = "person"          # the strategy spec written in the history for the person's seat
 
@@ -44,8 +45,16 @@ class Hand:
     def tiles(self, hand) -> list[str]:
         raise NotImplementedError
 
+    human: type | None = None   # the game's strategy that asks the person at their seat (Moon, Shoot the Moon)
+
     def deal_and_play(self) -> dict:
-        raise NotImplementedError
+        """One hand through the game's batch engine (chunk 0's streams of the seed), the person's seat
+        played by `human`, which waits for the page; its record as the CLI writes it."""
+        setup = self.setup
+        strategies = list(setup.seats.strategies)
+        strategies[self.seat] = self.human(self)
+        res = setup.hooks.play(setup, strategies, chunk_rngs(self.seed, 0, setup.entry.streams), 1)
+        return self.first_record(res)
 
     def specs(self) -> list[str]:
         specs = list(self.setup.seats.specs)

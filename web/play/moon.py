@@ -8,7 +8,6 @@ import numpy as np
 from moonshot.analysis.common import Setup
 from moonshot.simulator.moon import tiles as dominoes
 from moonshot.simulator.moon.views import BID_VALUES
-from moonshot.simulator.runner import chunk_rngs
 from moonshot.web.play import common
 
 TRUMPS = [dominoes.trump_name(t) for t in range(9)]
@@ -73,6 +72,7 @@ class Human:
 
 
 class MoonHand(common.Hand):
+    human = Human
     game = "moon"
 
     def __init__(self, setup: Setup, seat: int, seed: int):
@@ -82,12 +82,6 @@ class MoonHand(common.Hand):
     def tiles(self, hand) -> list[str]:
         return [dominoes.tile_name(int(t)) for t in hand]
 
-    def deal_and_play(self) -> dict:
-        setup = self.setup
-        strategies = list(setup.seats.strategies)
-        strategies[self.seat] = Human(self)
-        res = setup.hooks.play(setup, strategies, chunk_rngs(self.seed, 0, setup.entry.streams), 1)
-        return self.first_record(res)
 
     @property
     def pimc(self):

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from moonshot.simulator.runner import chunk_rngs
 from moonshot.simulator.shoot_the_moon import cards as deck
 from moonshot.web.play import common
 
@@ -42,6 +41,7 @@ class Human:
 
 
 class StmHand(common.Hand):
+    human = Human
     game = "shoot-the-moon"
 
     def __init__(self, setup, seat: int, seed: int):
@@ -51,12 +51,6 @@ class StmHand(common.Hand):
     def tiles(self, hand) -> list[str]:
         return [deck.card_name(int(c)) for c in hand]
 
-    def deal_and_play(self) -> dict:
-        setup = self.setup
-        strategies = list(setup.seats.strategies)
-        strategies[self.seat] = Human(self)
-        res = setup.hooks.play(setup, strategies, chunk_rngs(self.seed, 0, setup.entry.streams), 1)
-        return self.first_record(res)
 
     def result_line(self, record: dict) -> str:
         side = record["sides"][self.seat]
