@@ -23,7 +23,7 @@ import typer
 from moonshot import inputs
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.files import atomic_file, atomic_write
-from moonshot.simulator.histories import GameThreads
+from moonshot.simulator.histories import replayed
 from moonshot.simulator.runner import CHUNK
 
 
@@ -586,25 +586,7 @@ def replay(file: Path, hand_id: Optional[int] = typer.Option(None, "--hand-id", 
 def _replay_lines(file: Path, fh, hand_id: Optional[int]) -> int:
     """Replay (and print) every record of the open file, or the one with `hand_id`; how many were shown."""
     shown = 0
-    games = GameThreads()
-    for line_no, line in enumerate(fh, 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise BadInput(f"{file}:{line_no}: not JSON ({exc.msg}); accepted: JSON lines as in HISTORY.md") from None
-        if not isinstance(record, dict):
-            raise BadInput(f"{file}:{line_no}: not a JSON object; accepted: JSON lines as in HISTORY.md")
-        if hand_id is None:
-            games.check(record, f"{file}:{line_no}")     # a game's hands follow on (only when all are read)
-        elif record.get("hand_id") != hand_id:
-            continue
-        try:
-            entry = inputs.game(str(record.get("game")))
-        except BadInput as exc:
-            raise BadInput(f"{file}:{line_no}: {exc}") from None
-        text = entry.replay(record, str(file), line_no)
+    for _, _, text in replayed(fh, str(file), hand_id):
         print(text + "\n")
         shown += 1
     return shown

@@ -5,6 +5,9 @@ game follow on: hand_in_game counts 0, 1, 2, ..., each hand's scores_before is t
 scores_after, and nothing follows the hand marked game_over (which alone names the winners)."""
 from __future__ import annotations
 
+import json
+from typing import Iterable, Iterator
+
 from moonshot.simulator.errors import BadInput
 
 GAME_KEYS = ("game_id", "hand_in_game", "scores_before", "scores_after", "game_over")
@@ -36,3 +39,30 @@ class GameThreads:
         if ("winners" in record) != bool(record["game_over"]):
             raise BadInput(f"{where}: winners belong on the game's last hand (game_over), and only there")
         self.last[game] = (k, record["scores_after"], bool(record["game_over"]))
+
+
+def replayed(lines: Iterable[str], name: str, hand_id: int | None = None) -> Iterator[tuple[dict, object, str]]:
+    """(record, game entry, replay text) for every record of a history file's `lines`, or only the
+    one with `hand_id`: each line parsed, its game found and the hand checked by the game's replay,
+    and (when every line is read) a game's hands checked to follow on. BadInput names `name:line`.
+    `moonshot replay` and the web app's Replay page both read files through here."""
+    from moonshot.simulator.games import get
+    games = GameThreads()
+    for line_no, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise BadInput(f"{name}:{line_no}: not JSON ({exc.msg}); accepted: JSON lines as in HISTORY.md") from None
+        if not isinstance(record, dict):
+            raise BadInput(f"{name}:{line_no}: not a JSON object; accepted: JSON lines as in HISTORY.md")
+        if hand_id is None:
+            games.check(record, f"{name}:{line_no}")
+        elif record.get("hand_id") != hand_id:
+            continue
+        try:
+            entry = get(str(record.get("game")))
+        except BadInput as exc:
+            raise BadInput(f"{name}:{line_no}: {exc}") from None
+        yield record, entry, entry.replay(record, name, line_no)

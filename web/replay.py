@@ -5,10 +5,8 @@ move from the position before it: the bidder side's tricks under best play by al
 hand known (which the record holds)."""
 from __future__ import annotations
 
-import json
-
 from moonshot.simulator.errors import BadInput
-from moonshot.simulator.games import get
+from moonshot.simulator.histories import replayed
 
 MAX_HANDS = 200        # hands shown from one file
 
@@ -20,20 +18,7 @@ def read(data: bytes, name: str) -> list[dict]:
     except UnicodeDecodeError:
         raise BadInput(f"{name}: not UTF-8 text; accepted: a JSON-lines file written by --history") from None
     hands = []
-    for line_no, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise BadInput(f"{name}:{line_no}: not JSON ({exc.msg}); accepted: JSON lines as in HISTORY.md") from None
-        if not isinstance(record, dict):
-            raise BadInput(f"{name}:{line_no}: not a JSON object; accepted: JSON lines as in HISTORY.md")
-        try:
-            entry = get(str(record.get("game")))
-        except BadInput as exc:
-            raise BadInput(f"{name}:{line_no}: {exc}") from None
-        shown = entry.replay(record, name, line_no)            # BadInput names the first wrong move
+    for record, entry, shown in replayed(text.splitlines(), name):      # checked as `moonshot replay` does
         hands.append({"hand_id": record.get("hand_id"), "game": entry.name, "text": shown,
                       "steps": steps(record)})
         if len(hands) >= MAX_HANDS:
