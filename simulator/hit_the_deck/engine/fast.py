@@ -10,7 +10,7 @@ from moonshot.simulator.hit_the_deck import cards as deck
 from moonshot.simulator.hit_the_deck.engine import keyed_chance
 from moonshot.simulator.hit_the_deck.engine import kernels
 from moonshot.simulator.hit_the_deck.engine.hand import DEMAND_OF, NEXT_PHASE, HandRun
-from moonshot.simulator.hit_the_deck.engine.state import CUT, DONE, FLIP, PILE, TURN, State
+from moonshot.simulator.hit_the_deck.engine.state import CUT, FLIP, PILE, TURN, State
 
 CUT_MODES = {"normal_half": kernels.CUT_NORMAL, "uniform": kernels.CUT_UNIFORM, "exact_half": kernels.CUT_HALF}
 # the methods the kernels mirror: where one is replaced (a test's probe, a subclass) the kernels
@@ -84,12 +84,7 @@ class FastRun(HandRun):
                 m = int(b.n_race[0])
                 loser, _, _ = self.race(b.race_row[:m], b.race_seat[:m], b.race_ctr[:m], b.race_out[:m])
                 kernels.settle_races(s, b, loser)
-            if self.hook is not None:
-                self.hook(st)
-            live = st.phase != DONE
-            if len(live) > 256 and live.sum() * 2 < len(live):
-                st.retire(np.flatnonzero(~live))
-                st.compact(np.flatnonzero(live))
+            self.end_of_pass()
         st.retire(np.arange(len(st.gid)))
 
     def cut_normals(self, rows: np.ndarray) -> np.ndarray:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 
 from moonshot.simulator.batch import ask, illegal
-from moonshot.simulator.errors import IllegalMove
 from moonshot.simulator.hit_the_deck import cards as deck
 from moonshot.simulator.hit_the_deck.engine import keyed_chance
 from moonshot.simulator.hit_the_deck.engine.state import (CAUSES, CUT, DONE, FALSE_SLAP, FLIP, FORGOT, PILE, SLAP,
@@ -110,13 +109,19 @@ class HandRun:
             if len(turn_rows):
                 self.turn(turn_rows)
             self.resolve()
-            if self.hook is not None:
-                self.hook(st)
-            live = st.phase != DONE
-            if len(live) > 256 and live.sum() * 2 < len(live):
-                st.retire(np.flatnonzero(~live))
-                st.compact(np.flatnonzero(live))
+            self.end_of_pass()
         st.retire(np.arange(len(st.gid)))
+
+    def end_of_pass(self) -> None:
+        """After every pass over the live games (here and in FastRun): the test hook, then finished
+        games retired and the rest compacted once fewer than half are live (big batches only)."""
+        st = self.st
+        if self.hook is not None:
+            self.hook(st)
+        live = st.phase != DONE
+        if len(live) > 256 and live.sum() * 2 < len(live):
+            st.retire(np.flatnonzero(~live))
+            st.compact(np.flatnonzero(live))
 
     # HTD-2.3, HTD-5.4, A-HTD-1
     def opening(self) -> None:
