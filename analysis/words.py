@@ -117,11 +117,6 @@ def say(row, signed: bool | None = None, unit: str = "") -> str:
     return text.replace(" pp", " percentage points", 1) if row.get("kind") == "change" else text
 
 
-def cell(row) -> str:
-    """A table cell: `value` with its own sign convention (changes signed)."""
-    return value(row)
-
-
 # --------------------------------------------------------------------------------------------
 # findings: what may be called "most", "best" or real
 # --------------------------------------------------------------------------------------------

@@ -22,8 +22,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from moonshot.analysis.words import NO_SPREAD_NOTE, PERCENT_KINDS, any_no_spread, clear_of_zero, say  # noqa: E402
-from moonshot.reports.text import fmt_number, pivot_estimates  # noqa: E402
+from moonshot.analysis.words import NO_SPREAD_NOTE, PERCENT_KINDS, any_no_spread, clear_of_zero, plain, say  # noqa: E402
+from moonshot.reports.text import pivot_estimates  # noqa: E402
 from moonshot.simulator.errors import BadInput  # noqa: E402
 from moonshot.simulator.files import ordinary  # noqa: E402
 
@@ -332,7 +332,7 @@ class Document:
                 name, df, caption = payload
                 if caption:
                     parts.append(f"<p><b>{html.escape(caption)}</b> (tables/{name}.csv)</p>")
-                parts.append(df.to_html(index=False, float_format=fmt_number, border=0))
+                parts.append(df.to_html(index=False, float_format=plain, border=0))
             elif kind == "figure":
                 name, caption = payload
                 data = base64.b64encode(self.figures[name]).decode()
@@ -389,5 +389,5 @@ def _md_table(df: pd.DataFrame) -> str:
 
 def _cell(v) -> str:
     if isinstance(v, float):
-        return fmt_number(v)
+        return plain(v)
     return str(v)

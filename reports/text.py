@@ -9,19 +9,10 @@ import numpy as np
 import pandas as pd
 
 from moonshot.analysis.result import Result
-from moonshot.analysis.words import NO_SPREAD_NOTE, any_no_spread, cell, plain, value
+from moonshot.analysis.words import NO_SPREAD_NOTE, any_no_spread, plain, value
 from moonshot.simulator.files import atomic_write
 
 ESTIMATE_COLS = ("metric", "estimate", "n", "ci_low", "ci_high", "kind")
-
-
-def fmt_number(x) -> str:
-    """A plain number in a text table (no scientific notation; analysis.words.plain)."""
-    return plain(x)
-
-
-def _cell(r) -> str:
-    return cell(r)
 
 
 def pivot_estimates(df: pd.DataFrame, labels=None) -> pd.DataFrame:
@@ -33,7 +24,7 @@ def pivot_estimates(df: pd.DataFrame, labels=None) -> pd.DataFrame:
         return df
     labels = labels or (lambda m: m)
     keys = [c for c in df.columns if c not in ESTIMATE_COLS]
-    cell = df.apply(_cell, axis=1)
+    cell = df.apply(value, axis=1)
     frame = df.assign(cell=cell)
     if not keys:   # one row per metric
         shown = frame[["metric", "cell", "n"]].rename(columns={"cell": "estimate [95% interval]"})
@@ -56,7 +47,7 @@ def render_table(result: Result) -> str:
         legend = "  (estimate [95% interval]; n = sample size)" if "ci_low" in df.columns else ""
         out += ["", f"{name}{legend}", ""]
         shown = pivot_estimates(df, lambda m: label(game, m))
-        out.append(shown.to_string(index=False, float_format=fmt_number))
+        out.append(shown.to_string(index=False, float_format=plain))
     if result.findings:
         out += ["", "What it found:"] + [f"  {f}" for f in result.findings]
     notes = result.notes + ([NO_SPREAD_NOTE] if any(any_no_spread(df) for df in result.tables.values()) else [])

@@ -8,9 +8,9 @@ import html
 import pandas as pd
 
 from moonshot.analysis.result import Result
-from moonshot.analysis.words import NO_SPREAD_NOTE, any_no_spread, cell, plain
+from moonshot.analysis.words import NO_SPREAD_NOTE, any_no_spread, plain, value
 from moonshot.reports.glossary import glossary_lines, label, strategy_lines
-from moonshot.reports.text import fmt_number, pivot_estimates
+from moonshot.reports.text import pivot_estimates
 
 CHART_ROWS = 24      # more rows than this make an unreadable chart on a phone
 
@@ -28,7 +28,7 @@ def result_html(result: Result) -> str:
     for name, df in result.tables.items():
         legend = " <small>(estimate [95% interval]; n = sample size)</small>" if "ci_low" in df.columns else ""
         shown = pivot_estimates(df, lambda m: label(game, m))
-        table = shown.to_html(index=False, escape=True, float_format=fmt_number, border=0,
+        table = shown.to_html(index=False, escape=True, float_format=plain, border=0,
                               classes="estimates", table_id=f"table-{name}")
         parts.append(f"<h3>{e(name)}{legend}</h3><div class='scroll'>{table}</div>")
     lines = strategy_lines(game, result.meta.get("strategies"))
@@ -85,7 +85,7 @@ def chart_svg(result: Result) -> str:
            f"<line x1='{x(0):.1f}' y1='22' x2='{x(0):.1f}' y2='{height - 14}' class='zero'/>"]
     for i, r in rows.iterrows():
         y = 32 + step * i
-        shown = cell(r)
+        shown = value(r)
         out.append(f"<text x='{left - 6}' y='{y + 4}' text-anchor='end' class='cl'>{e(names[i][:28])}</text>")
         if pd.notna(r["ci_low"]) and pd.notna(r["ci_high"]):
             out.append(f"<line x1='{x(r['ci_low']):.1f}' y1='{y}' x2='{x(r['ci_high']):.1f}' y2='{y}' class='ci'/>")
