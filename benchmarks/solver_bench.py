@@ -56,9 +56,9 @@ def measure(players: int, n: int, repeats: int, trump_mode: str, moves: bool = F
             h = masks[i:i + 1]
             t0 = time.perf_counter()
             if moves:
-                S._moves_batch(ctxs[i], solver.tt, solver.work, h, 0, 0, 0, 0, 0, 0, True, mv, vals)
+                S.moves_batch(ctxs[i], solver.tt, solver.work, h, 0, 0, 0, 0, 0, 0, True, mv, vals)
             else:
-                S._values_batch(ctxs[i], solver.tt, solver.work, h, 0, 0, 0, 0, 0, 0, True, out)
+                S.values_batch(ctxs[i], solver.tt, solver.work, h, 0, 0, 0, 0, 0, 0, True, out)
             times[i] = time.perf_counter() - t0
         runs.append(times.sum())
         per_deal.append(times)

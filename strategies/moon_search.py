@@ -124,7 +124,7 @@ def _deal_worlds(pool, caps, allowed, u, out):
                 head += 1
                 m = masks[g]
                 while m and end < 0:
-                    y = moon_solver._low_index(m)
+                    y = moon_solver.low_index(m)
                     m &= m - 1
                     for h in range(G):
                         if parent[h] == -2 and (allowed[h] >> y) & 1:
@@ -267,7 +267,7 @@ class PimcMoon:
         """(W,) bidder-side tricks of whole deals (hands (W, 4) masks) from a trick boundary."""
         ctx = moon_solver.context(players, rules, int(trump), int(bidder))
         out = np.zeros(len(hands), dtype=np.int64)
-        moon_solver._values_batch(ctx, self.solver.tt, self.solver.work, hands, int(leader), 0, 0, 0, int(leader), 0,
+        moon_solver.values_batch(ctx, self.solver.tt, self.solver.work, hands, int(leader), 0, 0, 0, int(leader), 0,
                         bool(first), out)
         return out
 
@@ -526,7 +526,7 @@ class PimcMoon:
         first = view.trick_no == 0 and pos == 0
         moves = np.zeros(16, dtype=np.int64)
         values = np.zeros((self.worlds, 16), dtype=np.int64)
-        n = moon_solver._moves_batch(ctx, self.solver.tt, self.solver.work, hands, leader, pos, led, best, win, played,
+        n = moon_solver.moves_batch(ctx, self.solver.tt, self.solver.work, hands, leader, pos, led, best, win, played,
                            bool(first), moves, values)
         side_of = view.side_of_seat
         sides = side_of[:P]

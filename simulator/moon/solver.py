@@ -35,7 +35,7 @@ Public API
       -> :class:`Solution` (tricks, and the value of each legal move of the player to move)
   ``solve_deals(hands, trumps, rules, bidders, leaders)``: values of many whole deals at once.
   ``Solver``: owns a transposition table; ``solve`` and the batch kernels used by the search
-      players (``_values_batch``, ``_moves_batch``) run on one.
+      players (``values_batch``, ``moves_batch``) run on one.
   ``context(players, rules, trump, bidder)``: the compiled rules context.
 """
 from __future__ import annotations
@@ -54,23 +54,25 @@ from moonshot.simulator.moon.rules import Rules
 
 # ---------------------------------------------------------------------------------------- context
 
-# Layout of the int64 context array (one per players, rules, trump and bidder).
+# Layout of the int64 context array (one per players, rules, trump and bidder). Per-tile tables
+# take N_TILES (28) entries each, per-suit ones N_SUITS (9); offsets 4..7 are spare.
+MAX_TRUMPS = 8      # O_TORDER's entries: a trump suit has 7 tiles at most, and a -1 ends the list
 O_P = 0            # players
 O_FLT = 1          # 1: moon.first_lead_trump
 O_TRUMPS = 2       # tile mask of the trumps
 O_CALLS = 3        # 1: moon.lead_suit_rule=leader_calls_end
 O_SIDE = 8         # 4 entries: 1 when the seat is on the bidder's side
-O_SUIT = 12        # 9 entries: tile mask of each suit id (tiles.IN_SUIT): who may follow it
-O_LED = 21         # 28 entries: suit a lead of the tile asks for (tiles.LED_SUIT, higher-end rule)
-O_NEEDS = 49       # 28 entries: 1 when a lead of the tile needs an end called (leader_calls_end)
-O_HIGH = 77        # 28 entries: the tile's higher end
-O_LOW = 105        # 28 entries: the tile's lower end
-O_ABOVE = 133      # 28 entries: tiles of the same one-suit group ranked above (0 outside a group)
-O_BELOW = 161      # 28 entries: tiles of the same one-suit group ranked below
-O_ORDER = 189      # 28 entries: a tile's strength as a lead (ordering and cheap discards)
-O_POWER = 217      # 28 * 9 entries: tiles.POWER[tile, led, trump] at tile * 9 + led (-1: cannot win)
+O_SUIT = O_SIDE + 4                          # 9 entries: tile mask of each suit id (tiles.IN_SUIT): who may follow it
+O_LED = O_SUIT + dominoes.N_SUITS            # 28 entries: suit a lead of the tile asks for (tiles.LED_SUIT)
+O_NEEDS = O_LED + dominoes.N_TILES           # 28 entries: 1 when a lead of the tile needs an end called
+O_HIGH = O_NEEDS + dominoes.N_TILES          # 28 entries: the tile's higher end
+O_LOW = O_HIGH + dominoes.N_TILES            # 28 entries: the tile's lower end
+O_ABOVE = O_LOW + dominoes.N_TILES           # 28 entries: tiles of its one-suit group ranked above (0 outside)
+O_BELOW = O_ABOVE + dominoes.N_TILES         # 28 entries: tiles of its one-suit group ranked below
+O_ORDER = O_BELOW + dominoes.N_TILES         # 28 entries: a tile's strength as a lead (ordering, cheap discards)
+O_POWER = O_ORDER + dominoes.N_TILES         # 28 * 9: tiles.POWER[tile, led, trump] at tile * 9 + led (-1: loses)
 O_TORDER = O_POWER + dominoes.N_TILES * dominoes.N_SUITS   # 8 entries: the trumps, highest first, then -1
-O_BEATEN = O_TORDER + 8                      # 28 entries: tiles of the tile's led suit that outrank it
+O_BEATEN = O_TORDER + MAX_TRUMPS             # 28 entries: tiles of the tile's led suit that outrank it
 CTX_SIZE = O_BEATEN + dominoes.N_TILES
 
 # The work array: W_STAMP the table's current generation, W_NODES a node counter, then move
@@ -80,8 +82,32 @@ MAX_PLY = 7 * 4 + 4
 W_FRAMES = W_BASE + SLOTS * MAX_PLY          # then one search frame per ply (FRAME entries)
 WORK_SIZE = W_FRAMES + 16 * MAX_PLY
 MOVE_END = 8        # a move is tile | (called end + 1) << MOVE_END (0: no end called)
-TT_BITS = 18
-STAMP_MAX = (1 << 15) - 1
+MOVE_TILE = (1 << MOVE_END) - 1   # move & MOVE_TILE: the move's tile id
+SCORES = 16         # a ply's buffer holds up to 16 moves, their ordering scores SCORES further on
+
+# Move-ordering scores (_gen_moves), larger first; leads add to the tile's own lead strength
+# (O_ORDER, a power of 24 at most), so these bands keep each class ahead of the next.
+ORDER_MASTER = 60   # a lead nobody else can beat in its suit
+ORDER_PARTNER = 40  # a lead only the partner can beat
+ORDER_WIN = 100     # a follow that wins the trick from an opponent (less its power: cheapest first)
+ORDER_LOSE = 50     # a follow that loses (less its strength: cheapest discard first)
+
+# Transposition table: one int64 entry per position,
+#   key | lo << TT_LO | hi << TT_HI | packed move << TT_MOVE | stamp << TT_STAMP
+TT_WAYS = 4         # an entry may sit in any of 4 slots from its hash (a full slot is rarely the only one)
+HASH_MUL = 2654435761   # Knuth's multiplicative hash (2^32 / golden ratio): spreads nearby tile masks
+TT_BITS = 18        # default table size, 2^18 entries (2 MiB): a 4-player deal's positions fit
+LEADER_SHIFT = 28   # key = remaining tiles (28 bits, one per tile id) | leader << LEADER_SHIFT
+TT_KEY = (1 << 30) - 1   # the key's bits: 28 tile bits and 2 leader bits
+TT_LO = 32          # lower bound on the tricks still to win (0..7 fits 4 bits)
+TT_HI = 36          # upper bound, 4 bits
+TT_BOUND = 0xF      # mask of a 4-bit bound
+TT_MOVE = 40        # the move that settled the position, packed in 8 bits (_pack_move)
+TT_MOVE_BITS = 0xFF
+TT_STAMP = 48       # the generation (deal) that wrote it: a stale stamp reads as an empty slot
+STAMP_MAX = (1 << 15) - 1   # 48 + 15 bits: the entry stays a positive int64
+PACKED_TILE = 5     # a packed move: tile + 1 in the low 5 bits (1..28; 0 means no move),
+PACKED_TILE_MASK = (1 << PACKED_TILE) - 1   # the called end + 1 in the 3 bits above (0..7)
 
 
 def _tile_mask(tiles) -> int:
@@ -119,7 +145,7 @@ def _base_context(players: int, notrump_doubles: str, lead_suit_rule: str, first
         elif tab.IN_SUIT[t, dominoes.DOUBLES_SUIT, trump]:
             group[t] = dominoes.DOUBLES_SUIT
     trumps = sorted((t for t in tiles if tab.IS_TRUMP[t, trump]), key=lambda t: -tab.RANK[t, dominoes.TRUMP_SUIT, trump])
-    ctx[O_TORDER:O_TORDER + 8] = -1
+    ctx[O_TORDER:O_TORDER + MAX_TRUMPS] = -1
     ctx[O_TORDER:O_TORDER + len(trumps)] = trumps
     for t in tiles:
         led = tab.LED_SUIT[t, trump]
@@ -157,7 +183,7 @@ def _popcount(typingctx, m):
 
 
 @intrinsic
-def _low_index(typingctx, m):
+def low_index(typingctx, m):
     """Index of the lowest set bit of a non-zero int64 mask (LLVM's cttz: one instruction)."""
     def codegen(context, builder, signature, args):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
@@ -175,7 +201,7 @@ def _new_stamp(tt, work):
 
 @njit(cache=True, inline="always")
 def _slot(key, mask):
-    return ((key * 2654435761) >> 11) & mask
+    return ((key * HASH_MUL) >> 11) & mask
 
 
 @njit(cache=True)
@@ -183,10 +209,10 @@ def _tt_get(tt, stamp, key):
     """(lo, hi, move) stored for key, or (-1, -1, -1); move -1 when none was stored."""
     mask = len(tt) - 1
     i = _slot(key, mask)
-    for j in range(4):
+    for j in range(TT_WAYS):
         e = tt[(i + j) & mask]
-        if (e >> 48) == stamp and (e & 0x3FFFFFFF) == key:
-            return (e >> 32) & 0xF, (e >> 36) & 0xF, _unpack_move((e >> 40) & 0xFF)
+        if (e >> TT_STAMP) == stamp and (e & TT_KEY) == key:
+            return (e >> TT_LO) & TT_BOUND, (e >> TT_HI) & TT_BOUND, _unpack_move((e >> TT_MOVE) & TT_MOVE_BITS)
     return -1, -1, -1
 
 
@@ -195,14 +221,14 @@ def _pack_move(mv):
     """A move in 8 bits: tile + 1 (5 bits) and the called end + 1 (3 bits); 0 for none."""
     if mv < 0:
         return 0
-    return ((mv & 0xFF) + 1) | ((mv >> MOVE_END) << 5)
+    return ((mv & MOVE_TILE) + 1) | ((mv >> MOVE_END) << PACKED_TILE)
 
 
 @njit(cache=True, inline="always")
 def _unpack_move(b):
     if b == 0:
         return -1
-    return ((b & 0x1F) - 1) | ((b >> 5) << MOVE_END)
+    return ((b & PACKED_TILE_MASK) - 1) | ((b >> PACKED_TILE) << MOVE_END)
 
 
 @njit(cache=True)
@@ -210,24 +236,24 @@ def _tt_put(tt, stamp, key, lo, hi, move):
     mask = len(tt) - 1
     i = _slot(key, mask)
     free = -1
-    for j in range(4):
+    for j in range(TT_WAYS):
         at = (i + j) & mask
         e = tt[at]
-        if (e >> 48) == stamp:
-            if (e & 0x3FFFFFFF) == key:
+        if (e >> TT_STAMP) == stamp:
+            if (e & TT_KEY) == key:
                 free = at
                 break
         elif free < 0:
             free = at
     if free < 0:
         free = i
-    tt[free] = key | (lo << 32) | (hi << 36) | (_pack_move(move) << 40) | (stamp << 48)
+    tt[free] = key | (lo << TT_LO) | (hi << TT_HI) | (_pack_move(move) << TT_MOVE) | (stamp << TT_STAMP)
 
 
 @njit(cache=True)
 def _gen_moves(ctx, work, hands, mover, pos, led, best, win, played, first, base, dedupe, order):
     """Write the mover's legal moves at work[base:] and return their count: equivalent tiles
-    once (dedupe), and (order) sorted by a score kept at work[base + 16:], highest first:
+    once (dedupe), and (order) sorted by a score kept at work[base + SCORES:], highest first:
     leading, masters first, then tiles only the partner beats, then strong tiles; following,
     the cheapest tile that wins a trick an opponent is winning, else the cheapest loser (and
     never overtaking a partner first). Without order the
@@ -247,14 +273,14 @@ def _gen_moves(ctx, work, hands, mover, pos, led, best, win, played, first, base
     n = 0
     m = legal
     while m:
-        t = _low_index(m)
+        t = low_index(m)
         m &= m - 1
         if dedupe:
             ab = ctx[O_ABOVE + t]
             above = ab & h
             skip = False
             while above:
-                u = _low_index(above)
+                u = low_index(above)
                 above &= above - 1
                 if (ab & ctx[O_BELOW + u] & others) == 0:
                     skip = True
@@ -265,15 +291,15 @@ def _gen_moves(ctx, work, hands, mover, pos, led, best, win, played, first, base
             sc = ctx[O_ORDER + t]
             beaters = ctx[O_BEATEN + t] & others
             if beaters == 0:
-                sc += 60                                  # a master: wins unless trumped
+                sc += ORDER_MASTER                        # a master: wins unless trumped
             elif ctx[O_P] == 4 and (beaters & ~hands[(mover + 2) % 4]) == 0:
-                sc += 40                                  # only the partner can beat it
+                sc += ORDER_PARTNER                       # only the partner can beat it
         else:
-            p = ctx[O_POWER + t * 9 + led]
+            p = ctx[O_POWER + t * dominoes.N_SUITS + led]
             if p > best:
-                sc = (-100 - p) if partner_wins else (100 - p)
+                sc = (-ORDER_WIN - p) if partner_wins else (ORDER_WIN - p)
             else:
-                sc = 50 - ctx[O_ORDER + t]
+                sc = ORDER_LOSE - ctx[O_ORDER + t]
         reps = 2 if (pos == 0 and ctx[O_NEEDS + t]) else 1
         for e in range(reps):
             if reps == 1:
@@ -284,12 +310,12 @@ def _gen_moves(ctx, work, hands, mover, pos, led, best, win, played, first, base
                 mv = t | ((ctx[O_LOW + t] + 1) << MOVE_END)
             j = n
             if order:
-                while j > 0 and work[base + 16 + j - 1] < sc:
+                while j > 0 and work[base + SCORES + j - 1] < sc:
                     work[base + j] = work[base + j - 1]
-                    work[base + 16 + j] = work[base + 16 + j - 1]
+                    work[base + SCORES + j] = work[base + SCORES + j - 1]
                     j -= 1
             work[base + j] = mv
-            work[base + 16 + j] = sc
+            work[base + SCORES + j] = sc
             n += 1
     return n
 
@@ -298,12 +324,12 @@ def _gen_moves(ctx, work, hands, mover, pos, led, best, win, played, first, base
 def _played(ctx, mv, mover, pos, led, best, win):
     """(led suit, winning power, winning seat) of the trick after `mover` plays move `mv` at
     position `pos` (a lead sets them; a follow beats the best so far or leaves it)."""
-    t = mv & 0xFF
+    t = mv & MOVE_TILE
     if pos == 0:
         end = (mv >> MOVE_END) - 1
         led = end if end >= 0 else ctx[O_LED + t]
-        return led, ctx[O_POWER + t * 9 + led], mover
-    p = ctx[O_POWER + t * 9 + led]
+        return led, ctx[O_POWER + t * dominoes.N_SUITS + led], mover
+    p = ctx[O_POWER + t * dominoes.N_SUITS + led]
     if p > best:
         return led, p, mover
     return led, best, win
@@ -324,14 +350,14 @@ def _to_front(work, base, cnt, move):
 def _last_trick(ctx, hands, leader):
     """Bidder-side tricks (0 or 1) of the last trick with every move forced (no end to call)."""
     P = ctx[O_P]
-    t = _low_index(hands[leader])
+    t = low_index(hands[leader])
     led = ctx[O_LED + t]
-    best = ctx[O_POWER + t * 9 + led]
+    best = ctx[O_POWER + t * dominoes.N_SUITS + led]
     win = leader
     for k in range(1, P):
         s = (leader + k) % P
-        u = _low_index(hands[s])
-        p = ctx[O_POWER + u * 9 + led]
+        u = low_index(hands[s])
+        p = ctx[O_POWER + u * dominoes.N_SUITS + led]
         if p > best:
             best = p
             win = s
@@ -349,7 +375,7 @@ def _sure_trumps(ctx, hands):
         return 0, 0
     owner = -1
     sure = 0
-    for i in range(8):
+    for i in range(MAX_TRUMPS):
         t = ctx[O_TORDER + i]
         if t < 0:
             break
@@ -390,7 +416,7 @@ def _quick_tricks(ctx, hands, leader):
     q = 0
     m = hands[leader] & ~ctx[O_TRUMPS]
     while m:
-        t = _low_index(m)
+        t = low_index(m)
         m &= m - 1
         if ctx[O_BEATEN + t] & others:
             continue
@@ -464,7 +490,7 @@ def _search(ctx, tt, work, hands, leader, pos, led, best, win, played, k, first,
                     state = RETURN
                     continue
                 if not first:      # what earlier searches proved settles most positions: first
-                    key = (hands[0] | hands[1] | hands[2] | hands[3]) | (leader << 28)
+                    key = (hands[0] | hands[1] | hands[2] | hands[3]) | (leader << LEADER_SHIFT)
                     lo, hi, hint = _tt_get(tt, stamp, key)
                     if lo >= 0:
                         if lo >= k:
@@ -518,7 +544,7 @@ def _search(ctx, tt, work, hands, leader, pos, led, best, win, played, k, first,
                 continue
             mv = work[W_BASE + ply * SLOTS + idx]
             work[f + F_MOVE] = mv
-            t = mv & 0xFF
+            t = mv & MOVE_TILE
             bit = 1 << t
             mover = work[f + F_MOVER]
             hands[mover] ^= bit
@@ -564,7 +590,7 @@ def _search(ctx, tt, work, hands, leader, pos, led, best, win, played, k, first,
                 return r
             ply -= 1
             f = W_FRAMES + ply * FRAME
-            hands[work[f + F_MOVER]] ^= 1 << (work[f + F_MOVE] & 0xFF)
+            hands[work[f + F_MOVER]] ^= 1 << (work[f + F_MOVE] & MOVE_TILE)
             if r == (work[f + F_MAX] == 1):
                 work[f + F_CUT] = work[f + F_MOVE]       # the move that settled it: tried first next time
                 state = DONE
@@ -640,12 +666,12 @@ def _root_moves(ctx, tt, work, hands, leader, pos, led, best, win, played, first
     n_keep = _gen_moves(ctx, work, hands, mover, pos, led, best, win, played, first, base, True, False)
     keep = 0
     for i in range(n_keep):
-        keep |= 1 << (work[base + i] & 0xFF)
+        keep |= 1 << (work[base + i] & MOVE_TILE)
     n = _tricks_left(ctx, hands, leader)
     guess = _guess(ctx, hands)
     for i in range(n_all):
         mv = moves[i]
-        t = mv & 0xFF
+        t = mv & MOVE_TILE
         if not (keep >> t) & 1:
             values[i] = -1
             continue
@@ -665,26 +691,26 @@ def _root_moves(ctx, tt, work, hands, leader, pos, led, best, win, played, first
     for i in range(n_all):
         if values[i] >= 0:
             continue
-        t = moves[i] & 0xFF
+        t = moves[i] & MOVE_TILE
         above = ctx[O_ABOVE + t] & keep
         # the lowest-ranked kept tile above t: its own BELOW mask holds no other kept tile above t
         rep = -1
         m = above
         while m:
-            u = _low_index(m)
+            u = low_index(m)
             m &= m - 1
             if (ctx[O_BELOW + u] & above) == 0:
                 rep = u
                 break
         for j in range(n_all):
-            if (moves[j] & 0xFF) == rep:
+            if (moves[j] & MOVE_TILE) == rep:
                 values[i] = values[j]
                 break
     return n_all
 
 
 @njit(cache=True)
-def _values_batch(ctx, tt, work, hands, leader, pos, led, best, win, played, first, out):
+def values_batch(ctx, tt, work, hands, leader, pos, led, best, win, played, first, out):
     """Exact values of W positions that differ only in the hands (hands (W, 4)); out (W,)."""
     h = np.zeros(4, dtype=np.int64)
     total = 0
@@ -699,7 +725,7 @@ def _values_batch(ctx, tt, work, hands, leader, pos, led, best, win, played, fir
 
 
 @njit(cache=True)
-def _moves_batch(ctx, tt, work, hands, leader, pos, led, best, win, played, first, moves, values):
+def moves_batch(ctx, tt, work, hands, leader, pos, led, best, win, played, first, moves, values):
     """_root_moves for W positions differing only in the other seats' hands (the mover's hand,
     hence its moves, is the same in each): moves (16,), values (W, 16). Returns the move count."""
     h = np.zeros(4, dtype=np.int64)
@@ -780,7 +806,7 @@ class Solver:
 def decode_move(move: int):
     """A kernel move -> a tile id, or (tile, called end)."""
     end = (move >> MOVE_END) - 1
-    tile = move & 0xFF
+    tile = move & MOVE_TILE
     return (tile, end) if end >= 0 else tile
 
 
