@@ -42,6 +42,22 @@ class Flag:
         return out
 
 
+def one_of(name: str, values: tuple[str, ...], rules_id: str, help: str, **extra) -> Flag:
+    """A flag taking one of ``values``, the first being the default (values are written once)."""
+    return Flag(name, values[0], ", ".join(values), rules_id, help, choice(*values), **extra)
+
+
+def switch(name: str, default: bool, rules_id: str, help: str, **extra) -> Flag:
+    """A true/false flag."""
+    return Flag(name, default, "true, false", rules_id, help, boolean, **extra)
+
+
+def whole_number(name: str, default: int, lo: int, hi: int | None, rules_id: str, help: str, **extra) -> Flag:
+    """An integer flag in lo..hi (no upper bound when hi is None)."""
+    accepted = f"an integer {lo}..{hi}" if hi is not None else f"an integer >= {lo}"
+    return Flag(name, default, accepted, rules_id, help, integer(lo, hi), **extra)
+
+
 def choice(*values: str) -> Callable[[str], str]:
     def parse(text: str) -> str:
         if text not in values:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from moonshot.simulator.errors import BadInput
-from moonshot.simulator.flags import Flag, apply_rule_args, boolean, choice, integer, rules_dict
+from moonshot.simulator.flags import Flag, apply_rule_args, choice, integer, one_of, rules_dict, switch
 
 PLAYER_COUNTS = (3, 4)
 
@@ -25,48 +25,42 @@ FLAGS: tuple[Flag, ...] = (
          "tile set: 22 tiles keeping 0-0 plus a widow (3p), 21 tiles without any blank and no widow (3p), "
          "or the full double-six set (4p)",
          choice("default", *TILE_SET_NAMES), sweep=("no_blanks21", "full28")),
-    Flag("moon.bid_success", "at_least", "at_least, strictly_greater", "A-MOON-1",
-         "a bid of b is made with at least b tricks, or only with more than b", choice("at_least", "strictly_greater")),
-    Flag("moon.moon_bid_scoring", "points", "points, instant_win, instant_win_or_loss", "A-MOON-3",
-         "a 21 bid scores +21/-21, or a made 21 wins the game at once (and with instant_win_or_loss "
-         "a failed 21 loses it)", choice("points", "instant_win", "instant_win_or_loss")),
-    Flag("moon.moon_bid_requires_prior_7", False, "true, false", "A-MOON-9",
-         "21 may only be bid after someone has bid 7", boolean),
+    one_of("moon.bid_success", ("at_least", "strictly_greater"), "A-MOON-1",
+           "a bid of b is made with at least b tricks, or only with more than b"),
+    one_of("moon.moon_bid_scoring", ("points", "instant_win", "instant_win_or_loss"), "A-MOON-3",
+           "a 21 bid scores +21/-21, or a made 21 wins the game at once (and with instant_win_or_loss "
+         "a failed 21 loses it)"),
+    switch("moon.moon_bid_requires_prior_7", False, "A-MOON-9",
+           "21 may only be bid after someone has bid 7"),
     Flag("moon.min_bid", 4, "3, 4, 5", "A-MOON-14", "lowest bid allowed", integer(3, 5)),
-    Flag("moon.all_pass", "redeal", "redeal, force_last_min, force_dealer", "A-MOON-8",
-         "when everyone passes: throw the hand in; the last player to speak must bid exactly the minimum; "
-         "or the dealer (the last player to speak) must bid, any bid", choice("redeal", "force_last_min", "force_dealer")),
-    Flag("moon.auction", "single_round", "single_round, open_until_passes", "A-MOON-16",
-         "one call per player, or keep asking players who have not passed until all but the high bidder pass",
-         choice("single_round", "open_until_passes")),
-    Flag("moon.widow_timing", "widow_then_trump", "widow_then_trump, trump_first", "A-MOON-6",
-         "3p bidder takes the widow and discards before naming trump, or names trump first",
-         choice("widow_then_trump", "trump_first")),
-    Flag("moon.widow", "exchange_any", "exchange_any, none", "A-MOON-17",
-         "3p bidder takes the widow and discards any tile, or there is no widow (the 21-tile set)",
-         choice("exchange_any", "none")),
-    Flag("moon.allow_doubles_trump", True, "true, false", "MOON-2.1",
-         "3 players: doubles may be named as trump", boolean),
-    Flag("moon.allow_doubles_trump_4p", False, "true, false", "A-MOON-12",
-         "4 players: doubles may be named as trump", boolean),
-    Flag("moon.notrump_doubles", "high", "high, own_suit, low", "A-MOON-5",
-         "no-trump (follow me): each double tops its number suit, the doubles form their own suit, "
-         "or each double ranks lowest in its number suit", choice("high", "own_suit", "low")),
-    Flag("moon.lead_suit_rule", "higher_end", "higher_end, leader_calls_end", "A-MOON-11",
-         "a led non-double non-trump tile's suit is its higher end, or the end the leader names",
-         choice("higher_end", "leader_calls_end")),
-    Flag("moon.first_lead_trump", False, "true, false", "A-MOON-10",
-         "the bidder's first lead must be a trump when they hold one", boolean),
-    Flag("moon.scoring", "points21", "points21, marks7", "A-MOON-15",
-         "points to 21, or marks to 7 (made bid: bidder 1 mark; set: each opponent 1 mark)",
-         choice("points21", "marks7")),
-    Flag("moon.end_tie", "continue_until_unique_leader", "continue_until_unique_leader, bidder_goes_out",
-         "A-MOON-7", "a tie for the lead at or over the target: play on, or the bidder (if tied for the lead) wins",
-         choice("continue_until_unique_leader", "bidder_goes_out")),
-    Flag("moon.bidder_score_4p", "tricks_won", "tricks_won, bid", "A-MOON-13",
-         "4 players: a made bid scores the tricks the team won, or the bid", choice("tricks_won", "bid")),
-    Flag("moon.set_twice_loses_4p", False, "true, false", "A-MOON-18",
-         "4 players: a team set on two played hands in succession loses the game (unverified rule)", boolean),
+    one_of("moon.all_pass", ("redeal", "force_last_min", "force_dealer"), "A-MOON-8",
+           "when everyone passes: throw the hand in; the last player to speak must bid exactly the minimum; "
+         "or the dealer (the last player to speak) must bid, any bid"),
+    one_of("moon.auction", ("single_round", "open_until_passes"), "A-MOON-16",
+           "one call per player, or keep asking players who have not passed until all but the high bidder pass"),
+    one_of("moon.widow_timing", ("widow_then_trump", "trump_first"), "A-MOON-6",
+           "3p bidder takes the widow and discards before naming trump, or names trump first"),
+    one_of("moon.widow", ("exchange_any", "none"), "A-MOON-17",
+           "3p bidder takes the widow and discards any tile, or there is no widow (the 21-tile set)"),
+    switch("moon.allow_doubles_trump", True, "MOON-2.1",
+           "3 players: doubles may be named as trump"),
+    switch("moon.allow_doubles_trump_4p", False, "A-MOON-12",
+           "4 players: doubles may be named as trump"),
+    one_of("moon.notrump_doubles", ("high", "own_suit", "low"), "A-MOON-5",
+           "no-trump (follow me): each double tops its number suit, the doubles form their own suit, "
+         "or each double ranks lowest in its number suit"),
+    one_of("moon.lead_suit_rule", ("higher_end", "leader_calls_end"), "A-MOON-11",
+           "a led non-double non-trump tile's suit is its higher end, or the end the leader names"),
+    switch("moon.first_lead_trump", False, "A-MOON-10",
+           "the bidder's first lead must be a trump when they hold one"),
+    one_of("moon.scoring", ("points21", "marks7"), "A-MOON-15",
+           "points to 21, or marks to 7 (made bid: bidder 1 mark; set: each opponent 1 mark)"),
+    one_of("moon.end_tie", ("continue_until_unique_leader", "bidder_goes_out"), "A-MOON-7",
+           "a tie for the lead at or over the target: play on, or the bidder (if tied for the lead) wins"),
+    one_of("moon.bidder_score_4p", ("tricks_won", "bid"), "A-MOON-13",
+           "4 players: a made bid scores the tricks the team won, or the bid"),
+    switch("moon.set_twice_loses_4p", False, "A-MOON-18",
+           "4 players: a team set on two played hands in succession loses the game (unverified rule)"),
 )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from moonshot.simulator.flags import Flag, apply_rule_args, boolean, choice, integer, rules_dict
+from moonshot.simulator.flags import Flag, apply_rule_args, one_of, rules_dict, switch, whole_number
 
 
 @dataclass(frozen=True)
@@ -32,29 +32,25 @@ def _revoke(text: str) -> RevokeModel | None:
 
 
 FLAGS: tuple[Flag, ...] = (
-    Flag("stm.partnership_trick_count", "team_total", "team_total, per_player", "A-STM-1",
-         "partnership odd-trick award from the team total or summed per player", choice("team_total", "per_player")),
-    Flag("stm.six_player_teams", "two_teams_of_three", "two_teams_of_three, three_teams_of_two", "A-STM-2",
-         "six-player partnerships: {0,2,4}/{1,3,5} or {0,3}/{1,4}/{2,5}",
-         choice("two_teams_of_three", "three_teams_of_two")),
-    Flag("stm.moon_chip_netting", "net_per_trick", "net_per_trick, sequential", "A-STM-3",
-         "Moon chips netted per trick then floored once, or applied card by card", choice("net_per_trick", "sequential")),
-    Flag("stm.chip_supply", "unlimited", "unlimited, finite40", "A-STM-5",
-         "chips are a score counter, or a 40-chip supply (a gain that cannot be paid is lost)",
-         choice("unlimited", "finite40")),
-    Flag("stm.dummy_mode", "blind_stack", "blind_stack, open_hand_nondealer_chooses", "A-STM-4",
-         "two players: the dummy turns up its top card, or the non-dealer picks a legal dummy card",
-         choice("blind_stack", "open_hand_nondealer_chooses")),
-    Flag("stm.little_moon_lead_trumps", False, "true, false", "A-STM-7",
-         "whether red still trumps when a Little Moon is led (sensitivity test only)", boolean),
-    Flag("stm.target_chips", 7, "an integer 1..1000", "A-STM-8", "chips needed to win the game", integer(1, 1000),
-         sweep=("5", "10")),
-    Flag("stm.starting_chips", 2, "an integer 0..1000", "STM-3.1", "chips each side starts with", integer(0, 1000), sweep=("0", "4")),
+    one_of("stm.partnership_trick_count", ("team_total", "per_player"), "A-STM-1",
+           "partnership odd-trick award from the team total or summed per player"),
+    one_of("stm.six_player_teams", ("two_teams_of_three", "three_teams_of_two"), "A-STM-2",
+           "six-player partnerships: {0,2,4}/{1,3,5} or {0,3}/{1,4}/{2,5}"),
+    one_of("stm.moon_chip_netting", ("net_per_trick", "sequential"), "A-STM-3",
+           "Moon chips netted per trick then floored once, or applied card by card"),
+    one_of("stm.chip_supply", ("unlimited", "finite40"), "A-STM-5",
+           "chips are a score counter, or a 40-chip supply (a gain that cannot be paid is lost)"),
+    one_of("stm.dummy_mode", ("blind_stack", "open_hand_nondealer_chooses"), "A-STM-4",
+           "two players: the dummy turns up its top card, or the non-dealer picks a legal dummy card"),
+    switch("stm.little_moon_lead_trumps", False, "A-STM-7",
+           "whether red still trumps when a Little Moon is led (sensitivity test only)"),
+    whole_number("stm.target_chips", 7, 1, 1000, "A-STM-8", "chips needed to win the game", sweep=("5", "10")),
+    whole_number("stm.starting_chips", 2, 0, 1000, "STM-3.1", "chips each side starts with", sweep=("0", "4")),
     Flag("stm.revoke_model", None, "off, on, on(p_revoke,p_detect) with probabilities in [0,1]", "STM-11",
          "human-error model: revokes happen and may be detected (round replayed, offender -1 chip)", _revoke),
-    Flag("stm.revoke_keep_hand_chips", False, "true, false", "A-STM-6",
-         "whether Moon-card chip changes of an annulled round stand", boolean,
-         needs="it changes play only with stm.revoke_model on (a round annulled by a detected revoke)"),
+    switch("stm.revoke_keep_hand_chips", False, "A-STM-6",
+           "whether Moon-card chip changes of an annulled round stand",
+           needs="it changes play only with stm.revoke_model on (a round annulled by a detected revoke)"),
 )
 
 
