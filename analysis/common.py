@@ -9,6 +9,7 @@ each arm builds fresh generators from the same chunk seeds (common random number
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Callable
@@ -22,8 +23,8 @@ from moonshot.simulator.errors import BadInput
 from moonshot.simulator.flags import changed_flags, check_table
 from moonshot.simulator.games import GAMES, Game, get
 from moonshot.simulator.versions import behaviour, package_version
-from moonshot.simulator.runner import (CHUNK, Change, Share, Tally, chunk_rngs, chunk_seeds, difference, generators,
-                                       run_chunks)
+from moonshot.simulator.runner import (CHUNK, Change, Share, Tally, chunk_rngs, chunk_seeds, chunk_sizes, difference,
+                                       generators, run_chunks)
 from moonshot.strategies.base import parse_seat_specs
 
 Progress = Callable[[int], None] | None
@@ -135,16 +136,48 @@ def run(task, args: tuple, total: int, seed: int, jobs: int, progress: Progress 
     if sink is not None:
         args = (*args[:-1], True)             # _hands_chunk's rows: keep one row per hand too
 
+    counted = _Counted(progress, chunk_sizes(total, chunk))
+
     def on_chunk(part: Tally, size: int) -> None:
         clock.chunk_done()
         if on_records is not None and part.records:
             on_records(part.records)
         if sink is not None and part.rows is not None:
             sink.write(part.rows)
-        if progress is not None:
-            progress(size)
+        counted.chunk_done(size)
     with Clock(total, chunk, jobs) as clock:       # says the run's time, if long
-        return run_chunks(task, args, total, seed, jobs, chunk=chunk, on_chunk=on_chunk, name=name)
+        return run_chunks(task, args, total, seed, jobs, chunk=chunk, on_chunk=on_chunk, name=name,
+                          on_step=None if progress is None else counted.step)
+
+
+class _Counted:
+    """A run's progress in hands (or deals) done. A chunk task that reports steps from inside its
+    chunk (runner.run_chunks' on_step) counts its share of the chunk's hands as it goes: 3 of 10
+    steps of a 16,384-deal chunk count 4,915; the chunk's end counts the rest, so the counts add up
+    to the run's total. progress(n) hears each increase, from one thread at a time."""
+
+    def __init__(self, progress: Progress, sizes: list[int]):
+        self.progress, self.sizes = progress, sizes
+        self.partial: dict[int, int] = {}      # chunk index -> hands counted from its steps
+        self.finished = 0                      # chunks done (they finish in chunk order)
+        self.lock = threading.Lock()
+
+    def step(self, index: int, done: int, of: int) -> None:
+        with self.lock:
+            if index < self.finished or index >= len(self.sizes) or of <= 0:
+                return                         # a late report of a chunk already counted
+            before = self.partial.get(index, 0)
+            now = self.sizes[index] * max(0, min(done, of)) // of
+            if now > before:
+                self.partial[index] = now
+                self.progress(now - before)
+
+    def chunk_done(self, size: int) -> None:
+        with self.lock:
+            rest = size - self.partial.pop(self.finished, 0)
+            self.finished += 1
+            if self.progress is not None:
+                self.progress(rest)
 
 
 def one_row(size: int) -> dict[str, np.ndarray]:

@@ -347,19 +347,32 @@ def deal_with_hand(rng: np.random.Generator, n: int, table: engine.Table, hand: 
     return hands, np.ascontiguousarray(decks[:, 7 * (P - 1):])
 
 
-def _hand_chunk(setup: Setup, hand: tuple[int, ...], position: int, seed: int, index: int, size: int) -> Tally:
+def _hand_chunk(setup: Setup, hand: tuple[int, ...], position: int, seed: int, index: int, size: int,
+                progress=None) -> Tally:
+    """One chunk of the hand analyzer; `progress(done, of)` (runner.run_chunks) hears the hands
+    finished after each pass of the engine, of `size`. It changes no number."""
     from moonshot.simulator.runner import chunk_rngs
     table = setup.table
     deal_rng, play_rng, chance_rng = chunk_rngs(seed, index, 3)
     hands, draw = deal_with_hand(deal_rng, size, table, list(hand))
     dealer = np.full(size, (-1 - position) % table.players, dtype=np.int8)
     res = engine.play(table, size, setup.seats.strategies, None, play_rng, chance_rng, dealer=dealer, hands=hands,
-                 draw_pile=draw)
+                 draw_pile=draw, _hook=None if progress is None else _hands_finished(size, progress))
     m = seat_metrics(res)
     tally = Tally()
     tally.add("hand", one_row(size), {k: v[:, 0] for k, v in m.items()})
     tally.add("penalty_dist", {"penalty": np.minimum(m["penalty"][:, 0], 100) // 5 * 5}, {})
     return tally
+
+
+def _hands_finished(size: int, progress):
+    """The engine's end-of-pass hook that tells progress(done, size) the hands finished so far
+    (finished hands are DONE, or already retired from the live arrays)."""
+    from moonshot.simulator.hit_the_deck.engine.state import DONE
+
+    def hook(st) -> None:
+        progress(size - int(np.count_nonzero(st.phase != DONE)), size)
+    return hook
 
 
 def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, seed: int, jobs: int = 1,

@@ -195,7 +195,9 @@ def _open_cards_ceiling(table, h7: np.ndarray, trump: np.ndarray, levels, t: int
 
 
 def _hand_chunk(setup: Setup, hand: tuple[int, ...], order: int, trumps: tuple[int, ...], seed: int,
-                index: int, size: int) -> Tally:
+                index: int, size: int, progress=None) -> Tally:
+    """One chunk of the hand analyzer; `progress(done, of)` (runner.run_chunks) hears each trump
+    played, of len(trumps) + 1 steps (the last: passing and the others' bids). It changes no number."""
     table, seats = setup.table, setup.seats
     P = table.players
     first_bidder = (-order) % P            # our seat is 0; `order` players speak before us
@@ -219,6 +221,8 @@ def _hand_chunk(setup: Setup, hand: tuple[int, ...], order: int, trumps: tuple[i
             for key, value in (("trump", np.full(size, t)), ("bid", np.full(size, b)), ("p_make", made),
                                ("score", points[:, ours]), ("tricks", tricks[:, ours])):
                 rows[key].append(value)
+        if progress is not None:
+            progress(len(rows["trump"]) // len(levels), len(trumps) + 1)
     cat = {k: np.concatenate(v) for k, v in rows.items()}
     tally.add("table", {"trump": cat["trump"], "bid": cat["bid"]},
               {k: cat[k] for k in ("p_make", "score", "tricks")})

@@ -12,10 +12,21 @@ so a cluster gives the same numbers as ``--jobs 1``.
 With a run store active (``simulator.store.recording``: ``--save``/``--resume``) each finished chunk's
 tally is kept in the store as it arrives, and chunks already there are read back instead of being
 played again.
+
+A chunk task may also take a ``progress`` keyword: it then calls ``progress(done, of)`` as it works
+(e.g. after each trump of a hand analyzer's chunk), and ``run_chunks(..., on_step=)`` hears it as
+``on_step(index, done, of)`` before the chunk's tally is back: in this process directly, from
+joblib's worker processes through a small file the workers append to and a thread here reads
+(:class:`_Steps`). Reports change no number: the chunk's work and seeds are the same with or without them.
 """
 from __future__ import annotations
 
+import inspect
 import json
+import os
+import tempfile
+import threading
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
@@ -233,12 +244,15 @@ def _decode(code: np.ndarray, levels: list) -> list[np.ndarray]:
 
 def run_chunks(task: Callable[..., Tally], args: Sequence[Any], total: int, seed: int, jobs: int = 1,
                chunk: int = CHUNK, on_chunk: Callable[[Tally, int], None] | None = None,
-               name: str | None = None) -> Tally:
+               name: str | None = None, on_step: Callable[[int, int, int], None] | None = None) -> Tally:
     """Run ``task(*args, seed, index, size)`` for every chunk and merge the tallies in chunk order.
 
     `on_chunk(tally, size)` sees each chunk's tally before it is merged (progress, streaming
     hand histories and per-hand rows); the chunk's records and rows are dropped after that.
     `name` names these chunks in a run store (default: the task's module and name).
+    `on_step(index, done, of)` hears a task's reports from inside chunk `index` (see the module's
+    docstring) when the task takes a ``progress`` keyword; raising from it in this process stops
+    the run, and from a worker's report it is dropped (the next on_chunk can raise instead).
 
     Under an active run store the chunks it holds are read back (on_chunk sees them too, without
     records or rows) and only the others are played; each played chunk is stored before on_chunk
@@ -248,19 +262,24 @@ def run_chunks(task: Callable[..., Tally], args: Sequence[Any], total: int, seed
     part = store.begin_part(name or f"{task.__module__}.{task.__qualname__}", total, seed, chunk, len(sizes))
     stored = part.done() if part is not None else set()
     todo = [(i, size) for i, size in enumerate(sizes) if i not in stored]
-    played = _results(task, args, todo, seed, jobs) if todo else iter(())
+    if on_step is not None and not _takes_progress(task):
+        on_step = None
+    played = _results(task, args, todo, seed, jobs, on_step)
     merged = Tally()
-    for i, size in enumerate(sizes):
-        if i in stored:
-            piece = part.load(i, Tally.from_arrow)
-        else:
-            piece = next(played)
-            if part is not None:
-                part.save(i, piece.to_arrow())
-        if on_chunk is not None:
-            on_chunk(piece, size)
-        piece.records, piece.rows = [], None
-        merged.merge(piece)
+    try:
+        for i, size in enumerate(sizes):
+            if i in stored:
+                piece = part.load(i, Tally.from_arrow)
+            else:
+                piece = next(played)
+                if part is not None:
+                    part.save(i, piece.to_arrow())
+            if on_chunk is not None:
+                on_chunk(piece, size)
+            piece.records, piece.rows = [], None
+            merged.merge(piece)
+    finally:
+        played.close()               # joblib stops handing out chunks; a step reader stops reading
     return merged
 
 
@@ -272,15 +291,94 @@ def backend_configured() -> bool:
     return type(backend).__name__.lower() != DEFAULT_BACKEND + "backend"
 
 
-def _results(task, args, chunks: list[tuple[int, int]], seed, jobs) -> Iterator[Tally]:
+def _takes_progress(task) -> bool:
+    try:
+        return "progress" in inspect.signature(task).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _results(task, args, chunks: list[tuple[int, int]], seed, jobs,
+             on_step: Callable[[int, int, int], None] | None = None) -> Iterator[Tally]:
     """The tallies of `chunks` ((index, size) pairs), in that order."""
-    calls = ((task, (*args, seed, i, size)) for i, size in chunks)
-    if (jobs == 1 or len(chunks) == 1) and not backend_configured():
-        for fn, a in calls:           # nothing to gain from joblib: run in this process
-            yield fn(*a)
+    if not chunks:
+        return
+    configured = backend_configured()
+    if (jobs == 1 or len(chunks) == 1) and not configured:
+        for i, size in chunks:        # nothing to gain from joblib: run in this process
+            step = {} if on_step is None else {"progress": lambda done, of, i=i: on_step(i, done, of)}
+            yield task(*args, seed, i, size, **step)
         return
     from joblib import Parallel, delayed
     # A configured backend with --jobs 1 keeps its own worker count (joblib would run n_jobs=1 inline).
     n_jobs = None if jobs == 1 else jobs
     parallel = Parallel(n_jobs=n_jobs, return_as="generator", pre_dispatch="2*n_jobs", batch_size=1)
-    yield from parallel(delayed(fn)(*a) for fn, a in calls)
+    # A configured backend (a cluster) may run chunks on other machines: no step reports from there.
+    steps = _Steps(on_step) if on_step is not None and not configured else None
+    try:
+        yield from parallel(delayed(task)(*args, seed, i, size, **({} if steps is None else {
+            "progress": _StepWriter(steps.path, i)})) for i, size in chunks)
+    finally:
+        if steps is not None:
+            steps.close()
+
+
+STEP_EVERY = 0.1     # seconds: a worker writes a chunk's step reports at most this often (and its last)
+
+
+class _StepWriter:
+    """A worker's `progress(done, of)` for chunk `index`: one line "index done of" appended to the
+    run's step file (a single short write, so lines from two workers do not mix)."""
+
+    def __init__(self, path: str, index: int):
+        self.path, self.index, self.last = path, index, 0.0
+
+    def __call__(self, done: int, of: int) -> None:
+        now = time.monotonic()
+        if done < of and now - self.last < STEP_EVERY:
+            return
+        self.last = now
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        except OSError:              # the run has ended (cancelled) while this chunk still plays
+            return
+        try:
+            os.write(fd, f"{self.index} {int(done)} {int(of)}\n".encode())
+        finally:
+            os.close(fd)
+
+
+class _Steps:
+    """The step file of one parallel run and the thread that reads it, handing each line to
+    on_step until close(), which reads what is left and removes the file."""
+
+    def __init__(self, on_step: Callable[[int, int, int], None]):
+        fd, self.path = tempfile.mkstemp(prefix="moonshot-steps-", suffix=".txt")
+        os.close(fd)
+        self.on_step, self.stop = on_step, threading.Event()
+        self.thread = threading.Thread(target=self._read, name="moonshot-steps", daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        with open(self.path, "rb") as f:
+            rest = b""
+            while True:
+                stopping = self.stop.is_set()
+                rest += f.read()
+                *lines, rest = rest.split(b"\n")
+                for line in lines:
+                    try:
+                        self.on_step(*map(int, line.split()))
+                    except Exception:       # noqa: BLE001 - a report is a hint; the chunk's end counts
+                        pass
+                if stopping:
+                    return
+                self.stop.wait(STEP_EVERY / 2)
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join()
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass
