@@ -279,11 +279,47 @@ class Tactician:
         return choice
 
     def choose(self, view: PlayView, bits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        return self.scores(view, bits, rng).argmax(axis=1)
+        return self._scored(view, bits, rng)[1]
 
     def scores(self, view: PlayView, bits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """(m, 39) the score of every choice (the highest legal one is played); illegal columns
         lie below every legal one. moonshot serve's hint panel shows them."""
+        return self._scored(view, bits, rng)[0]
+
+    def _scored(self, view: PlayView, bits: np.ndarray, rng: np.random.Generator):
+        """(scores (m, 39), argmax (m,)): scores_numpy's arithmetic, float32 step for step, in one
+        compiled pass per game (_score_rows); the two matrix products stay numpy's (BLAS's
+        summation order is what the numbers were made with)."""
+        lin, const, answer, flip_cut, cut_bonus, sit, deck = self.tables(view.rules, view.players)
+        m = len(bits)
+        raw_hand = np.ascontiguousarray(view.hand)
+        hand = np.empty((m, N_KINDS), dtype=np.float32)
+        unseen = np.empty((m, N_KINDS), dtype=np.float32)
+        _hand_and_unseen(raw_hand, np.ascontiguousarray(view.seen), deck, hand, unseen)
+        both = hand @ lin                          # (m,40): follow; col 38 = HTD held, col 39 = points held
+        p = unseen @ answer                        # (m,39); col 38 = unseen in all
+        known_top = np.ascontiguousarray(view.known_draw[:, 0])
+        draw = (bits >> np.uint64(DRAW)) & np.uint64(1) != 0
+        if draw.any():                             # read only where a draw is a choice (as before)
+            demand = np.ascontiguousarray(view.demand, dtype=np.int8)
+            top = np.ascontiguousarray(view.top, dtype=np.int8)
+            drawn = np.ascontiguousarray(view.drawn, dtype=np.int8)
+        else:
+            demand = top = drawn = np.zeros(m, dtype=np.int8)
+        noise = rng.integers(0, len(NOISE), m)
+        score = np.empty((m, N_KINDS + 1), dtype=np.float32)
+        best = np.empty(m, dtype=np.intp)
+        _score_rows(both, p, unseen, np.ascontiguousarray(view.hand_sizes, dtype=np.int16),
+                    np.ascontiguousarray(view.seat, dtype=np.int64), np.ascontiguousarray(view.direction, dtype=np.int64),
+                    view.players, known_top, np.ascontiguousarray(bits, dtype=np.uint64), demand, top, drawn,
+                    noise, NOISE, const, answer, flip_cut, cut_bonus, sit, self.threat, PENALTY, IS_HTD,
+                    np.float32(self.shed), np.float32(self.long_hand), np.float32(self.keep_last),
+                    float(self.draw_cost), score, best)
+        return score, best
+
+    def scores_numpy(self, view: PlayView, bits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """scores in numpy operations over the whole batch: what _score_rows must match bit for
+        bit (tests/test_htd_tactician_kernel.py)."""
         lin, const, answer, flip_cut, cut_bonus, sit, deck = self.tables(view.rules, view.players)
         m = len(bits)
         rows = np.arange(m)
@@ -339,6 +375,77 @@ class Tactician:
 
 LEGAL_LIFT = np.float32(1e6)
 NOISE = np.random.default_rng(12345).random((256, N_KINDS + 1), dtype=np.float32) * 0.01
+_F1E6, _TENTH, _FIVE = np.float32(1e-6), np.float32(1.0 / 10), np.float32(5.0)   # scores_numpy's constants, as float32
+
+
+@numba.njit(cache=True, nogil=True)
+def _hand_and_unseen(raw, seen, deck, hand, unseen):
+    """hand as float32, and the cards not yet seen max(deck - hand - seen, 0) (whole numbers: exact)."""
+    for i in range(raw.shape[0]):
+        for k in range(raw.shape[1]):
+            h = np.float32(raw[i, k])
+            hand[i, k] = h
+            u = deck[k] - h - np.float32(seen[i, k])
+            unseen[i, k] = u if u > 0 else np.float32(0.0)
+
+
+@numba.njit(cache=True, nogil=True)
+def _score_rows(both, p, unseen, sizes, seat, step, players, known_top, bits, demand, top, drawn, noise, noise_table,
+                const, answer, flip_cut, cut_bonus, sit, threat_of, penalty, is_htd, shed, long_hand, keep_last,
+                draw_cost, score, best):
+    """Tactician.scores_numpy for one game at a time: the same float32 operations in the same
+    order (float32 operands stay float32 in numba; no fused multiply-adds without fastmath), so
+    the same scores bit for bit; best[i] is the first highest column, as argmax."""
+    K = 38
+    for i in range(both.shape[0]):
+        s = seat[i]
+        size = sizes[i, s]
+        min_opp = 999
+        for j in range(players):
+            if j != s and sizes[i, j] < min_opp:
+                min_opp = sizes[i, j]
+        nsize = min(sizes[i, (s + step[i]) % players], 8)
+        psize = min(sizes[i, (s - step[i]) % players], 8)
+        n_htd = both[i, K]
+        points = both[i, K + 1]
+        w_shed = shed + long_hand * np.float32(min(max(size - min_opp, 0), 8))
+        last_wild = (np.float32(1.0) if n_htd == 1 and size <= 3 else np.float32(0.0)) * keep_last
+        threat = threat_of[nsize]
+        pthreat = threat_of[psize]
+        total = p[i, K] + _F1E6
+        kt = known_top[i]
+        for k in range(K):
+            v = both[i, k] + (w_shed * penalty[k] + const[k])
+            v = v - last_wild * (np.float32(1.0) if is_htd[k] else np.float32(0.0))
+            pk = p[i, k] / total
+            if kt >= 0:
+                pk = pk + (np.float32(1.0) - pk) * answer[kt, k]
+            left = (points - penalty[k]) * _TENTH
+            v = v - (threat * (pk * left - cut_bonus[k]) + pthreat * flip_cut[k])
+            score[i, k] = v
+        v = n_htd
+        if (bits[i] >> np.uint64(K)) & np.uint64(1):
+            d = demand[i]
+            situ = K + d if d >= 0 else top[i]
+            acc = np.float32(0.0)
+            for k in range(K):
+                acc += unseen[i, k] * sit[situ, k]
+            p_now = acc / total
+            turn = drawn[i] < 0
+            drawn_points = penalty[kt] if kt >= 0 else _FIVE
+            held = (points + (drawn_points if turn else np.float32(0.0))) * _TENTH
+            v = np.float32(np.float64(-threat * p_now * held) - (draw_cost if turn else 0.0))
+        score[i, K] = v
+        b = bits[i]
+        top_v = -np.inf
+        at = 0
+        for k in range(K + 1):
+            x = score[i, k] + noise_table[noise[i], k]
+            x = x + (LEGAL_LIFT if (b >> np.uint64(k)) & np.uint64(1) else np.float32(0.0))
+            score[i, k] = x
+            if x > top_v:
+                top_v, at = x, k
+        best[i] = at
 
 
 THREAT = np.array([0, 1.0, 0.35, 0.12, 0, 0, 0, 0, 0], dtype=np.float32)
