@@ -48,3 +48,23 @@ def test_a_replaced_state_method_runs_the_numpy_loop(monkeypatch):
     assert mirrors_numpy()
     monkeypatch.setattr(state.State, "reshuffle", lambda self, rows: rows[:0])
     assert not mirrors_numpy()
+
+
+@pytest.mark.parametrize("memory", ["perfect", "window(3)", "window(0)", "p_recall(0.4)"])
+def test_compiled_known_draw_is_the_numpy_one(memory):
+    from moonshot.simulator.hit_the_deck.engine.lazy_view import known_draw, known_draw_numpy
+    from moonshot.strategies.hit_the_deck import RandomPlay
+
+    seen = []
+
+    class Probe(RandomPlay):
+        def play(self, view, rng):
+            got = known_draw(view._st, view._rows, view._seats)
+            assert np.array_equal(got, known_draw_numpy(view._st, view._rows, view._seats))
+            seen.append(int((got >= 0).sum()))
+            return super().play(view, rng)
+
+    table = Table(4, parse_rules([f"htd.memory={memory}", "htd.voluntary_draw=true"], 4))
+    play(table, 300, [Probe()] * 4, *[np.random.default_rng(3 + j) for j in range(3)])
+    assert len(seen) > 50
+    assert (sum(seen) > 0) == (memory != "window(0)")

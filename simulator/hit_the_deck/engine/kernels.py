@@ -477,6 +477,34 @@ def drawn_answers(s, g, b, keep_or_play):
     b.n_wait[0] = 0
 
 
+MEMORY_KINDS = {"perfect": 0, "window": 1, "p_recall": 2}     # htd.memory's models, as known_draw_rows takes them
+
+
+@jit
+def known_draw_rows(s, rows, seats, kind, param, recall_salt, out):
+    """lazy_view.known_draw for each row: out[i, d] the card d below the top of the draw pile
+    when the seat's memory knows it, else -1 (the same test and the same recall draws)."""
+    for i in range(len(rows)):
+        r = rows[i]
+        top = np.int64(s.dn[r]) - 1
+        for d in range(out.shape[1]):
+            at = top - d
+            out[i, d] = -1
+            if at < 0:
+                continue
+            stamp = np.int64(s.dstamp[r, at])
+            if stamp < 0:
+                continue
+            if kind == 1 and stamp < np.int64(s.seq[r]) - np.int64(param):
+                continue
+            if kind == 2:
+                key = _hash(s.key[r] ^ recall_salt, 0, 0)           # keyed_chance.recall_keys
+                u = (np.float64(_hash(key, stamp, seats[i]) >> np.uint64(11)) + 0.5) * _TO_UNIT
+                if not u < param:
+                    continue
+            out[i, d] = s.draw[r, at]
+
+
 @numba.njit(cache=True)
 def shuffle_decks(raw, deck, n):
     """(n, M) int8: engine.shuffled_decks's Fisher-Yates (the same swaps), one game per row."""

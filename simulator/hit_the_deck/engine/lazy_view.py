@@ -7,7 +7,7 @@ from functools import cached_property
 
 import numpy as np
 
-from moonshot.simulator.hit_the_deck.engine import keyed_chance
+from moonshot.simulator.hit_the_deck.engine import keyed_chance, kernels
 from moonshot.simulator.hit_the_deck.views import KNOWN_DEPTH, PlayView
 
 _BIT_BYTES = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.uint8)   # byte -> 8 bools
@@ -23,7 +23,20 @@ def known_draw(st, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
     """(n, 8) int8 the top of the draw pile as each seat's memory knows it (§C.10, htd.memory):
     a position is known when its card went public onto the discard pile and nothing since broke
     the pile's order (stamp >= 0); window(K) keeps the last K discards, p_recall(P) each seen
-    card with probability P per seat (a fixed draw per card event and seat)."""
+    card with probability P per seat (a fixed draw per card event and seat). Compiled
+    (kernels.known_draw_rows); known_draw_numpy is the same in numpy operations."""
+    kind, param = st.table.memory
+    out = np.full((len(rows), KNOWN_DEPTH), -1, dtype=np.int8)
+    if (kind == "window" and param == 0) or not len(rows):
+        return out
+    s = kernels.Arrays(*(getattr(st, name) for name in kernels.ARRAYS))
+    kernels.known_draw_rows(s, np.ascontiguousarray(rows, dtype=np.int64), np.ascontiguousarray(seats, dtype=np.int64),
+                            kernels.MEMORY_KINDS[kind], float(param or 0), keyed_chance.RECALL_SALT, out)
+    return out
+
+
+def known_draw_numpy(st, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """known_draw in numpy operations over the rows (tests/test_htd_kernels.py compares them)."""
     kind, param = st.table.memory
     n = len(rows)
     out = np.full((n, KNOWN_DEPTH), -1, dtype=np.int8)
