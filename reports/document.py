@@ -13,7 +13,10 @@ import os
 import shutil
 import sys
 import tempfile
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
+from typing import Callable
 
 import matplotlib
 
@@ -22,7 +25,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from moonshot.analysis.words import NO_SPREAD_NOTE, PERCENT_KINDS, any_no_spread, clear_of_zero, plain, say  # noqa: E402
+from moonshot.analysis.words import NO_SPREAD_NOTE, any_no_spread, plain  # noqa: E402
 from moonshot.reports.text import pivot_estimates  # noqa: E402
 from moonshot.simulator.errors import BadInput  # noqa: E402
 from moonshot.simulator.files import ordinary  # noqa: E402
@@ -30,6 +33,20 @@ from moonshot.simulator.files import ordinary  # noqa: E402
 CSS = """body{font-family:system-ui,sans-serif;max-width:980px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:.85em}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}
 th{background:#f3f3f3}img{max-width:100%}code{background:#f3f3f3;padding:0 3px}.note{color:#555;font-size:.9em}"""
+
+
+_step_hearer: ContextVar[Callable[[int, int, str], None] | None] = ContextVar("report_steps", default=None)
+
+
+@contextmanager
+def steps_heard(hear: Callable[[int, int, str], None]):
+    """While this block runs (in this thread), each report section's step also calls
+    hear(done, total, text), e.g. the web app's progress; raising from it stops the build there."""
+    token = _step_hearer.set(hear)
+    try:
+        yield
+    finally:
+        _step_hearer.reset(token)
 
 
 def progress_line(quiet: bool, text: str) -> None:
@@ -77,6 +94,9 @@ class Steps:
 
     def __call__(self, text: str) -> None:
         self.done += 1
+        hear = _step_hearer.get()
+        if hear is not None:
+            hear(self.done, self.total, text)
         progress_line(self.quiet, f"[{self.done}/{self.total}] {text}")
 
 
@@ -118,52 +138,7 @@ def metric(df: pd.DataFrame, name: str) -> pd.DataFrame:
     return df[df["metric"] == name]
 
 
-# --- strong play: a search player against the heuristic default --------------------------------
-
-def difference(first: pd.DataFrame, second: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """first - second for every key combination and metric the two long estimate tables share,
-    taken as independent samples: each side's distance from its estimate to its 95% limits, added
-    in quadrature (Newcombe's interval from two Wilson intervals for proportions; for means, whose
-    intervals are symmetric, it is the Wald interval of a difference). n is the smaller sample."""
-    both = first.merge(second, on=[*keys, "metric", "kind"], suffixes=("_1", "_2"))
-    d = both["estimate_1"] - both["estimate_2"]
-    down = np.hypot(both["estimate_1"] - both["ci_low_1"], both["ci_high_2"] - both["estimate_2"])
-    up = np.hypot(both["ci_high_1"] - both["estimate_1"], both["estimate_2"] - both["ci_low_2"])
-    percent = both["kind"].isin(PERCENT_KINDS)          # a difference of two percentages is in percentage points
-    return both[keys].assign(metric=both["metric"], estimate=d, n=np.minimum(both["n_1"], both["n_2"]),
-                             ci_low=d - down, ci_high=d + up, kind=np.where(percent, "change", both["kind"]))
-
-
-def versus(strong: str, strong_table: pd.DataFrame, base: str, base_table: pd.DataFrame, keys: list[str],
-           min_n: int = 30) -> pd.DataFrame:
-    """One long table of two lineups: `base`'s rows, `strong`'s rows and, where both have at least
-    `min_n` in the row, their difference (strategy "strong - base"); rows in key order, numbers
-    first ("all"/"any" rows last)."""
-    diff = difference(strong_table, base_table, keys)
-    big = diff.groupby(keys)["n"].transform("min") >= min_n
-    table = pd.concat([base_table.assign(strategy=base), strong_table.assign(strategy=strong),
-                       diff[big].assign(strategy=f"{strong} - {base}")], ignore_index=True)
-    table = table.sort_values(keys, kind="stable", key=lambda c: pd.to_numeric(c, errors="coerce"),
-                              na_position="last")
-    return table[[*keys, "strategy", "metric", "estimate", "n", "ci_low", "ci_high", "kind"]].reset_index(drop=True)
-
-
-def pick(table: pd.DataFrame, **where) -> pd.Series | None:
-    """The one row of a long table whose columns equal `where`, or None when there is none."""
-    hit = np.ones(len(table), dtype=bool)
-    for column, value in where.items():
-        hit &= (table[column] == value).to_numpy()
-    return table[hit].iloc[0] if hit.any() else None
-
-
-def change(row: pd.Series | None) -> str:
-    """' (change X)' for a difference row, saying when it cannot be told from zero; '' when there
-    is none (too few in it)."""
-    if row is None:
-        return ""
-    noise = "" if clear_of_zero(pd.DataFrame([dict(row)]))[0] else ", not told from zero at this sample size"
-    return f" (change {say(row, signed=True)}{noise})"
-
+# --- strong play: a search player against the heuristic default (analysis.strong_play) ----------
 
 def side_by_side(ax, table: pd.DataFrame, key: str, name: str, lineups: tuple[str, ...], scale: float = 100.0,
                  colors=("#7f8c8d", "#c0392b")) -> None:
@@ -177,6 +152,30 @@ def side_by_side(ax, table: pd.DataFrame, key: str, name: str, lineups: tuple[st
         points(ax, rows[key].map(x).to_numpy() + (i - (len(lineups) - 1) / 2) * 0.18, rows, label=lineup,
                color=color, scale=scale)
     ax.set_xticks(np.arange(len(categories)), [str(c) for c in categories])
+
+
+def lineups_figure(table: pd.DataFrame, key: str, panels, lineups: tuple[str, str], title: str,
+                   xlabel: str | None = None, size=(10, 3.8), zero: bool = False, upright: bool = True,
+                   legend: dict | None = None, aside: str = ""):
+    """A `versus` table's two lineups side by side at every category of `key`, one panel per
+    (metric, axis label, scale) in `panels`; a line at zero for paired values (`zero`), category
+    names turned to read downwards when they are long (`upright=False`); `aside` adds to the title's
+    parenthesis."""
+    fig, axes = plt.subplots(1, len(panels), figsize=size)
+    for ax, (name, label, scale) in zip(axes, panels):
+        side_by_side(ax, table, key, name, lineups, scale)
+        if xlabel:
+            ax.set_xlabel(xlabel)
+        ax.set_ylabel(label)
+        if zero:
+            ax.axhline(0, color="#444", lw=0.8)
+        if not upright:
+            ax.tick_params(axis="x", rotation=90)
+    axes[0].legend(**(legend or {"title": "every seat"}))
+    fig.suptitle(f"{title}: {lineups[0]} against {lineups[1]} in every seat, same deals (95% intervals{aside})")
+    fig.tight_layout()
+    return fig
+
 
 class Document:
     def __init__(self, title: str, game: str | None = None):
@@ -248,6 +247,17 @@ class Document:
         captions = {key: caption for _, key, caption in tables}
         for note in (result.notes if notes is True else result.notes[:int(notes)]):
             self.note(note, captions)
+
+    def strong_play(self, result, lineups: tuple[str, str], what: str, figure, caption: str, tables) -> None:
+        """A game's strong-play section (its analysis's `strong_play` result): the search player
+        lineups[1] in every seat beside the default lineups[0] on the same deals; the figure
+        (strong_play.png) and each (name, the result's table, caption) as tables/strong_play_NAME,
+        captions naming both lineups where they say {lineups}."""
+        base, strong = lineups
+        both = f"{base} and {strong}"
+        self.section(f"Strong play: {what} with {strong} in every seat", result,
+                     ("strong_play", figure, f"{caption}: {both} in every seat on the same deals."),
+                     [(f"strong_play_{name}", key, text.format(lineups=both)) for name, key, text in tables])
 
     def tournament(self, setup, entrants, games: int, seed: int, jobs: int) -> None:
         """Every pair of the built-in `entrants` on the same deals; Bradley-Terry ratings."""

@@ -1,31 +1,13 @@
 """The Reports page's work: list the reports in the server's output folder (never a path the page
 names: the page picks one of the listed folder names), and build a new one through the game's
-report builder, with its section lines ("[2/7] ...") as the run's progress.
-
-The builders print their section lines through reports.document.progress_line; a run on this
-server hears them through a per-thread sink (other threads, and the CLI, are unaffected)."""
+report builder, with its sections ("[2/7] ...") as the run's progress: the builder's steps are
+heard through reports.document.steps_heard (in the run's thread only; the CLI is unaffected)."""
 from __future__ import annotations
 
-import re
-import threading
 from pathlib import Path
 
 from moonshot.reports import document
 from moonshot.simulator.errors import BadInput
-
-_sink = threading.local()
-_original = document.progress_line
-SECTION = re.compile(r"^\[(\d+)/(\d+)\]")
-
-
-def _progress_line(quiet: bool, text: str) -> None:
-    hear = getattr(_sink, "hear", None)
-    if hear is not None:
-        hear(text)
-    _original(quiet, text)
-
-
-document.progress_line = _progress_line
 
 
 def listing(root: Path) -> list[dict]:
@@ -69,14 +51,9 @@ def build(game: str, out: Path, hands: int, seed: int, jobs: int, progress, job=
     the job's total becomes the builder's section count."""
     from moonshot.simulator.games import get
 
-    def hear(text: str) -> None:
-        m = SECTION.match(text)
-        if m:
-            if job is not None:
-                job.total = int(m.group(2))
-            progress(1)
-    _sink.hear = hear
-    try:
+    def hear(done: int, total: int, text: str) -> None:
+        if job is not None:
+            job.total = total
+        progress(1)
+    with document.steps_heard(hear):
         return get(game).build_report(out, hands, seed, jobs, quiet=True)
-    finally:
-        _sink.hear = None
