@@ -20,7 +20,7 @@ def read(data: bytes, name: str) -> list[dict]:
     hands = []
     for record, entry, shown in replayed(text.splitlines(), name):      # checked as `moonshot replay` does
         hands.append({"hand_id": record.get("hand_id"), "game": entry.name, "text": shown,
-                      "steps": steps(record)})
+                      "steps": steps(record, shown)})
         if len(hands) >= MAX_HANDS:
             break
     if not hands:
@@ -28,15 +28,16 @@ def read(data: bytes, name: str) -> list[dict]:
     return hands
 
 
-def steps(record: dict) -> list[dict]:
+def steps(record: dict, shown: str) -> list[dict]:
+    """The hand's moves, one step each; `shown` is its replay text (Hit the Deck's steps are its
+    event lines, with the table state each leaves)."""
     game = record["game"]
     if game == "moon":
         return moon_steps(record)
     if game == "shoot-the-moon":
         return [{"text": f"seat {s} plays {c}" if s < record["players"] else f"dummy plays {c}"}
                 for s, c in record["plays"]]
-    from moonshot.web.play.hit_the_deck import event_text
-    return [{"text": event_text(ev)} for ev in record["events"]]
+    return [{"text": line.strip()} for line in shown.splitlines() if line.startswith("  turn ")]
 
 
 def moon_steps(record: dict) -> list[dict]:

@@ -122,7 +122,7 @@ def _replay(record: dict) -> str:
         h = hand_box[0]
         if ev[0] in ("draw", "cut", "flip") or (ev[0] == "play" and not h._follows_own_draw()):
             turns[0] += 1
-        out.append(f"  turn {turns[0]:<4} {_describe(ev, h)}")
+        out.append(f"  turn {turns[0]:<4} {describe(ev, h)}")
 
     chance = ref.RecordedChance(recorded)             # the recorded choices and chance outcomes
     try:
@@ -148,9 +148,14 @@ def _default_text(flag) -> object:
     return ",".join(str(v) for v in value) if isinstance(value, tuple) else value
 
 
-def _describe(ev: list, h: ref.Hand) -> str:
-    """One event in words, with the table state it leaves where that helps."""
+def describe(ev: list, h: ref.Hand, seat: int | None = None) -> str:
+    """One event in words, with the table state it leaves where that helps (`h`, the reference hand
+    that played it, just after it). With `seat`, as that seat sees it: the cards the other seats
+    draw, as a draw or a penalty, are not named (the web app's Play page)."""
     kind = ev[0]
+    card = {"draw": 2, "penalty": 3}.get(kind)
+    if seat is not None and card is not None and ev[1] != seat and ev[card] is not None:
+        ev = [*ev[:card], "a card", *ev[card + 1:]]
     top = deck.NAMES[h.discard[0]] if h.discard else "-"
     state = f"(top {top}, demand {deck.demand_name(h.demand)}, dir {h.direction:+d})"
     if kind == "play":

@@ -14,6 +14,7 @@ import numpy as np
 
 from moonshot.simulator.hit_the_deck import cards as deck
 from moonshot.simulator.hit_the_deck import reference as ref
+from moonshot.simulator.hit_the_deck.history import describe
 from moonshot.simulator.hit_the_deck.reference_chance import RandomChance
 from moonshot.simulator.hit_the_deck.views import KNOWN_DEPTH, N_CHOICES, PlayView
 from moonshot.simulator.runner import chunk_rngs
@@ -38,47 +39,6 @@ def batch_view(view: ref.View, legal) -> PlayView:
                     scores=np.array([view.scores], np.int16), draw_size=one(view.draw_size, np.int16),
                     discard_size=one(view.discard_size, np.int16),
                     known_draw=np.full((1, KNOWN_DEPTH), -1, np.int8), seen=np.array([view.seen], np.int16))
-
-
-def demand_text(demand: int) -> str:
-    if demand < 0:
-        return "none"
-    return f"a {demand + 1}" if demand < 5 else f"colour {'RGBY'[demand - 5]}"
-
-
-def event_text(ev: list, seat: int | None = None) -> str:
-    """One HISTORY.md event in words; with `seat`, as that seat sees it ("you", others' drawn and
-    penalty cards hidden), else everything (a replay)."""
-    kind = ev[0]
-    me = lambda s: "you" if s == seat else f"seat {s}"          # noqa: E731
-    hidden = lambda s: seat is not None and s != seat           # noqa: E731
-    if kind == "play":
-        return f"{me(ev[1])} played {ev[2]}"
-    if kind == "draw":
-        return f"{me(ev[1])} drew {'a card' if hidden(ev[1]) else ev[2] or 'nothing (no cards left)'}"
-    if kind == "penalty":
-        card = "" if hidden(ev[1]) or not ev[3] else f" {ev[3]}"
-        return f"{me(ev[1])} took a penalty card{card} ({ev[2].replace('_', ' ')})"
-    if kind == "slap":
-        if not ev[2]:
-            return f"{me(ev[1])} forgot to shout" + (f"; {me(ev[4])} draws 4" if ev[4] is not None else "")
-        times = ", ".join(f"{me(s)} {t:.0f} ms" for s, t in enumerate(ev[3]) if t is not None)
-        return f"slap race: {times}" + (f"; {me(ev[4])} was last and draws 4" if ev[4] is not None else "")
-    if kind == "false_slap":
-        return f"{me(ev[1])} slapped falsely"
-    if kind == "turn":
-        return f"{ev[1]} turned up"
-    if kind == "cut":
-        return f"{me(ev[1])} cut {ev[2]} cards; {ev[3]} turned up"
-    if kind == "flip":
-        return f"{me(ev[1])} flipped the piles"
-    if kind == "out":
-        return f"{me(ev[1])} went out"
-    if kind == "reshuffle":
-        return "the discard pile is reshuffled into the draw pile" + ("" if seat is not None else f": {' '.join(ev[1])}")
-    if kind == "bury":
-        return f"{ev[3]} is buried in the {ev[1]} pile at position {ev[2]}"
-    return " ".join(str(x) for x in ev)
 
 
 class PersonChance(RandomChance):
@@ -131,7 +91,7 @@ class HtdHand(common.Hand):
 
         chance = PersonChance(chance_rng, table.rules, table.profiles, self)
         self._hand = h = ref.Hand(dealer, hands, draw, table.rules, table.profiles, choose, chance,
-                                  on_event=lambda i, ev: self.log.append(self.event_text(ev)))
+                                  on_event=lambda i, ev: self.log.append(describe(ev, self._hand, self.seat)))
         h.play()
         result = SimpleNamespace(dealer=np.array([h.dealer], np.int8), hands=np.array([h.dealt], np.int8),
                                  draw_pile=[h.initial_draw], events=[h.events],
@@ -145,7 +105,7 @@ class HtdHand(common.Hand):
         return f"{who[0].upper() + who[1:]}; penalty points by seat {record['score']}, yours {record['score'][self.seat]}."
 
     def facts(self, view) -> list[tuple[str, str]]:
-        return [("top card", deck.name(view.top)), ("demand", demand_text(view.demand)),
+        return [("your seat", str(self.seat)), ("top card", deck.name(view.top)), ("demand", deck.demand_name(view.demand)),
                 ("direction", "clockwise" if view.direction > 0 else "counter-clockwise"),
                 ("cards held", ", ".join(f"seat {s}: {n}" for s, n in enumerate(view.hand_sizes))),
                 ("draw pile", str(view.draw_size)), ("discard pile", str(view.discard_size))]
@@ -166,9 +126,6 @@ class HtdHand(common.Hand):
         ms = min(float(ms), SLAP_TIMEOUT)
         self.latencies.append(ms)
         return round(ms, 2)
-
-    def event_text(self, ev: list) -> str:
-        return event_text(ev, self.seat)
 
     # ---------------------------------------------------------------- hints
     def hint(self, view: ref.View, legal) -> dict:
