@@ -14,9 +14,12 @@ from moonshot.simulator.games import GAMES, get
 
 
 class FieldError(BadInput):
-    def __init__(self, field: str, message: str):
+    """A bad value of one field: the page shows `message` beside it (HTTP `status`: 400, or 404
+    for something that does not exist, such as a forgotten run)."""
+
+    def __init__(self, field: str, message: str, status: int = 400):
         super().__init__(message)
-        self.field = field
+        self.field, self.status = field, status
 
 
 @dataclass(frozen=True)

@@ -2,14 +2,36 @@
 the end-of-hand summary (the same text `moonshot replay` prints, which also checks the record)."""
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any, Callable
+
+import numpy as np
 
 from moonshot.analysis.common import Setup
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.runner import chunk_rngs
 
 PERSON = "person"          # the strategy spec written in the history for the person's seat
+
+
+class Person:
+    """The person's seat as a game's strategy (Moon, Shoot the Moon): each decision method, marked
+    @decision, turns its one-row view into one prompt of the hand `g`."""
+
+    def __init__(self, game: "Hand"):
+        self.g = game
+
+
+def decision(method: Callable[..., Any]) -> Callable[..., np.ndarray]:
+    """A Person's decision as the batch engine asks it: an empty view gets no answers, else the
+    method's one answer (it asks the page) as a one-row array."""
+    @functools.wraps(method)
+    def decide(self, view, *args):
+        if len(view) == 0:
+            return np.zeros(0, dtype=np.int64)
+        return np.array([method(self, view, *args)])
+    return decide
 
 
 class Hand:

@@ -17,40 +17,32 @@ def _bid_label(b: int) -> str:
     return "pass" if b == 0 else str(b)
 
 
-class Human:
+class Human(common.Person):
     """The person's seat as a Moon strategy: every decision becomes a prompt."""
 
-    def __init__(self, game: "MoonHand"):
-        self.g = game
-
+    @common.decision
     def bid(self, view, rng):
-        if len(view) == 0:
-            return np.zeros(0, dtype=np.int64)
         calls = view.bids[0]
         facts = [("your seat", str(self.g.seat)), ("bids so far", ", ".join(
             f"seat {s}: {_bid_label(int(c))}" for s, c in enumerate(calls) if c >= 0) or "none yet")]
         choices = [{"value": int(b), "label": _bid_label(int(b))} for b, ok in zip(BID_VALUES, view.legal[0]) if ok]
-        return np.array([self.g.ask("bid", "Your bid", view.hand[0], facts, choices,
-                                    hint=lambda: self.g.bid_hint(view))])
+        return self.g.ask("bid", "Your bid", view.hand[0], facts, choices, hint=lambda: self.g.bid_hint(view))
 
+    @common.decision
     def discard(self, view, rng):
-        if len(view) == 0:
-            return np.zeros(0, dtype=np.int64)
         facts = [("contract", f"you bid {int(view.bid[0])}"), ("widow", f"{dominoes.tile_name(int(view.hand[0][7]))} "
                                                                           "(taken into your hand)")]
         choices = [{"value": i, "label": dominoes.tile_name(int(t))} for i, t in enumerate(view.hand[0])]
-        return np.array([self.g.ask("discard", "Discard one tile", view.hand[0], facts, choices)])
+        return self.g.ask("discard", "Discard one tile", view.hand[0], facts, choices)
 
+    @common.decision
     def trump(self, view, rng):
-        if len(view) == 0:
-            return np.zeros(0, dtype=np.int64)
         facts = [("contract", f"you bid {int(view.bid[0])}")]
         choices = [{"value": t, "label": TRUMPS[t]} for t in np.flatnonzero(view.legal[0])]
-        return np.array([self.g.ask("trump", "Name trump", view.hand[0], facts, choices)])
+        return self.g.ask("trump", "Name trump", view.hand[0], facts, choices)
 
+    @common.decision
     def play(self, view, rng):
-        if len(view) == 0:
-            return np.zeros(0, dtype=np.int64)
         hand = [t for t, live in zip(view.hand[0], view.live[0]) if live]
         trick = [f"seat {int(s)}: {dominoes.tile_name(int(t))}" for t, s in zip(view.trick[0], view.trick_seats[0]) if t >= 0]
         played = [dominoes.tile_name(t) for t in np.flatnonzero(view.seen[0])]
@@ -61,14 +53,13 @@ class Human:
                  ("this trick", ", ".join(trick) or "you lead"),
                  ("played before", " ".join(played) or "nothing yet")]
         choices = [{"value": int(i), "label": dominoes.tile_name(int(view.hand[0][i]))} for i in np.flatnonzero(view.legal[0])]
-        return np.array([self.g.ask("play", "Your play", hand, facts, choices, hint=lambda: self.g.hint(view))])
+        return self.g.ask("play", "Your play", hand, facts, choices, hint=lambda: self.g.hint(view))
 
+    @common.decision
     def call_end(self, view, slot, rng):
-        if len(view) == 0:
-            return np.zeros(0, dtype=np.int64)
         tile = int(view.hand[0][slot[0]])
         choices = [{"value": int(e), "label": f"call {int(e)}s"} for e in dominoes.ends(tile)]
-        return np.array([self.g.ask("call", f"Which end of {dominoes.tile_name(tile)} do you call?", view.hand[0], [], choices)])
+        return self.g.ask("call", f"Which end of {dominoes.tile_name(tile)} do you call?", view.hand[0], [], choices)
 
 
 class MoonHand(common.Hand):

@@ -14,15 +14,11 @@ def _seat(table, s: int) -> str:
     return "dummy" if table.dummy is not None and s == table.dummy else f"seat {s}"
 
 
-class Human:
+class Human(common.Person):
     """The person's seat as a Shoot the Moon strategy: every play becomes a prompt."""
 
-    def __init__(self, game: "StmHand"):
-        self.g = game
-
+    @common.decision
     def play(self, view, rng):
-        if len(view) == 0:
-            return np.zeros(0, dtype=np.int64)
         table, H = view.table, view.table.hands_dealt
         hand = [c for c, live in zip(view.hand[0], view.live[0]) if live]
         plays = [(int(s), int(c)) for s, c in zip(view.play_seats[0], view.play_cards[0]) if c >= 0]
@@ -37,7 +33,7 @@ class Human:
         for i, t in enumerate(tricks):
             facts.append((f"trick {i + 1}", ", ".join(f"{_seat(table, s)}: {deck.card_name(c)}" for s, c in t)))
         choices = [{"value": int(i), "label": deck.card_name(int(view.hand[0][i]))} for i in np.flatnonzero(view.legal[0])]
-        return np.array([self.g.ask("play", "Your play", hand, facts, choices, hint=lambda: self.g.hint(view))])
+        return self.g.ask("play", "Your play", hand, facts, choices, hint=lambda: self.g.hint(view))
 
 
 class StmHand(common.Hand):
