@@ -111,6 +111,56 @@ def test_a_run_can_be_cancelled_and_a_finished_one_cannot_give_a_result_twice_wr
     assert client.get("/api/jobs/nope").status_code == 404
 
 
+def test_progress_arrives_before_the_answer(client, monkeypatch):
+    """A Moon hand of one chunk counts its deals from inside the chunk (a step per trump played), so
+    the page sees a count above 0 while the run still runs. The run's last count waits until the page
+    has seen an earlier one, so the check does not hang on how fast the machine is."""
+    import threading
+
+    from moonshot.web.jobs import Job
+    seen, counts, original = threading.Event(), [], Job.progress
+
+    def progress(self, n):
+        counts.append(n)
+        if self.done + n >= self.total:            # the last count: hold it until the page saw one before
+            seen.wait(60)
+        original(self, n)
+    monkeypatch.setattr(Job, "progress", progress)
+    job = client.post("/api/moon/hand", json={"hand": HANDS["moon"], "samples": "300", "seed": "5"}).json()["id"]
+    end = time.monotonic() + 60
+    while True:
+        status = client.get(f"/api/jobs/{job}").json()
+        if status["done"] > 0 or status["state"] != "running" or time.monotonic() > end:
+            break
+        time.sleep(0.02)
+    seen.set()
+    assert status["state"] == "running" and 0 < status["done"] < status["total"] == 300, status
+    assert status["first_progress"] is not None
+    assert wait(client, job)["state"] == "done"
+    assert sum(counts) == 300 and len(counts) == 10          # 9 trumps, then passing: one step each
+
+
+def test_worker_processes_report_steps_from_inside_their_chunks_and_change_no_number():
+    """With --jobs 2 the chunks' steps come back from joblib's workers (through the runner's step
+    file) before their tallies, and the tallies are those of a run that hears no steps."""
+    import pandas as pd
+
+    from moonshot.analysis import moon
+    from moonshot.analysis.common import make_setup
+    from moonshot.simulator.moon import tiles
+    from moonshot.simulator.runner import run_chunks
+    setup = make_setup("moon")
+    hand = tuple(tiles.parse_hand(HANDS["moon"], setup.players, setup.table.rules))
+    trumps = tuple(int(t) for t in setup.table.allowed_trumps.nonzero()[0])
+    args, steps = (setup, hand, 0, trumps), []
+    heard = run_chunks(moon._hand_chunk, args, 300, 7, jobs=2, chunk=150, on_step=lambda *s: steps.append(s))
+    alone = run_chunks(moon._hand_chunk, args, 300, 7, jobs=1, chunk=150)
+    assert {i for i, _, _ in steps} == {0, 1} and all(0 < done < of == len(trumps) + 1 for _, done, of in steps)
+    assert heard.tables.keys() == alone.tables.keys()
+    for name, table in alone.tables.items():
+        pd.testing.assert_frame_equal(heard.tables[name], table)
+
+
 # ---------------------------------------------------------------------------- play a hand
 
 def play_out(client, game: str, form: dict, pick=lambda prompt: prompt["choices"][0]["value"]) -> dict:
@@ -282,6 +332,18 @@ def test_reports_are_listed_served_and_never_read_from_a_named_path(client):
     r = client.post("/api/moon/report", json={"hands": "1000", "seed": "1"})
     assert r.status_code == 202
     assert wait(client, client.post(f"/api/jobs/{r.json()['id']}/cancel").json()["id"])["state"] in ("cancelled", "done")
+
+
+def test_a_report_builders_sections_are_heard_only_where_asked():
+    """The Reports page counts a report's sections through reports.document.steps_heard: inside the
+    block (its run's thread) every section is heard; outside it, nothing (the CLI's runs)."""
+    from moonshot.reports import document
+    heard = []
+    steps = document.Steps(3, quiet=True)
+    with document.steps_heard(lambda *step: heard.append(step)):
+        steps("tables")
+    steps("figures")
+    assert heard == [(1, 3, "tables")]
 
 
 @pytest.mark.parametrize("game, args", [("hit-the-deck", ["-p", "3"]), ("shoot-the-moon", ["-p", "2"])])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import threading
 import time
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -23,7 +24,7 @@ from moonshot.simulator.errors import BadInput
 from moonshot.simulator.games import GAMES
 from moonshot.web import forms, pieces
 from moonshot.web.forms import FieldError, Limits
-from moonshot.web.jobs import Runner
+from moonshot.web.jobs import Runner, warm
 from moonshot.web.play.session import Table as PlayTable
 from moonshot.web.render import result_html
 
@@ -40,6 +41,7 @@ def create_app(limits: Limits = Limits(), reports_dir: Path = Path("out"), uploa
                abandon_after: float = 60.0) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        threading.Thread(target=warm, args=(limits.jobs,), name="moonshot-warm", daemon=True).start()
         yield
         app.state.runner.stop_all()            # Ctrl-C: runs end now, not after their chunks
 
@@ -52,7 +54,7 @@ def create_app(limits: Limits = Limits(), reports_dir: Path = Path("out"), uploa
 
     @app.exception_handler(FieldError)
     async def field_error(request: Request, exc: FieldError):
-        return bad(exc.field, str(exc))
+        return bad(exc.field, str(exc), exc.status)
 
     @app.exception_handler(BadInput)
     async def bad_input(request: Request, exc: BadInput):
@@ -262,25 +264,23 @@ def create_app(limits: Limits = Limits(), reports_dir: Path = Path("out"), uploa
             entry.name, out, hands_n, seed, limits.jobs, progress, job), with_job=True)
         return await started(job)
 
-    @app.get("/api/jobs/{job_id}")
-    def job_status(job_id: str):
+    def job_of(job_id: str):
         job = runner.get(job_id)
         if job is None:
-            return bad("job", f"no run {job_id!r} (finished runs are kept a while, then forgotten)", 404)
-        return job.status()
+            raise FieldError("job", f"no run {job_id!r} (finished runs are kept a while, then forgotten)", 404)
+        return job
+
+    @app.get("/api/jobs/{job_id}")
+    def job_status(job_id: str):
+        return job_of(job_id).status()
 
     @app.post("/api/jobs/{job_id}/cancel")
     def job_cancel(job_id: str):
-        job = runner.cancel(job_id)
-        if job is None:
-            return bad("job", f"no run {job_id!r}", 404)
-        return job.status()
+        return runner.cancel(job_of(job_id).id).status()
 
     @app.get("/api/jobs/{job_id}/result")
     def job_result(job_id: str, format: str = "html"):
-        job = runner.get(job_id)
-        if job is None:
-            return bad("job", f"no run {job_id!r}", 404)
+        job = job_of(job_id)
         if job.state != "done":
             return bad("job", f"run {job_id} is {job.state}; accepted: a finished run", 409)
         result = job.result

@@ -8,6 +8,7 @@ cannot change each other's numbers; they only share the machine's cores.
 from __future__ import annotations
 
 import itertools
+import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ class Job:
     result: Any = None
     error: str | None = None
     started: float = field(default_factory=time.monotonic)
-    first_progress: float | None = None   # seconds from the start to the first finished chunk
+    first_progress: float | None = None   # seconds from the start to the first count (a step or a chunk)
     finished: float | None = None
     cancel_requested: bool = False
     seen: float = field(default_factory=time.monotonic)     # last time a page asked about it
@@ -121,3 +122,37 @@ class Runner:
         finished = [j for j in self.jobs.values() if j.state != "running"]
         for job in finished[:max(0, len(finished) - KEEP)]:
             del self.jobs[job.id]
+
+
+def warm(jobs: int) -> None:
+    """Get the runs' processes ready before the first request: with --jobs above 1, start joblib's
+    workers (they stay up while runs keep coming: joblib's idle timeout), and in each, as in this
+    process, import the games' analyses and load the compiled solver by analysing a few deals of
+    Moon's example hand. Otherwise a first run's first count waits seconds for all that. Numbers
+    are never affected: runs build everything from their own seeds."""
+    if jobs != 1:
+        threading.Thread(target=_quietly, args=(_warm_workers, jobs), name="moonshot-warm-workers",
+                         daemon=True).start()
+    _quietly(_warm_one)
+
+
+def _quietly(fn, *args) -> None:
+    try:
+        fn(*args)
+    except Exception:              # noqa: BLE001 - a warm-up only saves time; a run reports its own errors
+        pass
+
+
+def _warm_workers(jobs: int) -> None:
+    from joblib import Parallel, delayed
+    workers = jobs if jobs > 0 else (os.cpu_count() or 1)
+    Parallel(n_jobs=jobs, batch_size=1)(delayed(_warm_one)() for _ in range(2 * workers))
+
+
+def _warm_one() -> None:
+    from moonshot.analysis.common import make_setup
+    from moonshot.simulator.games import GAMES
+    from moonshot.web.pieces import EXAMPLES
+    for game in GAMES.values():
+        game.hand_analyzer                                   # noqa: B018 - imports the analysis module
+    GAMES["moon"].hand_analyzer(make_setup("moon"), EXAMPLES["moon"][1], "first", 8, 0, 1)

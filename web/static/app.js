@@ -70,7 +70,7 @@ function runForm(form) {
     while (true) {
       bar.max = job.total; bar.value = job.done;
       status.textContent = `${job.state}: ${job.done.toLocaleString()} of ${job.total.toLocaleString()} · ${job.elapsed.toFixed(1)} s` +
-        (job.state === "running" && job.done === 0 ? " (counted as each chunk of work finishes)" : "");
+        (job.state === "running" && job.done === 0 ? " (starting: the count moves as the work goes)" : "");
       if (job.state !== "running") break;
       await new Promise(r => setTimeout(r, 250));
       const r = await fetch(`/api/jobs/${job.id}`);
