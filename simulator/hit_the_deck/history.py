@@ -153,9 +153,9 @@ def describe(ev: list, h: ref.Hand, seat: int | None = None) -> str:
     that played it, just after it). With `seat`, as that seat sees it: the cards the other seats
     draw, as a draw or a penalty, are not named (the web app's Play page)."""
     kind = ev[0]
-    card = {"draw": 2, "penalty": 3}.get(kind)
-    if seat is not None and card is not None and ev[1] != seat and ev[card] is not None:
-        ev = [*ev[:card], "a card", *ev[card + 1:]]
+    at = {"draw": 2, "penalty": 3}.get(kind)          # where the event names the card taken
+    if seat is not None and at is not None and ev[1] != seat and ev[at] is not None:
+        ev = [*ev[:at], "a card", *ev[at + 1:]]
     top = deck.NAMES[h.discard[0]] if h.discard else "-"
     state = f"(top {top}, demand {deck.demand_name(h.demand)}, dir {h.direction:+d})"
     if kind == "play":
