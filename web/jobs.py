@@ -17,6 +17,7 @@ from typing import Any, Callable
 from moonshot.simulator.errors import BadInput
 
 KEEP = 20            # finished runs kept for their pages; the oldest go first
+WORKERS_IDLE = 3600  # seconds joblib's workers wait for the server's next run before they exit (joblib: 300)
 
 
 class Cancelled(Exception):
@@ -74,7 +75,8 @@ class Runner:
 
         def body() -> None:
             try:
-                job.result = work(*args)
+                with workers_kept():
+                    job.result = work(*args)
                 job.state = "done"
             except Cancelled:
                 job.state = "cancelled"
@@ -126,7 +128,7 @@ class Runner:
 
 def warm(jobs: int) -> None:
     """Get the runs' processes ready before the first request: with --jobs above 1, start joblib's
-    workers (they stay up while runs keep coming: joblib's idle timeout), and in each, as in this
+    workers (they stay up WORKERS_IDLE seconds between runs), and in each, as in this
     process, import the games' analyses and load the compiled solver by analysing a few deals of
     Moon's example hand. Otherwise a first run's first count waits seconds for all that. Numbers
     are never affected: runs build everything from their own seeds."""
@@ -143,10 +145,18 @@ def _quietly(fn, *args) -> None:
         pass
 
 
+def workers_kept():
+    """The runs' joblib settings: its process pool, whose workers stay WORKERS_IDLE seconds between
+    runs (every run and the warm-up ask the same, so they share the workers)."""
+    from joblib import parallel_config
+    return parallel_config(backend="loky", idle_worker_timeout=WORKERS_IDLE)
+
+
 def _warm_workers(jobs: int) -> None:
     from joblib import Parallel, delayed
     workers = jobs if jobs > 0 else (os.cpu_count() or 1)
-    Parallel(n_jobs=jobs, batch_size=1)(delayed(_warm_one)() for _ in range(2 * workers))
+    with workers_kept():
+        Parallel(n_jobs=jobs, batch_size=1)(delayed(_warm_one)() for _ in range(2 * workers))
 
 
 def _warm_one() -> None:
