@@ -37,7 +37,8 @@ def consts(run: HandRun) -> kernels.Consts:
         resolve_then_score=rules.final_card_effects == "resolve_then_score", p_notice=float(rules.p_notice),
         no_false_slaps=bool(run.no_false_slaps), legal=run.legal, klass=deck.CLASS.astype(np.int8),
         slap_kind=deck.SLAP_KIND.astype(np.int8), demand_of=DEMAND_OF, next_phase=NEXT_PHASE,
-        off=run.off, p_forget=run.react["p_forget"], any_q=run.any_q, cond_q=run.cond_q, q=run.q)
+        off=run.off, p_forget=run.react["p_forget"], any_q=run.any_q, cond_q=run.cond_q, q=run.q,
+        react=np.stack([run.react[name] for name in kernels.REACT]), judge_window=float(rules.judge_window))
 
 
 class FastRun(HandRun):
@@ -54,26 +55,24 @@ class FastRun(HandRun):
                       wait_card=np.zeros(n, np.int64), n_wait=np.zeros(1, np.int64),
                       tmp8=np.zeros(PILE, np.int8), tmp16=np.zeros(PILE, st.dstamp.dtype),
                       tmp8b=np.zeros(PILE, np.int8), tmp16b=np.zeros(PILE, st.dstamp.dtype),
-                      hashes=np.zeros(PILE, np.uint64), order=np.zeros(PILE, np.int64))
+                      hashes=np.zeros(PILE, np.uint64), order=np.zeros(PILE, np.int64), lat=np.zeros(self.P))
+        sel, ask_bits, counts = np.zeros((4, n), np.int64), np.zeros(n, np.uint64), np.zeros(4, np.int64)
         normal_cut = g.cut_mode == kernels.CUT_NORMAL
         while True:
             s = kernels.Arrays(*(getattr(st, name) for name in kernels.ARRAYS))
-            phase = st.phase
-            cut_rows, flip_rows = np.flatnonzero(phase == CUT), np.flatnonzero(phase == FLIP)
-            turn_rows = np.flatnonzero(phase == TURN)
-            if not (len(turn_rows) or len(cut_rows) or len(flip_rows)):
+            kernels.plan(s, g, sel, ask_bits, counts)
+            nc, nf, na, nd = counts.tolist()
+            if not (nc or nf or na or nd):
                 break
-            if len(cut_rows) or len(flip_rows):
-                z = self.cut_normals(cut_rows) if normal_cut else np.zeros(len(cut_rows))
+            if nc or nf:
+                cut_rows, flip_rows = sel[0, :nc], sel[1, :nf]
+                z = self.cut_normals(s, cut_rows) if normal_cut else np.zeros(nc)
                 kernels.cuts_and_flips(s, g, b, cut_rows, z, flip_rows)
-            if len(turn_rows):
-                bits = np.empty(len(turn_rows), dtype=np.uint64)
-                kernels.legal_plays(s, g, turn_rows, bits)
-                has = bits != 0
-                ask = turn_rows[has]
-                choice = self.ask(ask, st.cur[ask], bits[has], np.full(len(ask), -1, dtype=np.int8)) \
-                    if len(ask) else np.zeros(0, dtype=np.intp)
-                kernels.turns(s, g, b, ask, choice, turn_rows[~has])
+            if na or nd:
+                ask = sel[2, :na].copy()            # the strategies' view keeps its rows
+                choice = self.ask(ask, st.cur[ask], ask_bits[:na].copy(), np.full(na, -1, dtype=np.int8)) \
+                    if na else np.zeros(0, dtype=np.intp)
+                kernels.turns(s, g, b, ask, choice, sel[3, :nd])
                 if b.n_wait[0]:
                     w = int(b.n_wait[0])
                     rows, card = b.wait_row[:w], b.wait_card[:w].astype(np.int8)
@@ -81,16 +80,22 @@ class FastRun(HandRun):
                                     kernels.DRAW_BIT | (np.uint64(1) << card.astype(np.uint64)), card)
                     kernels.drawn_answers(s, g, b, keep)
             if b.n_race[0]:
-                m = int(b.n_race[0])
-                loser, _, _ = self.race(b.race_row[:m], b.race_seat[:m], b.race_ctr[:m], b.race_out[:m])
-                kernels.settle_races(s, b, loser)
+                self.settle_races(s, g, b)
             self.end_of_pass()
         st.retire(np.arange(len(st.gid)))
 
-    def cut_normals(self, rows: np.ndarray) -> np.ndarray:
-        """The standard normal of each normal_half cut (numpy's log and cos, as HandRun.cut): its
-        chance counter is the next one, or the one after when the cut reshuffles first."""
-        st = self.st
-        c = st.ctr[rows] + ((st.dn[rows] == 0) & (st.sn[rows] > 1))
-        z, _ = keyed_chance.normal_pair(st.uniform(rows, c, 0), st.uniform(rows, c, 1))
+    def cut_normals(self, s, rows: np.ndarray) -> np.ndarray:
+        """The standard normal of each normal_half cut (numpy's log and cos, as HandRun.cut)."""
+        U = np.empty((len(rows), 2))
+        kernels.cut_uniforms(s, rows, U)
+        z, _ = keyed_chance.normal_pair(U[:, 0], U[:, 1])
         return z
+
+    def settle_races(self, s, g, b) -> None:
+        """This pass's slap races: the uniforms compiled, their logs, cosines and sines numpy's (as
+        in HandRun.race, to the last bit), the rest compiled (kernels.settle_races)."""
+        m = int(b.n_race[0])
+        U, tie = np.empty((m, kernels.RACE_SLOTS * self.P)), np.empty(m)
+        kernels.race_uniforms(s, g, b, U, tie)
+        angle = 2 * np.pi * U[:, 1::kernels.RACE_SLOTS]
+        kernels.settle_races(s, g, b, U, np.log(U), np.cos(angle), np.sin(angle), tie)

@@ -24,12 +24,12 @@ Arrays = namedtuple("Arrays", ARRAYS)
 Consts = namedtuple("Consts", (
     "P", "max_turns", "voluntary", "optional", "cut_mode", "bottom", "bury_middle", "turn_consumed",
     "resolve_then_score", "p_notice", "no_false_slaps", "legal", "klass", "slap_kind", "demand_of",
-    "next_phase", "off", "p_forget", "any_q", "cond_q", "q"))
+    "next_phase", "off", "p_forget", "any_q", "cond_q", "q", "react", "judge_window"))
 # per pass: queued slap races (row, shouter, chance counter, went out), the drawn cards waiting for
 # a keep-or-play answer (htd.drawn_card_play=optional), scratch rows for pile moves
 Buffers = namedtuple("Buffers", ("race_row", "race_seat", "race_ctr", "race_out", "n_race",
                                  "wait_row", "wait_seat", "wait_card", "n_wait", "tmp8", "tmp16", "tmp8b",
-                                 "tmp16b", "hashes", "order"))
+                                 "tmp16b", "hashes", "order", "lat"))
 
 TURN, CUT, FLIP, DONE = 0, 1, 2, 3
 SLAP, FORGOT, FALSE_SLAP = 0, 1, 2
@@ -263,14 +263,66 @@ def _slap(s, g, b, r, shouter, went_out):
     b.n_race[0] = i + 1
 
 
+# the reaction parameters a race reads, rows of Consts.react (HandRun.race reads them from table.reaction)
+REACT = ("mu", "mu_self", "sigma", "sigma_self", "tau", "tau_self", "p_lapse", "lapse_mean", "move_mu", "move_sd")
+MU, MU_SELF, SIGMA, SIGMA_SELF, TAU, TAU_SELF, P_LAPSE, LAPSE_MEAN, MOVE_MU, MOVE_SD = range(len(REACT))
+RACE_SLOTS = 5            # uniforms per seat in a race: two for the normals, the hesitation, the lapse and its length
+RACE_SLOT0 = 8            # the first seat's first slot (HandRun's SLAP_SLOTS); slot 2 breaks ties
+TIE_SLOT = 2
+
+
 @jit
-def settle_races(s, b, loser):
-    """The queued races' losers (-1: nobody raced) draw 4."""
-    for i in range(b.n_race[0]):
-        r, who = b.race_row[i], loser[i]
-        if who >= 0:
-            s.lost[r, who] += 1
-            _penalty(s, b, r, who, 4, SLAP)
+def race_uniforms(s, g, b, U, tie):
+    """The queued races' uniforms, as HandRun.race draws them: U[j, 5i + k] seat i's k-th, tie[j]
+    the tie-break's."""
+    for j in range(b.n_race[0]):
+        r, c = b.race_row[j], b.race_ctr[j]
+        for k in range(RACE_SLOTS * g.P):
+            U[j, k] = _uniform(s, r, c, RACE_SLOT0 + k)
+        tie[j] = _uniform(s, r, c, TIE_SLOT)
+
+
+@jit
+def settle_races(s, g, b, U, log_u, cos_u, sin_u, tie):
+    """HandRun.race and the rest of HandRun.slap for the queued races: each racing seat's reaction
+    time from its uniforms (log_u = numpy's log of U, cos_u and sin_u numpy's cos and sin of
+    2 pi U at each seat's second slot: the functions whose last bit numba's may differ in; the
+    rest is the same float64 arithmetic in the same order), the slowest hand down (ties within
+    the judge's window broken by tie[j]) draws 4."""
+    P = g.P
+    for j in range(b.n_race[0]):
+        r, shouter, out = b.race_row[j], b.race_seat[j], b.race_out[j]
+        slowest = -np.inf
+        for i in range(P):
+            b.lat[i] = -np.inf
+            if g.off[i] or (out and i == shouter):
+                continue
+            me = i == shouter
+            mu = g.react[MU_SELF, i] if me else g.react[MU, i]
+            sd = g.react[SIGMA_SELF, i] if me else g.react[SIGMA, i]
+            tau = g.react[TAU_SELF, i] if me else g.react[TAU, i]
+            at = RACE_SLOTS * i
+            rad = np.sqrt(-2.0 * log_u[j, at])
+            z1, z2 = rad * cos_u[j, i], rad * sin_u[j, i]
+            d = mu + sd * z1 - tau * log_u[j, at + 2]
+            d = d + (-g.react[LAPSE_MEAN, i] * log_u[j, at + 4] if U[j, at + 3] < g.react[P_LAPSE, i] else 0.0)
+            move = max(0.0, g.react[MOVE_MU, i] + g.react[MOVE_SD, i] * z2)
+            b.lat[i] = np.round(d + move, 2)
+            slowest = max(slowest, b.lat[i])
+        count = 0
+        for i in range(P):
+            if b.lat[i] != -np.inf and b.lat[i] >= slowest - g.judge_window:
+                count += 1
+        if count == 0:
+            continue
+        pick = min(np.int64(tie[j] * count), count - 1)
+        for i in range(P):
+            if b.lat[i] != -np.inf and b.lat[i] >= slowest - g.judge_window:
+                if pick == 0:
+                    s.lost[r, i] += 1
+                    _penalty(s, b, r, i, 4, SLAP)
+                    break
+                pick -= 1
     b.n_race[0] = 0
 
 
@@ -443,15 +495,43 @@ def cuts_and_flips(s, g, b, cut_rows, z, flip_rows):
 
 
 @jit
-def legal_plays(s, g, rows, out):
-    """out[i]: the legal cards of rows[i]'s deciding seat (DRAW too under htd.voluntary_draw), 0
-    when it holds nothing playable."""
+def plan(s, g, sel, ask_bits, counts):
+    """One pass's rows by phase, and the legal cards of each turn's seat (HandRun.run's row
+    selection and HandRun.turn's legal masks, in one sweep): sel[0, :] the Cut rows, sel[1, :] the
+    Flip rows, sel[2, :] the turns with a legal card (their masks in ask_bits, DRAW too under
+    htd.voluntary_draw), sel[3, :] the turns with none; counts[0..3] how many of each."""
+    nc = nf = na = nd = 0
+    for r in range(len(s.phase)):
+        ph = s.phase[r]
+        if ph == CUT:
+            sel[0, nc] = r
+            nc += 1
+        elif ph == FLIP:
+            sel[1, nf] = r
+            nf += 1
+        elif ph == TURN:
+            bits = s.hbits[r, s.cur[r]] & g.legal[_situation(s, r)]
+            if bits != 0:
+                if g.voluntary:
+                    bits |= DRAW_BIT
+                sel[2, na] = r
+                ask_bits[na] = bits
+                na += 1
+            else:
+                sel[3, nd] = r
+                nd += 1
+    counts[0], counts[1], counts[2], counts[3] = nc, nf, na, nd
+
+
+@jit
+def cut_uniforms(s, rows, U):
+    """The two uniforms of each normal_half cut (FastRun turns them into the standard normal):
+    its chance counter is the next one, or the one after when the cut reshuffles first."""
     for i in range(len(rows)):
         r = rows[i]
-        bits = s.hbits[r, s.cur[r]] & g.legal[_situation(s, r)]
-        if bits != 0 and g.voluntary:
-            bits |= DRAW_BIT
-        out[i] = bits
+        c = s.ctr[r] + (1 if s.dn[r] == 0 and s.sn[r] > 1 else 0)
+        U[i, 0] = _uniform(s, r, c, 0)
+        U[i, 1] = _uniform(s, r, c, 1)
 
 
 @jit
