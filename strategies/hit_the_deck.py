@@ -33,25 +33,26 @@ def uniform_choice(bits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _popcount(x):
+    """Set bits of a uint64 (the SWAR count: no loop over the bits)."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
 @numba.njit(cache=True, nogil=True)
 def _nth_set_bit(bits, u, out):
     """out[i]: set bit number min(floor(u[i] * count), count - 1) of bits[i] (bits 0..38), as
     count_bits and nth_bit (compiled: the random player's whole cost was these table lookups)."""
     for i in range(len(bits)):
         b = bits[i] & np.uint64((1 << 39) - 1)
-        count, x = 0, b
-        while x:
-            x &= x - np.uint64(1)
-            count += 1
+        count = _popcount(b)
         r = min(np.int16(u[i] * count), count - 1)
-        k = 0
-        while True:
-            if b & (np.uint64(1) << np.uint64(k)):
-                if r == 0:
-                    break
-                r -= 1
-            k += 1
-        out[i] = k
+        for _ in range(r):                     # drop the r lowest set bits
+            b &= b - np.uint64(1)
+        out[i] = _popcount((b & (~b + np.uint64(1))) - np.uint64(1))    # the lowest one left
 
 
 @register(GAME, "random")

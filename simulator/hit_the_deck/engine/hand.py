@@ -18,15 +18,20 @@ from moonshot.simulator.hit_the_deck.engine.state import (CAUSES, CUT, DONE, FAL
 from moonshot.simulator.hit_the_deck.engine.table import DRAW, DRAW_BIT, KIND_BIT, N_KINDS, Table
 from moonshot.simulator.hit_the_deck.engine.lazy_view import EnginePlayView
 
-QUIET_LIMIT = 30
+QUIET_LIMIT = 30             # HTD-6.4: a hand is blocked after 30 events in a row with no card played, drawn or taken
+CUT_SPREAD = 8            # a normal_half cut lifts n/2 cards give or take n/8 (A-HTD-6)
 CLASS = deck.CLASS.astype(np.int8)
 SLAP_KIND = deck.SLAP_KIND.astype(np.intp)
 # DEMAND_OF[kind]: the demand a card sets when it lands (HTD-4.4, HTD-4.5), -1 for other cards
-DEMAND_OF = np.array([deck.VALUE[k] - 1 if deck.CLASS[k] == deck.HTD_N else 5 + k - 33 if deck.CLASS[k] == deck.HTD_C else -1
+DEMAND_OF = np.array([deck.VALUE[k] - 1 if deck.CLASS[k] == deck.HTD_N
+                      else deck.COLOUR_DEMAND + k - deck.HTD_C_BASE if deck.CLASS[k] == deck.HTD_C else -1
                       for k in range(N_KINDS)], dtype=np.int8)
 # NEXT_PHASE[kind]: what the next seat must do with a card that landed (HTD-4, HTD-5.1)
 NEXT_PHASE = np.where(deck.CLASS == deck.CUT, CUT, np.where(deck.CLASS == deck.FLIP, FLIP, TURN)).astype(np.int8)
-SLAP_SLOTS = np.arange(8, 8 + 5 * 6, dtype=np.uint64)   # slap event slots: 0 forget, 1 notice, 2 tie, 8.. seats
+MAX_PLAYERS = 6
+# a race's uniforms: RACE_SLOTS per seat from RACE_SLOT0 on (keyed_chance's slot layout)
+SLAP_SLOTS = np.arange(keyed_chance.RACE_SLOT0, keyed_chance.RACE_SLOT0 + keyed_chance.RACE_SLOTS * MAX_PLAYERS,
+                       dtype=np.uint64)
 
 
 def _name(kinds) -> list:
@@ -334,7 +339,7 @@ class HandRun:
                 k = lo + np.minimum((u1 * (hi - lo + 1)).astype(np.int64), hi - lo)
             else:
                 z, _ = keyed_chance.normal_pair(u1, st.uniform(rows, c, 1))
-                k = np.rint(n / 2 + n / 8 * z).astype(np.int64)
+                k = np.rint(n / 2 + n / CUT_SPREAD * z).astype(np.int64)
         k = np.minimum(np.maximum(k, lo), hi)
         card = st.remove_from_draw(rows, (k - 1 if bottom else k).astype(np.int16))
         st.push_discard(rows, card)
@@ -401,13 +406,13 @@ class HandRun:
         st.shouts[rows, s] += 1
         forgot = np.zeros(len(rows), dtype=bool)
         if not went_out:
-            forgot = ~self.off[s] & (st.uniform(rows, c, 0) < R["p_forget"][s])
+            forgot = ~self.off[s] & (st.uniform(rows, c, keyed_chance.FORGET_SLOT) < R["p_forget"][s])
         if forgot.any():
             f, fs = rows[forgot], s[forgot]
             st.forgot[f, fs] += 1
             noticed = np.ones(len(f), dtype=bool)
             if self.rules.p_notice < 1:
-                noticed = st.uniform(f, c[forgot], 1) < self.rules.p_notice
+                noticed = st.uniform(f, c[forgot], keyed_chance.NOTICE_SLOT) < self.rules.p_notice
             st.log("slap", st.gid[f], fs, False, None, np.where(noticed, fs, -1))
             pen_rows, pen_seats = [f[noticed]], [fs[noticed].astype(np.int8)]
             pen_cause = [np.full(int(noticed.sum()), FORGOT)]
@@ -416,7 +421,7 @@ class HandRun:
         race = ~forgot
         if not race.any():
             if pen_rows:
-                self.penalty(pen_rows[0], pen_seats[0], 4, pen_cause[0])
+                self.penalty(pen_rows[0], pen_seats[0], deck.SLAP_PENALTY_CARDS, pen_cause[0])
             return
         rows, s, c = rows[race], s[race], c[race]
         loser, lat, racing = self.race(rows, s, c, went_out)
@@ -428,7 +433,8 @@ class HandRun:
         pen_rows.append(rows[has])
         pen_seats.append(loser[has].astype(np.int8))
         pen_cause.append(np.full(int(has.sum()), SLAP))
-        self.penalty(np.concatenate(pen_rows), np.concatenate(pen_seats), 4, np.concatenate(pen_cause))
+        self.penalty(np.concatenate(pen_rows), np.concatenate(pen_seats), deck.SLAP_PENALTY_CARDS,
+                     np.concatenate(pen_cause))
 
     def race(self, rows: np.ndarray, s: np.ndarray, c: np.ndarray, went_out) -> tuple:
         """The slap races of `rows` (shouter s, chance counter c; went_out, one for all or per row:
@@ -441,7 +447,7 @@ class HandRun:
         out = np.broadcast_to(np.asarray(went_out, dtype=bool), (m,))
         racing[np.flatnonzero(out), s[out]] = False
         lat = np.full((m, P), -np.inf)
-        U = st.uniform(rows[:, None], c[:, None], SLAP_SLOTS[None, :5 * P])     # 5 uniforms per seat
+        U = st.uniform(rows[:, None], c[:, None], SLAP_SLOTS[None, :keyed_chance.RACE_SLOTS * P])
         for i in range(P):
             if self.off[i]:
                 continue
@@ -449,7 +455,7 @@ class HandRun:
             mu = np.where(me, R["mu_self"][i], R["mu"][i])
             sd = np.where(me, R["sigma_self"][i], R["sigma"][i])
             tau = np.where(me, R["tau_self"][i], R["tau"][i])
-            u = U[:, 5 * i:5 * i + 5]
+            u = U[:, keyed_chance.RACE_SLOTS * i:keyed_chance.RACE_SLOTS * (i + 1)]
             z1, z2 = keyed_chance.normal_pair(u[:, 0], u[:, 1])
             d = mu + sd * z1 - tau * np.log(u[:, 2])
             lapse = u[:, 3] < R["p_lapse"][i]
@@ -459,7 +465,7 @@ class HandRun:
         slowest = lat.max(axis=1)
         tied = racing & (lat >= slowest[:, None] - self.rules.judge_window)
         count = tied.sum(axis=1)
-        r = np.minimum((st.uniform(rows, c, 2) * count).astype(np.int64), np.maximum(count - 1, 0))
+        r = np.minimum((st.uniform(rows, c, keyed_chance.TIE_SLOT) * count).astype(np.int64), np.maximum(count - 1, 0))
         rank = np.cumsum(tied, axis=1) - 1
         loser = np.where(count > 0, np.argmax(tied & (rank == r[:, None]), axis=1), -1)
         return loser, lat, racing
@@ -526,7 +532,7 @@ class HandRun:
             r, who = rows[i], ((a[i] + j) % P).astype(np.int8)
             st.log("false_slap", st.gid[r], who)
             st.fslaps[r, who] += 1
-            self.penalty(r, who, 2, FALSE_SLAP)
+            self.penalty(r, who, deck.FALSE_SLAP_PENALTY_CARDS, FALSE_SLAP)
 
 
 def _check(strat, view, choice) -> np.ndarray:

@@ -17,6 +17,10 @@ from collections import namedtuple
 import numba
 import numpy as np
 
+from moonshot.simulator.hit_the_deck import cards
+from moonshot.simulator.hit_the_deck.engine.keyed_chance import (FORGET_SLOT, NOTICE_SLOT, RACE_SLOT0, RACE_SLOTS,
+                                                                 TIE_SLOT)
+
 ARRAYS = ("hand", "hbits", "size", "draw", "dn", "disc", "sn", "dstamp", "sstamp", "seq", "demand", "dirn",
           "cur", "phase", "turns", "quiet", "key", "ctr", "out", "blocked", "maxed", "seen", "pen",
           "shouts", "lost", "forgot", "fslaps")
@@ -34,10 +38,12 @@ Buffers = namedtuple("Buffers", ("race_row", "race_seat", "race_ctr", "race_out"
 TURN, CUT, FLIP, DONE = 0, 1, 2, 3
 SLAP, FORGOT, FALSE_SLAP = 0, 1, 2
 CUT_NORMAL, CUT_UNIFORM, CUT_HALF = 0, 1, 2
-PILE = 110
-QUIET_LIMIT = 30
-HH, FLIP_CLASS = 37, 2
-DRAW_BIT = np.uint64(1) << np.uint64(38)
+PILE = cards.DECK_SIZE          # a pile's room: the whole deck can lie in one pile (state.PILE)
+QUIET_LIMIT = 30             # HTD-6.4: a hand is blocked after 30 events in a row with no card played, drawn or taken
+HH, FLIP_CLASS, DRAW, N_KINDS = cards.HH, cards.FLIP, cards.DRAW, cards.N_KINDS
+CUT_SPREAD = 8            # a normal_half cut lifts n/2 cards give or take n/8 (A-HTD-6; HandRun.cut)
+DRAW_BIT = np.uint64(1) << np.uint64(DRAW)
+SLAP_CARDS, FALSE_SLAP_CARDS = cards.SLAP_PENALTY_CARDS, cards.FALSE_SLAP_PENALTY_CARDS
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -253,10 +259,10 @@ def _slap(s, g, b, r, shouter, went_out):
     """HandRun.slap up to the race: a forgotten shout is settled here, a race is queued."""
     c = _chance(s, r)
     s.shouts[r, shouter] += 1
-    if not went_out and not g.off[shouter] and _uniform(s, r, c, 0) < g.p_forget[shouter]:
+    if not went_out and not g.off[shouter] and _uniform(s, r, c, FORGET_SLOT) < g.p_forget[shouter]:
         s.forgot[r, shouter] += 1
-        if g.p_notice >= 1 or _uniform(s, r, c, 1) < g.p_notice:
-            _penalty(s, b, r, shouter, 4, FORGOT)
+        if g.p_notice >= 1 or _uniform(s, r, c, NOTICE_SLOT) < g.p_notice:
+            _penalty(s, b, r, shouter, SLAP_CARDS, FORGOT)
         return
     i = b.n_race[0]
     b.race_row[i], b.race_seat[i], b.race_ctr[i], b.race_out[i] = r, shouter, c, went_out
@@ -266,9 +272,6 @@ def _slap(s, g, b, r, shouter, went_out):
 # the reaction parameters a race reads, rows of Consts.react (HandRun.race reads them from table.reaction)
 REACT = ("mu", "mu_self", "sigma", "sigma_self", "tau", "tau_self", "p_lapse", "lapse_mean", "move_mu", "move_sd")
 MU, MU_SELF, SIGMA, SIGMA_SELF, TAU, TAU_SELF, P_LAPSE, LAPSE_MEAN, MOVE_MU, MOVE_SD = range(len(REACT))
-RACE_SLOTS = 5            # uniforms per seat in a race: two for the normals, the hesitation, the lapse and its length
-RACE_SLOT0 = 8            # the first seat's first slot (HandRun's SLAP_SLOTS); slot 2 breaks ties
-TIE_SLOT = 2
 
 
 @jit
@@ -320,7 +323,7 @@ def settle_races(s, g, b, U, log_u, cos_u, sin_u, tie):
             if b.lat[i] != -np.inf and b.lat[i] >= slowest - g.judge_window:
                 if pick == 0:
                     s.lost[r, i] += 1
-                    _penalty(s, b, r, i, 4, SLAP)
+                    _penalty(s, b, r, i, SLAP_CARDS, SLAP)
                     break
                 pick -= 1
     b.n_race[0] = 0
@@ -351,7 +354,7 @@ def _false_slappers(s, g, b, r, actor, kind, c):
         if slapped & (1 << j):
             who = (actor + j) % g.P
             s.fslaps[r, who] += 1
-            _penalty(s, b, r, who, 2, FALSE_SLAP)
+            _penalty(s, b, r, who, FALSE_SLAP_CARDS, FALSE_SLAP)
 
 
 # ---------------------------------------------------------------------------- landing (HandRun.resolve)
@@ -374,7 +377,7 @@ def _land(s, g, b, r, card, actor, x, played):
 @step
 def _situation(s, r):
     d = s.demand[r]
-    return 38 + d if d >= 0 else _top(s, r)
+    return N_KINDS + d if d >= 0 else _top(s, r)
 
 
 @step
@@ -443,7 +446,7 @@ def _cut(s, g, b, r, z):
         if g.cut_mode == CUT_UNIFORM:
             k = lo + min(np.int64(_uniform(s, r, c, 0) * (hi - lo + 1)), hi - lo)
         else:
-            k = np.int64(np.rint(n / 2 + n / 8 * z))
+            k = np.int64(np.rint(n / 2 + n / CUT_SPREAD * z))
     k = min(max(k, lo), hi)
     card = _remove_from_draw(s, r, k - 1 if g.bottom else k)
     _push_discard(s, r, card)
@@ -539,13 +542,13 @@ def turns(s, g, b, ask_rows, choice, no_legal_rows):
     """The answers to this pass's question (a card, or DRAW), then the draw turns: games with
     nothing legal first, then those that chose to draw (HandRun.turn's order)."""
     for i in range(len(ask_rows)):
-        if choice[i] != 38:
+        if choice[i] != DRAW:
             r = ask_rows[i]
             _play(s, g, b, r, s.cur[r], choice[i], False)
     for r in no_legal_rows:
         _draw_turn(s, g, b, r)
     for i in range(len(ask_rows)):
-        if choice[i] == 38:
+        if choice[i] == DRAW:
             _draw_turn(s, g, b, ask_rows[i])
 
 
@@ -553,7 +556,7 @@ def turns(s, g, b, ask_rows, choice, no_legal_rows):
 def drawn_answers(s, g, b, keep_or_play):
     """htd.drawn_card_play=optional: the queued drawn cards, played or kept (DRAW)."""
     for i in range(b.n_wait[0]):
-        _after_draw(s, g, b, b.wait_row[i], b.wait_seat[i], b.wait_card[i], keep_or_play[i] != 38)
+        _after_draw(s, g, b, b.wait_row[i], b.wait_seat[i], b.wait_card[i], keep_or_play[i] != DRAW)
     b.n_wait[0] = 0
 
 

@@ -19,6 +19,11 @@ M1 = np.uint64(0xBF58476D1CE4E5B9)
 M2 = np.uint64(0x94D049BB133111EB)
 S30, S27, S31, S11, S20 = (np.uint64(x) for x in (30, 27, 31, 11, 20))
 RECALL_SALT = np.uint64(0x5DEECE66D1234567)
+# The slots of a slap event: whether the shouter forgot, whether that was noticed (A-HTD-7), the
+# race's tie-break, then RACE_SLOTS per seat from RACE_SLOT0 on (below it, room for the event's own)
+FORGET_SLOT, NOTICE_SLOT, TIE_SLOT = 0, 1, 2
+RACE_SLOT0 = 8
+RACE_SLOTS = 5            # a seat's reaction time: two for its normals, its hesitation, a lapse and the lapse's length
 TO_UNIT = 1.0 / 9007199254740992.0          # 2**-53
 
 

@@ -33,7 +33,7 @@ from moonshot.simulator.hit_the_deck.engine import keyed_chance
 from moonshot.simulator.hit_the_deck.engine.kernels import count_kinds
 from moonshot.simulator.hit_the_deck.engine.table import KIND_BIT, N_KINDS, Table
 
-PILE = 110
+PILE = deck.DECK_SIZE          # a pile's room: the whole deck can lie in one pile
 TURN, CUT, FLIP, DONE = 0, 1, 2, 3
 SLAP, FORGOT, FALSE_SLAP = 0, 1, 2            # penalty causes
 CAUSES = ("slap", "forgot", "false_slap")

@@ -21,7 +21,7 @@ from moonshot.simulator.hit_the_deck.rules import Rules, check_players, memory_m
 
 N_KINDS = cards.N_KINDS
 DRAW = cards.DRAW
-N_SITUATIONS = N_KINDS + 9
+N_SITUATIONS = N_KINDS + cards.N_DEMANDS      # a top card with no demand, or one of the 9 demands
 KIND_BIT = (np.uint64(1) << np.arange(N_KINDS + 1, dtype=np.uint64))     # KIND_BIT[DRAW] = the DRAW bit
 DRAW_BIT = KIND_BIT[DRAW]
 
@@ -32,7 +32,8 @@ def legal_kinds(top: int, demand: int, rules: Rules) -> list[int]:
     for k in range(N_KINDS):
         cls, col = int(cards.CLASS[k]), int(cards.COLOUR[k])
         if demand >= 0:
-            ok = (cls == cards.NUMBER and cards.VALUE[k] == demand + 1) if demand < 5 else (col == demand - 5)
+            ok = (cls == cards.NUMBER and cards.VALUE[k] == demand + 1) if demand < cards.COLOUR_DEMAND \
+                else (col == demand - cards.COLOUR_DEMAND)
         elif cards.CLASS[top] in (cards.HTD_H, cards.HTD_N, cards.HTD_C) or cls in (cards.HTD_N, cards.HTD_C, cards.HTD_H):
             ok = True
         elif cls == cards.NUMBER:
