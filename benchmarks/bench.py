@@ -94,7 +94,9 @@ def peer_ratio() -> None:
     got = peer_bench.compare(500_000, 100_000, 3, peer)
     if peer:
         print(f"  median: moonshot {statistics.median(got['ours']):,.0f} hands/s, OpenSpiel "
-              f"{statistics.median(got['peer']):,.0f} games/s: ratio {got['ratio']:.2f}x (target 3x)")
+              f"{statistics.median(got['peer']):,.0f} games/s: ratio {got['ratio']:.2f}x (target 3x; load "
+              f"{os.getloadavg()[0]:.1f})")
+    return got.get("ratio"), got
 
 
 def cli_run(args: list[str]) -> tuple[float, float]:
@@ -138,9 +140,17 @@ def main() -> None:
     print(f"  batch/reference (random): {rates['random'] / ref_rate:,.0f}x")
     print("Shoot the Moon random, batch engine against a compiled scalar loop of the same round (one process):")
     import stm_yardstick
-    ratio = stm_yardstick.compare(args.hands)
-    print(f"  ratio {ratio:.2f} (target 0.78)")
-    peer_ratio()
+    stm = {}
+    ratio = stm_yardstick.compare(args.hands, medians=stm)
+    print(f"  median: batch engine {stm['ours']:,.0f} rounds/s, compiled scalar loop {stm['yardstick']:,.0f}: "
+          f"ratio {ratio:.2f} (target 0.78; load {os.getloadavg()[0]:.1f})")
+    peer, got = peer_ratio()
+    print("Issue 17's two ratios (CPU time, side by side in one run):")
+    print(f"  Hit the Deck / OpenSpiel crazy_eights(4): "
+          + (f"{peer:.2f}x  (moonshot {statistics.median(got['ours']):,.0f} hands/s, OpenSpiel "
+             f"{statistics.median(got['peer']):,.0f} games/s; target 3x)" if peer else "OpenSpiel not found"))
+    print(f"  Shoot the Moon batch / compiled scalar loop: {ratio:.2f}  (batch {stm['ours']:,.0f} rounds/s, "
+          f"loop {stm['yardstick']:,.0f}; target 0.78)  load {os.getloadavg()[0]:.1f}")
     for label, value in moon_benches():
         print(f"  {label:<40} {value:>12,.0f}")
     for label, value in htd_benches():

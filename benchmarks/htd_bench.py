@@ -65,10 +65,13 @@ def peak_rss_mb(n: int, players: int, chunk: int) -> float:
 
 def benches(rate):
     """(label, value) pairs for benchmarks/bench.py's `rate(fn, hands)` (hands/s)."""
-    yield "hit-the-deck 4p batch, random, full hands/s", rate(htd_batch(4), 4 * CHUNK)
+    random4 = rate(htd_batch(4), 4 * CHUNK)
+    yield "hit-the-deck 4p batch, random, full hands/s", random4
     yield "hit-the-deck 2p batch, random, full hands/s", rate(htd_batch(2), 2 * CHUNK)
     yield "hit-the-deck 6p batch, random, full hands/s", rate(htd_batch(6), 2 * CHUNK)
-    yield "hit-the-deck 4p batch, tactician, full hands/s", rate(htd_batch(4, strategy="tactician"), 2 * CHUNK)
+    tactician4 = rate(htd_batch(4, strategy="tactician"), 2 * CHUNK)
+    yield "hit-the-deck 4p batch, tactician, full hands/s", tactician4
+    yield "hit-the-deck 4p tactician / random (target 0.5)", tactician4 / random4
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-m", "moonshot.cli", "hand", "hit-the-deck", "--hand", "R3 R5 G2 BCUT YFLIP HN3 HH",
                     "-p", "4", "--samples", "100000", "-j", "2", "-q"], check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
