@@ -21,6 +21,7 @@ joblib's worker processes through a small file the workers append to and a threa
 """
 from __future__ import annotations
 
+import atexit
 import inspect
 import json
 import os
@@ -350,11 +351,14 @@ class _StepWriter:
 
 class _Steps:
     """The step file of one parallel run and the thread that reads it, handing each line to
-    on_step until close(), which reads what is left and removes the file."""
+    on_step until close(), which reads what is left and removes the file (or the process's exit
+    does, when it ends in the middle of a run)."""
+    open_files: set[str] = set()
 
     def __init__(self, on_step: Callable[[int, int, int], None]):
         fd, self.path = tempfile.mkstemp(prefix="moonshot-steps-", suffix=".txt")
         os.close(fd)
+        _Steps.open_files.add(self.path)
         self.on_step, self.stop = on_step, threading.Event()
         self.thread = threading.Thread(target=self._read, name="moonshot-steps", daemon=True)
         self.thread.start()
@@ -378,7 +382,18 @@ class _Steps:
     def close(self) -> None:
         self.stop.set()
         self.thread.join()
-        try:
-            os.unlink(self.path)
-        except OSError:
-            pass
+        _remove(self.path)
+
+
+def _remove(path: str) -> None:
+    _Steps.open_files.discard(path)
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+@atexit.register
+def _remove_open_step_files() -> None:
+    for path in list(_Steps.open_files):
+        _remove(path)

@@ -17,6 +17,7 @@ from typing import Any, Callable
 from moonshot.simulator.errors import BadInput
 
 KEEP = 20            # finished runs kept for their pages; the oldest go first
+STOP_WAIT = 5.0      # seconds a stopping server waits for its cancelled runs to end
 WORKERS_IDLE = 3600  # seconds joblib's workers wait for the server's next run before they exit (joblib: 300)
 
 
@@ -111,14 +112,18 @@ class Runner:
         return job
 
     def stop_all(self) -> None:
-        """The server is stopping (Ctrl-C): cancel every run and end joblib's worker processes now,
-        rather than wait for the chunks they are playing (a run in them then ends as failed)."""
+        """The server is stopping (Ctrl-C, or a SIGTERM): cancel every run and end joblib's worker
+        processes now, rather than wait for the chunks they are playing (a run in them then ends as
+        failed); idle ones too, which would otherwise outlive the server by WORKERS_IDLE."""
         for job in list(self.jobs.values()):
             job.cancel_requested = True
         from joblib.externals.loky import reusable_executor
         executor = reusable_executor._executor
-        if executor is not None and any(j.state == "running" for j in self.jobs.values()):
-            executor.shutdown(wait=False, kill_workers=True)
+        if executor is not None:
+            executor.shutdown(wait=True, kill_workers=True)     # killed now, then waited for
+        end = time.monotonic() + STOP_WAIT           # the runs see it and clean up (the runner's step files)
+        while any(j.state == "running" for j in list(self.jobs.values())) and time.monotonic() < end:
+            time.sleep(0.05)
 
     def _forget_old(self) -> None:
         finished = [j for j in self.jobs.values() if j.state != "running"]
