@@ -12,6 +12,7 @@ import pandas as pd
 
 from moonshot.analysis.common import Analysis, Hooks, Progress, Setup, one_row, run, unfinished_said
 from moonshot.analysis.result import Result
+from moonshot.analysis.strong_play import MIN_N, lineups
 from moonshot.analysis.words import effects, say, stands_out
 from moonshot.analysis.stats import estimate
 from moonshot.simulator.errors import BadInput
@@ -251,6 +252,49 @@ def card_value(setups: list[Setup], games: int, seed: int, jobs: int = 1, progre
                      "the game, a shared win counts).")
     return res
 
+
+# --------------------------------------------------------------------------------------------
+# strong play: card values with the search player in every seat beside the default lineup
+# --------------------------------------------------------------------------------------------
+
+STRONG = "rollout"          # the search player (strategies/htd_search.py) at its default worlds per option
+
+
+def strong_play(setup: Setup, games: int, seed: int, jobs: int = 1, strong: str = STRONG) -> Result:
+    """What one more card of each kind is worth with `strong` in every seat beside setup's lineup, on
+    the same deals and swaps (card_value at this table): table card_value, each lineup's rows and
+    their difference (analysis.strong_play.versus)."""
+    base = setup.seats.specs[0]
+    res = lineups(setup, strong, lambda s: card_value([s], games, seed, jobs).tables,
+                  {"card_value": ["card"]}, "Hit the Deck: strong play", setup.meta(games=games, seed=seed))
+    res.findings += _strong_findings(res.tables["card_value"], strong, base)
+    player = setup.strategy(strong)
+    res.notes += [
+        f"Whole games at {setup.label}, every seat playing {strong} (at each choice it deals what it cannot see "
+        f"{getattr(player, 'worlds', 'many')} ways that fit its view, plays every option out to the end of the "
+        f"hand with {getattr(player, 'policy_name', 'its policy')} in every seat and keeps the policy's own choice unless "
+        "another beats it clearly on the same worlds), then every seat playing "
+        f"{base}: the same {games:,} deals, the same card swapped in. A difference row treats the two lineups' runs "
+        "as independent samples (the half-widths in quadrature); a card gets one only when both have at least "
+        f"{MIN_N} games in it.",
+        f"`moonshot analyze hit-the-deck card-value --strategy {strong}` runs it at any size, on a cluster with "
+        "--scheduler."]
+    return res
+
+
+def _strong_findings(table: pd.DataFrame, strong: str, base: str) -> list[str]:
+    """How the card values moved from `base` to `strong` in every seat (the difference rows)."""
+    diff = table[table["strategy"] == f"{strong} - {base}"]
+    out = []
+    for name, what in (("d_penalty", "the value of a card in penalty points that hand"),
+                       ("d_win", "the value of a card in P(winning the game)")):
+        rows = diff[diff["metric"] == name]
+        if len(rows):
+            out.append(f"{strong} in every seat instead of {base}: " + effects(rows, lambda r: r["card"], "card", what))
+    if not out:
+        out.append(f"Too few games for a difference between {strong} and {base} in every seat (at least {MIN_N} "
+                   "per card); the table shows both lineups.")
+    return out
 
 # --------------------------------------------------------------------------------------------
 # reaction-value: one seat's reflexes changed, same deals

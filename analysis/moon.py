@@ -9,8 +9,9 @@ import numpy as np
 import pandas as pd
 
 from moonshot.analysis.common import Analysis, Hooks, Progress, Setup, match, one_row, run, unfinished_words
-from moonshot.analysis.result import Result
-from moonshot.analysis.words import say, standing, stands_out, value
+from moonshot.analysis.result import Result, pick
+from moonshot.analysis.strong_play import MIN_N, lineups
+from moonshot.analysis.words import change, effects, say, standing, stands_out, value
 from moonshot.analysis.stats import estimate, wilson
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.moon import engine
@@ -292,7 +293,7 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
     res.tables["outbid"] = outbid
     choice = res.tables["best_bid"].iloc[0]
     ahead = standing(scores).leader is not None
-    p_make = value(pick_row(grid, "p_make", trump=best["trump"], bid=best["bid"]))
+    p_make = value(pick(grid, metric="p_make", trump=best["trump"], bid=best["bid"]))
     res.findings.append(f"The highest expected score is to bid {int(choice['bid'])} in trump {choice['trump']}: "
                         f"{say(best, signed=True)} with P(make) {p_make}"
                         + ("" if ahead else f" (it cannot be told from every other bid and trump at {samples:,} deals "
@@ -383,6 +384,67 @@ def bid_success(setup: Setup, hands: int, seed: int, jobs: int = 1, progress: Pr
     return res
 
 
+# --------------------------------------------------------------------------------------------
+# strong play: bid success with the search player in every seat beside the default lineup
+# --------------------------------------------------------------------------------------------
+
+STRONG = "pimc"          # the search player (strategies/moon_search.py) at its default 32 worlds per decision
+SEARCH_CHUNK = 250       # hands per chunk: about 13 s of pimc on a core, so --jobs share a strong-play run
+
+
+def bid_tables(setup: Setup, hands: int, seed: int, jobs: int = 1, chunk: int = SEARCH_CHUNK) -> dict[str, pd.DataFrame]:
+    """P(make) and the bidder side's points of setup's lineup by bid (and over every bid: "all") and
+    by trump tiles held (number-suit contracts, every bid), from bid-success's chunks in pieces of
+    `chunk` hands (the same seed and chunks give every lineup the same deals)."""
+    t = run(_bid_success_chunk, (setup,), hands, seed, jobs, chunk=chunk)
+    bids = t.get("by_bid").astype({"bid": str})
+    bids = pd.concat([bids, bids.drop(columns="bid").sum().to_frame().T.assign(bid="all")], ignore_index=True)
+    cls = t.get("by_class")
+    tiles = cls[cls["trump_kind"] == 0].groupby("trump_tiles", as_index=False)[["n", "p_make", "score",
+                                                                                 "score__sq"]].sum()
+    return {"by_bid": estimate(bids, ["bid"], ["p_make", "score"]),
+            "by_trump_tiles": estimate(tiles, ["trump_tiles"], ["p_make", "score"])}
+
+
+def strong_play(setup: Setup, hands: int, seed: int, jobs: int = 1, strong: str = STRONG) -> Result:
+    """Bid success with `strong` in every seat beside setup's lineup on the same deals: tables by_bid
+    and by_trump_tiles, each lineup's rows and their difference (analysis.strong_play.versus)."""
+    base = setup.seats.specs[0]
+    res = lineups(setup, strong, lambda s: bid_tables(s, hands, seed, jobs),
+                  {"by_bid": ["bid"], "by_trump_tiles": ["trump_tiles"]}, "Moon: strong play",
+                  setup.meta(hands=hands, seed=seed))
+    res.findings += _strong_findings(res.tables["by_bid"], strong, base, hands)
+    res.notes += [
+        f"Every seat plays {strong} (it deals the hidden tiles {setup.strategy(strong).worlds} ways consistent "
+        "with what its seat has seen and solves each exactly, at every bid, discard, trump and play), and then every "
+        f"seat plays {base}, on the same {hands:,} deals with the same first bidder; n counts contracts (a hand "
+        "everybody passed is not in it). Each lineup bids on the hands it chooses, so a row holds "
+        "different contracts under each; a difference row treats the two as independent samples (Newcombe's "
+        "interval from the two Wilson intervals for P(make), the half-widths in quadrature for points) and its n is "
+        f"the smaller of the two; a row gets one only when both lineups have at least {MIN_N} contracts in it.",
+        "points: the bidder side's points on the contract. by trump tiles: number-suit contracts of every bid "
+        "level, by the tiles of that trump in the bidder's dealt hand.",
+        f"The report plays these {hands:,} hands in chunks of {SEARCH_CHUNK} so the jobs share them; "
+        f"`moonshot analyze moon bid-success --strategy {strong}` runs it at any size, on a cluster with --scheduler."]
+    return res
+
+
+def _strong_findings(by_bid: pd.DataFrame, strong: str, base: str, hands: int) -> list[str]:
+    """Every contract under each lineup with the change, and the bid level whose P(make) changed
+    most beyond its interval (if any)."""
+    at = lambda m, s, bid="all": pick(by_bid, metric=m, strategy=s, bid=bid)  # noqa: E731
+    n = lambda s: f"{int(at('p_make', s)['n']):,}"  # noqa: E731
+    d = f"{strong} - {base}"
+    out = [f"Contracts make {say(at('p_make', strong))} of the time (n = {n(strong)}) with {strong} in every seat "
+           f"and {say(at('p_make', base))} (n = {n(base)}) with {base} on the same {hands:,} deals"
+           f"{change(at('p_make', d))}; the bidder's side scores {say(at('score', strong), signed=True)} "
+           f"and {say(at('score', base), signed=True)} points per contract{change(at('score', d))}."]
+    diffs = by_bid[(by_bid["metric"] == "p_make") & (by_bid["strategy"] == d) & (by_bid["bid"] != "all")]
+    if len(diffs):
+        out.append(f"By bid level, {strong} minus {base}: "
+                   + effects(diffs, lambda r: f"bid {r['bid']}", "bid level", "P(make)"))
+    return out
+
 class Passer:
     """Wraps a strategy: always passes in the auction (takes its lowest bid only when forced)."""
 
@@ -444,13 +506,6 @@ def _widow_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
 def _apart(a, b) -> bool:
     """Whether two estimates' 95% intervals do not overlap."""
     return a["ci_low"] > b["ci_high"] or b["ci_low"] > a["ci_high"]
-
-
-def pick_row(table: pd.DataFrame, metric: str, **keys) -> pd.Series:
-    hit = table["metric"] == metric
-    for k, v in keys.items():
-        hit &= table[k] == v
-    return table[hit].iloc[0]
 
 
 def widow_value(setup: Setup, hands: int, seed: int, jobs: int = 1, progress: Progress = None) -> Result:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
 from moonshot.simulator.errors import BadInput
@@ -78,6 +79,14 @@ class Result:
         if name not in self.tables:
             raise BadInput(f"no table {name!r} in this result; accepted: {', '.join(self.tables) or 'none'}")
         return self.tables[name]
+
+
+def pick(table: pd.DataFrame, **where) -> pd.Series | None:
+    """The one row of a long table whose columns equal `where`, or None when there is none."""
+    hit = np.ones(len(table), dtype=bool)
+    for column, value in where.items():
+        hit &= (table[column] == value).to_numpy()
+    return table[hit].iloc[0] if hit.any() else None
 
 
 def _records(df: pd.DataFrame) -> list[dict]:

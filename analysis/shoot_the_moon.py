@@ -12,8 +12,9 @@ import numpy as np
 import pandas as pd
 
 from moonshot.analysis.common import Analysis, Hooks, Progress, Setup, one_row, run, unfinished_said
-from moonshot.analysis.result import Result
-from moonshot.analysis.words import say, shift
+from moonshot.analysis.result import Result, pick
+from moonshot.analysis.strong_play import MIN_N, lineups
+from moonshot.analysis.words import change, say, shift
 from moonshot.analysis.stats import Z, estimate, wilson
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.runner import CHUNK, Share, Tally, chunk_rngs, chunk_seeds, difference, stream_seed
@@ -250,10 +251,7 @@ def big_moon_value(setups: list[Setup], deals: int, seed: int, jobs: int = 1, pr
         t = run(_big_moon_chunk, (s, seat), deals, seed, jobs, progress)
         h = estimate(t.get("by_holding"), ["big", "little"], ["chips", "p_odd", "p_shoot", "p_win", "p_unfinished"])
         holding.append(h.assign(table=s.label, players=s.players, partners=s.partners))
-        pt = t.get("paired")
-        both = pt.drop(columns="big_before").sum().to_frame().T.assign(big_before="any")
-        p = estimate(pd.concat([pt.astype({"big_before": str}), both], ignore_index=True), ["big_before"],
-                     ["d_chips", "d_odd", "d_shoot", "d_win", "d_unfinished"])
+        p = _by_big_before(t, ["d_chips", "d_odd", "d_shoot", "d_win", "d_unfinished"])
         paired.append(p.assign(table=s.label, players=s.players, partners=s.partners))
     first = setups[0]
     meta = first.meta(deals_per_table=deals, seed=seed, seat=seat)
@@ -283,6 +281,62 @@ def big_moon_value(setups: list[Setup], deals: int, seed: int, jobs: int = 1, pr
 
 def _front(df: pd.DataFrame, cols: list[str]) -> pd.DataFrame:
     return df[cols + [c for c in df.columns if c not in cols]]
+
+
+def _by_big_before(t: Tally, metrics: list[str]) -> pd.DataFrame:
+    """The paired swap's `metrics` by Big Moons held before it, and over every holding ("any")."""
+    pt = t.get("paired")
+    both = pt.drop(columns="big_before").sum().to_frame().T.assign(big_before="any")
+    return estimate(pd.concat([pt.astype({"big_before": str}), both], ignore_index=True), ["big_before"], metrics)
+
+
+# --------------------------------------------------------------------------------------------
+# strong play: a Big Moon's value with the search player in every seat beside the default lineup
+# --------------------------------------------------------------------------------------------
+
+STRONG = "rollout"       # the search player (strategies/stm_search.py) at its default worlds per card
+SEARCH_CHUNK = 500       # deals per chunk: about 15 s of rollout games on a core, so --jobs share a strong-play run
+PAIRED = ["d_chips", "d_win"]
+
+
+def big_moon_paired(setup: Setup, deals: int, seed: int, jobs: int = 1, chunk: int = SEARCH_CHUNK,
+                    seat: int = 0) -> pd.DataFrame:
+    """big-moon-value's paired value of a Big Moon swapped into `seat`'s hand for setup's lineup (chips
+    that round and P(win)), by Big Moons held before (and "any"), from its chunks in pieces of `chunk`
+    deals (the same seed and chunks give every lineup the same deals, swaps and later deals)."""
+    return _by_big_before(run(_big_moon_chunk, (setup, seat), deals, seed, jobs, chunk=chunk), PAIRED)
+
+
+def strong_play(setup: Setup, deals: int, seed: int, jobs: int = 1, strong: str = STRONG) -> Result:
+    """What a Big Moon is worth with `strong` in every seat beside setup's lineup, same deals: table
+    paired_value, each lineup's rows and their difference (analysis.strong_play.versus)."""
+    base = setup.seats.specs[0]
+    res = lineups(setup, strong, lambda s: {"paired_value": big_moon_paired(s, deals, seed, jobs)},
+                  {"paired_value": ["big_before"]}, "Shoot the Moon: strong play", setup.meta(deals=deals, seed=seed))
+    res.findings += _strong_findings(res.tables["paired_value"], strong, base, deals)
+    res.notes += [
+        f"Whole games at {setup.label}, every seat playing {strong} (for each legal card it deals the unseen cards "
+        f"{setup.strategy(strong).worlds} ways consistent with what it has seen and plays each out to the end "
+        f"of the round) and then every seat playing {base}: the same {deals:,} deals, the same Big Moon swapped in "
+        "for the same card, the same later deals. Each lineup's row is a paired difference (with minus without the "
+        "swap, as in the Big Moon tables above); a difference row treats the two lineups' runs as independent samples "
+        "(the half-widths in quadrature), which leaves out what the shared deals have in common; its n is the "
+        f"smaller of the two, and a row gets one only when both have at least {MIN_N} deals in it.",
+        f"The report plays these {deals:,} deals in chunks of {SEARCH_CHUNK} so the jobs share them; `moonshot "
+        f"analyze shoot-the-moon big-moon-value --strategy {strong} -p 4` runs it at any size, on a cluster with "
+        "--scheduler."]
+    return res
+
+
+def _strong_findings(table: pd.DataFrame, strong: str, base: str, deals: int) -> list[str]:
+    """The value of a Big Moon (any holding) under each lineup, and the change."""
+    at = lambda m, s: pick(table, metric=m, strategy=s, big_before="any")  # noqa: E731
+    d = f"{strong} - {base}"
+    return [f"A Big Moon swapped into the hand changes {shift(at('d_chips', strong), 'the chips of that round', unit='chips')} "
+            f"with {strong} in every seat and by {say(at('d_chips', base), signed=True)} with {base}, on the same "
+            f"{deals:,} deals{change(at('d_chips', d))}.",
+            f"It changes {shift(at('d_win', strong), 'P(winning the game)')} with {strong} and by "
+            f"{say(at('d_win', base))} with {base}{change(at('d_win', d))}."]
 
 
 # --------------------------------------------------------------------------------------------

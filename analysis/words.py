@@ -228,6 +228,14 @@ def shift(row, what: str, k: int = 1, unit: str = "") -> str:
     return text + " (not told from zero at this sample size" + (f", {CORRECTION}-corrected for {k})" if k > 1 else ")")
 
 
+def change(row) -> str:
+    """' (change X)' after a sentence's two values, for their difference row, saying when it cannot
+    be told from zero; '' when there is none (too few in it)."""
+    if row is None:
+        return ""
+    noise = "" if clear_of_zero(pd.DataFrame([dict(row)]))[0] else ", not told from zero at this sample size"
+    return f" (change {say(row, signed=True)}{noise})"
+
 def verdict(row, better_when_higher: bool = True, a: str = "A", b: str = "B") -> str:
     """For a paired difference a - b: which does better, or that the difference is noise."""
     if no_spread(row) and row["estimate"] == 0:

@@ -154,13 +154,15 @@ def side_by_side(ax, table: pd.DataFrame, key: str, name: str, lineups: tuple[st
     ax.set_xticks(np.arange(len(categories)), [str(c) for c in categories])
 
 
-def lineups_figure(table: pd.DataFrame, key: str, panels, lineups: tuple[str, str], title: str,
-                   xlabel: str | None = None, size=(10, 3.8), zero: bool = False, upright: bool = True,
-                   legend: dict | None = None, aside: str = ""):
-    """A `versus` table's two lineups side by side at every category of `key`, one panel per
-    (metric, axis label, scale) in `panels`; a line at zero for paired values (`zero`), category
-    names turned to read downwards when they are long (`upright=False`); `aside` adds to the title's
-    parenthesis."""
+def lineups_figure(table: pd.DataFrame, panels, lineups: tuple[str, str], key: str, title: str,
+                   xlabel: str | None = None, drop: str | None = None, size=(10, 3.8), zero: bool = False,
+                   upright: bool = True, legend: dict | None = None, aside: str = ""):
+    """A `versus` table's two lineups side by side at every category of `key` (but `drop`), one
+    panel per (metric, axis label, scale) in `panels`; a line at zero for paired values (`zero`),
+    category names turned to read downwards when they are long (`upright=False`); `aside` adds to
+    the title's parenthesis."""
+    if drop is not None:
+        table = table[table[key] != drop]
     fig, axes = plt.subplots(1, len(panels), figsize=size)
     for ax, (name, label, scale) in zip(axes, panels):
         side_by_side(ax, table, key, name, lineups, scale)
@@ -175,6 +177,24 @@ def lineups_figure(table: pd.DataFrame, key: str, panels, lineups: tuple[str, st
     fig.suptitle(f"{title}: {lineups[0]} against {lineups[1]} in every seat, same deals (95% intervals{aside})")
     fig.tight_layout()
     return fig
+
+
+def finish(doc: "Document", step, setup, seed: int, jobs: int, tournament: tuple, whatif: tuple,
+           lab: tuple[int, int], out: Path) -> Path:
+    """The sections every report ends with, then the report written into `out` (its report.md path):
+    the built-in strategies' tournament (entrants, games a pair), a rules what-if (rules, table name,
+    heading, hands) and the house rules lab (games, hands per rule change)."""
+    from moonshot.reports.rules_lab import house_rules
+    word = setup.hooks.hands_word
+    entrants, games = tournament
+    step(f"tournament: {games:,} games a pair, {len(entrants)} strategies")
+    doc.tournament(setup, entrants, games, seed, jobs)
+    rules, name, heading, n = whatif
+    step(f"rules what-if {' '.join(rules)}: {n:,} {word}")
+    doc.whatif(setup, rules, name, heading, n, seed, jobs)
+    step(f"house rules: {lab[0]:,} games and {lab[1]:,} {word} per rule change")
+    house_rules(doc, setup, *lab, seed, jobs)
+    return doc.write(out)
 
 
 class Document:
@@ -226,13 +246,15 @@ class Document:
                   f"what each column means. Regenerate with `moonshot report {game} --out DIR --hands {hands} "
                   f"--seed {seed}`.")
 
-    def headline(self, setup, hands: int, seed: int, jobs: int, heading: str, table: str, name: str, caption: str):
-        """The headline section: `simulate` on the default table, its findings and one table."""
+    def headline(self, step, setup, hands: int, seed: int, jobs: int, heading: str, table: str, caption: str):
+        """The headline section: `simulate` on the default table, its findings and one of its tables
+        (as tables/headline_TABLE)."""
         from moonshot.analysis.common import simulate
+        step(f"headline: {hands:,} {setup.hooks.hands_word}, {setup.players} players")
         head = simulate(setup, hands, None, seed, jobs)
         self.heading(heading)
         self.found(head)
-        self.table(name, head.tables[table], caption)
+        self.table(f"headline_{table}", head.tables[table], caption)
         return head
 
     def section(self, heading: str, result, figure=None, tables=(), notes: bool | int = True) -> None:
@@ -248,16 +270,23 @@ class Document:
         for note in (result.notes if notes is True else result.notes[:int(notes)]):
             self.note(note, captions)
 
-    def strong_play(self, result, lineups: tuple[str, str], what: str, figure, caption: str, tables) -> None:
-        """A game's strong-play section (its analysis's `strong_play` result): the search player
-        lineups[1] in every seat beside the default lineups[0] on the same deals; the figure
-        (strong_play.png) and each (name, the result's table, caption) as tables/strong_play_NAME,
-        captions naming both lineups where they say {lineups}."""
-        base, strong = lineups
+    def strong_play(self, step, play, setup, n: int, seed: int, jobs: int, strong: str, sample: str, what: str,
+                    caption: str, tables, panels, then: str = "", **figure):
+        """A game's strong-play section: its step (`n` counts `sample`; `then` adds to the line), the
+        game's analysis `play` (its strong_play: `strong` in every seat beside setup's lineup on the
+        same deals), a figure of the first table's `panels` (lineups_figure with the `figure`
+        options) captioned `caption`: <both lineups>..., and each (name, the result's table,
+        caption) as tables/strong_play_NAME, where {lineups} in a caption names both. Returns the
+        result."""
+        base = setup.seats.specs[0]
+        step(f"strong play: {n:,} {sample} with {strong} in every seat, the same deals with {base}{then}")
+        result = play(setup, n, seed, jobs, strong)
         both = f"{base} and {strong}"
+        chart = lineups_figure(result.tables[tables[0][1]], panels, (base, strong), **figure)
         self.section(f"Strong play: {what} with {strong} in every seat", result,
-                     ("strong_play", figure, f"{caption}: {both} in every seat on the same deals."),
+                     ("strong_play", chart, f"{caption}: {both} in every seat on the same deals."),
                      [(f"strong_play_{name}", key, text.format(lineups=both)) for name, key, text in tables])
+        return result
 
     def tournament(self, setup, entrants, games: int, seed: int, jobs: int) -> None:
         """Every pair of the built-in `entrants` on the same deals; Bradley-Terry ratings."""

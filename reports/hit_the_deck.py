@@ -3,7 +3,6 @@ hand, what quick hands at the slap are worth, seat advantage, strategy matches a
 what-if, with figures and CSV tables."""
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -12,11 +11,10 @@ import pandas as pd
 
 from moonshot.analysis import hit_the_deck as analysis
 from moonshot.analysis.common import make_setup
-from moonshot.analysis.result import Result
-from moonshot.analysis.words import effects
-from moonshot.reports.document import FLOOR, begin, metric, points, share, side_by_side, versus
+from moonshot.reports.document import FLOOR, begin, finish, metric, points, share
 
 WHATIF_RULES = ["htd.final_card_effects=resolve_then_score"]
+STRONG = analysis.STRONG     # the search player in every seat in the strong-play section
 # Each section's share of --hands (whole games cost far more than hands: a paired card-value game plays
 # 11 arms at 5 tables, a tournament game 5 arms per pair), so the default report is a few minutes.
 CARD_VALUE_SHARE = 1_000     # paired games per table: 200 at the default --hands
@@ -24,6 +22,9 @@ REACTION_SHARE = 200         # paired games per profile: 1,000
 SEAT_SHARE = 100             # games: 2,000
 MATCH_SHARE = 10             # deals per match and for the what-if: 20,000
 TOURNAMENT_SHARE = 2_000     # games per pair: 100
+# rollout plays about 8 hands/s on a core with one rollout seat, 2-3 with four: these stay small
+STRONG_SHARE = 20_000        # its card values: paired games = hands / 20,000 (10 at the default --hands)
+STRONG_MATCH_SHARE = 2_000   # its match against the default: deals = hands / 2,000 (100)
 
 
 def _categories(ax, labels, d: pd.DataFrame, offset: float = 0.0, label: str | None = None,
@@ -121,9 +122,7 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     """The whole report; every section's sample is a share of `hands`, at least `floor`."""
     doc, base, step = begin(out, analysis.GAME, "Hit the Deck — strategy report", "Four players, adult reaction profiles.", hands,
                             seed, quiet, sections=9)
-    step(f"headline: {hands:,} hands, 4 players")
-    head = doc.headline(base, hands, seed, jobs, "Headline: four players", "seats", "headline_seats",
-                        "Per seat, one hand")
+    head = doc.headline(step, base, hands, seed, jobs, "Headline: four players", "seats", "Per seat, one hand")
     doc.table("headline_hand", head.tables["hand"], "Hand length and blocked hands")
     doc.figure("hand_length", length_figure(head.tables["hand_length_distribution"]),
                "Turns per hand (HTD-6.5 counts each draw, cut, flip and play that does not follow its own draw).")
@@ -161,93 +160,20 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     names = [s for s in ("tactician", "hold", "dump", "random") if s in _registered()]
     doc.matches(base, [(names[0], other) for other in names[1:]], n_match, seed, jobs)
 
-    games, strong_n = share(hands, STRONG_SHARE, floor), share(hands, STRONG_MATCH_SHARE, floor)
-    step(f"strong play: {games:,} paired games with {STRONG} in every seat, the same deals with {base.seats.specs[0]}; "
-         f"{strong_n:,} deals of {STRONG} against it")
-    sp = strong_play(base, games, seed, jobs)
-    doc.section(f"Strong play: card values with {STRONG} in every seat", sp,
-                ("strong_play", strong_figure(sp.tables["card_value"], STRONG, base.seats.specs[0]),
-                 f"One more card of a kind in seat 0's opening hand: {base.seats.specs[0]} and {STRONG} in every seat "
-                 "on the same deals."),
-                [("strong_play_card_value", "card_value", f"{base.seats.specs[0]} and {STRONG} by card kind, with the "
-                  "difference")])
+    strong_n = share(hands, STRONG_MATCH_SHARE, floor)
+    doc.strong_play(step, analysis.strong_play, base, share(hands, STRONG_SHARE, floor), seed, jobs, STRONG, "paired games",
+                    "card values", "One more card of a kind in seat 0's opening hand",
+                    [("card_value", "card_value", "{lineups} by card kind, with the difference")],
+                    [("d_penalty", "change in penalty points that hand", 1.0),
+                     ("d_win", "change in P(win the game) (percentage points)", 100.0)],
+                    f"; {strong_n:,} deals of {STRONG} against it", key="card", title="What one more card is worth",
+                    size=(11, 5), upright=False, legend={"fontsize": 8})
     doc.matches(base, [(STRONG, base.seats.specs[0])], strong_n, seed, jobs)
 
-    entrants = tuple(dict.fromkeys((STRONG, "tactician", "hold", "dump", "random")))
-    t_games = share(hands, TOURNAMENT_SHARE, floor)
-    step(f"tournament: {t_games:,} games a pair, {len(entrants)} strategies")
-    doc.tournament(base, entrants, t_games, seed, jobs)
-
-    step(f"rules what-if {WHATIF_RULES}: {n_match:,} deals")
-    doc.whatif(base, WHATIF_RULES, "whatif_final_card_effects", "Rules what-if: the last card's effects resolve "
-               "before scoring", n_match, seed, jobs)
-
-    from moonshot.reports.rules_lab import house_rules
-    lab_games, lab_hands = share(hands, 2_000, floor), share(hands, 200, floor)  # 29 slow rule changes: 100 games
-    step(f"house rules: {lab_games:,} games and {lab_hands:,} hands per rule change")
-    house_rules(doc, base, lab_games, lab_hands, seed, jobs)
-    return doc.write(out)
-
-
-# --- strong play: the search player in every seat beside the default ----------------------------
-
-STRONG = "rollout"          # the search player (strategies/htd_search.py) at its default worlds per option
-# rollout plays about 8 hands/s on a core with one rollout seat, 2-3 with four: these stay small
-STRONG_SHARE = 20_000       # its card values: paired games = hands / 20,000 (10 at the default --hands)
-STRONG_MATCH_SHARE = 2_000  # its match against the default: deals = hands / 2,000 (100)
-MIN_N = 30                  # a card gets a difference row when both lineups have this many games
-
-
-def strong_play(setup, games: int, seed: int, jobs: int) -> Result:
-    """What one more card of each kind is worth with `rollout` in every seat beside the default
-    lineup, on the same deals and swaps (analysis.hit_the_deck.card_value at this table)."""
-    base = setup.seats.specs[0]
-    searcher = replace(setup, strategy_specs=(STRONG,)).validate()
-    strong_cv = analysis.card_value([searcher], games, seed, jobs).tables["card_value"]
-    base_cv = analysis.card_value([setup], games, seed, jobs).tables["card_value"]
-    table = versus(STRONG, strong_cv, base, base_cv, ["card"], MIN_N)
-    res = Result("Hit the Deck: strong play", setup.meta(games=games, seed=seed))
-    res.tables["card_value"] = table
-    res.findings += strong_findings(table, STRONG, base)
-    res.notes += [
-        f"Whole games at {setup.label}, every seat playing {STRONG} (at each choice it deals what it cannot see "
-        f"{getattr(searcher.seats.strategies[0], 'worlds', 'many')} ways that fit its view, plays every option out to the end of the "
-        f"hand with {getattr(searcher.seats.strategies[0], 'policy_name', 'its policy')} in every seat and keeps the policy's own choice unless "
-        "another beats it clearly on the same worlds), then every seat playing "
-        f"{base}: the same {games:,} deals, the same card swapped in. A difference row treats the two lineups' runs "
-        "as independent samples (the half-widths in quadrature); a card gets one only when both have at least "
-        f"{MIN_N} games in it.",
-        f"`moonshot analyze hit-the-deck card-value --strategy {STRONG}` runs it at any size, on a cluster with "
-        "--scheduler."]
-    return res
-
-
-def strong_findings(table: pd.DataFrame, strong: str, base: str) -> list[str]:
-    """How the card values moved from `base` to `strong` in every seat (the difference rows)."""
-    diff = table[table["strategy"] == f"{strong} - {base}"]
-    out = []
-    for name, what in (("d_penalty", "the value of a card in penalty points that hand"),
-                       ("d_win", "the value of a card in P(winning the game)")):
-        rows = metric(diff, name)
-        if len(rows):
-            out.append(f"{strong} in every seat instead of {base}: " + effects(rows, lambda r: r["card"], "card", what))
-    if not out:
-        out.append(f"Too few games for a difference between {strong} and {base} in every seat (at least {MIN_N} "
-                   "per card); the table shows both lineups.")
-    return out
-
-
-def strong_figure(table: pd.DataFrame, strong: str, base: str):
-    fig, axes = plt.subplots(1, 2, figsize=(11, 5))
-    for ax, name, label, scale in ((axes[0], "d_penalty", "change in penalty points that hand", 1.0),
-                                   (axes[1], "d_win", "change in P(win the game) (percentage points)", 100.0)):
-        side_by_side(ax, table, "card", name, (base, strong), scale)
-        ax.set_ylabel(label)
-        ax.tick_params(axis="x", rotation=90)       # eleven card names side by side: upright they overlap
-    axes[0].legend(fontsize=8)
-    fig.suptitle(f"What one more card is worth: {base} against {strong} in every seat, same deals (95% intervals)")
-    fig.tight_layout()
-    return fig
+    return finish(doc, step, base, seed, jobs, (tuple(dict.fromkeys((STRONG, "tactician", "hold", "dump", "random"))),
+                                                share(hands, TOURNAMENT_SHARE, floor)),
+                  (WHATIF_RULES, "whatif_final_card_effects", "Rules what-if: the last card's effects resolve before "
+                   "scoring", n_match), (share(hands, 2_000, floor), share(hands, 200, floor)), out)  # 29 slow rule changes
 
 
 def _registered() -> dict:

@@ -3,7 +3,6 @@
 value, seat advantage and game odds."""
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -11,19 +10,12 @@ import numpy as np
 import pandas as pd
 
 from moonshot.analysis import moon as analysis
-from moonshot.analysis.common import run
-from moonshot.analysis.result import Result
-from moonshot.analysis.words import effects, say
-from moonshot.analysis.stats import estimate
-from moonshot.reports.document import (FLOOR, begin, change, integer_ticks, metric, pick, points, share,
-                                      side_by_side, versus)
+from moonshot.reports.document import FLOOR, begin, finish, integer_ticks, metric, points, share
 
 EXAMPLE_HAND = "6-6 6-5 6-4 6-2 5-5 3-3 1-1"
 WHATIF_RULE = "moon.bid_success=strictly_greater"
-STRONG = "pimc"          # the search player (strategies/moon_search.py) at its default 32 worlds per decision
-SEARCH_CHUNK = 250       # hands per chunk: about 13 s of pimc on a core, so --jobs share the strong-play run
-STRONG_SHARE = 200       # the strong-play run: hands / 200 (1,000 hands at the default --hands, ~140 CPU-s)
-MIN_N = 30               # a row gets a difference when both lineups have this many contracts in it
+STRONG = analysis.STRONG     # the search player in every seat in the strong-play section
+STRONG_SHARE = 200           # the strong-play run: hands / 200 (1,000 hands at the default --hands, ~140 CPU-s)
 
 
 def bid_success_figure(by_class: pd.DataFrame):
@@ -111,80 +103,6 @@ def seat_figure(positions: pd.DataFrame):
     return fig
 
 
-def bid_tables(setup, hands: int, seed: int, jobs: int) -> dict[str, pd.DataFrame]:
-    """P(make) and the bidder side's points of setup's lineup by bid (and over every bid: "all") and
-    by trump tiles held (number-suit contracts, every bid), from bid-success's chunks in
-    search-sized pieces (the same seed and chunks give every lineup the same deals)."""
-    t = run(analysis._bid_success_chunk, (setup,), hands, seed, jobs, chunk=SEARCH_CHUNK)
-    bids = t.get("by_bid").astype({"bid": str})
-    bids = pd.concat([bids, bids.drop(columns="bid").sum().to_frame().T.assign(bid="all")], ignore_index=True)
-    cls = t.get("by_class")
-    tiles = cls[cls["trump_kind"] == 0].groupby("trump_tiles", as_index=False)[["n", "p_make", "score",
-                                                                                 "score__sq"]].sum()
-    return {"by_bid": estimate(bids, ["bid"], ["p_make", "score"]),
-            "by_trump_tiles": estimate(tiles, ["trump_tiles"], ["p_make", "score"])}
-
-
-def strong_play(setup, hands: int, seed: int, jobs: int) -> Result:
-    """Bid success with `pimc` in every seat beside the default lineup on the same deals."""
-    base = setup.seats.specs[0]
-    searcher = replace(setup, strategy_specs=(STRONG,)).validate()
-    strong = bid_tables(searcher, hands, seed, jobs)
-    heuristic = bid_tables(setup, hands, seed, jobs)
-    res = Result("Moon: strong play", setup.meta(hands=hands, seed=seed))
-    res.tables["by_bid"] = versus(STRONG, strong["by_bid"], base, heuristic["by_bid"], ["bid"], MIN_N)
-    res.tables["by_trump_tiles"] = versus(STRONG, strong["by_trump_tiles"], base, heuristic["by_trump_tiles"],
-                                          ["trump_tiles"], MIN_N)
-    res.findings += strong_findings(res.tables["by_bid"], STRONG, base, hands)
-    res.notes += [
-        f"Every seat plays {STRONG} (it deals the hidden tiles {searcher.seats.strategies[0].worlds} ways consistent "
-        "with what its seat has seen and solves each exactly, at every bid, discard, trump and play), and then every "
-        f"seat plays {base}, on the same {hands:,} deals with the same first bidder; n counts contracts (a hand "
-        "everybody passed is not in it). Each lineup bids on the hands it chooses, so a row holds "
-        "different contracts under each; a difference row treats the two as independent samples (Newcombe's "
-        "interval from the two Wilson intervals for P(make), the half-widths in quadrature for points) and its n is "
-        f"the smaller of the two; a row gets one only when both lineups have at least {MIN_N} contracts in it.",
-        "points: the bidder side's points on the contract. by trump tiles: number-suit contracts of every bid "
-        "level, by the tiles of that trump in the bidder's dealt hand.",
-        f"The report plays these {hands:,} hands in chunks of {SEARCH_CHUNK} so the jobs share them; "
-        f"`moonshot analyze moon bid-success --strategy {STRONG}` runs it at any size, on a cluster with --scheduler."]
-    return res
-
-
-def strong_findings(by_bid: pd.DataFrame, strong: str, base: str, hands: int) -> list[str]:
-    """Every contract under each lineup with the change, and the bid level whose P(make) changed
-    most beyond its interval (if any)."""
-    at = lambda m, s, bid="all": pick(by_bid, metric=m, strategy=s, bid=bid)  # noqa: E731
-    n = lambda s: f"{int(at('p_make', s)['n']):,}"  # noqa: E731
-    d = f"{strong} - {base}"
-    out = [f"Contracts make {say(at('p_make', strong))} of the time (n = {n(strong)}) with {strong} in every seat "
-           f"and {say(at('p_make', base))} (n = {n(base)}) with {base} on the same {hands:,} deals"
-           f"{change(at('p_make', d))}; the bidder's side scores {say(at('score', strong), signed=True)} "
-           f"and {say(at('score', base), signed=True)} points per contract{change(at('score', d))}."]
-    diffs = metric(by_bid, "p_make")
-    diffs = diffs[(diffs.strategy == d) & (diffs.bid != "all")]
-    if len(diffs):
-        out.append(f"By bid level, {strong} minus {base}: "
-                   + effects(diffs, lambda r: f"bid {r['bid']}", "bid level", "P(make)"))
-    return out
-
-
-def strong_figure(by_bid: pd.DataFrame, strong: str, base: str):
-    """P(make) and points by bid level, the heuristic lineup beside the search player."""
-    rows = by_bid[by_bid["bid"] != "all"]
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
-    for ax, name, label, scale in ((axes[0], "p_make", "P(make) (%)", 100.0),
-                                   (axes[1], "score", "bidder side's points per contract", 1.0)):
-        side_by_side(ax, rows, "bid", name, (base, strong), scale)
-        ax.set_xlabel("bid")
-        ax.set_ylabel(label)
-    axes[0].legend(title="every seat")
-    fig.suptitle(f"Bid success: {base} against {strong} in every seat, same deals (95% intervals; "
-                 "bigger points = more contracts)")
-    fig.tight_layout()
-    return fig
-
-
 def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = FLOOR) -> Path:
     """The whole report; every section's sample is a share of `hands`, at least `floor`."""
     doc, setup, step = begin(out, analysis.GAME, "Moon (dominoes) — bidding report", "Three players.", hands, seed, quiet,
@@ -207,17 +125,12 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
                    "Each bidding strategy's predicted P(make) against the realised rate.")
         doc.table("calibration", bs.tables["calibration"], "Calibration by predicted decile")
 
-    strong_hands = share(hands, STRONG_SHARE, floor)
-    step(f"strong play: {strong_hands:,} hands with {STRONG} in every seat, the same deals with "
-         f"{setup.seats.specs[0]}")
-    sp = strong_play(setup, strong_hands, seed, jobs)
-    doc.section(f"Strong play: bid success with {STRONG} in every seat", sp,
-                ("strong_play", strong_figure(sp.tables["by_bid"], STRONG, setup.seats.specs[0]),
-                 f"P(make) and the bidder's points by bid level: {setup.seats.specs[0]} and {STRONG} in every "
-                 "seat on the same deals."),
-                [("strong_play_by_bid", "by_bid", f"{setup.seats.specs[0]} and {STRONG} by bid level (all: every "
-                  "contract), with the difference"),
-                 ("strong_play_by_trump_tiles", "by_trump_tiles", "By trump tiles held (number-suit contracts)")])
+    doc.strong_play(step, analysis.strong_play, setup, share(hands, STRONG_SHARE, floor), seed, jobs, STRONG, "hands",
+                    "bid success", "P(make) and the bidder's points by bid level",
+                    [("by_bid", "by_bid", "{lineups} by bid level (all: every contract), with the difference"),
+                     ("by_trump_tiles", "by_trump_tiles", "By trump tiles held (number-suit contracts)")],
+                    [("p_make", "P(make) (%)", 100.0), ("score", "bidder side's points per contract", 1.0)],
+                    key="bid", drop="all", title="Bid success", xlabel="bid", aside="; bigger points = more contracts")
 
     samples = share(hands, 4, floor)
     step(f"example hand {EXAMPLE_HAND}: {samples:,} deals per trump")
@@ -249,19 +162,9 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     doc.section("Who wins the game to 21?", go, None,
                 [("game_odds", "matchups", "Strategy match-ups, same deals, seats rotated")], notes=1)
 
-    entrants = ("threshold", "greedy", "random")
-    t_games = share(hands, 40, floor)
-    step(f"tournament: {t_games:,} games a pair, {len(entrants)} strategies")
-    doc.tournament(setup, entrants, t_games, seed, jobs)
-
-    # A change the bidders meet on every contract (about -1.2 points per hand, 2,000 deals): a minimum
-    # bid of 3 changed nothing, since threshold never bids under 4.
-    step(f"rules what-if {WHATIF_RULE}: {widow_hands:,} hands")
-    doc.whatif(setup, [WHATIF_RULE], "whatif_more_than_the_bid", "Rules what-if: a contract needs more tricks than "
-               "its bid (A-MOON-1)", widow_hands, seed, jobs)
-
-    from moonshot.reports.rules_lab import house_rules
-    lab_games, lab_hands = share(hands, 200, floor), share(hands, 20, floor)     # 21 rule changes: ~1 min at the default
-    step(f"house rules: {lab_games:,} games and {lab_hands:,} hands per rule change")
-    house_rules(doc, setup, lab_games, lab_hands, seed, jobs)
-    return doc.write(out)
+    # The what-if is a change the bidders meet on every contract (about -1.2 points per hand, 2,000
+    # deals): a minimum bid of 3 changed nothing, since threshold never bids under 4. The house rules
+    # play 21 rule changes: ~1 min at the default --hands.
+    return finish(doc, step, setup, seed, jobs, (("threshold", "greedy", "random"), share(hands, 40, floor)),
+                  ([WHATIF_RULE], "whatif_more_than_the_bid", "Rules what-if: a contract needs more tricks than its "
+                   "bid (A-MOON-1)", widow_hands), (share(hands, 200, floor), share(hands, 20, floor)), out)

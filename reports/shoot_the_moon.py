@@ -11,21 +11,13 @@ import numpy as np
 import pandas as pd
 
 from moonshot.analysis import shoot_the_moon as analysis
-from moonshot.analysis.common import run
-from moonshot.analysis.result import Result
-from moonshot.analysis.words import say, shift
-from moonshot.analysis.stats import estimate
-from moonshot.reports.document import (FLOOR, begin, change, integer_ticks, metric, pick, points, share,
-                                      side_by_side, versus)
+from moonshot.reports.document import FLOOR, begin, finish, integer_ticks, metric, points, share
 
 # The what-if plays a change that shows at any report size (about -0.11 chips per round, 50,000
 # deals); red trumping a Little Moon lead (A-STM-7) moved chips by 0.002, too little to read.
 WHATIF_RULES = ["stm.revoke_model=on"]
-STRONG = "rollout"       # the search player (strategies/stm_search.py) at its default worlds per card
-SEARCH_CHUNK = 500       # deals per chunk: about 15 s of rollout games on a core, so --jobs share the run
-STRONG_SHARE = 100       # the strong-play run: hands / 100 (2,000 deals at the default --hands, ~75 CPU-s)
-PAIRED = ["d_chips", "d_win"]
-MIN_N = 30               # a row gets a difference when both lineups have this many deals in it
+STRONG = analysis.STRONG     # the search player in every seat in the strong-play section
+STRONG_SHARE = 100           # the strong-play run: hands / 100 (2,000 deals at the default --hands, ~75 CPU-s)
 
 
 def big_moon_figure(paired: pd.DataFrame):
@@ -100,72 +92,12 @@ def tricks_figure(dist: pd.DataFrame):
     return fig
 
 
-def big_moon_paired(setup, deals: int, seed: int, jobs: int) -> pd.DataFrame:
-    """big-moon-value's paired value of a Big Moon swapped into seat 0's hand for setup's lineup, by
-    Big Moons held before (and "any"), from its chunks in search-sized pieces (the same seed and
-    chunks give every lineup the same deals, swaps and later deals)."""
-    t = run(analysis._big_moon_chunk, (setup, 0), deals, seed, jobs, chunk=SEARCH_CHUNK)
-    pt = t.get("paired").astype({"big_before": str})
-    both = pt.drop(columns="big_before").sum().to_frame().T.assign(big_before="any")
-    return estimate(pd.concat([pt, both], ignore_index=True), ["big_before"], PAIRED)
-
-
-def strong_play(setup, deals: int, seed: int, jobs: int) -> Result:
-    """What a Big Moon is worth with `rollout` in every seat beside the default lineup, same deals."""
-    base = setup.seats.specs[0]
-    searcher = replace(setup, strategy_specs=(STRONG,)).validate()
-    table = versus(STRONG, big_moon_paired(searcher, deals, seed, jobs), base,
-                   big_moon_paired(setup, deals, seed, jobs), ["big_before"], MIN_N)
-    res = Result("Shoot the Moon: strong play", setup.meta(deals=deals, seed=seed))
-    res.tables["paired_value"] = table
-    res.findings += strong_findings(table, STRONG, base, deals)
-    res.notes += [
-        f"Whole games at {setup.label}, every seat playing {STRONG} (for each legal card it deals the unseen cards "
-        f"{searcher.seats.strategies[0].worlds} ways consistent with what it has seen and plays each out to the end "
-        f"of the round) and then every seat playing {base}: the same {deals:,} deals, the same Big Moon swapped in "
-        "for the same card, the same later deals. Each lineup's row is a paired difference (with minus without the "
-        "swap, as in the Big Moon tables above); a difference row treats the two lineups' runs as independent samples "
-        "(the half-widths in quadrature), which leaves out what the shared deals have in common; its n is the "
-        f"smaller of the two, and a row gets one only when both have at least {MIN_N} deals in it.",
-        f"The report plays these {deals:,} deals in chunks of {SEARCH_CHUNK} so the jobs share them; `moonshot "
-        f"analyze shoot-the-moon big-moon-value --strategy {STRONG} -p 4` runs it at any size, on a cluster with "
-        "--scheduler."]
-    return res
-
-
-def strong_findings(table: pd.DataFrame, strong: str, base: str, deals: int) -> list[str]:
-    """The value of a Big Moon (any holding) under each lineup, and the change."""
-    at = lambda m, s: pick(table, metric=m, strategy=s, big_before="any")  # noqa: E731
-    d = f"{strong} - {base}"
-    return [f"A Big Moon swapped into the hand changes {shift(at('d_chips', strong), 'the chips of that round', unit='chips')} "
-            f"with {strong} in every seat and by {say(at('d_chips', base), signed=True)} with {base}, on the same "
-            f"{deals:,} deals{change(at('d_chips', d))}.",
-            f"It changes {shift(at('d_win', strong), 'P(winning the game)')} with {strong} and by "
-            f"{say(at('d_win', base))} with {base}{change(at('d_win', d))}."]
-
-
-def strong_figure(paired: pd.DataFrame, strong: str, base: str):
-    """The paired value of a Big Moon, the heuristic lineup beside the search player, by holding."""
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
-    for ax, name, label, scale in ((axes[0], "d_chips", "chips gained that round (chips)", 1.0),
-                                   (axes[1], "d_win", "gain in P(win the game) (percentage points)", 100.0)):
-        side_by_side(ax, paired, "big_before", name, (base, strong), scale)
-        ax.set_xlabel("Big Moons held before the swap")
-        ax.set_ylabel(label)
-        ax.axhline(0, color="#444", lw=0.8)
-    axes[0].legend(title="every seat")
-    fig.suptitle(f"What a Big Moon is worth: {base} against {strong} in every seat, same deals (95% intervals)")
-    fig.tight_layout()
-    return fig
-
-
 def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = FLOOR) -> Path:
     """The whole report; every section's sample is a share of `hands`, at least `floor`."""
     doc, base, step = begin(out, analysis.GAME, "Shoot the Moon — strategy report", "Four players, each for themselves.", hands,
                             seed, quiet, sections=9)
-    step(f"headline: {hands:,} rounds, 4 players")
-    head = doc.headline(base, hands, seed, jobs, "Headline: four players, each for themselves", "sides",
-                        "headline_sides", "Per side, one round from 2 chips each")
+    head = doc.headline(step, base, hands, seed, jobs, "Headline: four players, each for themselves", "sides",
+                        "Per side, one round from 2 chips each")
     doc.figure("tricks_distribution", tricks_figure(head.tables["tricks_distribution"]),
                "How many tricks one seat takes in a round.")
     doc.tables["tricks_distribution"] = head.tables["tricks_distribution"]
@@ -181,16 +113,13 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
                  ("big_moon_by_holding", "by_holding", "Seat 0's round and game outcome by the Moon cards in its "
                   "opening hand")])
 
-    strong_deals = share(hands, STRONG_SHARE, floor)
-    step(f"strong play: {strong_deals:,} paired deals (whole games) with {STRONG} in every seat, the same deals "
-         f"with {base.seats.specs[0]}")
-    sp = strong_play(base, strong_deals, seed, jobs)
-    doc.section(f"Strong play: a Big Moon's value with {STRONG} in every seat", sp,
-                ("strong_play", strong_figure(sp.tables["paired_value"], STRONG, base.seats.specs[0]),
-                 f"Paired value of a Big Moon swapped into seat 0's hand at {base.label}: {base.seats.specs[0]} and "
-                 f"{STRONG} in every seat on the same deals."),
-                [("strong_play_big_moon", "paired_value", f"{base.seats.specs[0]} and {STRONG} by Big Moons held "
-                  "before the swap (any: every hand), with the difference")])
+    doc.strong_play(step, analysis.strong_play, base, share(hands, STRONG_SHARE, floor), seed, jobs, STRONG,
+                    "paired deals (whole games)", "a Big Moon's value",
+                    f"Paired value of a Big Moon swapped into seat 0's hand at {base.label}",
+                    [("big_moon", "paired_value", "{lineups} by Big Moons held before the swap (any: every hand), "
+                      "with the difference")], [("d_chips", "chips gained that round (chips)", 1.0),
+                                                ("d_win", "gain in P(win the game) (percentage points)", 100.0)],
+                    key="big_before", title="What a Big Moon is worth", xlabel="Big Moons held before the swap", zero=True)
 
     games = share(hands, 4, floor)
     step(f"chip value: {games:,} games from every chips state")
@@ -214,18 +143,7 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     doc.heading("Which playing style wins more chips?")
     doc.matches(base, (("odd", "random"), ("odd", "greedy"), ("greedy", "random")), n_match, seed, jobs)
 
-    entrants = ("odd", "greedy", "random")
-    t_games = share(hands, 40, floor)
-    step(f"tournament: {t_games:,} games a pair, {len(entrants)} strategies")
-    doc.tournament(base, entrants, t_games, seed, jobs)
-
-    step(f"rules what-if {WHATIF_RULES}: {n_match:,} deals")
-    doc.whatif(base, WHATIF_RULES, "whatif_revokes",
-               "Rules what-if: players sometimes fail to follow suit, and are sometimes caught (STM-11)", n_match,
-               seed, jobs)
-
-    from moonshot.reports.rules_lab import house_rules
-    lab_games, lab_hands = share(hands, 100, floor), share(hands, 10, floor)     # 10 rule changes: ~1 min at the default
-    step(f"house rules: {lab_games:,} games and {lab_hands:,} rounds per rule change")
-    house_rules(doc, base, lab_games, lab_hands, seed, jobs)
-    return doc.write(out)
+    return finish(doc, step, base, seed, jobs, (("odd", "greedy", "random"), share(hands, 40, floor)),
+                  (WHATIF_RULES, "whatif_revokes", "Rules what-if: players sometimes fail to follow suit, and are "
+                   "sometimes caught (STM-11)", n_match),
+                  (share(hands, 100, floor), share(hands, 10, floor)), out)     # 10 rule changes: ~1 min at the default
