@@ -134,8 +134,8 @@ class Runner:
 def warm(jobs: int) -> None:
     """Get the runs' processes ready before the first request: with --jobs above 1, start joblib's
     workers (they stay up WORKERS_IDLE seconds between runs), and in each, as in this
-    process, import the games' analyses and load the compiled solver by analysing a few deals of
-    Moon's example hand. Otherwise a first run's first count waits seconds for all that. Numbers
+    process, import the games' analyses and load their compiled code (Moon's solver, Hit the
+    Deck's kernels) by analysing a few deals of each game's example hand. Otherwise a first run's first count waits seconds for all that. Numbers
     are never affected: runs build everything from their own seeds."""
     if jobs != 1:
         threading.Thread(target=_quietly, args=(_warm_workers, jobs), name="moonshot-warm-workers",
@@ -168,6 +168,5 @@ def _warm_one() -> None:
     from moonshot.analysis.common import make_setup
     from moonshot.simulator.games import GAMES
     from moonshot.web.pieces import EXAMPLES
-    for game in GAMES.values():
-        game.hand_analyzer                                   # noqa: B018 - imports the analysis module
-    GAMES["moon"].hand_analyzer(make_setup("moon"), EXAMPLES["moon"][1], "first", 8, 0, 1)
+    for name, game in GAMES.items():
+        game.hand_analyzer(make_setup(name), EXAMPLES[name][1], "first", 8, 0, 1)
