@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Sequence
 
+import numba
 import numpy as np
 
 from moonshot.simulator.batch import SLOT_BIT, as_choice, ask, groups, illegal, partial_shuffle, uniform_table
@@ -134,9 +135,18 @@ F_MOON, F_BIG, F_LITTLE = 4, 5, 6
 def feature_masks(rows: np.ndarray) -> np.ndarray:
     """(M,5) card ids -> (M,8) uint8: column f is the slot mask of the cards having feature f."""
     word = np.zeros(len(rows), dtype=np.uint64)
-    for i in range(cards.HAND_SIZE):
-        word |= FEATURE_WORD[rows[:, i]] << np.uint64(i)
+    _feature_words(np.ascontiguousarray(rows), FEATURE_WORD, word)
     return word.view(np.uint8).reshape(len(rows), 8)
+
+
+@numba.njit(cache=True, nogil=True)
+def _feature_words(rows, feature_word, word):
+    """word[r] |= FEATURE_WORD[card in slot i] << i over the slots (feature_masks, compiled)."""
+    for r in range(rows.shape[0]):
+        w = np.uint64(0)
+        for i in range(rows.shape[1]):
+            w |= feature_word[rows[r, i]] << np.uint64(i)
+        word[r] = w
 
 
 class TrickInPlay:
@@ -255,6 +265,22 @@ class RoundState:
         self.reds_played |= RED_BIT[card]
         self.current.add(k, seat, card)
 
+    def play_slots(self, k: int, seat: np.ndarray, row: np.ndarray, mine: np.ndarray, slot: np.ndarray) -> None:
+        """Each game's seat plays its card in `slot`: out of the hand (`mine`, its unplayed slots),
+        then record(seat, card), compiled (_play_slots: the same arrays, values and dtypes)."""
+        cur = self.current
+        if k == 0:
+            cur.lead_class = np.empty(self.N, dtype=LEAD_CLASS.dtype)
+            cur.follow = np.empty(self.N, dtype=np.intp)
+            cur.moon_lead = np.empty(self.N, dtype=bool)
+            cur.best = np.empty(self.N, dtype=self.table.strength.dtype)
+        _play_slots(k, self.n_played, row, np.asarray(slot, dtype=np.intp), seat, mine, self.cards_flat, self.live,
+                    self.trick, self.play_seats, self.play_cards, self.reds_played, RED_BIT, cur.has_moon,
+                    cur.moon_delta, cards.IS_MOON, MOON_DELTA, cur.lead_class, cur.follow, cur.moon_lead, cur.best,
+                    cur.win_seat, cur.strength_flat, LEAD_CLASS, cards.SUIT, SLOT_BIT)
+        self.n_played += 1
+        self.position += 1
+
     def score_trick(self) -> tuple[np.ndarray, np.ndarray]:
         """The finished trick counts for its winner, who leads next. Returns the winning side (N,)
         and whether it is a side (False for the dummy, whose tricks count for nobody: STM-6.4)."""
@@ -302,19 +328,39 @@ def deal(rng: np.random.Generator, n: int, hands_dealt: int) -> np.ndarray:
     return np.ascontiguousarray(deck.T).reshape(n, hands_dealt, cards.HAND_SIZE)
 
 
-# Optimal 5-element sorting network (9 compare-exchanges): much faster than argsort on a tiny axis.
-SORT5 = ((0, 1), (3, 4), (2, 4), (2, 3), (0, 3), (0, 2), (1, 4), (1, 3), (1, 2))
 
 
 def sort_hands(hands: np.ndarray, players: int) -> np.ndarray:
     """Player hands sorted by discard value (cheapest first); the dummy stack keeps its order."""
-    out = hands.copy()
-    key = DISCARD_VALUE[hands[:, :players]] * 64 + hands[:, :players]     # unique per card
-    cols = list(np.ascontiguousarray(key.transpose(2, 0, 1)))           # 5 contiguous (N,P) slot columns
-    for a, b in SORT5:
-        cols[a], cols[b] = np.minimum(cols[a], cols[b]), np.maximum(cols[a], cols[b])
-    out[:, :players] = np.stack(cols, axis=2) & 63
+    out = np.array(hands, order="C")               # a copy, in the given dtype
+    _sort_player_hands(out, players, DISCARD_VALUE)
     return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _sort_player_hands(hands, players, discard_value):
+    """Each player hand in place by discard value * 64 + card (unique per card, so one order
+    whatever the sort), cheapest first: an optimal 5-element sorting network (9 compare-exchanges,
+    no branches to mispredict)."""
+    for n in range(hands.shape[0]):
+        for h in range(players):
+            c0, c1, c2, c3, c4 = hands[n, h, 0], hands[n, h, 1], hands[n, h, 2], hands[n, h, 3], hands[n, h, 4]
+            k0 = np.int16(discard_value[c0] * 64 + c0)
+            k1 = np.int16(discard_value[c1] * 64 + c1)
+            k2 = np.int16(discard_value[c2] * 64 + c2)
+            k3 = np.int16(discard_value[c3] * 64 + c3)
+            k4 = np.int16(discard_value[c4] * 64 + c4)
+            k0, k1 = min(k0, k1), max(k0, k1)
+            k3, k4 = min(k3, k4), max(k3, k4)
+            k2, k4 = min(k2, k4), max(k2, k4)
+            k2, k3 = min(k2, k3), max(k2, k3)
+            k0, k3 = min(k0, k3), max(k0, k3)
+            k0, k2 = min(k0, k2), max(k0, k2)
+            k1, k4 = min(k1, k4), max(k1, k4)
+            k1, k3 = min(k1, k3), max(k1, k3)
+            k1, k2 = min(k1, k2), max(k1, k2)
+            hands[n, h, 0], hands[n, h, 1], hands[n, h, 2] = k0 & 63, k1 & 63, k2 & 63
+            hands[n, h, 3], hands[n, h, 4] = k3 & 63, k4 & 63
 
 
 def _check_play(strat, view: PlayView, choice) -> np.ndarray:
@@ -396,17 +442,9 @@ def play_on(table: Table, st: RoundState, strategies: Sequence, rng: np.random.G
         cur = st.current
         order_base = (dealer_base + st.leader) * H
         for k in range(st.position, H):
-            seat = order_flat[order_base + k]
-            row = ar_H + seat
-            mine = st.live[row]
-            if k == 0:
-                legal = mine
-            else:
-                # STM-4.3: follow the led suit or play a Moon card; STM-4.4: anything after a Moon lead.
-                row8 = row * 8
-                on_suit = st.masks_flat[row8 + cur.follow] & mine
-                moons = st.masks_flat[row8 + F_MOON] & mine
-                legal = np.where((on_suit == 0) | cur.moon_lead, mine, on_suit | moons)
+            # STM-4.3: follow the led suit or play a Moon card; STM-4.4: anything after a Moon lead
+            seat, row, mine, legal, on_suit, moons = _turn(order_flat, order_base, k, ar_H, st.live, st.masks_flat,
+                                                           cur.follow if k else ar_H, cur.moon_lead if k else _NO_LEAD)
             if dummy is not None:
                 is_dummy = seat == dummy
                 chooser = np.where(is_dummy, 1 - st.dealer, seat)   # the open dummy is played by the non-dealer
@@ -434,12 +472,68 @@ def play_on(table: Table, st: RoundState, strategies: Sequence, rng: np.random.G
                                                 side_of)
                 st.revoked[detected, side_of[seat[detected]]] = True
                 st.revoke_detected[detected, st.n_played] = True
-            card = st.cards_flat[row * 8 + slot]
-            st.live[row] = mine & ~SLOT_BIT[slot]
-            st.record(seat, card)
+            st.play_slots(k, seat, row, mine, slot)
         win_side, has_side = st.score_trick()
         _pay_moon_chips(st, cur, win_side, has_side, rules)
     return _round_result(table, st, legal_trace)
+
+
+_NO_LEAD = np.zeros(1, dtype=bool)
+DECK = cards.DECK_SIZE
+
+
+@numba.njit(cache=True, nogil=True)
+def _turn(order_flat, order_base, k, row0, live, masks_flat, follow, moon_lead):
+    """Play position k of the trick in every game: the seat to play, its flat row, its unplayed
+    slots, its legal slots (all of them on the lead or after a Moon lead; else the led suit and the
+    Moon cards, or anything when it has none of the suit) and, for the revoke model, its on-suit and
+    Moon slots. play_on's numpy steps, game by game."""
+    N = len(row0)
+    seat = np.empty(N, dtype=np.intp)
+    row = np.empty(N, dtype=np.intp)
+    mine = np.empty(N, dtype=np.uint8)
+    legal = np.empty(N, dtype=np.uint8)
+    on_suit = np.zeros(N, dtype=np.uint8)
+    moons = np.zeros(N, dtype=np.uint8)
+    for i in range(N):
+        s = order_flat[order_base[i] + k]
+        r = row0[i] + s
+        m = live[r]
+        seat[i], row[i], mine[i] = s, r, m
+        if k == 0:
+            legal[i] = m
+            continue
+        on = masks_flat[r * 8 + follow[i]] & m
+        mo = masks_flat[r * 8 + F_MOON] & m
+        on_suit[i], moons[i] = on, mo
+        legal[i] = m if on == 0 or moon_lead[i] else on | mo
+    return seat, row, mine, legal, on_suit, moons
+
+
+@numba.njit(cache=True, nogil=True)
+def _play_slots(k, n_played, row, slot, seat, mine, cards_flat, live, trick, play_seats, play_cards, reds_played,
+                red_bit, has_moon, moon_delta, is_moon, moon_delta_of, lead_class, follow, moon_lead, best, win_seat,
+                strength_flat, lead_class_of, suit, slot_bit):
+    """RoundState.play_slots game by game: the card leaves the hand and goes on record and into
+    the trick (RoundState.record and TrickInPlay.add, whose numpy steps these are)."""
+    for i in range(len(row)):
+        card = cards_flat[row[i] * 8 + slot[i]]
+        live[row[i]] = mine[i] & ~slot_bit[slot[i]]
+        trick[i, k] = card
+        play_seats[i, n_played] = seat[i]
+        play_cards[i, n_played] = card
+        reds_played[i] |= red_bit[card]
+        has_moon[i] |= is_moon[card]
+        moon_delta[i] += moon_delta_of[card]
+        if k == 0:
+            lc = lead_class_of[card]
+            lead_class[i], follow[i], moon_lead[i] = lc, suit[card], is_moon[card]
+            best[i] = strength_flat[lc * DECK + card]
+        else:
+            s = strength_flat[lead_class[i] * DECK + card]
+            if s > best[i]:                      # ties go to the earlier card (STM-5.2)
+                best[i] = s
+                win_seat[i] = seat[i]
 
 
 def _pay_moon_chips(st: RoundState, trick: TrickInPlay, win_side, has_side, rules: Rules) -> None:
