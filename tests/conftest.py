@@ -1,6 +1,16 @@
 """Settings for the whole test session."""
 import gc
 
+from hypothesis import settings
+
+from tests.budget import THOROUGH
+
+# Property tests: hypothesis's default 100 examples in CI (a test may ask for fewer by its own
+# @settings(max_examples=budget.size(ci, thorough))), 1,000 with MOONSHOT_THOROUGH=1.
+settings.register_profile("ci", max_examples=100, deadline=None)
+settings.register_profile("thorough", max_examples=1_000, deadline=None)
+settings.load_profile("thorough" if THOROUGH else "ci")
+
 
 def pytest_collection_finish(session):
     """Everything collecting imported (numpy, pandas, numba, dask, matplotlib, ...: ~265,000 objects)

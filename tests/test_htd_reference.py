@@ -16,6 +16,7 @@ from moonshot.simulator.hit_the_deck import reference as ref
 from moonshot.simulator.hit_the_deck.reference_chance import RandomChance
 from moonshot.simulator.hit_the_deck.profiles import PROFILES, seat_profiles
 from moonshot.simulator.hit_the_deck.rules import Rules, parse_rules
+from tests.budget import size
 
 R = Rules()
 OFF, ADULT = PROFILES["off"], PROFILES["adult"]
@@ -555,7 +556,7 @@ def generated(seed, players, variant, specs):
     return hand, rules, profiles, checked
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=size(25, 600), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 6), variant=st.integers(0, len(VARIANTS) - 1),
        specs=st.integers(0, len(PROFILE_SPECS) - 1))
 def test_generated_hands_conserve_end_score_and_replay(seed, players, variant, specs):

@@ -15,6 +15,7 @@ from moonshot.simulator.moon.reference import (
 )
 from moonshot.simulator.moon.rules import Rules
 from moonshot.simulator.moon.tiles import DOUBLES, DOUBLES_SUIT, NOTRUMP, TRUMP_SUIT, parse_tile, tile_name
+from tests.budget import size
 
 R = Rules()
 
@@ -473,7 +474,7 @@ def test_hand_rejects_a_bad_deal():
         Hand([hands[0], hands[1], hands[1]], widow, 0, R)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=size(100, 3_000), deadline=None)
 @given(trick=st.lists(st.integers(0, 27), min_size=3, max_size=4, unique=True),
        trump=st.integers(0, 8), variant=st.sampled_from(["high", "own_suit", "low"]))
 def test_trick_winner_properties(trick, trump, variant):

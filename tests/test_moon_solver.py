@@ -20,6 +20,7 @@ from moonshot.simulator.moon import reference as ref
 from moonshot.simulator.moon import solver as moon_solver
 from moonshot.simulator.moon import tiles
 from moonshot.simulator.moon.rules import Rules
+from tests.budget import size
 
 FLAG_SETS = [Rules(notrump_doubles=nd, lead_suit_rule=ls, first_lead_trump=flt)
              for nd, ls, flt in itertools.product(("high", "own_suit", "low"), ("higher_end", "leader_calls_end"),
@@ -136,8 +137,9 @@ def solver():
 
 
 # Positions per table and how often each hand size comes up (whole-position minimax grows fast
-# with the hand size, most of all with four players and end calls).
-SMALL = {3: (1500, (0.2, 0.3, 0.3, 0.2)), 4: (1000, (0.3, 0.36, 0.3, 0.04))}
+# with the hand size, most of all with four players and end calls). MOONSHOT_THOROUGH=1: 1,500 and
+# 1,000 positions (the CI sizes take about a quarter of the time).
+SMALL = {3: (size(400, 1500), (0.2, 0.3, 0.3, 0.2)), 4: (size(300, 1000), (0.3, 0.36, 0.3, 0.04))}
 
 
 @pytest.mark.parametrize("players", [3, 4])

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from moonshot.analysis.common import Setup, simulate
 from moonshot.analysis.stats import estimate, mean_ci, wilson
 from moonshot.simulator.runner import Tally, chunk_rngs, chunk_sizes
+from tests.budget import size
 
 
 def test_chunk_sizes_cover_total():
@@ -22,7 +23,7 @@ def test_chunk_streams_do_not_depend_on_the_number_of_chunks():
     assert np.array_equal(a, b) and not np.array_equal(a, c)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=size(20, 400), deadline=None)
 @given(st.lists(st.tuples(st.integers(-3, 5), st.integers(0, 2), st.floats(-10, 10)), min_size=1, max_size=60))
 def test_tally_matches_pandas_groupby(rows):
     k1, k2, x = (np.array(c) for c in zip(*rows))
