@@ -140,6 +140,17 @@ def test_progress_arrives_before_the_answer(client, monkeypatch):
     assert sum(counts) == 300 and len(counts) == 10          # 9 trumps, then passing: one step each
 
 
+def test_hit_the_deck_hands_count_as_they_finish():
+    """Hit the Deck's analyzer counts the hands of a chunk as they finish (the engine's end-of-pass
+    hook), not the whole chunk at its end; the counts add up to the deals asked for."""
+    from moonshot.analysis.common import make_setup
+    from moonshot.simulator.games import GAMES as ENTRIES
+    counts = []
+    ENTRIES["hit-the-deck"].hand_analyzer(make_setup("hit-the-deck"), HANDS["hit-the-deck"], "first", 300, 5, 1,
+                                          progress=counts.append)
+    assert sum(counts) == 300 and len(counts) > 2 and all(n >= 0 for n in counts)
+
+
 def test_worker_processes_report_steps_from_inside_their_chunks_and_change_no_number():
     """With --jobs 2 the chunks' steps come back from joblib's workers (through the runner's step
     file) before their tallies, and the tallies are those of a run that hears no steps."""
