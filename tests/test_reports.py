@@ -1,7 +1,9 @@
-"""Every game's report builds from small samples: md, self-contained html, png figures, csv and
+"""Every game's report builds from tiny samples: md, self-contained html, png figures, csv and
 parquet tables (the builders take a floor for their sections, so this runs in seconds), with the
 search players' strong-play sections where a game has one."""
+import importlib
 import re
+import shutil
 
 import numpy as np
 import pandas as pd
@@ -9,34 +11,58 @@ import pytest
 
 from moonshot.simulator.games import GAMES
 
-EXPECTED = {"shoot-the-moon": ("big_moon_paired", 4, 40), "moon": ("bid_success_by_class", 3, 40),
-            "hit-the-deck": ("card_value", 4, 4)}       # (a table, figures at least, section floor)
+EXPECTED = {"shoot-the-moon": ("big_moon_paired", 4), "moon": ("bid_success_by_class", 3),
+            "hit-the-deck": ("card_value", 4)}       # (a table, figures at least)
 STRONG = {"shoot-the-moon": ("strong_play_big_moon", "big_before", ("odd", "rollout")),
           "moon": ("strong_play_by_bid", "bid", ("threshold", "pimc"))}    # (table, key, (heuristic, search))
+# (--hands, section floor, the strong-play share of --hands): the smallest sizes whose every section
+# still has its tables, figures and intervals (floor 3 breaks the rules lab's figure: an interval
+# that does not contain its estimate), and 30 strong-play hands or deals (at 30 in a row a strong-play
+# table gets its difference rows).
+SIZES = {"shoot-the-moon": (400, 4, 13), "moon": (120, 4, 4), "hit-the-deck": (60, 4, None)}
+_built: dict[str, tuple] = {}        # built(): each report once per worker process
+# The replacing test reuses the Shoot the Moon report: one xdist group keeps the two in one worker
+# (pyproject's --dist loadgroup); the other reports build in whichever worker is free.
+SAME_WORKER = pytest.mark.xdist_group("shoot-the-moon-report")
 
 
-@pytest.mark.parametrize("game", list(GAMES))
-def test_report_writes_md_html_png_csv_parquet(game, tmp_path, monkeypatch):
-    """One tiny report per game (report builds are the suite's slowest part), checked whole: files,
-    tables, strong play, words a player reads, and every figure at its saved size (test_figures)."""
-    from moonshot.reports import document, hit_the_deck
-    from tests.test_figures import problems
-    seen: dict[str, list[str]] = {}
-    save = document.Document.figure
+def built(game, tmp_path_factory, seed=3):
+    """The game's tiny report, built once per worker: (its folder, {figure: its problems at saved
+    size (tests/test_figures.py)})."""
+    if game not in _built:
+        from moonshot.reports import document
+        from tests.test_figures import problems
+        seen: dict[str, list[str]] = {}
+        save = document.Document.figure
 
-    def checked(self, name, fig, caption):
-        seen[name] = problems(fig)
-        save(self, name, fig, caption)
+        def checked(self, name, fig, caption):
+            seen[name] = problems(fig)
+            save(self, name, fig, caption)
 
-    monkeypatch.setattr(document.Document, "figure", checked)
-    # The Hit the Deck search player plays whole games slowly (tests/test_htd_search.py covers it): its
-    # report sections run here with a fast player in its place, the same code.
-    monkeypatch.setattr(hit_the_deck, "STRONG", "dump")
-    table, figures, floor = EXPECTED[game]
-    out = tmp_path / "rep"
-    path = GAMES[game].build_report(out, 15 * floor, 3, 1, quiet=True, floor=floor)
+        hands, floor, strong_share = SIZES[game]
+        module = importlib.import_module("moonshot.reports." + game.replace("-", "_"))
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(document.Document, "figure", checked)
+            if strong_share:
+                patch.setattr(module, "STRONG_SHARE", strong_share)
+            if game == "hit-the-deck":
+                # The Hit the Deck search player plays whole games slowly (tests/test_htd_search.py
+                # covers it): its report sections run here with a fast player in its place, the same code.
+                patch.setattr(module, "STRONG", "dump")
+            out = tmp_path_factory.mktemp(game) / "rep"
+            path = GAMES[game].build_report(out, hands, seed, 1, quiet=True, floor=floor)
+        assert path == out / "report.md"
+        _built[game] = out, seen
+    return _built[game]
+
+
+@pytest.mark.parametrize("game", [pytest.param(g, marks=SAME_WORKER) if g == "shoot-the-moon" else g for g in GAMES])
+def test_report_writes_md_html_png_csv_parquet(game, tmp_path_factory):
+    """One tiny report per game, checked whole: files, tables, strong play, words a player reads,
+    and every figure at its saved size (test_figures)."""
+    out, seen = built(game, tmp_path_factory)
+    table, figures = EXPECTED[game]
     assert seen and {name: found for name, found in seen.items() if found} == {}
-    assert path == out / "report.md"
     assert (out / "report.md").read_text().startswith(f"# {GAMES[game].title}")
     assert "## House rules: which ones matter?" in (out / "report.md").read_text()     # the rules lab's section
     html = (out / "report.html").read_text()
@@ -95,12 +121,19 @@ def check_strong_play(game, out):
         assert width[diff] >= max(width[base], width[strong]) - 1e-12
 
 
-def test_report_into_an_existing_folder_replaces_its_files(tmp_path):
+@SAME_WORKER
+def test_report_into_an_existing_folder_replaces_its_files(tmp_path, tmp_path_factory):
+    """A report built over the last one (a copy of test_report_writes_md_html_png_csv_parquet's
+    Shoot the Moon report, the cheapest) replaces its files, stale ones too, and leaves no temp folder."""
+    game = "shoot-the-moon"
     out = tmp_path / "rep"
-    GAMES["moon"].build_report(out, 150, 3, 1, quiet=True, floor=10)
+    shutil.copytree(built(game, tmp_path_factory)[0], out)
     first = (out / "report.md").read_text()
     (out / "figures" / "stale.png").write_bytes(b"old")
-    GAMES["moon"].build_report(out, 150, 4, 1, quiet=True, floor=10)
+    hands, floor, strong_share = SIZES[game]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(importlib.import_module("moonshot.reports.shoot_the_moon"), "STRONG_SHARE", strong_share)
+        GAMES[game].build_report(out, hands, 4, 1, quiet=True, floor=floor)
     assert (out / "report.md").read_text() != first
     assert not (out / "figures" / "stale.png").exists()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".rep")]     # no temp folder left
