@@ -298,7 +298,8 @@ def moonshot() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "moonshot.cli"]
 
 
-RUN = ["simulate", "shoot-the-moon", "-n", 24 * 65_536, "--seed", 5, "-f", "json", "-q"]
+CHUNKS = 8     # enough that the kill lands mid-run (after the 3rd chunk file, with 5 to go)
+RUN = ["simulate", "shoot-the-moon", "-n", CHUNKS * 65_536, "--seed", 5, "-f", "json", "-q"]
 
 
 def test_a_run_killed_mid_way_resumes_to_the_uninterrupted_numbers(tmp_path, capsys):
@@ -311,20 +312,20 @@ def test_a_run_killed_mid_way_resumes_to_the_uninterrupted_numbers(tmp_path, cap
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     kept = sorted(p.name for p in store_dir.glob("chunks/*.parquet"))
-    assert 3 <= len(kept) < 24 and not (store_dir / "result.json").exists()      # killed mid-run
+    assert 3 <= len(kept) < CHUNKS and not (store_dir / "result.json").exists()      # killed mid-run
     before = snapshot(store_dir / "chunks")
     code, out, _ = cli_run(["runs", "show", store_dir], capsys)
-    assert code == 0 and f"incomplete, {len(kept)} of 24 chunks" in out and "--resume" in out
+    assert code == 0 and f"incomplete, {len(kept)} of {CHUNKS} chunks" in out and "--resume" in out
     code, resumed, err = cli_run([*RUN, "--resume", store_dir], capsys)
     assert code == 0, err
     code, want, _ = cli_run([*RUN, "--jobs", 2], capsys)
     assert resumed == want
     after = snapshot(store_dir / "chunks")
-    assert len(after) == 24 and {k: after[k] for k in before} == before         # nothing stored was redone
+    assert len(after) == CHUNKS and {k: after[k] for k in before} == before         # nothing stored was redone
     code, shown, _ = cli_run(["runs", "show", store_dir, "-f", "json"], capsys)
     assert shown == want                                                        # no simulation needed
     code, listed, _ = cli_run(["runs", "list", tmp_path], capsys)
-    assert f"{store_dir}  complete  24/24 chunks  seed 5  moonshot simulate shoot-the-moon" in listed
+    assert f"{store_dir}  complete  {CHUNKS}/{CHUNKS} chunks  seed 5  moonshot simulate shoot-the-moon" in listed
 
 
 def test_every_simulating_verb_keeps_its_result(tmp_path, capsys):
