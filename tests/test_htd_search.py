@@ -16,6 +16,7 @@ from moonshot.simulator.hit_the_deck.history import records, replay
 from moonshot.simulator.hit_the_deck.rules import parse_rules
 from moonshot.strategies import htd_search
 from moonshot.strategies.base import make_strategy, registered
+from tests.budget import size
 
 GAME = "hit-the-deck"
 FAST = "rollout:worlds=3,horizon=40"
@@ -53,7 +54,7 @@ class Worlds:
 
     def __init__(self):
         self.tactician = make_strategy(GAME, "tactician")
-        self.checked = 0
+        self.checked = self.constrained = self.unfit = 0
 
     def play(self, view, rng):
         world = htd_search.deal_worlds(view, np.random.default_rng(1), 5)
@@ -73,6 +74,11 @@ class Worlds:
                 for depth, kind in enumerate(view.known_draw[i]):             # what memory knows
                     if kind >= 0:
                         assert world["draw"][i, w, dn - 1 - depth] == kind
+                for s in range(view.players):                                 # what draws showed
+                    if s != view.seat[i] and view.lacks[i, s]:
+                        lacked = sum(int(hands[s, k]) for k in range(cards.N_KINDS) if int(view.lacks[i, s]) >> k & 1)
+                        self.constrained += 1
+                        self.unfit += lacked > int(view.fresh[i, s])
             self.checked += 1
         return self.tactician.play(view, rng)
 
@@ -82,6 +88,40 @@ def test_worlds_fit_the_view(flags):
     spy = Worlds()
     play(Table(4, parse_rules(flags, 4)), 60, [spy] * 4, *rngs(3))
     assert spy.checked > 500
+    # a seat's older cards avoid what it showed it lacks (the greedy deal misses now and then)
+    assert spy.constrained > 1000 and spy.unfit < 0.03 * spy.constrained
+
+
+class Lacks:
+    """Records view.lacks/fresh at every decision and checks them against the hidden hands."""
+
+    def __init__(self):
+        self.tactician = make_strategy(GAME, "tactician")
+        self.seen, self.informative = [], 0
+
+    def play(self, view, rng):
+        st, rows = view._st, view._rows
+        for i, r in enumerate(rows):
+            for s in range(view.players):
+                lacked = sum(int(st.hand[r, s, k]) for k in range(cards.N_KINDS) if int(view.lacks[i, s]) >> k & 1)
+                assert lacked <= int(view.fresh[i, s])          # only cards taken since may be of those kinds
+                self.informative += int(view.lacks[i, s]) != 0 and int(st.size[r, s]) > int(view.fresh[i, s])
+        self.seen.append((view.lacks.tolist(), view.fresh.tolist()))
+        return self.tactician.play(view, rng)
+
+
+@pytest.mark.parametrize("flags", [[], ["htd.drawn_card_play=optional"], ["htd.voluntary_draw=true"]])
+def test_what_draws_show_is_true_and_the_same_in_both_hand_loops(flags):
+    logs = []
+    for record in (False, True):                       # the compiled loop, then HandRun (record mode)
+        spy = Lacks()
+        play(Table(4, parse_rules(flags, 4)), 30, [spy, spy, spy, spy], *rngs(11), record=record)
+        logs.append(spy.seen)
+        if "htd.voluntary_draw=true" in flags:         # a draw may be by choice: it shows nothing
+            assert spy.informative == 0
+        else:
+            assert spy.informative > 100
+    assert logs[0] == logs[1]
 
 
 # ------------------------------------------------------------------ the view only
@@ -142,9 +182,9 @@ def test_choices_depend_on_the_view_only():
 @pytest.mark.parametrize("flags", FLAG_SETS, ids=lambda f: f[0])
 def test_only_legal_moves_under_every_flag(flags):
     table = Table(4, parse_rules(flags, 4))
-    seats = [make_strategy(GAME, FAST), make_strategy(GAME, "tactician"), make_strategy(GAME, FAST + ",policy=dump"),
-             make_strategy(GAME, "random")]
-    res = play(table, 40, seats, *rngs(7))                        # IllegalMove if any answer were illegal
+    seats = [make_strategy(GAME, FAST), make_strategy(GAME, "tactician"),
+             make_strategy(GAME, "rollout:worlds=4,screen=2,horizon=40,policy=dump"), make_strategy(GAME, "random")]
+    res = play(table, size(20, 80), seats, *rngs(7))              # IllegalMove if any answer were illegal
     assert ((res.went_out >= 0) | res.blocked).all()
     if any(f.startswith("htd.target_score") for f in flags):   # whole games (value=game plays them out too)
         games = play_games(table, 4, [make_strategy(GAME, FAST + ",value=game")] + seats[1:], *rngs(8), max_hands=6)
