@@ -160,6 +160,13 @@ def test_pimc_bidding_races_the_trumps(players):
         assert np.array_equal(v, race[t])
 
 
+def test_pimc_outcome_auto_is_margin_at_four_players_and_side_at_three():
+    pimc = make_strategy("moon", "pimc", MOON_DECISIONS)
+    assert pimc.outcome(4) == "margin" and pimc.outcome(3) == "side"
+    assert make_strategy("moon", "pimc:outcome=side", MOON_DECISIONS).outcome(4) == "side"
+    assert make_strategy("moon", "pimc:outcome=margin", MOON_DECISIONS).outcome(3) == "margin"
+
+
 def test_pimc_beats_threshold():
     """A small paired match (3 players, the same deals): pimc scores more per hand than the
     threshold bidder in the same seats."""

@@ -8,4 +8,5 @@ from moonshot.simulator.games import Game
 
 GAME = Game("moon", "Moon", __name__, (3, 4), 3, ("bid", "discard", "trump", "play"), "threshold", 2,
             ("moonshot.strategies.moon", "moonshot.strategies.moon_search"), "moonshot.analysis.moon", "moonshot.reports.moon",
-            'seven tiles, e.g. "6-6 6-5 6-4 6-2 5-5 3-3 1-1"', solver="moonshot.analysis.moon_solve", listed=2)
+            'seven tiles, e.g. "6-6 6-5 6-4 6-2 5-5 3-3 1-1"', solver="moonshot.analysis.moon_solve", listed=2,
+            behaviour=2)
