@@ -19,6 +19,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
+from numba import njit
 
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.hit_the_deck import cards
@@ -58,7 +59,7 @@ def _one_hot(kinds: np.ndarray) -> np.ndarray:
     return out
 
 
-def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int) -> dict:
+def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int, infer: bool = True) -> dict:
     """`worlds` deals of what the mover cannot see, for each of the n games of `view`:
     hands (n, W, P, 38) copies per kind (the mover's own row is its hand), draw and disc
     (n, W, 110) piles bottom first with dn, sn (n,) cards, and known (n, 110) the draw-pile places
@@ -115,6 +116,16 @@ def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int) -> dict:
     cards2 = np.take_along_axis(np.broadcast_to(inst[:, None, :], (n, W, PILE)), order2, axis=2)
     others = (seat[:, None] + 1 + np.arange(P - 1)[None, :]) % P                # (n, P-1)
     cum = np.cumsum(sizes[rows[:, None], others], axis=1)                        # (n, P-1)
+    lacks = getattr(view, "lacks", None) if infer else None
+    if lacks is not None:
+        # what each other seat showed it lacks (view.lacks: when it last had to draw) binds all but
+        # its `fresh` newest cards: those are dealt first from the cards it may hold
+        lacks = np.asarray(lacks).astype(np.uint64)[rows[:, None], others]
+        fresh = np.asarray(view.fresh).astype(np.int64)[rows[:, None], others]
+        if (lacks != 0).any():
+            cards2 = np.ascontiguousarray(cards2)
+            _deal_hands_first(cards2, (L - np.maximum(D, 0)).astype(np.int64), sizes[rows[:, None], others].astype(np.int64),
+                              fresh, lacks)
     rank = np.arange(PILE)
     owner_j = (rank[None, None, :] >= cum[:, :, None]).sum(axis=1)               # (n, 110): index into others
     in_hands = owner_j < P - 1
@@ -135,6 +146,56 @@ def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int) -> dict:
     draw = np.take_along_axis(cards2, np.broadcast_to(src[:, None, :], (n, W, PILE)), axis=2)
     draw = np.where(known[:, None, :], kd_at[:, None, :], np.where(unknown[:, None, :], draw, 0)).astype(np.int8)
     return {"hands": hands, "draw": draw, "dn": dn, "disc": disc, "sn": sn, "known": known}
+
+
+@njit(cache=True)
+def _deal_hands_first(cards, avail, caps, fresh, lacks):
+    """Reorders each world's shuffled cards (cards (n, W, 110) kinds, the first avail[g] of game g
+    available) in place so that the first caps[g, 0] are the first other seat's hand, the next
+    caps[g, 1] the second's, and so on, then the rest in their shuffled order. Each seat's
+    caps - fresh older cards come from kinds outside its `lacks` mask (the first such cards in the
+    shuffle; any cards when too few are left), its fresh cards from the cards after those."""
+    n, W, _ = cards.shape
+    G = caps.shape[1]
+    used = np.zeros(cards.shape[2], dtype=np.bool_)
+    out = np.empty(cards.shape[2], dtype=cards.dtype)
+    for g in range(n):
+        m = avail[g]
+        for w in range(W):
+            row = cards[g, w]
+            used[:m] = False
+            pos = 0
+            for j in range(G):
+                mask = lacks[g, j]
+                old = max(caps[g, j] - fresh[g, j], 0)
+                got = 0
+                last = 0
+                for i in range(m):
+                    if got >= old:
+                        break
+                    k = row[i]
+                    if not used[i] and ((mask >> np.uint64(k)) & np.uint64(1)) == 0:
+                        used[i] = True
+                        out[pos] = k
+                        pos += 1
+                        got += 1
+                        last = i + 1
+                # the newest cards (and any the constraint could not fill): the next unused ones after
+                for step in range(m):
+                    if got >= caps[g, j]:
+                        break
+                    i = (last + step) % m
+                    if not used[i]:
+                        used[i] = True
+                        out[pos] = row[i]
+                        pos += 1
+                        got += 1
+            for i in range(m):
+                if not used[i]:
+                    out[pos] = row[i]
+                    pos += 1
+            for i in range(m):
+                row[i] = out[i]
 
 
 # ------------------------------------------------------------------------------------ play-outs
@@ -173,10 +234,10 @@ class RolloutPlay:
 
     chunk_hands = 256      # hands (or games) per chunk of a run with rollout at the table (seconds each)
 
-    ranges = {"worlds": (1, 4096), "horizon": (10, 2000), "z": (0, 10)}
+    ranges = {"worlds": (1, 4096), "horizon": (10, 2000), "z": (0, 10), "screen": (0, 4096), "infer": (0, 1)}
 
     def __init__(self, worlds: int = 32, policy: str = "tactician", value: str = "hand", horizon: int = 100,
-                 z: float = 2.0):
+                 z: float = 2.0, screen: int = 0, infer: int = 1):
         if worlds < 1:
             raise BadInput(f"rollout: worlds must be >= 1, got {worlds}")
         if policy not in POLICIES:
@@ -184,6 +245,7 @@ class RolloutPlay:
         if value not in VALUES:
             raise BadInput(f"rollout: unknown value {value!r}; accepted: {', '.join(VALUES)}")
         self.worlds, self.policy_name, self.value, self.horizon, self.z = worlds, policy, value, horizon, z
+        self.screen, self.infer = screen, bool(infer)
         self.policy = POLICIES[policy]()
 
     def play(self, view: PlayView, rng: np.random.Generator) -> np.ndarray:
@@ -199,7 +261,7 @@ class RolloutPlay:
     def _choose(self, view: PlayView, rng: np.random.Generator) -> np.ndarray:
         n, W = len(view), self.worlds
         base = np.asarray(self.policy.play(view, rng)).astype(np.intp)     # the policy's own choice
-        world = deal_worlds(view, rng, W)
+        world = deal_worlds(view, rng, W, self.infer)
         keys = rng.integers(0, np.iinfo(np.uint64).max, (n, W), dtype=np.uint64, endpoint=True)
         legal = np.asarray(view.legal)
         drawn = np.asarray(view.drawn)
@@ -207,12 +269,31 @@ class RolloutPlay:
         # keeping the drawn card: the turn passes)
         cand_game, cand_col = np.nonzero(legal)
         keep = (cand_col == DRAW) & (drawn[cand_game] >= 0)
-        cost = np.zeros((len(cand_game), W))
-        for passed in (False, True):
-            part = keep if passed else ~keep
-            if part.any():
-                cost[part] = self._playouts(view, world, keys, cand_game[part], cand_col[part], passed, rng)
+        is_base = cand_col == base[cand_game]
+        base_row = np.full(n, -1)
+        base_row[cand_game[is_base]] = np.flatnonzero(is_base)
+        cost = np.full((len(cand_game), W), np.nan)
+        first = W if not 0 < self.screen < W else self.screen
+        everyone = np.ones(len(cand_game), dtype=bool)
+        self._fill(view, world, keys, cand_game, cand_col, keep, everyone, np.arange(first), cost, rng)
+        if first < W:
+            # screening: only options ahead of the policy's choice on the first worlds go on (with it)
+            ahead = ~is_base & ((cost[:, :first] - cost[base_row[cand_game], :first]).mean(axis=1) < 0)
+            rival = np.zeros(n, dtype=bool)
+            rival[cand_game[ahead]] = True
+            go_on = (ahead | is_base) & rival[cand_game]
+            self._fill(view, world, keys, cand_game, cand_col, keep, go_on, np.arange(first, W), cost, rng)
+            # judged on the later worlds only: the first ones chose the rivals, so they favour them
+            return self.pick(cand_game, cand_col, np.where(go_on[:, None], cost[:, first:], np.nan), base, n)
         return self.pick(cand_game, cand_col, cost, base, n)
+
+    def _fill(self, view, world, keys, cand_game, cand_col, keep, rows, worlds, cost, rng) -> None:
+        """cost[rows][:, worlds] from play-outs: the drawn-card keeps (the turn passes) apart."""
+        for passed in (False, True):
+            part = rows & (keep if passed else ~keep)
+            if part.any():
+                cost[np.ix_(part, worlds)] = self._playouts(view, world, keys, cand_game[part], cand_col[part],
+                                                           passed, rng, worlds)
 
     def pick(self, cand_game, cand_col, cost: np.ndarray, base: np.ndarray, n: int) -> np.ndarray:
         """Per game, the option whose play-outs beat the policy's own choice by the most, if by more
@@ -230,12 +311,13 @@ class RolloutPlay:
         score[np.arange(n), base] = 0.0
         return score.argmin(axis=1)
 
-    def _playouts(self, view: PlayView, world: dict, keys, cand_game, cand_col, passed: bool, rng) -> np.ndarray:
-        """(options, W) cost (lower is better) of each option in each world. `passed`: the options are
-        'keep the drawn card', so the play-outs start at the next seat's turn."""
-        W, P = self.worlds, view.players
+    def _playouts(self, view: PlayView, world: dict, keys, cand_game, cand_col, passed: bool, rng,
+                  worlds: np.ndarray) -> np.ndarray:
+        """(options, len(worlds)) cost (lower is better) of each option in each of those worlds.
+        `passed`: the options are 'keep the drawn card', so the play-outs start at the next seat's turn."""
+        W, P = len(worlds), view.players
         g = np.repeat(cand_game, W)
-        w = np.tile(np.arange(W), len(cand_game))
+        w = np.tile(worlds, len(cand_game))
         seat = np.asarray(view.seat).astype(np.intp)
         cur = seat[g]
         if passed:

@@ -57,6 +57,11 @@ class PlayView(BatchView):
                                 # a Flip or reshuffle and goes public again counts again.
     # added by the batch engine (None when a view is built by hand):
     legal_bits: np.ndarray = None   # (n,) uint64 the same as legal: bit k = column k (bit 38 = DRAW)
+    lacks: np.ndarray = None    # (n,players) uint64 bit k: the seat showed it holds no card of kind k
+                                # when it last had to draw (nothing legal: the top card and demand were
+                                # public), for all but its `fresh` newest cards; 0 under
+                                # htd.voluntary_draw, where a draw shows nothing
+    fresh: np.ndarray = None    # (n,players) int16 cards each seat has taken (drawn, penalties) since then
 
 
 # ---------------------------------------------------------------------------- choosing among set bits

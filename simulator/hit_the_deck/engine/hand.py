@@ -218,6 +218,8 @@ class HandRun:
         legal = st.hbits.reshape(-1)[rows * self.P + seats] & self.legal[self.situation(rows)]
         has = legal != 0
         draw_rows = rows[~has]
+        if len(draw_rows):
+            st.showed_lack(draw_rows, seats[~has], self.legal[self.situation(draw_rows)])
         if has.any():
             ask = rows[has]
             bits = legal[has]
@@ -280,6 +282,9 @@ class HandRun:
             return
         st = self.st
         st.take_card(rows, seats, card)
+        if after_draw:                                   # the card just drawn (State.fresh)
+            fr = rows * self.P + seats
+            st.fresh.reshape(-1)[fr] = np.maximum(st.fresh.reshape(-1)[fr] - 1, 0)
         st.push_discard(rows, card)
         st.demand[rows] = -1
         st.log("play", st.gid[rows], seats, self.nm(card))

@@ -27,7 +27,7 @@ from moonshot.simulator.hit_the_deck.engine.keyed_chance import (FORGET_SLOT, NO
 
 ARRAYS = ("hand", "hbits", "size", "draw", "dn", "disc", "sn", "dstamp", "sstamp", "seq", "demand", "dirn",
           "cur", "phase", "turns", "quiet", "key", "ctr", "out", "blocked", "maxed", "seen", "pen",
-          "shouts", "lost", "forgot", "fslaps")
+          "shouts", "lost", "forgot", "fslaps", "lacks", "fresh")
 Arrays = namedtuple("Arrays", ARRAYS)
 Consts = namedtuple("Consts", (
     "P", "max_turns", "voluntary", "optional", "cut_mode", "bottom", "bury_middle", "turn_consumed",
@@ -116,6 +116,7 @@ def _give(s, r, seat, k):
     s.hand[r, seat, k] += 1
     s.hbits[r, seat] |= _ONE << np.uint64(k)
     s.size[r, seat] += 1
+    s.fresh[r, seat] += 1
 
 
 @step
@@ -415,6 +416,8 @@ def _situation(s, r):
 def _play(s, g, b, r, seat, card, after_draw):
     """HTD-3.7, HTD-7.1, A-HTD-3 (HandRun.play)."""
     _take_card(s, r, seat, card)
+    if after_draw and s.fresh[r, seat] > 0:
+        s.fresh[r, seat] -= 1                   # the card just drawn (State.fresh)
     _push_discard(s, r, card)
     s.demand[r] = -1
     last = s.size[r, seat] == 0
@@ -611,7 +614,15 @@ def turns(s, g, b, ask_rows, choice, no_legal_rows):
             _prefetch(s.draw, (r2, max(s.dn[r2] - 1, 0)))
             _prefetch(s.hand, (r2, s.cur[r2], 0))
             _prefetch(s.disc, (r2, s.sn[r2]))
-        _draw_turn(s, g, b, no_legal_rows[i])
+        r = no_legal_rows[i]
+        seat = s.cur[r]                           # nothing legal: the seat shows it lacks these (State.showed_lack)
+        mask = g.legal[_situation(s, r)]
+        if s.fresh[r, seat] == 0:
+            s.lacks[r, seat] |= mask
+        else:
+            s.lacks[r, seat] = mask
+        s.fresh[r, seat] = 0
+        _draw_turn(s, g, b, r)
     for i in range(len(ask_rows)):
         if choice[i] == DRAW:
             _draw_turn(s, g, b, ask_rows[i])

@@ -118,3 +118,12 @@ class EnginePlayView(PlayView):
 
     @cached_property
     def known_draw(self): return known_draw(self._st, self._rows, self._seats)
+
+    @cached_property
+    def lacks(self):
+        if self.rules.voluntary_draw:              # a draw may be by choice: it shows nothing
+            return np.zeros((len(self._rows), self.players), dtype=np.uint64)
+        return self._st.lacks[self._rows]
+
+    @cached_property
+    def fresh(self): return self._st.fresh[self._rows]

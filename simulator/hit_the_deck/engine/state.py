@@ -69,7 +69,7 @@ class Log:
 class State:
     ARRAYS = ("gid", "hand", "hbits", "size", "draw", "dn", "disc", "sn", "dstamp", "sstamp", "seq",
               "demand", "dirn", "cur", "phase", "turns", "quiet", "key", "ctr", "out", "blocked", "maxed",
-              "seen", "pen", "shouts", "lost", "forgot", "fslaps", "scores", "dealer")
+              "seen", "pen", "shouts", "lost", "forgot", "fslaps", "scores", "dealer", "lacks", "fresh")
 
     def __init__(self, table: Table, hands7: np.ndarray, draw_top_first: np.ndarray, dealer: np.ndarray,
                  keys: np.ndarray, scores: np.ndarray, record: bool):
@@ -105,6 +105,10 @@ class State:
         self.blocked = np.zeros(n, dtype=bool)
         self.maxed = np.zeros(n, dtype=bool)
         self.seen = np.zeros((n, N_KINDS), dtype=np.int16)
+        # public knowledge of the hands (PlayView.lacks/fresh): the kinds each seat showed it lacks by
+        # drawing with nothing legal, and how many cards it has taken since (those may be any kind)
+        self.lacks = np.zeros((n, P), dtype=np.uint64)
+        self.fresh = np.zeros((n, P), dtype=np.int16)
         self.pen = np.zeros((n, P, 3), dtype=np.int16)
         self.shouts, self.lost, self.forgot, self.fslaps = (np.zeros((n, P), dtype=np.int16) for _ in range(4))
         self.scores = scores
@@ -167,6 +171,15 @@ class State:
         hf[at] += 1
         self.hbits.reshape(-1)[fr] |= KIND_BIT[kinds]
         self.size.reshape(-1)[fr] += 1
+        self.fresh.reshape(-1)[fr] += 1
+
+    def showed_lack(self, rows: np.ndarray, seats: np.ndarray, masks: np.ndarray) -> None:
+        """Seats that must draw, holding none of the kinds in masks (uint64, bit k = kind k): every
+        card they hold lacks them (with the kinds shown before when nothing was taken since)."""
+        fr = rows * self.P + seats
+        lk, fz = self.lacks.reshape(-1), self.fresh.reshape(-1)
+        lk[fr] = np.where(fz[fr] == 0, lk[fr] | masks, masks)
+        fz[fr] = 0
 
     def take_card(self, rows: np.ndarray, seats: np.ndarray, kinds: np.ndarray) -> None:
         P = self.P
