@@ -3,7 +3,6 @@ parquet tables (the builders take a floor for their sections, so this runs in se
 search players' strong-play sections where a game has one."""
 import importlib
 import re
-import shutil
 
 import numpy as np
 import pandas as pd
@@ -17,50 +16,44 @@ STRONG = {"shoot-the-moon": ("strong_play_big_moon", "big_before", ("odd", "roll
           "moon": ("strong_play_by_bid", "bid", ("threshold", "pimc"))}    # (table, key, (heuristic, search))
 # (--hands, section floor, the strong-play share of --hands): the smallest sizes whose every section
 # still has its tables, figures and intervals (floor 3 breaks the rules lab's figure: an interval
-# that does not contain its estimate), and 30 strong-play hands or deals (at 30 in a row a strong-play
-# table gets its difference rows).
+# that does not contain its estimate; under ~400 Shoot the Moon rounds a hand-odds panel is left
+# empty), and 30 strong-play hands or deals (at 30 in a row a strong-play table gets its difference rows).
 SIZES = {"shoot-the-moon": (400, 4, 13), "moon": (120, 4, 4), "hit-the-deck": (60, 4, None)}
-_built: dict[str, tuple] = {}        # built(): each report once per worker process
-# The replacing test reuses the Shoot the Moon report: one xdist group keeps the two in one worker
-# (pyproject's --dist loadgroup); the other reports build in whichever worker is free.
-SAME_WORKER = pytest.mark.xdist_group("shoot-the-moon-report")
+REBUILT = "shoot-the-moon"      # the cheapest report: its test also builds it a second time over the first
 
 
-def built(game, tmp_path_factory, seed=3):
-    """The game's tiny report, built once per worker: (its folder, {figure: its problems at saved
-    size (tests/test_figures.py)})."""
-    if game not in _built:
-        from moonshot.reports import document
-        from tests.test_figures import problems
-        seen: dict[str, list[str]] = {}
-        save = document.Document.figure
+def build(game, out, seed=3) -> dict[str, list[str]]:
+    """The game's tiny report in `out`: {figure: its problems at saved size (tests/test_figures.py)}."""
+    from moonshot.reports import document
+    from tests.test_figures import problems
+    seen: dict[str, list[str]] = {}
+    save = document.Document.figure
 
-        def checked(self, name, fig, caption):
-            seen[name] = problems(fig)
-            save(self, name, fig, caption)
+    def checked(self, name, fig, caption):
+        seen[name] = problems(fig)
+        save(self, name, fig, caption)
 
-        hands, floor, strong_share = SIZES[game]
-        module = importlib.import_module("moonshot.reports." + game.replace("-", "_"))
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(document.Document, "figure", checked)
-            if strong_share:
-                patch.setattr(module, "STRONG_SHARE", strong_share)
-            if game == "hit-the-deck":
-                # The Hit the Deck search player plays whole games slowly (tests/test_htd_search.py
-                # covers it): its report sections run here with a fast player in its place, the same code.
-                patch.setattr(module, "STRONG", "dump")
-            out = tmp_path_factory.mktemp(game) / "rep"
-            path = GAMES[game].build_report(out, hands, seed, 1, quiet=True, floor=floor)
-        assert path == out / "report.md"
-        _built[game] = out, seen
-    return _built[game]
+    hands, floor, strong_share = SIZES[game]
+    module = importlib.import_module("moonshot.reports." + game.replace("-", "_"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(document.Document, "figure", checked)
+        if strong_share:
+            patch.setattr(module, "STRONG_SHARE", strong_share)
+        if game == "hit-the-deck":
+            # The Hit the Deck search player plays whole games slowly (tests/test_htd_search.py covers
+            # it): its report sections run here with a fast player in its place, the same code.
+            patch.setattr(module, "STRONG", "dump")
+        assert GAMES[game].build_report(out, hands, seed, 1, quiet=True, floor=floor) == out / "report.md"
+    return seen
 
 
-@pytest.mark.parametrize("game", [pytest.param(g, marks=SAME_WORKER) if g == "shoot-the-moon" else g for g in GAMES])
-def test_report_writes_md_html_png_csv_parquet(game, tmp_path_factory):
-    """One tiny report per game, checked whole: files, tables, strong play, words a player reads,
-    and every figure at its saved size (test_figures)."""
-    out, seen = built(game, tmp_path_factory)
+@pytest.mark.parametrize("game", list(GAMES))
+def test_report_writes_md_html_png_csv_parquet(game, tmp_path):
+    """One tiny report per game (report builds are the suite's slowest part), checked whole: files,
+    tables, strong play, words a player reads, and every figure at its saved size (test_figures).
+    The cheapest is then built again over the first (check_a_report_replaces_the_last)."""
+    out = tmp_path / "rep"
+    seen = build(game, out)
     table, figures = EXPECTED[game]
     assert seen and {name: found for name, found in seen.items() if found} == {}
     assert (out / "report.md").read_text().startswith(f"# {GAMES[game].title}")
@@ -74,6 +67,19 @@ def test_report_writes_md_html_png_csv_parquet(game, tmp_path_factory):
     if game in STRONG:
         check_strong_play(game, out)
     check_reads_for_a_player((out / "report.md").read_text())
+    if game == REBUILT:
+        check_a_report_replaces_the_last(game, out)
+
+
+def check_a_report_replaces_the_last(game, out):
+    """A report built into the folder of the last one (another seed) replaces its files, stale ones
+    too, and leaves no temp folder (a test of its own once, building a Moon report twice)."""
+    first = (out / "report.md").read_text()
+    (out / "figures" / "stale.png").write_bytes(b"old")
+    build(game, out, seed=4)
+    assert (out / "report.md").read_text() != first
+    assert not (out / "figures" / "stale.png").exists()
+    assert not [p for p in out.parent.iterdir() if p.name.startswith(".rep")]     # no temp folder left
 
 
 SNAKE = re.compile(r"(?<![\w./=-])[a-z][a-z0-9]*_[a-z0-9_*]+(?![\w(=])")   # d_chips, a_*, p_make_open
@@ -119,24 +125,6 @@ def check_strong_play(game, out):
         assert by.loc[diff, "estimate"] == pytest.approx(by.loc[strong, "estimate"] - by.loc[base, "estimate"])
         width = by["ci_high"] - by["ci_low"]
         assert width[diff] >= max(width[base], width[strong]) - 1e-12
-
-
-@SAME_WORKER
-def test_report_into_an_existing_folder_replaces_its_files(tmp_path, tmp_path_factory):
-    """A report built over the last one (a copy of test_report_writes_md_html_png_csv_parquet's
-    Shoot the Moon report, the cheapest) replaces its files, stale ones too, and leaves no temp folder."""
-    game = "shoot-the-moon"
-    out = tmp_path / "rep"
-    shutil.copytree(built(game, tmp_path_factory)[0], out)
-    first = (out / "report.md").read_text()
-    (out / "figures" / "stale.png").write_bytes(b"old")
-    hands, floor, strong_share = SIZES[game]
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(importlib.import_module("moonshot.reports.shoot_the_moon"), "STRONG_SHARE", strong_share)
-        GAMES[game].build_report(out, hands, 4, 1, quiet=True, floor=floor)
-    assert (out / "report.md").read_text() != first
-    assert not (out / "figures" / "stale.png").exists()
-    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".rep")]     # no temp folder left
 
 
 def test_a_report_never_replaces_a_folder_that_is_not_a_report(tmp_path):
