@@ -220,3 +220,13 @@ def test_the_option_beating_the_policy_by_z_standard_errors():
     assert htd_search.RolloutPlay(worlds=4, z=10).pick(games, cols, cost, base, 2).tolist() == [5, 7]
     assert htd_search.RolloutPlay(worlds=4, z=0).pick(games, cols, cost - [[0], [0], [0], [0], [0.5]],
                                                       base, 2).tolist() == [5, 7]
+
+
+def test_options_screened_out_keep_the_policy_choice():
+    """After screening, options that did not go on (NaN play-outs) never beat the policy's choice."""
+    r = htd_search.RolloutPlay(worlds=4, z=0)
+    games, cols = np.array([0, 0, 1, 1]), np.array([3, 5, 3, 7])
+    base = np.array([3, 7])
+    nan = np.full(4, np.nan)
+    cost = np.array([nan, nan, [1.0, 1, 1, 1], [5.0, 6, 7, 8]])      # game 0: nothing went on
+    assert r.pick(games, cols, cost, base, 2).tolist() == [3, 3]
