@@ -1,5 +1,6 @@
-"""Hit the Deck analyses: headline simulation, what each card is worth in the opening hand, what
-quick (or forgetful) hands at the slap are worth, seat advantage and the opening-hand analyzer.
+"""Hit the Deck analyses: headline simulation, what each card is worth in the opening hand (and
+under the rollout search player: strong play), what quick (or forgetful) hands at the slap are
+worth, seat advantage and the opening-hand analyzer.
 Every number carries its n and 95% interval; comparisons play the same deals, play and chance
 streams on every arm.
 """

@@ -1,6 +1,7 @@
 """Moon (dominoes) analyses: headline simulation, the hand analyzer (trump x bid table for one
-hand), bid success by hand class with calibration, the value of the widow, seat advantage, game
-odds for strategy match-ups and rules what-ifs. Every number carries its n and 95% interval.
+hand), bid success by hand class with calibration (and under the pimc search player: strong play),
+the value of the widow, seat advantage, game odds for strategy match-ups and rules what-ifs. Every
+number carries its n and 95% interval.
 """
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Shoot the Moon analyses: headline simulation, Big Moon value, hand odds, chip value,
-strategy matches and rules what-ifs. Every number carries its n and 95% interval.
+"""Shoot the Moon analyses: headline simulation, Big Moon value (and under the rollout search
+player: strong play), hand odds, chip value, strategy matches and rules what-ifs. Every number
+carries its n and 95% interval.
 
 Each analysis runs chunk tasks (top-level functions, so joblib can ship them to workers) through
 simulator.runner and turns the merged tallies into a Result. Comparisons play the same deals on
