@@ -22,3 +22,13 @@ def pytest_collection_finish(session):
     Frozen, the close takes 0.01 s."""
     gc.collect()
     gc.freeze()
+
+
+# The longest tests (a few whole reports, ~10-20 s each on an idle core) start first: sent in collection
+# order, they would start late and leave one xdist worker running them alone at the end. Modules move
+# whole (a module's fixtures are set up once), in their own order otherwise.
+FIRST = ("test_reports.py",)
+
+
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda item: item.path.name not in FIRST)
