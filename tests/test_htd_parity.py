@@ -17,6 +17,7 @@ from moonshot.simulator.hit_the_deck.history import records, replay
 from moonshot.simulator.hit_the_deck.profiles import seat_profiles
 from moonshot.simulator.hit_the_deck.rules import parse_rules
 from moonshot.strategies.base import make_strategy
+from tests.budget import size
 
 MIXES = [
     [],
@@ -71,12 +72,12 @@ def check_parity(table, n, seed, strategy="random"):
 @pytest.mark.parametrize("players", range(2, 7))
 @pytest.mark.parametrize("mix", range(len(MIXES)))
 def test_replays_match_reference(players, mix):
-    check_parity(_table(players, MIXES[mix]), 60, seed=100 * players + mix)
+    check_parity(_table(players, MIXES[mix]), size(30, 120), seed=100 * players + mix)
 
 
 @pytest.mark.parametrize("profiles", PROFILE_MIXES)
 def test_replays_match_reference_with_profiles(profiles):
-    check_parity(_table(4, ["htd.final_card_effects=resolve_then_score"], profiles), 120, seed=7)
+    check_parity(_table(4, ["htd.final_card_effects=resolve_then_score"], profiles), size(60, 240), seed=7)
 
 
 def test_records_pass_history_replay():

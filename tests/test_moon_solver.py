@@ -179,7 +179,7 @@ def test_full_positions_match_boolean_search(players, solver):
     (the bidder's side can take v tricks and cannot take v + 1). Plain minimax is too slow
     for whole hands; MOON_SOLVER_FULL=N checks N positions per table (the long run)."""
     rng = np.random.default_rng(70 + players)
-    count = FULL or (12 if players == 3 else 6)
+    count = FULL or (size(6, 12) if players == 3 else size(3, 6))
     for i in range(count):
         rules = FLAG_SETS[(5 * i + players) % len(FLAG_SETS)]
         hands, trump, rules, bidder, leader, trick, called, first = _args(rng, players, tiles.HAND_SIZE, rules,
