@@ -154,7 +154,7 @@ def main() -> None:
     for label, value in moon_benches():
         print(f"  {label:<40} {value:>12,.0f}")
     for label, value in htd_benches():
-        print(f"  {label:<52} {value:>12,.1f}")
+        print(f"  {label:<52} {value:>12,.2f}" if " / " in label else f"  {label:<52} {value:>12,.1f}")
     if not args.no_search:
         search_benches()
     if args.cli:
