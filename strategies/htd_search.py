@@ -229,7 +229,11 @@ class RolloutPlay:
 
     The worlds and chance keys are the same for every option (paired comparison); a play-out stops
     `horizon` turns after the decision with every hand scored. Only choices with two or more
-    options are searched.
+    options are searched. With `screen` K (default 8, 0 for none) every option is played out on the
+    first K worlds only; the options ahead of the policy's choice there go on, with it, to the other
+    worlds, and are judged on those alone (measured: 1.7x the hands per second, and -0.23 [-0.43,
+    -0.03] penalty points per hand against no screening, 1,280 paired deals). The other seats'
+    older cards avoid the kinds their draws showed they lack (view.lacks; `infer=0` ignores them).
     """
 
     chunk_hands = 256      # hands (or games) per chunk of a run with rollout at the table (seconds each)
@@ -237,7 +241,7 @@ class RolloutPlay:
     ranges = {"worlds": (1, 4096), "horizon": (10, 2000), "z": (0, 10), "screen": (0, 4096), "infer": (0, 1)}
 
     def __init__(self, worlds: int = 32, policy: str = "tactician", value: str = "hand", horizon: int = 100,
-                 z: float = 2.0, screen: int = 0, infer: int = 1):
+                 z: float = 2.0, screen: int = 8, infer: int = 1):
         if worlds < 1:
             raise BadInput(f"rollout: worlds must be >= 1, got {worlds}")
         if policy not in POLICIES:
