@@ -271,9 +271,10 @@ class Tactician:
         return self._tables[key]
 
     def play(self, view: PlayView, rng: np.random.Generator) -> np.ndarray:
-        bits = legal_bits(view)
-        choice = lowest_bit(bits)
-        multi = np.flatnonzero(bits & (bits - np.uint64(1)))
+        bits = np.ascontiguousarray(legal_bits(view), dtype=np.uint64)
+        choice = np.empty(len(bits), dtype=np.intp)
+        multi = np.empty(len(bits), dtype=np.intp)
+        multi = multi[:_lowest_and_multi(bits, choice, multi)]     # lowest_bit, and the games with a choice
         if len(multi):
             sub = view.take(multi) if len(multi) < len(bits) else view
             choice[multi] = self.choose(sub, bits[multi], rng)
@@ -293,13 +294,17 @@ class Tactician:
         summation order is what the numbers were made with)."""
         lin, const, answer, flip_cut, cut_bonus, sit, deck = self.tables(view.rules, view.players)
         m = len(bits)
-        raw_hand = np.ascontiguousarray(view.hand)
-        hand = np.empty((m, N_KINDS), dtype=np.float32)
-        unseen = np.empty((m, N_KINDS), dtype=np.float32)
-        _hand_and_unseen(raw_hand, np.ascontiguousarray(view.seen), deck, hand, unseen)
+        from_state = getattr(view, "hand_unseen", None)       # the engine's view: straight from its rows
+        if from_state is not None:
+            hand, unseen = from_state(deck)
+        else:
+            hand = np.empty((m, N_KINDS), dtype=np.float32)
+            unseen = np.empty((m, N_KINDS), dtype=np.float32)
+            _hand_and_unseen(np.ascontiguousarray(view.hand), np.ascontiguousarray(view.seen), deck, hand, unseen)
         both = hand @ lin                          # (m,40): follow; col 38 = HTD held, col 39 = points held
         p = unseen @ answer                        # (m,39); col 38 = unseen in all
-        known_top = np.ascontiguousarray(view.known_draw[:, 0])
+        known_top = getattr(view, "known_top", None)          # the engine's view: the top alone
+        known_top = np.ascontiguousarray(view.known_draw[:, 0] if known_top is None else known_top)
         draw = (bits >> np.uint64(DRAW)) & np.uint64(1) != 0
         if draw.any():                             # read only where a draw is a choice (as before)
             demand = np.ascontiguousarray(view.demand, dtype=np.int8)
@@ -380,6 +385,19 @@ _F1E6, _TENTH, _FIVE = np.float32(1e-6), np.float32(1.0 / 10), np.float32(5.0)  
 
 
 @numba.njit(cache=True, nogil=True)
+def _lowest_and_multi(bits, choice, multi):
+    """choice[i] = lowest_bit(bits[i]); multi[:n] = the i whose mask has two or more bits (n returned)."""
+    n = 0
+    for i in range(len(bits)):
+        b = bits[i]
+        choice[i] = _popcount((b & (~b + np.uint64(1))) - np.uint64(1)) if b else 0
+        if b & (b - np.uint64(1)):
+            multi[n] = i
+            n += 1
+    return n
+
+
+@numba.njit(cache=True, nogil=True)
 def _hand_and_unseen(raw, seen, deck, hand, unseen):
     """hand as float32, and the cards not yet seen max(deck - hand - seen, 0) (whole numbers: exact)."""
     for i in range(raw.shape[0]):
@@ -438,14 +456,21 @@ def _score_rows(both, p, unseen, sizes, seat, step, players, known_top, bits, de
             v = np.float32(np.float64(-threat * p_now * held) - (draw_cost if turn else 0.0))
         score[i, K] = v
         b = bits[i]
-        top_v = -np.inf
-        at = 0
+        nz = noise[i]
         for k in range(K + 1):
-            x = score[i, k] + noise_table[noise[i], k]
+            x = score[i, k] + noise_table[nz, k]
             x = x + (LEGAL_LIFT if (b >> np.uint64(k)) & np.uint64(1) else np.float32(0.0))
             score[i, k] = x
-            if x > top_v:
-                top_v, at = x, k
+        # the first highest column, as argmax: the highest value by four running maxima (no branch
+        # per column, four chains at once; the scores are never NaN), then the first column that has it
+        m0, m1, m2, m3 = score[i, 0], score[i, 1], score[i, 2], score[i, 3]
+        for k in range(4, K - 2, 4):          # columns 4..35; 36, 37 and 38 below
+            m0, m1 = max(m0, score[i, k]), max(m1, score[i, k + 1])
+            m2, m3 = max(m2, score[i, k + 2]), max(m3, score[i, k + 3])
+        top_v = max(max(m0, m1), max(max(m2, m3), max(score[i, K - 2], max(score[i, K - 1], score[i, K]))))
+        at = 0
+        while score[i, at] != top_v:
+            at += 1
         best[i] = at
 
 

@@ -684,3 +684,48 @@ def count_kinds(hands, out):
     for i in range(hands.shape[0]):
         for j in range(hands.shape[1]):
             out[i, hands[i, j]] += 1
+
+
+@jit
+def hand_unseen_top_rows(s, rows, seats, deck, kind, param, recall_salt, hand_out, unseen_out, top_out):
+    """For each row i, in one pass over the state rows (lazy_view.EnginePlayView.hand_unseen: no
+    (n, 38) gathers of hand and seen first): hand_out[i] = the seat's hand as float32,
+    unseen_out[i] = max(deck - that hand - seen, 0) (the cards the seat has not seen; whole
+    numbers, so the same values as float32 operations on the gathered rows), and top_out[i] =
+    known_draw_rows's depth 0 (kind < 0: nothing known). The rows ahead are prefetched."""
+    n = len(rows)
+    K = s.hand.shape[2]
+    for i in range(n):
+        if i + 2 * AHEAD < n:
+            _prefetch(s.dn, (rows[i + 2 * AHEAD],))
+        if i + AHEAD < n:
+            ra = rows[i + AHEAD]
+            _prefetch(s.seen, (ra, 0))
+            _prefetch(s.hand, (ra, seats[i + AHEAD], 0))
+            if kind >= 0:
+                at = max(np.int64(s.dn[ra]) - 1, 0)
+                _prefetch(s.dstamp, (ra, at))
+                _prefetch(s.draw, (ra, at))
+        r, p = rows[i], seats[i]
+        for k in range(K):
+            h = np.float32(s.hand[r, p, k])
+            hand_out[i, k] = h
+            u = deck[k] - h - np.float32(s.seen[r, k])
+            unseen_out[i, k] = u if u > 0 else np.float32(0.0)
+        top_out[i] = -1
+        if kind < 0:
+            continue
+        at = np.int64(s.dn[r]) - 1
+        if at < 0:
+            continue
+        stamp = np.int64(s.dstamp[r, at])
+        if stamp < 0:
+            continue
+        if kind == 1 and stamp < np.int64(s.seq[r]) - np.int64(param):
+            continue
+        if kind == 2:
+            key = _hash(s.key[r] ^ recall_salt, 0, 0)           # keyed_chance.recall_keys
+            u = (np.float64(_hash(key, stamp, seats[i]) >> np.uint64(11)) + 0.5) * _TO_UNIT
+            if not u < param:
+                continue
+        top_out[i] = s.draw[r, at]

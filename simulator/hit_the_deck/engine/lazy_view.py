@@ -19,14 +19,15 @@ def bools(bits: np.ndarray, width: int) -> np.ndarray:
     return _BIT_BYTES[b].reshape(-1, 64)[:, :width].astype(bool)
 
 
-def known_draw(st, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+def known_draw(st, rows: np.ndarray, seats: np.ndarray, depth: int = KNOWN_DEPTH) -> np.ndarray:
     """(n, 8) int8 the top of the draw pile as each seat's memory knows it (§C.10, htd.memory):
     a position is known when its card went public onto the discard pile and nothing since broke
     the pile's order (stamp >= 0); window(K) keeps the last K discards, p_recall(P) each seen
     card with probability P per seat (a fixed draw per card event and seat). Compiled
-    (kernels.known_draw_rows); known_draw_numpy is the same in numpy operations."""
+    (kernels.known_draw_rows); known_draw_numpy is the same in numpy operations. depth < 8: the
+    first `depth` columns only (each position's test is its own: the same values)."""
     kind, param = st.table.memory
-    out = np.full((len(rows), KNOWN_DEPTH), -1, dtype=np.int8)
+    out = np.full((len(rows), depth), -1, dtype=np.int8)
     if (kind == "window" and param == 0) or not len(rows):
         return out
     s = kernels.Arrays(*(getattr(st, name) for name in kernels.ARRAYS))
@@ -127,3 +128,31 @@ class EnginePlayView(PlayView):
 
     @cached_property
     def fresh(self): return self._st.fresh[self._rows]
+
+    @cached_property
+    def known_top(self):
+        """(n,) int8 known_draw[:, 0] alone: the top of the draw pile as the seat's memory knows
+        it, or -1 (the same test and recall draws as known_draw, one depth instead of eight)."""
+        if "known_draw" in self.__dict__:
+            return self.known_draw[:, 0]
+        return known_draw(self._st, self._rows, self._seats, depth=1)[:, 0]
+
+    def hand_unseen(self, deck: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """((n, 38) float32 hand, (n, 38) float32 max(deck - hand - seen, 0)) read straight from
+        the state rows in one compiled pass that also fills known_top (kernels.hand_unseen_top_rows;
+        the same values as hand.astype(float32) and float32 deck - hand - seen clipped at 0, whole
+        numbers, and as known_draw[:, 0])."""
+        n = len(self._rows)
+        hand = np.empty((n, self._st.hand.shape[2]), dtype=np.float32)
+        unseen = np.empty_like(hand)
+        top = np.empty(n, dtype=np.int8)
+        kind, param = self._st.table.memory
+        code = -1 if (kind == "window" and param == 0) else kernels.MEMORY_KINDS[kind]
+        s = kernels.Arrays(*(getattr(self._st, name) for name in kernels.ARRAYS))
+        kernels.hand_unseen_top_rows(s, np.ascontiguousarray(self._rows, dtype=np.int64),
+                                     np.ascontiguousarray(self._seats, dtype=np.int64),
+                                     np.ascontiguousarray(deck, dtype=np.float32), code, float(param or 0),
+                                     keyed_chance.RECALL_SALT, hand, unseen, top)
+        if "known_top" not in self.__dict__:
+            self.__dict__["known_top"] = top
+        return hand, unseen
