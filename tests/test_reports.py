@@ -20,14 +20,18 @@ STRONG = {"shoot-the-moon": ("strong_play_big_moon", "big_before", ("odd", "roll
 # empty), and 30 strong-play hands or deals (at 30 in a row a strong-play table gets its difference rows).
 SIZES = {"shoot-the-moon": (400, 4, 13), "moon": (120, 4, 4), "hit-the-deck": (60, 4, None)}
 REBUILT = "shoot-the-moon"      # the cheapest report: its test also builds it a second time over the first
+LAB_ARMS = 5    # the house-rules section plays the first 5 rule changes (tests/test_rules_lab.py sweeps them all):
+                # with each game's flag order that includes one that never fires and ones that do
 
 
 def build(game, out, seed=3) -> dict[str, list[str]]:
     """The game's tiny report in `out`: {figure: its problems at saved size (tests/test_figures.py)}."""
+    from moonshot.analysis import rules_lab
     from moonshot.reports import document
     from tests.test_figures import problems
     seen: dict[str, list[str]] = {}
     save = document.Document.figure
+    sweep = rules_lab.sweep_arms
 
     def checked(self, name, fig, caption):
         seen[name] = problems(fig)
@@ -37,6 +41,7 @@ def build(game, out, seed=3) -> dict[str, list[str]]:
     module = importlib.import_module("moonshot.reports." + game.replace("-", "_"))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(document.Document, "figure", checked)
+        patch.setattr(rules_lab, "sweep_arms", lambda setup: (sweep(setup)[0][:LAB_ARMS], sweep(setup)[1]))
         if strong_share:
             patch.setattr(module, "STRONG_SHARE", strong_share)
         if game == "hit-the-deck":
@@ -57,7 +62,10 @@ def test_report_writes_md_html_png_csv_parquet(game, tmp_path):
     table, figures = EXPECTED[game]
     assert seen and {name: found for name, found in seen.items() if found} == {}
     assert (out / "report.md").read_text().startswith(f"# {GAMES[game].title}")
-    assert "## House rules: which ones matter?" in (out / "report.md").read_text()     # the rules lab's section
+    md = (out / "report.md").read_text()
+    house = md.split("## House rules: which ones matter?")[1].split("\n## ")[0]     # the rules lab's section
+    assert "Rule changes ranked by effect size" in house
+    assert {"house_rules", "house_rules_never_fired"} <= {p.stem for p in (out / "tables").glob("*.csv")}
     html = (out / "report.html").read_text()
     assert html.count("data:image/png;base64,") >= figures
     assert len(list((out / "figures").glob("*.png"))) >= figures
