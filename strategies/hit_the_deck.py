@@ -281,47 +281,72 @@ class Tactician:
         return choice
 
     def choose(self, view: PlayView, bits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        return self._scored(view, bits, rng)[1]
+        return self._scored(view, bits, rng, reuse=True)[1]
 
     def scores(self, view: PlayView, bits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """(m, 39) the score of every choice (the highest legal one is played); illegal columns
         lie below every legal one. moonshot serve's hint panel shows them."""
         return self._scored(view, bits, rng)[0]
 
-    def _scored(self, view: PlayView, bits: np.ndarray, rng: np.random.Generator):
+    def _scored(self, view: PlayView, bits: np.ndarray, rng: np.random.Generator, reuse: bool = False):
         """(scores (m, 39), argmax (m,)): scores_numpy's arithmetic, float32 step for step, in one
         compiled pass per game (_score_rows); the two matrix products stay numpy's (BLAS's
-        summation order is what the numbers were made with)."""
+        summation order is what the numbers were made with). reuse: the (m, 38..40) float32
+        working arrays, the scores among them, are this player's buffers, kept from ask to ask
+        (play's path: only the argmax leaves it; scores() gets arrays of its own)."""
         lin, const, answer, flip_cut, cut_bonus, sit, deck = self.tables(view.rules, view.players)
         m = len(bits)
-        from_state = getattr(view, "hand_unseen", None)       # the engine's view: straight from its rows
-        if from_state is not None:
-            hand, unseen = from_state(deck)
-        else:
+        buf = self._buffers(m) if reuse else None
+        if buf is None:
             hand = np.empty((m, N_KINDS), dtype=np.float32)
             unseen = np.empty((m, N_KINDS), dtype=np.float32)
+            both = np.empty((m, N_KINDS + 2), dtype=np.float32)
+            p = np.empty((m, N_KINDS + 1), dtype=np.float32)
+            score = np.empty((m, N_KINDS + 1), dtype=np.float32)
+        else:
+            hand, unseen, both, p, score = buf
+        rows_of = getattr(view, "fill_rows", None)            # the engine's view: straight from its rows
+        if rows_of is not None:
+            known_top, sizes, dirn, rows, seats = rows_of(deck, hand, unseen)
+        else:
             _hand_and_unseen(np.ascontiguousarray(view.hand), np.ascontiguousarray(view.seen), deck, hand, unseen)
-        both = hand @ lin                          # (m,40): follow; col 38 = HTD held, col 39 = points held
-        p = unseen @ answer                        # (m,39); col 38 = unseen in all
-        known_top = getattr(view, "known_top", None)          # the engine's view: the top alone
-        known_top = np.ascontiguousarray(view.known_draw[:, 0] if known_top is None else known_top)
-        draw = (bits >> np.uint64(DRAW)) & np.uint64(1) != 0
-        if draw.any():                             # read only where a draw is a choice (as before)
+            known_top = getattr(view, "known_top", None)
+            known_top = np.ascontiguousarray(view.known_draw[:, 0] if known_top is None else known_top)
+            sizes = np.ascontiguousarray(view.hand_sizes, dtype=np.int16)
+            dirn = np.ascontiguousarray(view.direction, dtype=np.int8)
+            rows = np.arange(m, dtype=np.int64)
+            seats = np.ascontiguousarray(view.seat, dtype=np.int64)
+        np.matmul(hand, lin, out=both)             # (m,40): follow; col 38 = HTD held, col 39 = points held
+        np.matmul(unseen, answer, out=p)           # (m,39); col 38 = unseen in all
+        bits = np.ascontiguousarray(bits, dtype=np.uint64)
+        if _any_draw(bits):                        # read only where a draw is a choice (as before)
             demand = np.ascontiguousarray(view.demand, dtype=np.int8)
             top = np.ascontiguousarray(view.top, dtype=np.int8)
             drawn = np.ascontiguousarray(view.drawn, dtype=np.int8)
         else:
-            demand = top = drawn = np.zeros(m, dtype=np.int8)
+            demand = top = drawn = _no_draw(m)
         noise = rng.integers(0, len(NOISE), m)
-        score = np.empty((m, N_KINDS + 1), dtype=np.float32)
         best = np.empty(m, dtype=np.intp)
-        _score_rows(both, p, unseen, np.ascontiguousarray(view.hand_sizes, dtype=np.int16),
-                    np.ascontiguousarray(view.seat, dtype=np.int64), np.ascontiguousarray(view.direction, dtype=np.int64),
-                    view.players, known_top, np.ascontiguousarray(bits, dtype=np.uint64), demand, top, drawn,
+        _score_rows(both, p, unseen, sizes, rows, seats, dirn, view.players, known_top, bits, demand, top, drawn,
                     noise, NOISE, const, answer, flip_cut, cut_bonus, sit, self.threat, PENALTY, IS_HTD,
                     np.float32(self.shed), np.float32(self.long_hand), np.float32(self.keep_last),
                     float(self.draw_cost), score, best)
         return score, best
+
+    def _buffers(self, m: int):
+        """This player's working arrays for m games (grown when a larger batch comes; the rows
+        [:m] of each, contiguous)."""
+        buf = self.__dict__.get("_buf")
+        if buf is None or len(buf[0]) < m:
+            buf = tuple(np.empty((m, w), dtype=np.float32)
+                        for w in (N_KINDS, N_KINDS, N_KINDS + 2, N_KINDS + 1, N_KINDS + 1))
+            self.__dict__["_buf"] = buf
+        return tuple(b[:m] for b in buf)
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state.pop("_buf", None)                    # working arrays are not sent to worker processes
+        return state
 
     def scores_numpy(self, view: PlayView, bits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """scores in numpy operations over the whole batch: what _score_rows must match bit for
@@ -398,6 +423,20 @@ def _lowest_and_multi(bits, choice, multi):
 
 
 @numba.njit(cache=True, nogil=True)
+def _any_draw(bits):
+    """Whether any mask has the DRAW column (a draw or keeping a drawn card is a choice)."""
+    for b in bits:
+        if (b >> np.uint64(38)) & np.uint64(1):
+            return True
+    return False
+
+
+def _no_draw(m: int) -> np.ndarray:
+    """(m,) int8 zeros (demand, top and drawn where no game may draw: never read)."""
+    return np.zeros(m, dtype=np.int8)
+
+
+@numba.njit(cache=True, nogil=True)
 def _hand_and_unseen(raw, seen, deck, hand, unseen):
     """hand as float32, and the cards not yet seen max(deck - hand - seen, 0) (whole numbers: exact)."""
     for i in range(raw.shape[0]):
@@ -409,22 +448,26 @@ def _hand_and_unseen(raw, seen, deck, hand, unseen):
 
 
 @numba.njit(cache=True, nogil=True)
-def _score_rows(both, p, unseen, sizes, seat, step, players, known_top, bits, demand, top, drawn, noise, noise_table,
-                const, answer, flip_cut, cut_bonus, sit, threat_of, penalty, is_htd, shed, long_hand, keep_last,
-                draw_cost, score, best):
+def _score_rows(both, p, unseen, sizes, rows, seat, dirn, players, known_top, bits, demand, top, drawn, noise,
+                noise_table, const, answer, flip_cut, cut_bonus, sit, threat_of, penalty, is_htd, shed, long_hand,
+                keep_last, draw_cost, score, best):
     """Tactician.scores_numpy for one game at a time: the same float32 operations in the same
     order (float32 operands stay float32 in numba; no fused multiply-adds without fastmath), so
-    the same scores bit for bit; best[i] is the first highest column, as argmax."""
+    the same scores bit for bit; best[i] is the first highest column, as argmax. Game i's hand
+    sizes are sizes[rows[i]] and its direction dirn[rows[i]] (the engine's state rows, read in
+    place; rows = arange(m) over a view's own arrays)."""
     K = 38
     for i in range(both.shape[0]):
-        s = seat[i]
-        size = sizes[i, s]
+        s = np.int64(seat[i])
+        r = rows[i]
+        size = sizes[r, s]
         min_opp = 999
         for j in range(players):
-            if j != s and sizes[i, j] < min_opp:
-                min_opp = sizes[i, j]
-        nsize = min(sizes[i, (s + step[i]) % players], 8)
-        psize = min(sizes[i, (s - step[i]) % players], 8)
+            if j != s and sizes[r, j] < min_opp:
+                min_opp = sizes[r, j]
+        step = np.int64(dirn[r])
+        nsize = min(sizes[r, (s + step) % players], 8)
+        psize = min(sizes[r, (s - step) % players], 8)
         n_htd = both[i, K]
         points = both[i, K + 1]
         w_shed = shed + long_hand * np.float32(min(max(size - min_opp, 0), 8))
@@ -433,6 +476,8 @@ def _score_rows(both, p, unseen, sizes, seat, step, players, known_top, bits, de
         pthreat = threat_of[psize]
         total = p[i, K] + _F1E6
         kt = known_top[i]
+        b = bits[i]
+        nz = noise[i]
         for k in range(K):
             v = both[i, k] + (w_shed * penalty[k] + const[k])
             v = v - last_wild * (np.float32(1.0) if is_htd[k] else np.float32(0.0))
@@ -441,7 +486,8 @@ def _score_rows(both, p, unseen, sizes, seat, step, players, known_top, bits, de
                 pk = pk + (np.float32(1.0) - pk) * answer[kt, k]
             left = (points - penalty[k]) * _TENTH
             v = v - (threat * (pk * left - cut_bonus[k]) + pthreat * flip_cut[k])
-            score[i, k] = v
+            v = v + noise_table[nz, k]              # the noise and the legal lift, as below for column 38
+            score[i, k] = v + (LEGAL_LIFT if (b >> np.uint64(k)) & np.uint64(1) else np.float32(0.0))
         v = n_htd
         if (bits[i] >> np.uint64(K)) & np.uint64(1):
             d = demand[i]
@@ -454,13 +500,8 @@ def _score_rows(both, p, unseen, sizes, seat, step, players, known_top, bits, de
             drawn_points = penalty[kt] if kt >= 0 else _FIVE
             held = (points + (drawn_points if turn else np.float32(0.0))) * _TENTH
             v = np.float32(np.float64(-threat * p_now * held) - (draw_cost if turn else 0.0))
-        score[i, K] = v
-        b = bits[i]
-        nz = noise[i]
-        for k in range(K + 1):
-            x = score[i, k] + noise_table[nz, k]
-            x = x + (LEGAL_LIFT if (b >> np.uint64(k)) & np.uint64(1) else np.float32(0.0))
-            score[i, k] = x
+        v = v + noise_table[nz, K]
+        score[i, K] = v + (LEGAL_LIFT if (b >> np.uint64(K)) & np.uint64(1) else np.float32(0.0))
         # the first highest column, as argmax: the highest value by four running maxima (no branch
         # per column, four chains at once; the scores are never NaN), then the first column that has it
         m0, m1, m2, m3 = score[i, 0], score[i, 1], score[i, 2], score[i, 3]
