@@ -640,6 +640,22 @@ MEMORY_KINDS = {"perfect": 0, "window": 1, "p_recall": 2}     # htd.memory's mod
 
 
 @jit
+def _remembers(s, r, at, seat, kind, param, recall_salt):
+    """Whether the seat's memory (kind 0 perfect, 1 window(param), 2 p_recall(param)) holds the
+    draw-pile card at `at` of row r: a card from a discard, recent enough, recalled by its key."""
+    stamp = np.int64(s.dstamp[r, at])
+    if stamp < 0:
+        return False
+    if kind == 1 and stamp < np.int64(s.seq[r]) - np.int64(param):
+        return False
+    if kind == 2:
+        key = _hash(s.key[r] ^ recall_salt, 0, 0)           # keyed_chance.recall_keys
+        u = (np.float64(_hash(key, stamp, seat) >> np.uint64(11)) + 0.5) * _TO_UNIT
+        return u < param
+    return True
+
+
+@jit
 def known_draw_rows(s, rows, seats, kind, param, recall_salt, out):
     """lazy_view.known_draw for each row: out[i, d] the card d below the top of the draw pile
     when the seat's memory knows it, else -1 (the same test and the same recall draws)."""
@@ -648,20 +664,7 @@ def known_draw_rows(s, rows, seats, kind, param, recall_salt, out):
         top = np.int64(s.dn[r]) - 1
         for d in range(out.shape[1]):
             at = top - d
-            out[i, d] = -1
-            if at < 0:
-                continue
-            stamp = np.int64(s.dstamp[r, at])
-            if stamp < 0:
-                continue
-            if kind == 1 and stamp < np.int64(s.seq[r]) - np.int64(param):
-                continue
-            if kind == 2:
-                key = _hash(s.key[r] ^ recall_salt, 0, 0)           # keyed_chance.recall_keys
-                u = (np.float64(_hash(key, stamp, seats[i]) >> np.uint64(11)) + 0.5) * _TO_UNIT
-                if not u < param:
-                    continue
-            out[i, d] = s.draw[r, at]
+            out[i, d] = s.draw[r, at] if at >= 0 and _remembers(s, r, at, seats[i], kind, param, recall_salt) else -1
 
 
 @numba.njit(cache=True)
@@ -716,16 +719,5 @@ def hand_unseen_top_rows(s, rows, seats, deck, kind, param, recall_salt, hand_ou
         if kind < 0:
             continue
         at = np.int64(s.dn[r]) - 1
-        if at < 0:
-            continue
-        stamp = np.int64(s.dstamp[r, at])
-        if stamp < 0:
-            continue
-        if kind == 1 and stamp < np.int64(s.seq[r]) - np.int64(param):
-            continue
-        if kind == 2:
-            key = _hash(s.key[r] ^ recall_salt, 0, 0)           # keyed_chance.recall_keys
-            u = (np.float64(_hash(key, stamp, seats[i]) >> np.uint64(11)) + 0.5) * _TO_UNIT
-            if not u < param:
-                continue
-        top_out[i] = s.draw[r, at]
+        if at >= 0 and _remembers(s, r, at, p, kind, param, recall_salt):
+            top_out[i] = s.draw[r, at]
