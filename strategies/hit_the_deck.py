@@ -296,28 +296,6 @@ class Tactician:
         (play's path: only the argmax leaves it; scores() gets arrays of its own)."""
         lin, const, answer, flip_cut, cut_bonus, sit, deck = self.tables(view.rules, view.players)
         m = len(bits)
-        buf = self._buffers(m) if reuse else None
-        if buf is None:
-            hand = np.empty((m, N_KINDS), dtype=np.float32)
-            unseen = np.empty((m, N_KINDS), dtype=np.float32)
-            both = np.empty((m, N_KINDS + 2), dtype=np.float32)
-            p = np.empty((m, N_KINDS + 1), dtype=np.float32)
-            score = np.empty((m, N_KINDS + 1), dtype=np.float32)
-        else:
-            hand, unseen, both, p, score = buf
-        rows_of = getattr(view, "fill_rows", None)            # the engine's view: straight from its rows
-        if rows_of is not None:
-            known_top, sizes, dirn, rows, seats = rows_of(deck, hand, unseen)
-        else:
-            _hand_and_unseen(np.ascontiguousarray(view.hand), np.ascontiguousarray(view.seen), deck, hand, unseen)
-            known_top = getattr(view, "known_top", None)
-            known_top = np.ascontiguousarray(view.known_draw[:, 0] if known_top is None else known_top)
-            sizes = np.ascontiguousarray(view.hand_sizes, dtype=np.int16)
-            dirn = np.ascontiguousarray(view.direction, dtype=np.int8)
-            rows = np.arange(m, dtype=np.int64)
-            seats = np.ascontiguousarray(view.seat, dtype=np.int64)
-        np.matmul(hand, lin, out=both)             # (m,40): follow; col 38 = HTD held, col 39 = points held
-        np.matmul(unseen, answer, out=p)           # (m,39); col 38 = unseen in all
         bits = np.ascontiguousarray(bits, dtype=np.uint64)
         if _any_draw(bits):                        # read only where a draw is a choice (as before)
             demand = np.ascontiguousarray(view.demand, dtype=np.int8)
@@ -327,21 +305,56 @@ class Tactician:
             demand = top = drawn = _no_draw(m)
         noise = rng.integers(0, len(NOISE), m)
         best = np.empty(m, dtype=np.intp)
-        _score_rows(both, p, unseen, sizes, rows, seats, dirn, view.players, known_top, bits, demand, top, drawn,
-                    noise, NOISE, const, answer, flip_cut, cut_bonus, sit, self.threat, PENALTY, IS_HTD,
-                    np.float32(self.shed), np.float32(self.long_hand), np.float32(self.keep_last),
-                    float(self.draw_cost), score, best)
-        return score, best
+        rows_of = getattr(view, "fill_rows", None)            # the engine's view: straight from its rows
+        # the engine's view goes in blocks of BLOCK games (the last one BLOCK..2*BLOCK-1), so each
+        # block's working arrays stay in cache from the row pass through the products to the scores;
+        # every block but the last a multiple of BLAS's row unroll, the last one as large as the
+        # whole once was: each row's products are summed as in one product over all m rows
+        block = BLOCK if rows_of is not None else max(m, 1)
+        nb = max(m // block, 1)
+        buf = self._buffers(min(m, 2 * block)) if reuse else None
+        score_all = None if reuse else np.empty((m, N_KINDS + 1), dtype=np.float32)
+        for j in range(nb):
+            lo = j * block
+            hi = m if j == nb - 1 else lo + block
+            n = hi - lo
+            if buf is None:
+                hand = np.empty((n, N_KINDS), dtype=np.float32)
+                unseen = np.empty((n, N_KINDS), dtype=np.float32)
+                both = np.empty((n, N_KINDS + 2), dtype=np.float32)
+                p = np.empty((n, N_KINDS + 1), dtype=np.float32)
+            else:
+                hand, unseen, both, p, score = (a[:n] for a in buf)
+            if score_all is not None:
+                score = score_all[lo:hi]
+            if rows_of is not None:
+                known_top, sizes, dirn, rows, seats = rows_of(deck, hand, unseen, lo, hi)
+            else:
+                _hand_and_unseen(np.ascontiguousarray(view.hand), np.ascontiguousarray(view.seen), deck, hand, unseen)
+                known_top = getattr(view, "known_top", None)
+                known_top = np.ascontiguousarray(view.known_draw[:, 0] if known_top is None else known_top)
+                sizes = np.ascontiguousarray(view.hand_sizes, dtype=np.int16)
+                dirn = np.ascontiguousarray(view.direction, dtype=np.int8)
+                rows = np.arange(m, dtype=np.int64)
+                seats = np.ascontiguousarray(view.seat, dtype=np.int64)
+            np.matmul(hand, lin, out=both)         # (n,40): follow; col 38 = HTD held, col 39 = points held
+            np.matmul(unseen, answer, out=p)       # (n,39); col 38 = unseen in all
+            _score_rows(both, p, unseen, sizes, rows, seats, dirn, view.players, known_top, bits[lo:hi],
+                        demand[lo:hi], top[lo:hi], drawn[lo:hi], noise[lo:hi], NOISE, const, answer, flip_cut,
+                        cut_bonus, sit, self.threat, PENALTY, IS_HTD, np.float32(self.shed),
+                        np.float32(self.long_hand), np.float32(self.keep_last), float(self.draw_cost), score,
+                        best[lo:hi])
+        return score_all, best
 
     def _buffers(self, m: int):
         """This player's working arrays for m games (grown when a larger batch comes; the rows
-        [:m] of each, contiguous)."""
+        [:m] of each are taken)."""
         buf = self.__dict__.get("_buf")
         if buf is None or len(buf[0]) < m:
             buf = tuple(np.empty((m, w), dtype=np.float32)
                         for w in (N_KINDS, N_KINDS, N_KINDS + 2, N_KINDS + 1, N_KINDS + 1))
             self.__dict__["_buf"] = buf
-        return tuple(b[:m] for b in buf)
+        return buf
 
     def __getstate__(self):
         state = self.__dict__.copy()
@@ -405,6 +418,7 @@ class Tactician:
 
 
 LEGAL_LIFT = np.float32(1e6)
+BLOCK = 1024            # games scored per block (a multiple of BLAS's row unroll: see Tactician._scored)
 NOISE = np.random.default_rng(12345).random((256, N_KINDS + 1), dtype=np.float32) * 0.01
 _F1E6, _TENTH, _FIVE = np.float32(1e-6), np.float32(1.0 / 10), np.float32(5.0)   # scores_numpy's constants, as float32
 

@@ -157,20 +157,24 @@ class EnginePlayView(PlayView):
             self.__dict__["known_top"] = top
         return hand, unseen
 
-    def fill_rows(self, deck: np.ndarray, hand: np.ndarray, unseen: np.ndarray):
-        """hand_unseen into the caller's (n, 38) float32 arrays `hand` and `unseen` (the same
-        compiled pass and values), for a strategy that reads the state rows in place: returns
-        (known_top (n,) int8, the state's hand sizes (R, P) int16 and directions (R,) int8,
-        rows (n,) int64 into them, seats (n,) int64)."""
-        n = len(self._rows)
-        top = np.empty(n, dtype=np.int8)
+    @cached_property
+    def _arrays(self):
+        """(the state's Arrays, rows int64, seats int64, memory code, parameter) for fill_rows."""
         kind, param = self._st.table.memory
         code = -1 if (kind == "window" and param == 0) else kernels.MEMORY_KINDS[kind]
-        s = kernels.Arrays(*(getattr(self._st, name) for name in kernels.ARRAYS))
-        rows = np.ascontiguousarray(self._rows, dtype=np.int64)
-        seats = np.ascontiguousarray(self._seats, dtype=np.int64)
-        kernels.hand_unseen_top_rows(s, rows, seats, np.ascontiguousarray(deck, dtype=np.float32), code,
-                                     float(param or 0), keyed_chance.RECALL_SALT, hand, unseen, top)
-        if "known_top" not in self.__dict__:
-            self.__dict__["known_top"] = top
+        return (kernels.Arrays(*(getattr(self._st, name) for name in kernels.ARRAYS)),
+                np.ascontiguousarray(self._rows, dtype=np.int64), np.ascontiguousarray(self._seats, dtype=np.int64),
+                code, float(param or 0))
+
+    def fill_rows(self, deck: np.ndarray, hand: np.ndarray, unseen: np.ndarray, lo: int = 0, hi: int | None = None):
+        """hand_unseen of games lo..hi into the caller's (hi - lo, 38) float32 arrays `hand` and
+        `unseen` (the same compiled pass and values), for a strategy that reads the state rows in
+        place: returns (known_top (hi - lo,) int8, the state's hand sizes (R, P) int16 and
+        directions (R,) int8, the games' rows (hi - lo,) int64 into them, their seats int64)."""
+        s, rows, seats, code, param = self._arrays
+        hi = len(rows) if hi is None else hi
+        rows, seats = rows[lo:hi], seats[lo:hi]
+        top = np.empty(hi - lo, dtype=np.int8)
+        kernels.hand_unseen_top_rows(s, rows, seats, np.ascontiguousarray(deck, dtype=np.float32), code, param,
+                                     keyed_chance.RECALL_SALT, hand, unseen, top)
         return top, self._st.size, self._st.dirn, rows, seats
