@@ -42,6 +42,12 @@ def _popcount(x):
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _lowest_index(b):
+    """The number of the lowest set bit of a nonzero uint64 (the count of the zeros below it)."""
+    return _popcount((b & (~b + np.uint64(1))) - np.uint64(1))
+
+
 @numba.njit(cache=True, nogil=True)
 def _nth_set_bit(bits, u, out):
     """out[i]: set bit number min(floor(u[i] * count), count - 1) of bits[i] (bits 0..38), as
@@ -52,7 +58,7 @@ def _nth_set_bit(bits, u, out):
         r = min(np.int16(u[i] * count), count - 1)
         for _ in range(r):                     # drop the r lowest set bits
             b &= b - np.uint64(1)
-        out[i] = _popcount((b & (~b + np.uint64(1))) - np.uint64(1))    # the lowest one left
+        out[i] = _lowest_index(b)              # the lowest one left
 
 
 @register(GAME, "random")
@@ -429,7 +435,7 @@ def _lowest_and_multi(bits, choice, multi):
     n = 0
     for i in range(len(bits)):
         b = bits[i]
-        choice[i] = _popcount((b & (~b + np.uint64(1))) - np.uint64(1)) if b else 0
+        choice[i] = _lowest_index(b) if b else 0
         if b & (b - np.uint64(1)):
             multi[n] = i
             n += 1

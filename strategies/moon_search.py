@@ -52,7 +52,6 @@ def _deal_worlds(pool, caps, allowed, u, out):
     W, R, K = u.shape
     G = caps.shape[0]
     perm = np.empty(K, dtype=np.int64)
-    where = np.empty(K, dtype=np.int64)
     count = np.empty(G, dtype=np.int64)
     masks = np.empty(G, dtype=np.int64)
     parent = np.empty(G, dtype=np.int64)

@@ -10,7 +10,7 @@ from moonshot.simulator.hit_the_deck import cards as deck
 from moonshot.simulator.hit_the_deck.engine import keyed_chance
 from moonshot.simulator.hit_the_deck.engine import kernels
 from moonshot.simulator.hit_the_deck.engine.hand import DEMAND_OF, NEXT_PHASE, HandRun
-from moonshot.simulator.hit_the_deck.engine.state import CUT, FLIP, PILE, TURN, State
+from moonshot.simulator.hit_the_deck.engine.state import PILE, State
 
 CUT_MODES = {"normal_half": kernels.CUT_NORMAL, "uniform": kernels.CUT_UNIFORM, "exact_half": kernels.CUT_HALF}
 # the methods the kernels mirror: where one is replaced (a test's probe, a subclass) the kernels
@@ -59,7 +59,7 @@ class FastRun(HandRun):
         sel, ask_bits, counts = np.zeros((4, n), np.int64), np.zeros(n, np.uint64), np.zeros(4, np.int64)
         normal_cut = g.cut_mode == kernels.CUT_NORMAL
         while True:
-            s = kernels.Arrays(*(getattr(st, name) for name in kernels.ARRAYS))
+            s = kernels.arrays(st)
             kernels.plan(s, g, sel, ask_bits, counts)
             nc, nf, na, nd = counts.tolist()
             if not (nc or nf or na or nd):

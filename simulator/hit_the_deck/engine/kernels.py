@@ -29,6 +29,11 @@ ARRAYS = ("hand", "hbits", "size", "draw", "dn", "disc", "sn", "dstamp", "sstamp
           "cur", "phase", "turns", "quiet", "key", "ctr", "out", "blocked", "maxed", "seen", "pen",
           "shouts", "lost", "forgot", "fslaps", "lacks", "fresh")
 Arrays = namedtuple("Arrays", ARRAYS)
+
+
+def arrays(st) -> Arrays:
+    """The State's arrays as the kernels take them."""
+    return Arrays(*(getattr(st, name) for name in ARRAYS))
 Consts = namedtuple("Consts", (
     "P", "max_turns", "voluntary", "optional", "cut_mode", "bottom", "bury_middle", "turn_consumed",
     "resolve_then_score", "p_notice", "no_false_slaps", "legal", "klass", "slap_kind", "demand_of",
@@ -637,6 +642,13 @@ def drawn_answers(s, g, b, keep_or_play):
 
 
 MEMORY_KINDS = {"perfect": 0, "window": 1, "p_recall": 2}     # htd.memory's models, as known_draw_rows takes them
+
+
+def memory_code(memory: tuple) -> tuple[int, float]:
+    """htd.memory's (kind, parameter) as the kernels take them: MEMORY_KINDS' code, or -1 for
+    window(0), which remembers nothing."""
+    kind, param = memory
+    return (-1 if kind == "window" and param == 0 else MEMORY_KINDS[kind]), float(param or 0)
 
 
 @jit

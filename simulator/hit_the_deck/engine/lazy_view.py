@@ -26,13 +26,12 @@ def known_draw(st, rows: np.ndarray, seats: np.ndarray, depth: int = KNOWN_DEPTH
     card with probability P per seat (a fixed draw per card event and seat). Compiled
     (kernels.known_draw_rows); known_draw_numpy is the same in numpy operations. depth < 8: the
     first `depth` columns only (each position's test is its own: the same values)."""
-    kind, param = st.table.memory
+    code, param = kernels.memory_code(st.table.memory)
     out = np.full((len(rows), depth), -1, dtype=np.int8)
-    if (kind == "window" and param == 0) or not len(rows):
+    if code < 0 or not len(rows):
         return out
-    s = kernels.Arrays(*(getattr(st, name) for name in kernels.ARRAYS))
-    kernels.known_draw_rows(s, np.ascontiguousarray(rows, dtype=np.int64), np.ascontiguousarray(seats, dtype=np.int64),
-                            kernels.MEMORY_KINDS[kind], float(param or 0), keyed_chance.RECALL_SALT, out)
+    kernels.known_draw_rows(kernels.arrays(st), np.ascontiguousarray(rows, dtype=np.int64),
+                            np.ascontiguousarray(seats, dtype=np.int64), code, param, keyed_chance.RECALL_SALT, out)
     return out
 
 
@@ -137,40 +136,19 @@ class EnginePlayView(PlayView):
             return self.known_draw[:, 0]
         return known_draw(self._st, self._rows, self._seats, depth=1)[:, 0]
 
-    def hand_unseen(self, deck: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """((n, 38) float32 hand, (n, 38) float32 max(deck - hand - seen, 0)) read straight from
-        the state rows in one compiled pass that also fills known_top (kernels.hand_unseen_top_rows;
-        the same values as hand.astype(float32) and float32 deck - hand - seen clipped at 0, whole
-        numbers, and as known_draw[:, 0])."""
-        n = len(self._rows)
-        hand = np.empty((n, self._st.hand.shape[2]), dtype=np.float32)
-        unseen = np.empty_like(hand)
-        top = np.empty(n, dtype=np.int8)
-        kind, param = self._st.table.memory
-        code = -1 if (kind == "window" and param == 0) else kernels.MEMORY_KINDS[kind]
-        s = kernels.Arrays(*(getattr(self._st, name) for name in kernels.ARRAYS))
-        kernels.hand_unseen_top_rows(s, np.ascontiguousarray(self._rows, dtype=np.int64),
-                                     np.ascontiguousarray(self._seats, dtype=np.int64),
-                                     np.ascontiguousarray(deck, dtype=np.float32), code, float(param or 0),
-                                     keyed_chance.RECALL_SALT, hand, unseen, top)
-        if "known_top" not in self.__dict__:
-            self.__dict__["known_top"] = top
-        return hand, unseen
-
     @cached_property
     def _arrays(self):
         """(the state's Arrays, rows int64, seats int64, memory code, parameter) for fill_rows."""
-        kind, param = self._st.table.memory
-        code = -1 if (kind == "window" and param == 0) else kernels.MEMORY_KINDS[kind]
-        return (kernels.Arrays(*(getattr(self._st, name) for name in kernels.ARRAYS)),
-                np.ascontiguousarray(self._rows, dtype=np.int64), np.ascontiguousarray(self._seats, dtype=np.int64),
-                code, float(param or 0))
+        return (kernels.arrays(self._st), np.ascontiguousarray(self._rows, dtype=np.int64),
+                np.ascontiguousarray(self._seats, dtype=np.int64), *kernels.memory_code(self._st.table.memory))
 
     def fill_rows(self, deck: np.ndarray, hand: np.ndarray, unseen: np.ndarray, lo: int = 0, hi: int | None = None):
-        """hand_unseen of games lo..hi into the caller's (hi - lo, 38) float32 arrays `hand` and
-        `unseen` (the same compiled pass and values), for a strategy that reads the state rows in
-        place: returns (known_top (hi - lo,) int8, the state's hand sizes (R, P) int16 and
-        directions (R,) int8, the games' rows (hi - lo,) int64 into them, their seats int64)."""
+        """Games lo..hi's hand and max(deck - hand - seen, 0) into the caller's (hi - lo, 38) float32
+        arrays `hand` and `unseen`, read from the state rows in one compiled pass
+        (kernels.hand_unseen_top_rows; whole numbers, so the same values as numpy's float32
+        arithmetic), for a strategy that reads the state rows in place: returns (known_top
+        (hi - lo,) int8, the state's hand sizes (R, P) int16 and directions (R,) int8, the games'
+        rows (hi - lo,) int64 into them, their seats int64)."""
         s, rows, seats, code, param = self._arrays
         hi = len(rows) if hi is None else hi
         rows, seats = rows[lo:hi], seats[lo:hi]
