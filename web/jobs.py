@@ -135,8 +135,9 @@ def warm(jobs: int) -> None:
     """Get the runs' processes ready before the first request: with --jobs above 1, start joblib's
     workers (they stay up WORKERS_IDLE seconds between runs), and in each, as in this
     process, import the games' analyses and load their compiled code (Moon's solver, Hit the
-    Deck's kernels) by analysing a few deals of each game's example hand. Otherwise a first run's first count waits seconds for all that. Numbers
-    are never affected: runs build everything from their own seeds."""
+    Deck's kernels) by analysing a few deals of each game's example hand. Otherwise a first run's
+    first count waits seconds for all that. Numbers are never affected: runs build everything
+    from their own seeds."""
     if jobs != 1:
         threading.Thread(target=_quietly, args=(_warm_workers, jobs), name="moonshot-warm-workers",
                          daemon=True).start()
