@@ -18,7 +18,8 @@ How it searches
   * Bounds at trick boundaries, before any search: the sure trumps (the highest trump left wins
     whatever trick it falls in, and so do the next ones while the same seat holds them) and the
     quick tricks the side on lead can cash at once (``_quick_tricks``); the last trick is
-    settled directly.
+    settled directly, and the last two, when neither bound nor table settles them, by a plain
+    minimax of their own (``_two_tricks``, stored in the table like a search's result).
   * Move ordering: a follower tries to win a trick an opponent is winning (cheapest winner first),
     and not to overtake a partner; leaders try their masters first (tiles nobody else can beat in
     the led suit), then tiles only their partner can beat, then strong tiles.
@@ -208,6 +209,13 @@ def _new_stamp(tt, work):
 
 
 @njit(inline="always", **KERNEL)
+def _seat(s, P):
+    """Seat s (0 <= s < 2P) taken modulo P, without a division (a `% P` by the run-time player
+    count compiled to an integer divide, the costliest instruction of a node)."""
+    return s - P if s >= P else s
+
+
+@njit(inline="always", **KERNEL)
 def _slot(key, mask):
     return ((key * HASH_MUL) >> 11) & mask
 
@@ -300,7 +308,7 @@ def _gen_moves(ctx, work, hands, mover, pos, led, best, win, played, first, base
             beaters = ctx[O_BEATEN + t] & others
             if beaters == 0:
                 sc += ORDER_MASTER                        # a master: wins unless trumped
-            elif ctx[O_P] == 4 and (beaters & ~hands[(mover + 2) % 4]) == 0:
+            elif ctx[O_P] == 4 and (beaters & ~hands[(mover + 2) & 3]) == 0:
                 sc += ORDER_PARTNER                       # only the partner can beat it
         else:
             p = ctx[O_POWER + t * dominoes.N_SUITS + led]
@@ -363,13 +371,101 @@ def _last_trick(ctx, hands, leader):
     best = ctx[O_POWER + t * dominoes.N_SUITS + led]
     win = leader
     for k in range(1, P):
-        s = (leader + k) % P
+        s = _seat(leader + k, P)
         u = low_index(hands[s])
         p = ctx[O_POWER + u * dominoes.N_SUITS + led]
         if p > best:
             best = p
             win = s
     return ctx[O_SIDE + win]
+
+
+@njit(inline="always", **KERNEL)
+def _follows(ctx, h, led):
+    """The tiles of hand h that may be played to a trick led in suit `led`."""
+    f = h & ctx[O_SUIT + led]
+    return f if f else h
+
+
+@njit(inline="always", **KERNEL)
+def _two_tricks_leaf(ctx, hands, leader, a, t1, t2, t3, led, k):
+    """Does the bidder's side take at least k of the last two tricks when the first goes
+    leader a, then t1, t2 (and t3 with 4 players)? `hands` already lack those tiles."""
+    P = ctx[O_P]
+    best = ctx[O_POWER + a * dominoes.N_SUITS + led]
+    win = leader
+    p = ctx[O_POWER + t1 * dominoes.N_SUITS + led]
+    if p > best:
+        best, win = p, _seat(leader + 1, P)
+    p = ctx[O_POWER + t2 * dominoes.N_SUITS + led]
+    if p > best:
+        best, win = p, _seat(leader + 2, P)
+    if P == 4:
+        p = ctx[O_POWER + t3 * dominoes.N_SUITS + led]
+        if p > best:
+            win = _seat(leader + 3, P)
+    return ctx[O_SIDE + win] + _last_trick(ctx, hands, win) >= k
+
+
+@njit(**KERNEL)
+def _two_tricks(ctx, hands, leader, k):
+    """Can the bidder's side take at least k of the last two tricks (every hand holds two tiles;
+    no end to call)? Plain minimax over the at most 2 x 2 x 2 x 2 ways to play the first of them:
+    cheaper than the search's frames, move ordering and table for so few plays (the search's
+    nodes with two tricks left were a quarter of all)."""
+    P = ctx[O_P]
+    s1 = _seat(leader + 1, P)
+    s2 = _seat(leader + 2, P)
+    s3 = _seat(leader + 3, P)     # the leader again with 3 players (then unused)
+    # a bidder-side seat needs one play that reaches k, a defender one that keeps it short
+    max0 = ctx[O_SIDE + leader] == 1
+    max1 = ctx[O_SIDE + s1] == 1
+    max2 = ctx[O_SIDE + s2] == 1
+    max3 = ctx[O_SIDE + s3] == 1
+    m0 = hands[leader]
+    while m0:
+        a = low_index(m0)
+        m0 &= m0 - 1
+        led = ctx[O_LED + a]
+        hands[leader] ^= 1 << a
+        r1 = not max1
+        m1 = _follows(ctx, hands[s1], led)
+        while m1:
+            t1 = low_index(m1)
+            m1 &= m1 - 1
+            hands[s1] ^= 1 << t1
+            r2 = not max2
+            m2 = _follows(ctx, hands[s2], led)
+            while m2:
+                t2 = low_index(m2)
+                m2 &= m2 - 1
+                hands[s2] ^= 1 << t2
+                if P == 3:
+                    r3 = _two_tricks_leaf(ctx, hands, leader, a, t1, t2, 0, led, k)
+                else:
+                    r3 = not max3
+                    m3 = _follows(ctx, hands[s3], led)
+                    while m3:
+                        t3 = low_index(m3)
+                        m3 &= m3 - 1
+                        hands[s3] ^= 1 << t3
+                        r = _two_tricks_leaf(ctx, hands, leader, a, t1, t2, t3, led, k)
+                        hands[s3] ^= 1 << t3
+                        if r == max3:
+                            r3 = r
+                            break
+                hands[s2] ^= 1 << t2
+                if r3 == max2:
+                    r2 = r3
+                    break
+            hands[s1] ^= 1 << t1
+            if r2 == max1:
+                r1 = r2
+                break
+        hands[leader] ^= 1 << a
+        if r1 == max0:
+            return r1
+    return not max0
 
 
 @njit(inline="always", **KERNEL)
@@ -480,7 +576,7 @@ def _search(ctx, tt, work, hands, leader, pos, led, best, win, played, k, first,
             pos = work[f + F_POS]
             k = work[f + F_K]
             first = work[f + F_FIRST]
-            n = _popcount(hands[(leader + P - 1) % P])
+            n = _popcount(hands[_seat(leader + P - 1, P)])
             if k <= 0:
                 r = True
                 state = RETURN
@@ -529,7 +625,14 @@ def _search(ctx, tt, work, hands, leader, pos, led, best, win, played, k, first,
                         r = False
                         state = RETURN
                         continue
-            mover = (leader + pos) % P
+                if n == 2 and calls == 0:           # cheaper than searching it (and stored)
+                    r = _two_tricks(ctx, hands, leader, k)
+                    work[f + F_KEY] = key
+                    work[f + F_N] = n
+                    work[f + F_CUT] = -1
+                    state = DONE
+                    continue
+            mover = _seat(leader + pos, P)
             led = work[f + F_LED]
             base = W_BASE + ply * SLOTS
             cnt = _gen_moves(ctx, work, hands, mover, pos, led, work[f + F_BEST], work[f + F_WIN],
