@@ -81,7 +81,8 @@ CTX_SIZE = O_BEATEN + dominoes.N_TILES
 W_STAMP, W_NODES, W_BASE, SLOTS = 0, 1, 16, 32
 MAX_PLY = 7 * 4 + 4
 W_FRAMES = W_BASE + SLOTS * MAX_PLY          # then one search frame per ply (FRAME entries)
-WORK_SIZE = W_FRAMES + 16 * MAX_PLY
+FRAME = 18          # entries of a search frame (the F_* fields by _search)
+WORK_SIZE = W_FRAMES + FRAME * MAX_PLY
 MOVE_END = 8        # a move is tile | (called end + 1) << MOVE_END (0: no end called)
 MOVE_TILE = (1 << MOVE_END) - 1   # move & MOVE_TILE: the move's tile id
 SCORES = 16         # a ply's buffer holds up to 16 moves, their ordering scores SCORES further on
@@ -541,8 +542,60 @@ def _quick_tricks(ctx, hands, leader):
 # Fields of a search frame in the work array (one frame per ply).
 F_LEADER, F_POS, F_LED, F_BEST, F_WIN, F_PLAYED, F_K, F_FIRST = 0, 1, 2, 3, 4, 5, 6, 7
 F_MOVER, F_CNT, F_IDX, F_KEY, F_N, F_MAX, F_MOVE, F_CUT = 8, 9, 10, 11, 12, 13, 14, 15
-FRAME = 16
+F_SETTLED, F_HINT = 16, 17     # a trick boundary the parent already asked the bounds about, the table's move
 ENTER, NEXT, DONE, RETURN = 0, 1, 2, 3
+UNSETTLED = -1      # _settle: the bounds leave the question open
+
+
+@njit(inline="always", **KERNEL)
+def _store(tt, stamp, key, k, n, r, move):
+    """Record in the table that the bidder's side can (r) or cannot take k of the n tricks left,
+    with the move that settled it (-1: keep the stored one)."""
+    lo, hi, hint = _tt_get(tt, stamp, key)
+    if lo < 0:
+        lo, hi = 0, n
+    if r:
+        lo = max(lo, k)
+    else:
+        hi = min(hi, k - 1)
+    _tt_put(tt, stamp, key, lo, hi, move if move >= 0 else hint)
+
+
+@njit(inline="always", **KERNEL)
+def _settle(ctx, tt, stamp, hands, leader, k, n, first):
+    """At a trick boundary (0 < k <= n): does what is known without searching settle whether
+    the bidder's side takes k of the n tricks left? -> (1, 0 or UNSETTLED, the table key (-1 on
+    the hand's first lead, which is not stored), the table's move for the position or -1)."""
+    calls = ctx[O_CALLS]
+    key = -1
+    hint = -1
+    if n == 1 and calls == 0:
+        return int(_last_trick(ctx, hands, leader) >= k), key, hint
+    if not first:      # what earlier searches proved settles most positions: first
+        key = (hands[0] | hands[1] | hands[2] | hands[3]) | (leader << LEADER_SHIFT)
+        lo, hi, hint = _tt_get(tt, stamp, key)
+        if lo >= 0:
+            if lo >= k:
+                return 1, key, hint
+            if hi < k:
+                return 0, key, hint
+    sure_b, sure_d = _sure_trumps(ctx, hands)
+    if sure_b >= k:
+        return 1, key, hint
+    if n - sure_d < k:
+        return 0, key, hint
+    # the tricks the side on lead can cash at once come on top of the sure trumps
+    if not first:
+        if ctx[O_SIDE + leader]:
+            if k > sure_b and _quick_tricks(ctx, hands, leader) >= k - sure_b:
+                return 1, key, hint
+        elif k <= n - sure_d and _quick_tricks(ctx, hands, leader) > n - sure_d - k:
+            return 0, key, hint
+    if n == 2 and calls == 0:           # cheaper than searching it (and stored like a search)
+        r = _two_tricks(ctx, hands, leader, k)
+        _store(tt, stamp, key, k, n, r, -1)
+        return int(r), key, hint
+    return UNSETTLED, key, hint
 
 
 @njit(**KERNEL)
@@ -555,7 +608,6 @@ def _search(ctx, tt, work, hands, leader, pos, led, best, win, played, k, first,
     caches recursive functions badly); moves of ply p live at W_BASE + p * SLOTS. Hands are
     changed in place and restored."""
     P = ctx[O_P]
-    calls = ctx[O_CALLS]
     stamp = work[W_STAMP]
     ply = ply0
     f = W_FRAMES + ply * FRAME
@@ -567,6 +619,7 @@ def _search(ctx, tt, work, hands, leader, pos, led, best, win, played, k, first,
     work[f + F_PLAYED] = played
     work[f + F_K] = k
     work[f + F_FIRST] = first
+    work[f + F_SETTLED] = 0
     state = ENTER
     r = False
     while True:
@@ -576,62 +629,29 @@ def _search(ctx, tt, work, hands, leader, pos, led, best, win, played, k, first,
             pos = work[f + F_POS]
             k = work[f + F_K]
             first = work[f + F_FIRST]
-            n = _popcount(hands[_seat(leader + P - 1, P)])
-            if k <= 0:
-                r = True
-                state = RETURN
-                continue
-            if k > n:
-                r = False
-                state = RETURN
-                continue
-            work[W_NODES] += 1
-            key = -1
-            hint = -1
-            if pos == 0:
-                if n == 1 and calls == 0:
-                    r = _last_trick(ctx, hands, leader) >= k
-                    state = RETURN
-                    continue
-                if not first:      # what earlier searches proved settles most positions: first
-                    key = (hands[0] | hands[1] | hands[2] | hands[3]) | (leader << LEADER_SHIFT)
-                    lo, hi, hint = _tt_get(tt, stamp, key)
-                    if lo >= 0:
-                        if lo >= k:
-                            r = True
-                            state = RETURN
-                            continue
-                        if hi < k:
-                            r = False
-                            state = RETURN
-                            continue
-                sure_b, sure_d = _sure_trumps(ctx, hands)
-                if sure_b >= k:
+            if work[f + F_SETTLED]:       # a trick boundary its parent counted and asked already
+                n = work[f + F_N]
+                key = work[f + F_KEY]
+                hint = work[f + F_HINT]
+            else:
+                n = _popcount(hands[_seat(leader + P - 1, P)])
+                if k <= 0:
                     r = True
                     state = RETURN
                     continue
-                if n - sure_d < k:
+                if k > n:
                     r = False
                     state = RETURN
                     continue
-                # the tricks the side on lead can cash at once come on top of the sure trumps
-                if not first:
-                    if ctx[O_SIDE + leader]:
-                        if k > sure_b and _quick_tricks(ctx, hands, leader) >= k - sure_b:
-                            r = True
-                            state = RETURN
-                            continue
-                    elif k <= n - sure_d and _quick_tricks(ctx, hands, leader) > n - sure_d - k:
-                        r = False
+                work[W_NODES] += 1
+                key = -1
+                hint = -1
+                if pos == 0:
+                    settled, key, hint = _settle(ctx, tt, stamp, hands, leader, k, n, first)
+                    if settled != UNSETTLED:
+                        r = settled == 1
                         state = RETURN
                         continue
-                if n == 2 and calls == 0:           # cheaper than searching it (and stored)
-                    r = _two_tricks(ctx, hands, leader, k)
-                    work[f + F_KEY] = key
-                    work[f + F_N] = n
-                    work[f + F_CUT] = -1
-                    state = DONE
-                    continue
             mover = _seat(leader + pos, P)
             led = work[f + F_LED]
             base = W_BASE + ply * SLOTS
@@ -664,14 +684,41 @@ def _search(ctx, tt, work, hands, leader, pos, led, best, win, played, k, first,
             c = f + FRAME
             led2, best2, win2 = _played(ctx, mv, mover, pos, work[f + F_LED], work[f + F_BEST], work[f + F_WIN])
             if pos == P - 1:
+                # the trick is complete: ask the bounds about the next one here, and enter it
+                # (a frame) only when they leave it open (most boundaries never need one)
+                k2 = work[f + F_K] - ctx[O_SIDE + win2]
+                n2 = work[f + F_N] - 1
+                key2 = -1
+                hint2 = -1
+                if k2 <= 0:
+                    settled = 1
+                elif k2 > n2:
+                    settled = 0
+                else:
+                    work[W_NODES] += 1
+                    settled, key2, hint2 = _settle(ctx, tt, stamp, hands, win2, k2, n2, False)
+                if settled != UNSETTLED:
+                    hands[mover] ^= bit
+                    if (settled == 1) == (work[f + F_MAX] == 1):
+                        work[f + F_CUT] = mv
+                        r = settled == 1
+                        state = DONE
+                    else:
+                        work[f + F_IDX] += 1
+                    continue
                 work[c + F_LEADER] = win2
                 work[c + F_POS] = 0
                 work[c + F_LED] = 0
                 work[c + F_BEST] = 0
                 work[c + F_WIN] = 0
                 work[c + F_PLAYED] = 0
-                work[c + F_K] = work[f + F_K] - ctx[O_SIDE + win2]
+                work[c + F_K] = k2
+                work[c + F_N] = n2
+                work[c + F_KEY] = key2
+                work[c + F_HINT] = hint2
+                work[c + F_SETTLED] = 1
             else:
+                work[c + F_SETTLED] = 0
                 work[c + F_LEADER] = leader
                 work[c + F_POS] = pos + 1
                 work[c + F_LED] = led2
@@ -685,16 +732,7 @@ def _search(ctx, tt, work, hands, leader, pos, led, best, win, played, k, first,
         elif state == DONE:
             key = work[f + F_KEY]
             if key >= 0:
-                k = work[f + F_K]
-                lo, hi, hint = _tt_get(tt, stamp, key)
-                if lo < 0:
-                    lo, hi = 0, work[f + F_N]
-                if r:
-                    lo = max(lo, k)
-                else:
-                    hi = min(hi, k - 1)
-                cut = work[f + F_CUT]
-                _tt_put(tt, stamp, key, lo, hi, cut if cut >= 0 else hint)
+                _store(tt, stamp, key, work[f + F_K], work[f + F_N], r, work[f + F_CUT])
             state = RETURN
         else:  # RETURN: hand r to the parent frame
             if ply == ply0:
