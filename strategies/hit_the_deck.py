@@ -116,24 +116,78 @@ def situation_table(word_on_word: bool) -> np.ndarray:
 
 
 @lru_cache(maxsize=32)
-def answer_table(word_on_word: bool, players: int) -> np.ndarray:
-    """(38, 38) float32 AFTER[k, j]: how likely the next seat may play a card of kind j once I play
-    kind k. A number leaves itself on top; a Cut or a Flip uses up the next seat's turn (0); an
-    HTD-N or HTD-C leaves its demand; after an HTD-H anything goes, unless that seat loses the
-    slap race (about 1 in players-1 with like reflexes) and holds 4 more cards."""
-    legal = situation_table(word_on_word)
-    after = np.zeros((N_KINDS, N_KINDS), dtype=np.float32)
+def answer_situations(players: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each kind k I play: (the situation the next seat then faces (38,) int8, how likely it
+    may answer there when it holds a card that may be played (38,) float32). A number leaves
+    itself on top; a Cut or a Flip uses up the next seat's turn (0); an HTD-N or HTD-C leaves its
+    demand; after an HTD-H anything goes, unless that seat loses the slap race (about 1 in
+    players-1 with like reflexes) and holds 4 more cards."""
+    situation = np.arange(N_KINDS, dtype=np.int8)
+    weight = np.ones(N_KINDS, dtype=np.float32)
     for k in range(N_KINDS):
         cls = cards.CLASS[k]
-        if cls in (cards.NUMBER,):
-            after[k] = legal[k]
+        if cls in (cards.CUT, cards.FLIP):
+            weight[k] = 0.0
         elif cls == cards.HTD_N:
-            after[k] = legal[N_KINDS + cards.VALUE[k] - 1]
+            situation[k] = N_KINDS + cards.VALUE[k] - 1
         elif cls == cards.HTD_C:
-            after[k] = legal[N_KINDS + 5 + k - cards.htd_c(0)]
+            situation[k] = N_KINDS + cards.COLOUR_DEMAND + k - cards.htd_c(0)
         elif cls == cards.HTD_H:
-            after[k] = 1.0 - 1.0 / max(players - 1, 1)
-    return after
+            weight[k] = 1.0 - 1.0 / max(players - 1, 1)
+    return situation, weight
+
+
+@lru_cache(maxsize=32)
+def answer_table(word_on_word: bool, players: int) -> np.ndarray:
+    """(38, 38) float32 AFTER[k, j]: how likely the next seat may play a card of kind j once I play
+    kind k (answer_situations: the situation's playable kinds, times its weight)."""
+    situation, weight = answer_situations(players)
+    return weight[:, None] * situation_table(word_on_word)[situation]
+
+
+N_SITUATIONS = N_KINDS + cards.N_DEMANDS      # situation_table's rows
+_RUN = cards.KINDS_PER_COLOUR
+_DEMAND_V, _DEMAND_C = N_KINDS, N_KINDS + cards.COLOUR_DEMAND      # the rows of the two kinds of demand
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def situation_counts(x, i, word_on_word, out):
+    """out[s] = x[i] @ situation_table[s] for every situation s: the cards of row x[i] (counts by
+    kind) that may be played there, summed over the card layout (cards.py) as HTD-3 reads: any
+    Hit the Deck card, the top's colour, a number's value, with htd.word_matches_word a word's
+    word; a demand takes its value's numbers or its colour's cards. Returns the row's Hit the
+    Deck cards. Whole numbers, so exact (tests check it against situation_table). Rows are
+    passed as (x, i), never as x[i]: a slice is counted in and out of numba's reference counts,
+    which costs more than the sums."""
+    htd = np.float32(0.0)
+    for k in range(cards.HTD_N_BASE, N_KINDS):
+        htd += x[i, k]
+    cuts = np.float32(0.0)
+    flips = np.float32(0.0)
+    for c in range(cards.N_COLOURS):
+        cuts += x[i, c * _RUN + cards.CUT_SLOT]
+        flips += x[i, c * _RUN + cards.FLIP_SLOT]
+    for v in range(cards.N_VALUES):                            # a number demand: that value's numbers
+        n = np.float32(0.0)
+        for c in range(cards.N_COLOURS):
+            n += x[i, c * _RUN + v]
+        out[_DEMAND_V + v] = n
+    coloured = np.float32(0.0)
+    for c in range(cards.N_COLOURS):
+        b = c * _RUN
+        colour = np.float32(0.0)
+        for k in range(b, b + _RUN):
+            colour += x[i, k]
+        out[_DEMAND_C + c] = colour                              # a colour demand: that colour's cards
+        coloured += colour
+        base = htd + colour
+        for v in range(cards.N_VALUES):                          # a number on top: its colour or value
+            out[b + v] = base + out[_DEMAND_V + v] - x[i, b + v]
+        out[b + cards.CUT_SLOT] = base + (cuts - x[i, b + cards.CUT_SLOT] if word_on_word else np.float32(0.0))
+        out[b + cards.FLIP_SLOT] = base + (flips - x[i, b + cards.FLIP_SLOT] if word_on_word else np.float32(0.0))
+    for k in range(cards.HTD_N_BASE, N_KINDS):                   # a Hit the Deck card on top: anything
+        out[k] = coloured + htd
+    return htd
 
 
 def scored_choice(score: np.ndarray, legal: np.ndarray, rng: np.random.Generator,
@@ -272,8 +326,11 @@ class Tactician:
             answer[:, N_KINDS] = 1.0                                  # column 38: cards unseen in all
             flip_cut = np.where(cards.CLASS == cards.FLIP, 0.4, 0.0).astype(np.float32)
             cut_bonus = np.where(cards.CLASS == cards.CUT, 3 * self.cut / max(self.fear, 1e-6), 0.0).astype(np.float32)
+            # the two products as situation counts (situation_counts) times one weight per column
+            follow_w = np.where(IS_COLOURED, np.float32(self.follow), np.float32(0.0)).astype(np.float32)
+            counts = (key[0], follow_w, *answer_situations(players)[::-1])
             self._tables[key] = (lin, const.astype(np.float32), answer, flip_cut, cut_bonus, sit,
-                                 _deck(rules))
+                                 _deck(rules), counts)
         return self._tables[key]
 
     def play(self, view: PlayView, rng: np.random.Generator) -> np.ndarray:
@@ -287,23 +344,15 @@ class Tactician:
         return choice
 
     def choose(self, view: PlayView, bits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        return self._scored(view, bits, rng, reuse=True)[1]
+        return self.best(view, bits, rng)[0]
 
-    def scores(self, view: PlayView, bits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """(m, 39) the score of every choice (the highest legal one is played); illegal columns
-        lie below every legal one. moonshot serve's hint panel shows them."""
-        return self._scored(view, bits, rng)[0]
-
-    def _scored(self, view: PlayView, bits: np.ndarray, rng: np.random.Generator, reuse: bool = False):
-        """(scores (m, 39), argmax (m,)): scores_numpy's arithmetic, float32 step for step, in one
-        compiled pass per game (_score_rows); the two matrix products stay numpy's (BLAS's
-        summation order is what the numbers were made with). reuse: the (m, 38..40) float32
-        working arrays, the scores among them, are this player's buffers, kept from ask to ask
-        (play's path: only the argmax leaves it; scores() gets arrays of its own)."""
-        lin, const, answer, flip_cut, cut_bonus, sit, deck = self.tables(view.rules, view.players)
+    def best(self, view: PlayView, bits: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        """(the best legal choice of each game, its score): scores_numpy's legal scores, float32
+        step for step, in one compiled pass per game (_best_rows), only the legal columns scored."""
+        _, const, answer, flip_cut, cut_bonus, _, deck, counts = self.tables(view.rules, view.players)
         m = len(bits)
         bits = np.ascontiguousarray(bits, dtype=np.uint64)
-        if _any_draw(bits):                        # read only where a draw is a choice (as before)
+        if _any_draw(bits):                        # read only where a draw is a choice
             demand = np.ascontiguousarray(view.demand, dtype=np.int8)
             top = np.ascontiguousarray(view.top, dtype=np.int8)
             drawn = np.ascontiguousarray(view.drawn, dtype=np.int8)
@@ -311,28 +360,15 @@ class Tactician:
             demand = top = drawn = _no_draw(m)
         noise = rng.integers(0, len(NOISE), m)
         best = np.empty(m, dtype=np.intp)
+        best_score = np.empty(m, dtype=np.float32)
         rows_of = getattr(view, "fill_rows", None)            # the engine's view: straight from its rows
-        # the engine's view goes in blocks of BLOCK games (the last one BLOCK..2*BLOCK-1), so each
-        # block's working arrays stay in cache from the row pass through the products to the scores;
-        # every block but the last a multiple of BLAS's row unroll, the last one as large as the
-        # whole once was: each row's products are summed as in one product over all m rows
+        # the engine's view goes in blocks of BLOCK games, so a block's hand and unseen rows are
+        # still in cache when they are scored
         block = BLOCK if rows_of is not None else max(m, 1)
-        nb = max(m // block, 1)
-        buf = self._buffers(min(m, 2 * block)) if reuse else None
-        score_all = None if reuse else np.empty((m, N_KINDS + 1), dtype=np.float32)
-        for j in range(nb):
-            lo = j * block
-            hi = m if j == nb - 1 else lo + block
-            n = hi - lo
-            if buf is None:
-                hand = np.empty((n, N_KINDS), dtype=np.float32)
-                unseen = np.empty((n, N_KINDS), dtype=np.float32)
-                both = np.empty((n, N_KINDS + 2), dtype=np.float32)
-                p = np.empty((n, N_KINDS + 1), dtype=np.float32)
-            else:
-                hand, unseen, both, p, score = (a[:n] for a in buf)
-            if score_all is not None:
-                score = score_all[lo:hi]
+        hand_buf, unseen_buf = self._buffers(min(m, block))
+        for lo in range(0, m, block):
+            hi = min(lo + block, m)
+            hand, unseen = hand_buf[:hi - lo], unseen_buf[:hi - lo]
             if rows_of is not None:
                 known_top, sizes, dirn, rows, seats = rows_of(deck, hand, unseen, lo, hi)
             else:
@@ -343,22 +379,23 @@ class Tactician:
                 dirn = np.ascontiguousarray(view.direction, dtype=np.int8)
                 rows = np.arange(m, dtype=np.int64)
                 seats = np.ascontiguousarray(view.seat, dtype=np.int64)
-            np.matmul(hand, lin, out=both)         # (n,40): follow; col 38 = HTD held, col 39 = points held
-            np.matmul(unseen, answer, out=p)       # (n,39); col 38 = unseen in all
-            _score_rows(both, p, unseen, sizes, rows, seats, dirn, view.players, known_top, bits[lo:hi],
-                        demand[lo:hi], top[lo:hi], drawn[lo:hi], noise[lo:hi], NOISE, const, answer, flip_cut,
-                        cut_bonus, sit, self.threat, PENALTY, IS_HTD, np.float32(self.shed),
-                        np.float32(self.long_hand), np.float32(self.keep_last), float(self.draw_cost), score,
-                        best[lo:hi])
-        return score_all, best
+            _best_rows(hand, unseen, *counts, sizes, rows, seats, dirn, view.players, known_top, bits[lo:hi],
+                       demand[lo:hi], top[lo:hi], drawn[lo:hi], noise[lo:hi], NOISE, const, answer, flip_cut,
+                       cut_bonus, self.threat, PENALTY, IS_HTD, np.float32(self.shed), np.float32(self.long_hand),
+                       np.float32(self.keep_last), float(self.draw_cost), best[lo:hi], best_score[lo:hi])
+        return best, best_score
+
+    def scores(self, view: PlayView, bits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """(m, 39) the score of every choice (the highest legal one is played); illegal columns
+        lie below every legal one. moonshot serve's hint panel shows them."""
+        return self.scores_numpy(view, bits, rng)
 
     def _buffers(self, m: int):
-        """This player's working arrays for m games (grown when a larger batch comes; the rows
-        [:m] of each are taken)."""
+        """This player's (m, 38) float32 hand and unseen working arrays, kept from ask to ask
+        (grown when a larger batch comes; the rows [:m] of each are taken)."""
         buf = self.__dict__.get("_buf")
         if buf is None or len(buf[0]) < m:
-            buf = tuple(np.empty((m, w), dtype=np.float32)
-                        for w in (N_KINDS, N_KINDS, N_KINDS + 2, N_KINDS + 1, N_KINDS + 1))
+            buf = tuple(np.empty((m, N_KINDS), dtype=np.float32) for _ in range(2))
             self.__dict__["_buf"] = buf
         return buf
 
@@ -368,9 +405,9 @@ class Tactician:
         return state
 
     def scores_numpy(self, view: PlayView, bits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """scores in numpy operations over the whole batch: what _score_rows must match bit for
+        """scores in numpy operations over the whole batch: what _best_rows must match bit for
         bit (tests/test_htd_tactician_kernel.py)."""
-        lin, const, answer, flip_cut, cut_bonus, sit, deck = self.tables(view.rules, view.players)
+        lin, const, answer, flip_cut, cut_bonus, sit, deck, _ = self.tables(view.rules, view.players)
         m = len(bits)
         rows = np.arange(m)
         hand = view.hand.astype(np.float32)
@@ -383,7 +420,10 @@ class Tactician:
         step = view.direction.astype(np.intp)
         nsize = np.minimum(sizes[rows, (seat + step) % view.players], 8)
         psize = np.minimum(sizes[rows, (seat - step) % view.players], 8)
-        both = hand @ lin                          # (m,40): follow; col 38 = HTD held, col 39 = points held
+        # the two products in float64, rounded once to float32: every term is a whole count times a
+        # weight, so the sums are exact in any order and no machine's BLAS kernel shows in them.
+        # both (m,40): follow; col 38 = HTD held, col 39 = points held
+        both = (hand @ lin.astype(np.float64)).astype(np.float32)
         score = both[:, :N_KINDS + 1]
         n_htd = both[:, N_KINDS].copy()
         points = both[:, N_KINDS + 1].copy()
@@ -395,7 +435,7 @@ class Tactician:
         threat = self.threat[nsize]
         unseen = deck - hand - view.seen
         np.maximum(unseen, 0, out=unseen)
-        p = unseen @ answer                                          # (m,39); col 38 = unseen in all
+        p = (unseen @ answer.astype(np.float64)).astype(np.float32)  # (m,39); col 38 = unseen in all
         total = p[:, N_KINDS:] + 1e-6
         p /= total
         # a next seat that cannot answer draws the top of the draw pile (HTD-3.6) and plays it if it
@@ -424,7 +464,7 @@ class Tactician:
 
 
 LEGAL_LIFT = np.float32(1e6)
-BLOCK = 1024            # games scored per block (a multiple of BLAS's row unroll: see Tactician._scored)
+BLOCK = 1024            # games scored per block (their rows stay in cache: see Tactician.choose)
 NOISE = np.random.default_rng(12345).random((256, N_KINDS + 1), dtype=np.float32) * 0.01
 _F1E6, _TENTH, _FIVE = np.float32(1e-6), np.float32(1.0 / 10), np.float32(5.0)   # scores_numpy's constants, as float32
 
@@ -468,16 +508,27 @@ def _hand_and_unseen(raw, seen, deck, hand, unseen):
 
 
 @numba.njit(cache=True, nogil=True)
-def _score_rows(both, p, unseen, sizes, rows, seat, dirn, players, known_top, bits, demand, top, drawn, noise,
-                noise_table, const, answer, flip_cut, cut_bonus, sit, threat_of, penalty, is_htd, shed, long_hand,
-                keep_last, draw_cost, score, best):
-    """Tactician.scores_numpy for one game at a time: the same float32 operations in the same
-    order (float32 operands stay float32 in numba; no fused multiply-adds without fastmath), so
-    the same scores bit for bit; best[i] is the first highest column, as argmax. Game i's hand
-    sizes are sizes[rows[i]] and its direction dirn[rows[i]] (the engine's state rows, read in
-    place; rows = arange(m) over a view's own arrays)."""
+def _best_rows(hand, unseen, word_on_word, follow_w, ans_w, ans_s, sizes, rows, seat, dirn, players, known_top,
+               bits, demand, top, drawn, noise, noise_table, const, answer, flip_cut, cut_bonus, threat_of, penalty,
+               is_htd, shed, long_hand, keep_last, draw_cost, best, best_score):
+    """best[i]: Tactician.scores_numpy's argmax for game i (best_score[i]: its score), the legal
+    columns alone scored, one game at a time, with the same float32 operations in the same order
+    (float32 operands stay float32 in numba; no fused multiply-adds without fastmath), so the
+    same scores bit for bit. Its two
+    products are whole counts of cards by situation (situation_counts) times one float32
+    weight per column, rounded once as its exact float64 products are. Every legal column lies
+    above every illegal one (LEGAL_LIFT), so the first highest legal column is the argmax.
+    Game i's hand sizes are sizes[rows[i]] and its direction dirn[rows[i]] (the engine's state
+    rows, read in place; rows = arange(m) over a view's own arrays)."""
     K = 38
-    for i in range(both.shape[0]):
+    in_hand = np.empty(N_SITUATIONS, dtype=np.float32)     # the hand's cards playable per situation
+    not_seen = np.empty(N_SITUATIONS, dtype=np.float32)    # and the unseen cards'
+    for i in range(hand.shape[0]):
+        n_htd = situation_counts(hand, i, word_on_word, in_hand)
+        situation_counts(unseen, i, word_on_word, not_seen)
+        points = np.float32(0.0)                   # whole numbers: exact in any order
+        for k in range(K):
+            points += hand[i, k] * penalty[k]
         s = np.int64(seat[i])
         r = rows[i]
         size = sizes[r, s]
@@ -488,51 +539,42 @@ def _score_rows(both, p, unseen, sizes, rows, seat, dirn, players, known_top, bi
         step = np.int64(dirn[r])
         nsize = min(sizes[r, (s + step) % players], 8)
         psize = min(sizes[r, (s - step) % players], 8)
-        n_htd = both[i, K]
-        points = both[i, K + 1]
         w_shed = shed + long_hand * np.float32(min(max(size - min_opp, 0), 8))
         last_wild = (np.float32(1.0) if n_htd == 1 and size <= 3 else np.float32(0.0)) * keep_last
         threat = threat_of[nsize]
         pthreat = threat_of[psize]
-        total = p[i, K] + _F1E6
+        total = not_seen[N_KINDS - 1] + _F1E6          # an HTD-H on top takes any card: every unseen one
         kt = known_top[i]
-        b = bits[i]
         nz = noise[i]
-        for k in range(K):
-            v = both[i, k] + (w_shed * penalty[k] + const[k])
+        top_v = np.float32(-np.inf)
+        at = 0
+        b = bits[i] & np.uint64((1 << K) - 1)
+        while b:                                       # the legal cards, lowest kind first
+            k = _lowest_index(b)
+            b &= b - np.uint64(1)
+            v = follow_w[k] * in_hand[k] + (w_shed * penalty[k] + const[k])
             v = v - last_wild * (np.float32(1.0) if is_htd[k] else np.float32(0.0))
-            pk = p[i, k] / total
+            pk = ans_w[k] * not_seen[ans_s[k]] / total
             if kt >= 0:
                 pk = pk + (np.float32(1.0) - pk) * answer[kt, k]
             left = (points - penalty[k]) * _TENTH
             v = v - (threat * (pk * left - cut_bonus[k]) + pthreat * flip_cut[k])
-            v = v + noise_table[nz, k]              # the noise and the legal lift, as below for column 38
-            score[i, k] = v + (LEGAL_LIFT if (b >> np.uint64(k)) & np.uint64(1) else np.float32(0.0))
-        v = n_htd
-        if (bits[i] >> np.uint64(K)) & np.uint64(1):
+            v = (v + noise_table[nz, k]) + LEGAL_LIFT
+            if v > top_v:
+                top_v, at = v, k
+        if (bits[i] >> np.uint64(K)) & np.uint64(1):   # not playing: a draw by choice, or keeping a drawn card
             d = demand[i]
             situ = K + d if d >= 0 else top[i]
-            acc = np.float32(0.0)
-            for k in range(K):
-                acc += unseen[i, k] * sit[situ, k]
-            p_now = acc / total
+            p_now = not_seen[situ] / total
             turn = drawn[i] < 0
             drawn_points = penalty[kt] if kt >= 0 else _FIVE
             held = (points + (drawn_points if turn else np.float32(0.0))) * _TENTH
             v = np.float32(np.float64(-threat * p_now * held) - (draw_cost if turn else 0.0))
-        v = v + noise_table[nz, K]
-        score[i, K] = v + (LEGAL_LIFT if (b >> np.uint64(K)) & np.uint64(1) else np.float32(0.0))
-        # the first highest column, as argmax: the highest value by four running maxima (no branch
-        # per column, four chains at once; the scores are never NaN), then the first column that has it
-        m0, m1, m2, m3 = score[i, 0], score[i, 1], score[i, 2], score[i, 3]
-        for k in range(4, K - 2, 4):          # columns 4..35; 36, 37 and 38 below
-            m0, m1 = max(m0, score[i, k]), max(m1, score[i, k + 1])
-            m2, m3 = max(m2, score[i, k + 2]), max(m3, score[i, k + 3])
-        top_v = max(max(m0, m1), max(max(m2, m3), max(score[i, K - 2], max(score[i, K - 1], score[i, K]))))
-        at = 0
-        while score[i, at] != top_v:
-            at += 1
+            v = (v + noise_table[nz, K]) + LEGAL_LIFT
+            if v > top_v:
+                top_v, at = v, K
         best[i] = at
+        best_score[i] = top_v
 
 
 THREAT = np.array([0, 1.0, 0.35, 0.12, 0, 0, 0, 0, 0], dtype=np.float32)

@@ -1,6 +1,7 @@
-"""Tactician's compiled scores (_score_rows) against scores_numpy, its numpy form: the same
-float32 scores bit for bit on the decisions of real hands, under the rules that change what it
-reads (voluntary draws, optional drawn cards, memory), and so the same choices."""
+"""Tactician's compiled choice (_best_rows) against scores_numpy, its numpy form: the same
+choices, with the same float32 score bit for bit, on the decisions of real hands under the rules
+that change what it reads (voluntary draws, optional drawn cards, memory); and the situation
+counts it uses in place of the products against situation_table."""
 import copy
 
 import numpy as np
@@ -8,7 +9,7 @@ import pytest
 
 from moonshot.simulator.hit_the_deck.engine import Table, play
 from moonshot.simulator.hit_the_deck.rules import parse_rules
-from moonshot.strategies.hit_the_deck import Tactician
+from moonshot.strategies.hit_the_deck import N_SITUATIONS, Tactician, situation_counts, situation_table
 
 
 class Both(Tactician):
@@ -22,10 +23,10 @@ class Both(Tactician):
     def choose(self, view, bits, rng):
         twin = copy.deepcopy(rng)
         want = self.scores_numpy(view, bits, twin)
-        got, best = self._scored(view, bits, rng)
+        best, score = self.best(view, bits, rng)
         self.checked += len(bits)
-        self.bad += int((want.view(np.uint32) != got.view(np.uint32)).any(axis=1).sum())
         self.bad += int((want.argmax(axis=1) != best).sum())
+        self.bad += int((want.max(axis=1).view(np.uint32) != score.view(np.uint32)).sum())
         assert twin.bit_generator.state == rng.bit_generator.state
         return best
 
@@ -44,3 +45,15 @@ def test_compiled_scores_match_numpy(players, flags, params):
     play(table, 400, [strat] * players, *rngs)
     assert strat.checked > 2000
     assert strat.bad == 0
+
+
+@pytest.mark.parametrize("word_on_word", [False, True])
+def test_situation_counts_are_the_situation_table_products(word_on_word):
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 5, (300, 38)).astype(np.float32)
+    x[:38] = np.eye(38, dtype=np.float32)                   # each kind alone, then mixed hands
+    out = np.empty(N_SITUATIONS, dtype=np.float32)
+    want = x @ situation_table(word_on_word).T
+    for i in range(len(x)):
+        situation_counts(x, i, word_on_word, out)
+        np.testing.assert_array_equal(out, want[i])
