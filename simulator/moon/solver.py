@@ -625,6 +625,7 @@ def _search(ctx, tt, work, hands, leader, pos, led, best, win, played, k, first,
     work[f + F_K] = k
     work[f + F_FIRST] = first
     work[f + F_SETTLED] = 0
+    work[f + F_N] = _popcount(hands[_seat(leader + P - 1, P)])
     state = ENTER
     r = False
     while True:
@@ -634,12 +635,11 @@ def _search(ctx, tt, work, hands, leader, pos, led, best, win, played, k, first,
             pos = work[f + F_POS]
             k = work[f + F_K]
             first = work[f + F_FIRST]
+            n = work[f + F_N]             # tricks left, the one in progress included
             if work[f + F_SETTLED]:       # a trick boundary its parent counted and asked already
-                n = work[f + F_N]
                 key = work[f + F_KEY]
                 hint = work[f + F_HINT]
             else:
-                n = _popcount(hands[_seat(leader + P - 1, P)])
                 if k <= 0:
                     r = True
                     state = RETURN
@@ -668,7 +668,6 @@ def _search(ctx, tt, work, hands, leader, pos, led, best, win, played, k, first,
             work[f + F_CNT] = cnt
             work[f + F_IDX] = 0
             work[f + F_KEY] = key
-            work[f + F_N] = n
             work[f + F_MAX] = ctx[O_SIDE + mover]
             work[f + F_CUT] = -1
             state = NEXT
@@ -724,6 +723,7 @@ def _search(ctx, tt, work, hands, leader, pos, led, best, win, played, k, first,
                 work[c + F_SETTLED] = 1
             else:
                 work[c + F_SETTLED] = 0
+                work[c + F_N] = work[f + F_N]
                 work[c + F_LEADER] = leader
                 work[c + F_POS] = pos + 1
                 work[c + F_LED] = led2
