@@ -20,9 +20,10 @@ How it searches
     quick tricks the side on lead can cash at once (``_quick_tricks``); the last trick is
     settled directly, and the last two, when neither bound nor table settles them, by a plain
     minimax of their own (``_two_tricks``, stored in the table like a search's result).
-  * Move ordering: a follower tries to win a trick an opponent is winning (cheapest winner first),
-    and not to overtake a partner; leaders try their masters first (tiles nobody else can beat in
-    the led suit), then tiles only their partner can beat, then strong tiles.
+  * Move ordering: a follower tries to win a trick an opponent is winning (cheapest winner first,
+    winners no opponent still to play can beat before the others), and not to overtake a
+    partner; leaders try their masters first (tiles nobody else can beat in the led suit), then
+    tiles only their partner can beat, then strong tiles.
   * Equivalent tiles are searched once: tiles of one seat that belong only to one suit (trumps;
     doubles as the doubles suit under ``notrump_doubles=own_suit``), adjacent in rank with no
     tile held by another seat, or played to the current trick, ranked between them.
@@ -93,6 +94,9 @@ ORDER_MASTER = 60   # a lead nobody else can beat in its suit
 ORDER_PARTNER = 40  # a lead only the partner can beat
 ORDER_WIN = 100     # a follow that wins the trick from an opponent (less its power: cheapest first)
 ORDER_LOSE = 50     # a follow that loses (less its strength: cheapest discard first)
+ORDER_OVERTAKEN = 20   # a winner an opponent still to play can beat comes after the safe winners
+                       # (4 players, random trump: 5% fewer nodes; 30 or 40 did worse)
+UNKNOWN_TOP = -2    # _gen_moves: _top_after not asked yet
 
 # Transposition table: one int64 entry per position,
 #   key | lo << TT_LO | hi << TT_HI | packed move << TT_MOVE | stamp << TT_STAMP
@@ -250,13 +254,37 @@ def _unpack_move(b):
 
 
 @njit(inline="always", **KERNEL)
+def _follows(ctx, h, led):
+    """The tiles of hand h that may be played to a trick led in suit `led`."""
+    f = h & ctx[O_SUIT + led]
+    return f if f else h
+
+
+@njit(inline="always", **KERNEL)
+def _top_after(ctx, hands, mover, pos, led):
+    """The highest power an opponent of the mover who plays to this trick after it can put on
+    it (-1: none can follow or trump)."""
+    P = ctx[O_P]
+    top = -1
+    for q in range(1, P - pos):
+        s = _seat(mover + q, P)
+        if ctx[O_SIDE + s] != ctx[O_SIDE + mover]:
+            m = _follows(ctx, hands[s], led)
+            while m:
+                u = low_index(m)
+                m &= m - 1
+                top = max(top, ctx[O_POWER + u * dominoes.N_SUITS + led])
+    return top
+
+
+@njit(inline="always", **KERNEL)
 def _gen_moves(ctx, work, hands, mover, pos, led, best, win, played, first, base, dedupe, order):
     """Write the mover's legal moves at work[base:] and return their count: equivalent tiles
     once (dedupe), and (order) sorted by a score kept at work[base + SCORES:], highest first:
     leading, masters first, then tiles only the partner beats, then strong tiles; following,
-    the cheapest tile that wins a trick an opponent is winning, else the cheapest loser (and
-    never overtaking a partner first). Without order the
-    moves come by ascending tile id, the higher end first for an end call."""
+    the cheapest tile that wins a trick an opponent is winning (one no opponent still to play
+    can beat first), else the cheapest loser (and never overtaking a partner first). Without
+    order the moves come by ascending tile id, the higher end first for an end call."""
     h = hands[mover]
     if pos == 0:
         legal = h
@@ -273,6 +301,7 @@ def _gen_moves(ctx, work, hands, mover, pos, led, best, win, played, first, base
             return 1
     others = ((hands[0] | hands[1] | hands[2] | hands[3]) ^ h) | played
     partner_wins = pos > 0 and ctx[O_SIDE + win] == ctx[O_SIDE + mover]
+    top = UNKNOWN_TOP
     n = 0
     m = legal
     while m:
@@ -299,8 +328,12 @@ def _gen_moves(ctx, work, hands, mover, pos, led, best, win, played, first, base
                 sc += ORDER_PARTNER                       # only the partner can beat it
         else:
             p = ctx[O_POWER + t * dominoes.N_SUITS + led]
-            if p > best:
-                sc = (-ORDER_WIN - p) if partner_wins else (ORDER_WIN - p)
+            if p > best and not partner_wins:
+                if top == UNKNOWN_TOP:
+                    top = _top_after(ctx, hands, mover, pos, led)
+                sc = ORDER_WIN - p if p > top else ORDER_WIN - ORDER_OVERTAKEN - p
+            elif p > best:
+                sc = -ORDER_WIN - p
             else:
                 sc = ORDER_LOSE - ctx[O_ORDER + t]
         reps = 2 if (pos == 0 and ctx[O_NEEDS + t]) else 1
@@ -365,13 +398,6 @@ def _last_trick(ctx, hands, leader):
             best = p
             win = s
     return ctx[O_SIDE + win]
-
-
-@njit(inline="always", **KERNEL)
-def _follows(ctx, h, led):
-    """The tiles of hand h that may be played to a trick led in suit `led`."""
-    f = h & ctx[O_SUIT + led]
-    return f if f else h
 
 
 @njit(inline="always", **KERNEL)
