@@ -22,8 +22,9 @@ How it searches
     minimax of their own (``_two_tricks``, stored in the table like a search's result).
   * Move ordering: a follower tries to win a trick an opponent is winning (cheapest winner first,
     winners no opponent still to play can beat before the others), and not to overtake a
-    partner; leaders try their masters first (tiles nobody else can beat in the led suit), then
-    tiles only their partner can beat, then strong tiles.
+    partner unless an opponent still to play could beat the partner and not the overtaker;
+    leaders try their masters first (tiles nobody else can beat in the led suit), then tiles
+    only their partner can beat, then strong tiles.
   * Equivalent tiles are searched once: tiles of one seat that belong only to one suit (trumps;
     doubles as the doubles suit under ``notrump_doubles=own_suit``), adjacent in rank with no
     tile held by another seat, or played to the current trick, ranked between them.
@@ -92,7 +93,7 @@ SCORES = 16         # a ply's buffer holds up to 16 moves, their ordering scores
 # (O_ORDER, a power of 24 at most), so these bands keep each class ahead of the next.
 ORDER_MASTER = 60   # a lead nobody else can beat in its suit
 ORDER_PARTNER = 40  # a lead only the partner can beat
-ORDER_WIN = 100     # a follow that wins the trick from an opponent (less its power: cheapest first)
+ORDER_WIN = 100     # a follow that wins the trick for good (less its power: cheapest first)
 ORDER_LOSE = 50     # a follow that loses (less its strength: cheapest discard first)
 ORDER_OVERTAKEN = 20   # a winner an opponent still to play can beat comes after the safe winners
                        # (4 players, random trump: 5% fewer nodes; 30 or 40 did worse)
@@ -283,7 +284,8 @@ def _gen_moves(ctx, work, hands, mover, pos, led, best, win, played, first, base
     once (dedupe), and (order) sorted by a score kept at work[base + SCORES:], highest first:
     leading, masters first, then tiles only the partner beats, then strong tiles; following,
     the cheapest tile that wins a trick an opponent is winning (one no opponent still to play
-    can beat first), else the cheapest loser (and never overtaking a partner first). Without
+    can beat first), else the cheapest loser; a partner's winning tile is overtaken first only
+    when an opponent still to play could beat it and the new winner cannot be beaten. Without
     order the moves come by ascending tile id, the higher end first for an end call."""
     h = hands[mover]
     if pos == 0:
@@ -328,12 +330,15 @@ def _gen_moves(ctx, work, hands, mover, pos, led, best, win, played, first, base
                 sc += ORDER_PARTNER                       # only the partner can beat it
         else:
             p = ctx[O_POWER + t * dominoes.N_SUITS + led]
-            if p > best and not partner_wins:
+            if p > best:
                 if top == UNKNOWN_TOP:
                     top = _top_after(ctx, hands, mover, pos, led)
-                sc = ORDER_WIN - p if p > top else ORDER_WIN - ORDER_OVERTAKEN - p
-            elif p > best:
-                sc = -ORDER_WIN - p
+                if partner_wins and not (top > best and p > top):
+                    sc = -ORDER_WIN - p       # overtakes a partner and gains nothing: last
+                elif p > top:
+                    sc = ORDER_WIN - p        # no opponent still to play can beat it
+                else:
+                    sc = ORDER_WIN - ORDER_OVERTAKEN - p
             else:
                 sc = ORDER_LOSE - ctx[O_ORDER + t]
         reps = 2 if (pos == 0 and ctx[O_NEEDS + t]) else 1
