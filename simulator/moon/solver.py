@@ -24,7 +24,7 @@ How it searches
     winners no opponent still to play can beat before the others), and not to overtake a
     partner unless an opponent still to play could beat the partner and not the overtaker;
     leaders try their masters first (tiles nobody else can beat in the led suit), then tiles
-    only their partner can beat, then strong tiles.
+    only their partner can beat, then strong tiles, and last the tiles an opponent can trump.
   * Equivalent tiles are searched once: tiles of one seat that belong only to one suit (trumps;
     doubles as the doubles suit under ``notrump_doubles=own_suit``), adjacent in rank with no
     tile held by another seat, or played to the current trick, ranked between them.
@@ -93,6 +93,8 @@ SCORES = 16         # a ply's buffer holds up to 16 moves, their ordering scores
 # (O_ORDER, a power of 24 at most), so these bands keep each class ahead of the next.
 ORDER_MASTER = 60   # a lead nobody else can beat in its suit
 ORDER_PARTNER = 40  # a lead only the partner can beat
+ORDER_RUFFED = -30  # a lead an opponent can trump: after every other lead (4 players, random
+                    # trump: 26% fewer nodes; -15 and -60 order the same)
 ORDER_WIN = 100     # a follow that wins the trick for good (less its power: cheapest first)
 ORDER_LOSE = 50     # a follow that loses (less its strength: cheapest discard first)
 ORDER_OVERTAKEN = 20   # a winner an opponent still to play can beat comes after the safe winners
@@ -279,14 +281,28 @@ def _top_after(ctx, hands, mover, pos, led):
 
 
 @njit(inline="always", **KERNEL)
+def _can_ruff(ctx, hands, mover, t):
+    """Could an opponent of the mover trump a lead of non-trump tile t (void in its suit and
+    holding a trump)?"""
+    if (ctx[O_TRUMPS] >> t) & 1:
+        return False
+    suit = ctx[O_SUIT + ctx[O_LED + t]]
+    for s in range(ctx[O_P]):
+        if ctx[O_SIDE + s] != ctx[O_SIDE + mover] and (hands[s] & suit) == 0 and hands[s] & ctx[O_TRUMPS]:
+            return True
+    return False
+
+
+@njit(inline="always", **KERNEL)
 def _gen_moves(ctx, work, hands, mover, pos, led, best, win, played, first, base, dedupe, order):
     """Write the mover's legal moves at work[base:] and return their count: equivalent tiles
     once (dedupe), and (order) sorted by a score kept at work[base + SCORES:], highest first:
-    leading, masters first, then tiles only the partner beats, then strong tiles; following,
-    the cheapest tile that wins a trick an opponent is winning (one no opponent still to play
-    can beat first), else the cheapest loser; a partner's winning tile is overtaken first only
-    when an opponent still to play could beat it and the new winner cannot be beaten. Without
-    order the moves come by ascending tile id, the higher end first for an end call."""
+    leading, masters first, then tiles only the partner beats, then strong tiles, and last
+    those an opponent can trump; following, the cheapest tile that wins a trick an opponent is
+    winning (one no opponent still to play can beat first), else the cheapest loser; a
+    partner's winning tile is overtaken first only when an opponent still to play could beat it
+    and the new winner cannot be beaten. Without order the moves come by ascending tile id,
+    the higher end first for an end call."""
     h = hands[mover]
     if pos == 0:
         legal = h
@@ -324,7 +340,9 @@ def _gen_moves(ctx, work, hands, mover, pos, led, best, win, played, first, base
         if pos == 0:
             sc = ctx[O_ORDER + t]
             beaters = ctx[O_BEATEN + t] & others
-            if beaters == 0:
+            if _can_ruff(ctx, hands, mover, t):
+                sc += ORDER_RUFFED                        # an opponent can trump it: last
+            elif beaters == 0:
                 sc += ORDER_MASTER                        # a master: wins unless trumped
             elif ctx[O_P] == 4 and (beaters & ~hands[(mover + 2) & 3]) == 0:
                 sc += ORDER_PARTNER                       # only the partner can beat it
@@ -559,7 +577,7 @@ def _quick_tricks(ctx, hands, leader):
 # Fields of a search frame in the work array (one frame per ply).
 F_LEADER, F_POS, F_LED, F_BEST, F_WIN, F_PLAYED, F_K, F_FIRST = 0, 1, 2, 3, 4, 5, 6, 7
 F_MOVER, F_CNT, F_IDX, F_KEY, F_N, F_MAX, F_MOVE, F_CUT = 8, 9, 10, 11, 12, 13, 14, 15
-F_SETTLED, F_HINT = 16, 17     # a trick boundary the parent already asked the bounds about, the table's move
+F_SETTLED, F_HINT = 16, 17     # a boundary its parent already asked the bounds about; the table's move
 ENTER, NEXT, DONE, RETURN = 0, 1, 2, 3
 UNSETTLED = -1      # _settle: the bounds leave the question open
 
