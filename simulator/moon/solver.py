@@ -23,8 +23,9 @@ How it searches
   * Move ordering: a follower tries to win a trick an opponent is winning (cheapest winner first,
     winners no opponent still to play can beat before the others), and not to overtake a
     partner unless an opponent still to play could beat the partner and not the overtaker;
-    leaders try their masters first (tiles nobody else can beat in the led suit), then tiles
-    only their partner can beat, then strong tiles, and last the tiles an opponent can trump.
+    leaders try their masters first (tiles nobody else can beat in the led suit; the cheapest
+    first), then tiles only their partner can beat, then the rest (with 4 players the weakest
+    first), and last the tiles an opponent can trump.
   * Equivalent tiles are searched once: tiles of one seat that belong only to one suit (trumps;
     doubles as the doubles suit under ``notrump_doubles=own_suit``), adjacent in rank with no
     tile held by another seat, or played to the current trick, ranked between them.
@@ -89,12 +90,15 @@ MOVE_END = 8        # a move is tile | (called end + 1) << MOVE_END (0: no end c
 MOVE_TILE = (1 << MOVE_END) - 1   # move & MOVE_TILE: the move's tile id
 SCORES = 16         # a ply's buffer holds up to 16 moves, their ordering scores SCORES further on
 
-# Move-ordering scores (_gen_moves), larger first; leads add to the tile's own lead strength
-# (O_ORDER, a power of 24 at most), so these bands keep each class ahead of the next.
-ORDER_MASTER = 60   # a lead nobody else can beat in its suit
-ORDER_PARTNER = 40  # a lead only the partner can beat
-ORDER_RUFFED = -30  # a lead an opponent can trump: after every other lead (4 players, random
-                    # trump: 26% fewer nodes; -15 and -60 order the same)
+# Move-ordering scores (_gen_moves), larger first; a lead scores its tile's lead strength
+# (O_ORDER, 0..MAX_ORDER) up or down within its class's band, and the bands do not overlap.
+MAX_ORDER = 24      # the largest lead strength (a power; checked by _base_context)
+ORDER_MASTER = 70   # a lead nobody else can beat in its suit (cheapest first: 70..94)
+ORDER_PARTNER = 40  # a lead only the partner can beat (strongest first: 40..64)
+ORDER_PLAIN = 30    # with 4 players, any other lead, the weakest first (6..30; with 3, strongest
+                    # first, 0..24, measured better for each table)
+ORDER_RUFFED = -30  # a lead an opponent can trump: after every other lead (-30..-6; 4 players,
+                    # random trump: 26% fewer nodes)
 ORDER_WIN = 100     # a follow that wins the trick for good (less its power: cheapest first)
 ORDER_LOSE = 50     # a follow that loses (less its strength: cheapest discard first)
 ORDER_OVERTAKEN = 20   # a winner an opponent still to play can beat comes after the safe winners
@@ -167,6 +171,7 @@ def _base_context(players: int, notrump_doubles: str, lead_suit_rule: str, first
         r = tab.RANK[t, g, trump]
         ctx[O_ABOVE + t] = _tile_mask(u for u in tiles if group[u] == g and tab.RANK[u, g, trump] > r)
         ctx[O_BELOW + t] = _tile_mask(u for u in tiles if group[u] == g and tab.RANK[u, g, trump] < r)
+    assert ctx[O_ORDER:O_ORDER + dominoes.N_TILES].max() <= MAX_ORDER    # _gen_moves' lead bands
     ctx.setflags(write=False)
     return ctx
 
@@ -297,12 +302,12 @@ def _can_ruff(ctx, hands, mover, t):
 def _gen_moves(ctx, work, hands, mover, pos, led, best, win, played, first, base, dedupe, order):
     """Write the mover's legal moves at work[base:] and return their count: equivalent tiles
     once (dedupe), and (order) sorted by a score kept at work[base + SCORES:], highest first:
-    leading, masters first, then tiles only the partner beats, then strong tiles, and last
-    those an opponent can trump; following, the cheapest tile that wins a trick an opponent is
-    winning (one no opponent still to play can beat first), else the cheapest loser; a
-    partner's winning tile is overtaken first only when an opponent still to play could beat it
-    and the new winner cannot be beaten. Without order the moves come by ascending tile id,
-    the higher end first for an end call."""
+    leading, masters first (the cheapest first), then tiles only the partner beats, then the
+    rest (with 4 players the weakest first), and last those an opponent can trump; following,
+    the cheapest tile that wins a trick an opponent is winning (one no opponent still to play
+    can beat first), else the cheapest loser; a partner's winning tile is overtaken first only
+    when an opponent still to play could beat it and the new winner cannot be beaten. Without
+    order the moves come by ascending tile id, the higher end first for an end call."""
     h = hands[mover]
     if pos == 0:
         legal = h
@@ -343,9 +348,11 @@ def _gen_moves(ctx, work, hands, mover, pos, led, best, win, played, first, base
             if _can_ruff(ctx, hands, mover, t):
                 sc += ORDER_RUFFED                        # an opponent can trump it: last
             elif beaters == 0:
-                sc += ORDER_MASTER                        # a master: wins unless trumped
+                sc = ORDER_MASTER + MAX_ORDER - sc        # a master (it wins): the cheapest first
             elif ctx[O_P] == 4 and (beaters & ~hands[(mover + 2) & 3]) == 0:
                 sc += ORDER_PARTNER                       # only the partner can beat it
+            elif ctx[O_P] == 4:
+                sc = ORDER_PLAIN - sc                     # the weakest first
         else:
             p = ctx[O_POWER + t * dominoes.N_SUITS + led]
             if p > best:
