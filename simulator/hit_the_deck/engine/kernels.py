@@ -32,8 +32,14 @@ Arrays = namedtuple("Arrays", ARRAYS)
 
 
 def arrays(st) -> Arrays:
-    """The State's arrays as the kernels take them."""
-    return Arrays(*(getattr(st, name) for name in ARRAYS))
+    """The State's arrays as the kernels take them, built once until one is replaced (State's
+    __setattr__ drops them: compaction, a resumed position): small batches, such as rollout's
+    play-outs, ask for them every pass and every view."""
+    got = st.__dict__.get("kernel_arrays")
+    if got is None:
+        got = Arrays(*(getattr(st, name) for name in ARRAYS))
+        st.__dict__["kernel_arrays"] = got
+    return got
 Consts = namedtuple("Consts", (
     "P", "max_turns", "voluntary", "optional", "cut_mode", "bottom", "bury_middle", "turn_consumed",
     "resolve_then_score", "p_notice", "no_false_slaps", "legal", "klass", "slap_kind", "demand_of",

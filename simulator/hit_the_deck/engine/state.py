@@ -71,6 +71,11 @@ class State:
               "demand", "dirn", "cur", "phase", "turns", "quiet", "key", "ctr", "out", "blocked", "maxed",
               "seen", "pen", "shouts", "lost", "forgot", "fslaps", "scores", "dealer", "lacks", "fresh")
 
+    def __setattr__(self, name, value) -> None:
+        # kernels.arrays keeps the arrays as the kernels take them: rebuilt once any is replaced
+        self.__dict__.pop("kernel_arrays", None)
+        object.__setattr__(self, name, value)
+
     def __init__(self, table: Table, hands7: np.ndarray, draw_top_first: np.ndarray, dealer: np.ndarray,
                  keys: np.ndarray, scores: np.ndarray, record: bool):
         n, P = len(dealer), table.players
