@@ -122,6 +122,7 @@ def search_benches() -> None:
     search_bench.pimc_speed(3, 300)        # hands differ a lot in cost (a bid searched or not):
     search_bench.pimc_speed(4, 200)        # a few hundred give a steady figure
     search_bench.rollout_speed(1000)
+    search_bench.htd_rollout_speed(256)
 
 
 def main() -> None:
