@@ -147,7 +147,7 @@ def main() -> None:
           f"ratio {ratio:.2f} (target 0.78; load {os.getloadavg()[0]:.1f})")
     peer, got = peer_ratio()
     print("Issue 17's two ratios (CPU time, side by side in one run):")
-    print(f"  Hit the Deck / OpenSpiel crazy_eights(4): "
+    print("  Hit the Deck / OpenSpiel crazy_eights(4): "
           + (f"{peer:.2f}x  (moonshot {statistics.median(got['ours']):,.0f} hands/s, OpenSpiel "
              f"{statistics.median(got['peer']):,.0f} games/s; target 3x)" if peer else "OpenSpiel not found"))
     print(f"  Shoot the Moon batch / compiled scalar loop: {ratio:.2f}  (batch {stm['ours']:,.0f} rounds/s, "

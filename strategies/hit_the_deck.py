@@ -314,9 +314,11 @@ class Tactician:
         key = (bool(rules.word_matches_word), players, rules)
         if key not in self._tables:
             sit = situation_table(key[0])
-            follow = (sit[:N_KINDS].T * IS_COLOURED[None, :]) * self.follow        # (38 held, 38 played)
+            # the follow weight of each card I play (coloured cards only), times the held cards that
+            # may follow it: lin's columns, and _best_rows' weights on situation_counts
+            follow_w = np.where(IS_COLOURED, np.float32(self.follow), np.float32(0.0)).astype(np.float32)
             lin = np.zeros((N_KINDS, N_KINDS + 2), dtype=np.float32)
-            lin[:, :N_KINDS] = follow
+            lin[:, :N_KINDS] = sit[:N_KINDS].T * follow_w[None, :]                 # (38 held, 38 played)
             lin[:, N_KINDS] = IS_HTD                                  # column 38: Hit the Deck cards held
             lin[:, N_KINDS + 1] = PENALTY                             # column 39: points held
             const = (np.where(IS_COLOURED, -self.follow, 0.0) + np.where(cards.CLASS == cards.FLIP, self.flip, 0.0)
@@ -327,7 +329,6 @@ class Tactician:
             flip_cut = np.where(cards.CLASS == cards.FLIP, 0.4, 0.0).astype(np.float32)
             cut_bonus = np.where(cards.CLASS == cards.CUT, 3 * self.cut / max(self.fear, 1e-6), 0.0).astype(np.float32)
             # the two products as situation counts (situation_counts) times one weight per column
-            follow_w = np.where(IS_COLOURED, np.float32(self.follow), np.float32(0.0)).astype(np.float32)
             counts = (key[0], follow_w, *answer_situations(players)[::-1])
             self._tables[key] = (lin, const.astype(np.float32), answer, flip_cut, cut_bonus, sit,
                                  _deck(rules), counts)
