@@ -25,7 +25,7 @@ from moonshot.simulator.errors import BadInput
 from moonshot.simulator.hit_the_deck import cards
 from moonshot.simulator.hit_the_deck.engine import Table, play
 from moonshot.simulator.hit_the_deck.engine.resume import play_on, position
-from moonshot.simulator.hit_the_deck.views import DRAW, KNOWN_DEPTH, N_CHOICES, PlayView
+from moonshot.simulator.hit_the_deck.views import DRAW, N_CHOICES, PlayView
 from moonshot.strategies.base import register
 from moonshot.strategies.hit_the_deck import Dump, RandomPlay, Tactician, legal_bits, lowest_bit
 
@@ -59,7 +59,7 @@ def _one_hot(kinds: np.ndarray) -> np.ndarray:
     return out
 
 
-def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int, infer: bool = True) -> dict:
+def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int, infer: int = 2) -> dict:
     """`worlds` deals of what the mover cannot see, for each of the n games of `view`:
     hands (n, W, P, 38) copies per kind (the mover's own row is its hand), draw and disc
     (n, W, 110) piles bottom first with dn, sn (n,) cards, and known (n, 110) the draw-pile places
@@ -70,16 +70,22 @@ def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int, infer: bo
     top = np.asarray(view.top).astype(np.intp)
     dn = np.asarray(view.draw_size).astype(np.intp)
     sn = np.asarray(view.discard_size).astype(np.intp)
-    kd = np.asarray(view.known_draw).astype(np.intp)
-    sizes = np.asarray(view.hand_sizes).astype(np.intp)
+    pile = getattr(view, "known_pile", None)
+    kd = np.asarray(view.known_draw if pile is None or infer < 2 else pile).astype(np.intp)
     rows = np.arange(n)
+    # what the others are known to hold (view.held: cards drawn from places whose cards went public)
+    held = view.held if infer >= 2 and getattr(view, "held", None) is not None else np.zeros((n, P, cards.N_KINDS))
+    held = np.asarray(held).astype(np.int16)
+    held[rows, seat] = 0
+    held_all = held.sum(axis=1)
+    sizes = np.asarray(view.hand_sizes).astype(np.intp) - held.sum(axis=2)        # cards still to deal
     known_counts = _one_hot(kd)
     top_count = _one_hot(top[:, None])
-    pool = cards.deck_counts(view.rules).astype(np.int16)[None, :] - hand - top_count - known_counts
-    if (pool < 0).any():
+    pool = cards.deck_counts(view.rules).astype(np.int16)[None, :] - hand - top_count - known_counts - held_all
+    if (pool < 0).any() or (sizes < 0).any():
         raise ValueError("htd rollout: the view holds more copies of a card than the deck")
     # seen going public this hand and not known elsewhere: these lie in the discard pile first
-    pref_count = np.clip(np.asarray(view.seen).astype(np.int16) - top_count - known_counts, 0, pool)
+    pref_count = np.clip(np.asarray(view.seen).astype(np.int16) - top_count - known_counts - held_all, 0, pool)
     # every card instance of the pool, per game, padded to 110 with kind -1
     L = pool.sum(axis=1).astype(np.intp)
     need = (sn - 1) + (sizes.sum(axis=1) - sizes[rows, seat]) + (dn - (kd >= 0).sum(axis=1))
@@ -101,8 +107,8 @@ def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int, infer: bo
     key1 = rng.random((n, W, PILE)) - 2.0 * pref[:, None, :]
     key1[np.broadcast_to(pad[:, None, :], key1.shape)] = np.inf
     order1 = np.argsort(key1, axis=2, kind="stable")
-    D = sn - 1
-    in_disc = np.broadcast_to(np.arange(PILE)[None, None, :] < D[:, None, None], (n, W, PILE))
+    below = sn - 1
+    in_disc = np.broadcast_to(np.arange(PILE)[None, None, :] < below[:, None, None], (n, W, PILE))
     disc = np.zeros((n, W, PILE), dtype=np.int8)
     disc_cards = np.take_along_axis(np.broadcast_to(inst[:, None, :], (n, W, PILE)), order1, axis=2)
     disc[in_disc] = disc_cards[in_disc]
@@ -116,15 +122,18 @@ def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int, infer: bo
     cards2 = np.take_along_axis(np.broadcast_to(inst[:, None, :], (n, W, PILE)), order2, axis=2)
     others = (seat[:, None] + 1 + np.arange(P - 1)[None, :]) % P                # (n, P-1)
     cum = np.cumsum(sizes[rows[:, None], others], axis=1)                        # (n, P-1)
-    lacks = getattr(view, "lacks", None) if infer else None
+    lacks = getattr(view, "lacks", None) if infer >= 1 else None
     if lacks is not None:
         # what each other seat showed it lacks (view.lacks: when it last had to draw) binds all but
         # its `fresh` newest cards: those are dealt first from the cards it may hold
         lacks = np.asarray(lacks).astype(np.uint64)[rows[:, None], others]
-        fresh = np.asarray(view.fresh).astype(np.int64)[rows[:, None], others]
+        # known cards of a lacked kind were taken since: the rest of the newest are still to deal
+        bits = (lacks[:, :, None] >> np.arange(cards.N_KINDS, dtype=np.uint64)) & np.uint64(1)
+        held_lacked = (held[rows[:, None], others] * bits).sum(axis=2)
+        fresh = np.maximum(np.asarray(view.fresh).astype(np.int64)[rows[:, None], others] - held_lacked, 0)
         if (lacks != 0).any():
             cards2 = np.ascontiguousarray(cards2)
-            _deal_hands_first(cards2, (L - np.maximum(D, 0)).astype(np.int64), sizes[rows[:, None], others].astype(np.int64),
+            _deal_hands_first(cards2, (L - np.maximum(below, 0)).astype(np.int64), sizes[rows[:, None], others].astype(np.int64),
                               fresh, lacks)
     rank = np.arange(PILE)
     owner_j = (rank[None, None, :] >= cum[:, :, None]).sum(axis=1)               # (n, 110): index into others
@@ -133,12 +142,13 @@ def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int, infer: bo
     hands = np.zeros((n, W, P, cards.N_KINDS), dtype=np.int16)
     g_i, w_i, r_i = np.nonzero(np.broadcast_to(in_hands[:, None, :], (n, W, PILE)))
     np.add.at(hands, (g_i, w_i, owner[g_i, r_i], cards2[g_i, w_i, r_i].astype(np.intp)), 1)
+    hands += held[:, None, :, :]
     hands[rows, :, seat] = hand[:, None, :]
     # the draw pile, bottom first: known places from memory, the others in dealt order
     depth = dn[:, None] - 1 - rank[None, :]                                      # (n, 110) places from the top
     inside = depth >= 0
-    kd_at = np.where(inside & (depth < KNOWN_DEPTH),
-                     np.take_along_axis(kd, np.clip(depth, 0, KNOWN_DEPTH - 1), axis=1), -1)
+    D = kd.shape[1]
+    kd_at = np.where(inside & (depth < D), np.take_along_axis(kd, np.clip(depth, 0, D - 1), axis=1), -1)
     known = inside & (kd_at >= 0)
     unknown = inside & ~known
     t = np.cumsum(unknown, axis=1) - 1
@@ -154,20 +164,35 @@ def _deal_hands_first(cards, avail, caps, fresh, lacks):
     available) in place so that the first caps[g, 0] are the first other seat's hand, the next
     caps[g, 1] the second's, and so on, then the rest in their shuffled order. Each seat's
     caps - fresh older cards come from kinds outside its `lacks` mask (the first such cards in the
-    shuffle; any cards when too few are left), its fresh cards from the cards after those."""
+    shuffle; any cards when too few are left), its fresh cards from the cards after those. The
+    seats are dealt tightest first (fewest cards that fit per older card), so that a loose seat does
+    not take the only cards a tight one may hold."""
     n, W, _ = cards.shape
     G = caps.shape[1]
     used = np.zeros(cards.shape[2], dtype=np.bool_)
     out = np.empty(cards.shape[2], dtype=cards.dtype)
+    start = np.zeros(G, dtype=np.int64)
+    slack = np.zeros(G, dtype=np.float64)
     for g in range(n):
         m = avail[g]
+        for j in range(1, G):
+            start[j] = start[j - 1] + caps[g, j - 1]
+        for j in range(G):
+            old = max(caps[g, j] - fresh[g, j], 0)
+            fits = 0
+            for k in range(cards.shape[2]):
+                if k < m and ((lacks[g, j] >> np.uint64(cards[g, 0, k])) & np.uint64(1)) == 0:
+                    fits += 1
+            slack[j] = fits / old if old > 0 else np.inf
+        order = np.argsort(slack, kind="mergesort")
         for w in range(W):
             row = cards[g, w]
             used[:m] = False
-            pos = 0
-            for j in range(G):
+            for jj in range(G):
+                j = order[jj]
                 mask = lacks[g, j]
                 old = max(caps[g, j] - fresh[g, j], 0)
+                pos = start[j]
                 got = 0
                 last = 0
                 for i in range(m):
@@ -190,6 +215,7 @@ def _deal_hands_first(cards, avail, caps, fresh, lacks):
                         out[pos] = row[i]
                         pos += 1
                         got += 1
+            pos = start[G - 1] + caps[g, G - 1]
             for i in range(m):
                 if not used[i]:
                     out[pos] = row[i]
@@ -236,12 +262,13 @@ class RolloutPlay:
     older cards avoid the kinds their draws showed they lack (view.lacks; `infer=0` ignores them).
     """
 
+    reads_held = True      # the engine keeps view.held for it (State.held)
     chunk_hands = 256      # hands (or games) per chunk of a run with rollout at the table (seconds each)
 
-    ranges = {"worlds": (1, 4096), "horizon": (10, 2000), "z": (0, 10), "screen": (0, 4096), "infer": (0, 1)}
+    ranges = {"worlds": (1, 4096), "horizon": (10, 2000), "z": (0, 10), "screen": (0, 4096), "infer": (0, 2)}
 
     def __init__(self, worlds: int = 32, policy: str = "tactician", value: str = "hand", horizon: int = 100,
-                 z: float = 2.0, screen: int = 8, infer: int = 1):
+                 z: float = 2.0, screen: int = 8, infer: int = 2):
         if worlds < 1:
             raise BadInput(f"rollout: worlds must be >= 1, got {worlds}")
         if policy not in POLICIES:
@@ -249,7 +276,7 @@ class RolloutPlay:
         if value not in VALUES:
             raise BadInput(f"rollout: unknown value {value!r}; accepted: {', '.join(VALUES)}")
         self.worlds, self.policy_name, self.value, self.horizon, self.z = worlds, policy, value, horizon, z
-        self.screen, self.infer = screen, bool(infer)
+        self.screen, self.infer = screen, int(infer)
         self.policy = POLICIES[policy]()
 
     def play(self, view: PlayView, rng: np.random.Generator) -> np.ndarray:

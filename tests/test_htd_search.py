@@ -52,6 +52,8 @@ def test_registered_with_a_rule_of_thumb_and_its_own_chunk():
 class Worlds:
     """Tactician's play; at each decision the rollout's worlds are checked against the engine state."""
 
+    reads_held = True
+
     def __init__(self):
         self.tactician = make_strategy(GAME, "tactician")
         self.checked = self.constrained = self.unfit = 0
@@ -71,9 +73,11 @@ class Worlds:
                 assert (hands.sum(axis=1) == view.hand_sizes[i]).all()        # the hand sizes
                 assert (hands[view.seat[i]] == view.hand[i]).all()            # its own hand as it is
                 assert world["disc"][i, w, sn - 1] == view.top[i]             # the top card
-                for depth, kind in enumerate(view.known_draw[i]):             # what memory knows
+                assert (view.known_pile[i, :8] == view.known_draw[i]).all()
+                for depth, kind in enumerate(view.known_pile[i]):             # what memory knows
                     if kind >= 0:
                         assert world["draw"][i, w, dn - 1 - depth] == kind
+                assert (hands >= view.held[i]).all()                          # cards known to be held
                 for s in range(view.players):                                 # what draws showed
                     if s != view.seat[i] and view.lacks[i, s]:
                         lacked = sum(int(hands[s, k]) for k in range(cards.N_KINDS) if int(view.lacks[i, s]) >> k & 1)
@@ -93,11 +97,13 @@ def test_worlds_fit_the_view(flags):
 
 
 class Lacks:
-    """Records view.lacks/fresh at every decision and checks them against the hidden hands."""
+    """Records view.lacks/fresh/held at every decision and checks them against the hidden hands."""
+
+    reads_held = True
 
     def __init__(self):
         self.tactician = make_strategy(GAME, "tactician")
-        self.seen, self.informative = [], 0
+        self.seen, self.informative, self.known = [], 0, 0
 
     def play(self, view, rng):
         st, rows = view._st, view._rows
@@ -106,7 +112,9 @@ class Lacks:
                 lacked = sum(int(st.hand[r, s, k]) for k in range(cards.N_KINDS) if int(view.lacks[i, s]) >> k & 1)
                 assert lacked <= int(view.fresh[i, s])          # only cards taken since may be of those kinds
                 self.informative += int(view.lacks[i, s]) != 0 and int(st.size[r, s]) > int(view.fresh[i, s])
-        self.seen.append((view.lacks.tolist(), view.fresh.tolist()))
+            assert (view.held[i] <= st.hand[r]).all()           # known cards are held
+            self.known += int(view.held[i].sum())
+        self.seen.append((view.lacks.tolist(), view.fresh.tolist(), view.held.tolist()))
         return self.tactician.play(view, rng)
 
 
@@ -121,7 +129,14 @@ def test_what_draws_show_is_true_and_the_same_in_both_hand_loops(flags):
             assert spy.informative == 0
         else:
             assert spy.informative > 100
+        assert spy.known > 100                         # cards drawn where a Flip had shown them
     assert logs[0] == logs[1]
+
+
+def test_known_cards_only_under_perfect_memory():
+    spy = Lacks()
+    play(Table(4, parse_rules(["htd.memory=window(50)"], 4)), 10, [spy] * 4, *rngs(11))
+    assert spy.known == 0
 
 
 # ------------------------------------------------------------------ the view only
@@ -130,6 +145,8 @@ class HiddenChange:
     """Seat 0 is the rollout. Before each of its decisions the engine state is changed where seat 0
     cannot see (another hand's cards swapped with cards deep in the draw pile, the unknown part of
     the draw pile shuffled): the rollout, with the same random stream, must choose the same."""
+
+    reads_held = True
 
     def __init__(self, spec: str):
         self.spec = spec
@@ -145,15 +162,14 @@ class HiddenChange:
         for i, r in enumerate(rows):
             other = (int(view.seat[i]) + 1) % view.players
             dn = int(st.dn[r])
-            deep = dn - 8                                    # below anything known_draw can show
-            if deep < 2:
+            hidden = np.flatnonzero(st.dstamp[r, :dn] < 0)    # places no memory can know
+            if len(hidden) < 2:
                 continue
-            order = change.permutation(deep)
-            st.draw[r, :deep] = st.draw[r, :deep][order]
-            held = np.flatnonzero(st.hand[r, other] > 0)
-            if len(held):                                    # swap one card of `other` with a deep draw card
+            st.draw[r, hidden] = st.draw[r, hidden][change.permutation(len(hidden))]
+            held = np.flatnonzero(st.hand[r, other] > st.held[r, other])     # not known to be there
+            if len(held):                                    # swap one card of `other` with a hidden draw card
                 k = change.choice(held)
-                j = int(change.integers(deep))
+                j = int(change.choice(hidden))
                 d = st.draw[r, j]
                 if d != k:
                     st.hand[r, other, k] -= 1

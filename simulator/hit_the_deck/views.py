@@ -62,6 +62,14 @@ class PlayView(BatchView):
                                 # public), for all but its `fresh` newest cards; 0 under
                                 # htd.voluntary_draw, where a draw shows nothing
     fresh: np.ndarray = None    # (n,players) int16 cards each seat has taken (drawn, penalties) since then
+    known_pile: np.ndarray = None   # (n,110) int8 known_draw at every depth of the pile (a search
+                                # player's deal; known_draw is its first 8 columns)
+    held: np.ndarray = None     # (n,players,38) int8 copies each seat is known to hold: cards it drew
+                                # from draw-pile places whose cards had gone public (§C.10.2: the
+                                # order after a Flip), less one per copy of that kind it played since;
+                                # under htd.memory=perfect only (zeros otherwise: with window(K) or
+                                # p_recall the seats would remember different draws); kept only for
+                                # a table where a strategy says it reads it (reads_held = True)
 
 
 # ---------------------------------------------------------------------------- choosing among set bits

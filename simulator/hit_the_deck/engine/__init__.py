@@ -111,7 +111,8 @@ def play(table: Table, n: int, strategies: Sequence, deal_rng: np.random.Generat
         raise ValueError(f"hands must be {(n, P, HAND)} and draw_pile {(n, len(table.deck) - HAND * P)}")
     scores = np.zeros((n, P), dtype=np.int16) if scores is None else np.asarray(scores, dtype=np.int16)
     keys = chance_rng.bit_generator.random_raw(n).astype(np.uint64) if _keys is None else _keys
-    st = State(table, hands, draw_pile, dealer, keys, scores, record)
+    st = State(table, hands, draw_pile, dealer, keys, scores, record,
+               track_held=any(getattr(s, "reads_held", False) for s in strategies))
     runner = HandRun if record or _numpy or not mirrors_numpy() else FastRun
     runner(table, st, groups(strategies), play_rng, _hook).run()
     res = st.res

@@ -271,8 +271,9 @@ class HandRun:
         ok = st.dn[rows] > 0
         r = rows[ok]
         if len(r):
+            public = st.top_public(r) if st.held.shape[2] else None
             k = st.pop_draw(r)
-            st.give(r, seats[ok], k)
+            st.give(r, seats[ok], k, public)
             card[ok] = k
         return card
 
@@ -485,9 +486,9 @@ class HandRun:
             if full.all() or full.mean() > 0.5:
                 r, s = rows[full], seats[full]
                 at = r * PILE + st.dn[r]
-                flat = st.draw.reshape(-1)
+                flat, stamps = st.draw.reshape(-1), st.dstamp.reshape(-1)
                 for j in range(1, count + 1):
-                    st.give(r, s, flat[at - j])
+                    st.give(r, s, flat[at - j], stamps[at - j] >= 0 if st.held.shape[2] else None)
                 st.dn[r] -= count
                 st.pen[r, s, cause[full]] += count
                 st.quiet[r] = 0

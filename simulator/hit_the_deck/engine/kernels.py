@@ -27,7 +27,7 @@ from moonshot.simulator.hit_the_deck.engine.keyed_chance import (FORGET_SLOT, NO
 
 ARRAYS = ("hand", "hbits", "size", "draw", "dn", "disc", "sn", "dstamp", "sstamp", "seq", "demand", "dirn",
           "cur", "phase", "turns", "quiet", "key", "ctr", "out", "blocked", "maxed", "seen", "pen",
-          "shouts", "lost", "forgot", "fslaps", "lacks", "fresh")
+          "shouts", "lost", "forgot", "fslaps", "lacks", "fresh", "held")
 Arrays = namedtuple("Arrays", ARRAYS)
 
 
@@ -133,6 +133,8 @@ def _give(s, r, seat, k):
 @step
 def _take_card(s, r, seat, k):
     s.hand[r, seat, k] -= 1
+    if s.held.shape[2] > 0 and s.held[r, seat, k] > 0:   # State.held, when kept
+        s.held[r, seat, k] -= 1
     if s.hand[r, seat, k] == 0:
         s.hbits[r, seat] &= ~(_ONE << np.uint64(k))
     s.size[r, seat] -= 1
@@ -276,8 +278,11 @@ def _take(s, b, r, seat):
     if s.dn[r] == 0:
         _reshuffle(s, b, r)
     if s.dn[r] > 0:
+        public = s.held.shape[2] > 0 and s.dstamp[r, s.dn[r] - 1] >= 0
         k = _pop_draw(s, r)
         _give(s, r, seat, k)
+        if public:
+            s.held[r, seat, k] += 1              # State.held, when kept
         return np.int64(k)
     return np.int64(-1)
 

@@ -8,6 +8,7 @@ from functools import cached_property
 import numpy as np
 
 from moonshot.simulator.hit_the_deck.engine import keyed_chance, kernels
+from moonshot.simulator.hit_the_deck.cards import DECK_SIZE as PILE
 from moonshot.simulator.hit_the_deck.views import KNOWN_DEPTH, PlayView
 
 _BIT_BYTES = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.uint8)   # byte -> 8 bools
@@ -25,7 +26,7 @@ def known_draw(st, rows: np.ndarray, seats: np.ndarray, depth: int = KNOWN_DEPTH
     the pile's order (stamp >= 0); window(K) keeps the last K discards, p_recall(P) each seen
     card with probability P per seat (a fixed draw per card event and seat). Compiled
     (kernels.known_draw_rows); known_draw_numpy is the same in numpy operations. depth < 8: the
-    first `depth` columns only (each position's test is its own: the same values)."""
+    first `depth` columns only, depth > 8 deeper ones too (each position's test is its own: the same values)."""
     code, param = kernels.memory_code(st.table.memory)
     out = np.full((len(rows), depth), -1, dtype=np.int8)
     if code < 0 or not len(rows):
@@ -127,6 +128,17 @@ class EnginePlayView(PlayView):
 
     @cached_property
     def fresh(self): return self._st.fresh[self._rows]
+
+    @cached_property
+    def held(self):
+        if not self._st.held.shape[2]:             # not kept: no strategy at the table reads it
+            return None
+        if self._st.table.memory[0] != "perfect":
+            return np.zeros((len(self._rows), self.players, self._st.held.shape[2]), dtype=np.int8)
+        return self._st.held[self._rows]
+
+    @cached_property
+    def known_pile(self): return known_draw(self._st, self._rows, self._seats, depth=PILE)
 
     @cached_property
     def known_top(self):

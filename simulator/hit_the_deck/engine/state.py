@@ -23,6 +23,11 @@ Encodings (R rows, P seats):
   pen      (R, P, 3) int16    penalty cards received by cause (0 slap, 1 forgot, 2 false slap)
   shouts, lost, forgot, fslaps (R, P) int16   slap events shouted, races lost, shouts forgotten,
                               false slaps made
+  lacks, fresh (R, P)         kinds each seat showed it lacks, cards it took since (PlayView.lacks)
+  held     (R, P, 38) int8    copies each seat is known to hold: drawn from a draw-pile place whose
+                              card had gone public (stamp >= 0), less one per copy of that kind it
+                              played since (a lower bound; PlayView.held shows it under perfect memory);
+                              (R, P, 0) unless a strategy at the table reads it
 """
 from __future__ import annotations
 
@@ -69,7 +74,7 @@ class Log:
 class State:
     ARRAYS = ("gid", "hand", "hbits", "size", "draw", "dn", "disc", "sn", "dstamp", "sstamp", "seq",
               "demand", "dirn", "cur", "phase", "turns", "quiet", "key", "ctr", "out", "blocked", "maxed",
-              "seen", "pen", "shouts", "lost", "forgot", "fslaps", "scores", "dealer", "lacks", "fresh")
+              "seen", "pen", "shouts", "lost", "forgot", "fslaps", "scores", "dealer", "lacks", "fresh", "held")
 
     def __setattr__(self, name, value) -> None:
         # kernels.arrays keeps the arrays as the kernels take them: rebuilt once any is replaced
@@ -77,7 +82,7 @@ class State:
         object.__setattr__(self, name, value)
 
     def __init__(self, table: Table, hands7: np.ndarray, draw_top_first: np.ndarray, dealer: np.ndarray,
-                 keys: np.ndarray, scores: np.ndarray, record: bool):
+                 keys: np.ndarray, scores: np.ndarray, record: bool, track_held: bool = False):
         n, P = len(dealer), table.players
         self.table, self.P, self.n = table, P, n
         self.log = Log(record)
@@ -114,6 +119,9 @@ class State:
         # drawing with nothing legal, and how many cards it has taken since (those may be any kind)
         self.lacks = np.zeros((n, P), dtype=np.uint64)
         self.fresh = np.zeros((n, P), dtype=np.int16)
+        # kept only when a strategy at the table reads it (reads_held): it costs the hot path a
+        # memory access per draw and per play, a third of random play's speed
+        self.held = np.zeros((n, P, N_KINDS if track_held else 0), dtype=np.int8)
         self.pen = np.zeros((n, P, 3), dtype=np.int16)
         self.shouts, self.lost, self.forgot, self.fslaps = (np.zeros((n, P), dtype=np.int16) for _ in range(4))
         self.scores = scores
@@ -167,13 +175,16 @@ class State:
         return keyed_chance.uniform(self.key[rows], c, slot)
 
     # ------------------------------------------------------------------ hands
-    def give(self, rows: np.ndarray, seats: np.ndarray, kinds: np.ndarray) -> None:
-        """One card of kind kinds[i] into seat seats[i] of row rows[i] (rows unique)."""
+    def give(self, rows: np.ndarray, seats: np.ndarray, kinds: np.ndarray, public=None) -> None:
+        """One card of kind kinds[i] into seat seats[i] of row rows[i] (rows unique); public[i]:
+        its place in the draw pile was known (State.held)."""
         P = self.P
         fr = rows * P + seats
         hf = self.hand.reshape(-1)
         at = fr * N_KINDS + kinds
         hf[at] += 1
+        if public is not None and self.held.shape[2]:
+            self.held.reshape(-1)[at[public]] += 1
         self.hbits.reshape(-1)[fr] |= KIND_BIT[kinds]
         self.size.reshape(-1)[fr] += 1
         self.fresh.reshape(-1)[fr] += 1
@@ -193,6 +204,9 @@ class State:
         at = fr * N_KINDS + kinds
         left = hf[at] - 1
         hf[at] = left
+        if self.held.shape[2]:
+            kf = self.held.reshape(-1)
+            kf[at] = np.maximum(kf[at] - 1, 0)
         hb = self.hbits.reshape(-1)
         hb[fr] = np.where(left == 0, hb[fr] & ~KIND_BIT[kinds], hb[fr])
         self.size.reshape(-1)[fr] -= 1
@@ -218,6 +232,10 @@ class State:
         kinds = self.draw.reshape(-1)[rows * PILE + n]
         self.dn[rows] = n
         return kinds
+
+    def top_public(self, rows: np.ndarray) -> np.ndarray:
+        """Whether the top card of each row's draw pile (non-empty) lies where it went public."""
+        return self.dstamp.reshape(-1)[rows * PILE + self.dn[rows] - 1] >= 0
 
     def reshuffle(self, rows: np.ndarray) -> np.ndarray:
         """HTD-6.1 for rows whose draw pile is empty: the discard pile but its top, shuffled, becomes
