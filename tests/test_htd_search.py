@@ -14,7 +14,7 @@ from moonshot.simulator.hit_the_deck import cards
 from moonshot.simulator.hit_the_deck.engine import Table, play, play_games
 from moonshot.simulator.hit_the_deck.history import records, replay
 from moonshot.simulator.hit_the_deck.rules import parse_rules
-from moonshot.strategies import htd_search
+from moonshot.strategies import htd_search, htd_worlds
 from moonshot.strategies.base import make_strategy, registered
 from tests.budget import size
 
@@ -59,7 +59,7 @@ class Worlds:
         self.checked = self.constrained = self.unfit = 0
 
     def play(self, view, rng):
-        world = htd_search.deal_worlds(view, np.random.default_rng(1), 5)
+        world = htd_worlds.deal_worlds(view, np.random.default_rng(1), 5)
         st, rows = view._st, view._rows
         deck = cards.deck_counts(view.rules)
         for i in range(min(len(view), 20)):
@@ -246,3 +246,22 @@ def test_options_screened_out_keep_the_policy_choice():
     nan = np.full(4, np.nan)
     cost = np.array([nan, nan, [1.0, 1, 1, 1], [5.0, 6, 7, 8]])      # game 0: nothing went on
     assert r.pick(games, cols, cost, base, 2).tolist() == [3, 3]
+
+
+# ------------------------------------------------------------------ value=auto: the game near its end
+
+def test_win_chance_reads_the_game_totals():
+    from types import SimpleNamespace
+    rules = parse_rules([], 4)
+    n = 4
+    view = SimpleNamespace(players=4, rules=rules, seat=np.zeros(n, dtype=np.int8),
+                           scores=np.array([[90, 95, 95, 95], [95, 90, 95, 95], [70, 70, 70, 70], [40, 95, 95, 95]]))
+    score = np.array([[0, 10, 0, 0], [30, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])   # this hand's points
+    futures = np.random.default_rng(1).integers(0, htd_search.SCORE_SAMPLE, (n, 400, htd_search.FUTURE_HANDS))
+    p = htd_search.win_chance(view, np.arange(n), score, futures)
+    assert p[0] == 1.0                  # a seat reached 100 and seat 0 is lowest: the game is won now
+    assert p[1] == 0.0                  # seat 0 reached 120: lost now
+    assert abs(p[2] - 0.25) < 0.08      # level totals: one chance in four, give or take the sample
+    assert p[3] > 0.9                   # far ahead with the others near the end
+    # the continuations come from a fixed sample: the same in every process
+    assert (htd_search.hand_scores(4, rules) == htd_search.hand_scores.__wrapped__(4, rules)).all()
