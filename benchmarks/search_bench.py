@@ -66,15 +66,19 @@ def rollout_speed(hands: int, worlds: int = 32) -> None:
 
 
 def htd_rollout_speed(hands: int, spec: str = "rollout") -> None:
+    """A game's first hand, and a hand at its end (every total 70: value=auto values by wins)."""
     from moonshot.simulator.hit_the_deck.engine import Table, play
     table = Table(4)
     rollout = make_strategy("hit-the-deck", spec)
     tac = make_strategy("hit-the-deck", "tactician")
     lineup = [rollout, tac, tac, tac]
     play(table, 8, lineup, *(np.random.default_rng(i) for i in (0, 0, 0)))
-    cpu, wall = timed(lambda: play(table, hands, lineup, *(np.random.default_rng(i) for i in (1, 2, 3))))
-    print(f"  Hit the Deck {spec}, 4p, one rollout seat: {hands / cpu:7.1f} hands/s per core "
-          f"({hands / wall:.1f} wall), {hands} hands", flush=True)
+    for when, total in (("first hand", 0), ("totals 70", 70)):
+        scores = np.full((hands, 4), total, dtype=np.int16)
+        cpu, wall = timed(lambda: play(table, hands, lineup, *(np.random.default_rng(i) for i in (1, 2, 3)),
+                                       scores=scores))
+        print(f"  Hit the Deck {spec}, 4p, one rollout seat, {when}: {hands / cpu:7.1f} hands/s per core "
+              f"({hands / wall:.1f} wall), {hands} hands", flush=True)
 
 
 def margin(game: str, players: int, a: str, b: str, deals: int, metric: str, games: bool = False) -> None:

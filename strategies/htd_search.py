@@ -17,6 +17,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
+from numba import njit
 
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.hit_the_deck.engine import Table, play
@@ -60,22 +61,31 @@ def win_chance(view: PlayView, g: np.ndarray, score: np.ndarray, futures: np.nda
     lowest shares it), from the totals after this hand and, where nobody reached the target yet,
     FUTURES continuations of FUTURE_HANDS hands drawn whole from hand_scores (futures (m, K, H)
     row indices; at the end of one that never reached it, the lowest total then wins)."""
-    P, rules = view.players, view.rules
-    hs = hand_scores(P, rules)
-    me = np.asarray(view.seat).astype(np.intp)[g]
+    me = np.asarray(view.seat).astype(np.int64)[g]
     totals = np.asarray(view.scores)[g].astype(np.int32) + score.astype(np.int32)
     out = np.empty(len(g))
-    for lo in range(0, len(g), 512):                # (rows, K, H + 1, P) int32 at a time
-        t, f = totals[lo:lo + 512], futures[lo:lo + 512]
-        path = np.concatenate([np.broadcast_to(t[:, None, None, :], (*f.shape[:2], 1, P)),
-                               t[:, None, None, :] + np.cumsum(hs[f], axis=2)], axis=2)
-        over = path.max(axis=3) >= rules.target_score
-        end = np.where(over.any(axis=2), over.argmax(axis=2), path.shape[2] - 1)
-        final = np.take_along_axis(path, end[:, :, None, None], axis=2)[:, :, 0]           # (rows, K, P)
-        low = final == final.min(axis=2, keepdims=True)
-        share = low[np.arange(len(t)), :, me[lo:lo + 512]] / low.sum(axis=2)
-        out[lo:lo + 512] = share.mean(axis=1)
+    _win_shares(totals, me, hand_scores(view.players, view.rules), np.ascontiguousarray(futures),
+                int(view.rules.target_score), out)
     return out
+
+
+@njit(cache=True)
+def _win_shares(totals, me, hs, futures, target, out):
+    """win_chance's loop: each continuation stops at the first hand that takes a total to the target."""
+    m, P = totals.shape
+    K, H = futures.shape[1], futures.shape[2]
+    t = np.empty(P, dtype=np.int32)
+    for i in range(m):
+        acc = 0.0
+        for k in range(K):
+            t[:] = totals[i]
+            h = 0
+            while t.max() < target and h < H:
+                t += hs[futures[i, k, h]]
+                h += 1
+            low = t.min()
+            acc += (t[me[i]] == low) / np.float64((t == low).sum())
+        out[i] = acc / K
 
 
 # ------------------------------------------------------------------------------------ play-outs
