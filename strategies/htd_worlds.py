@@ -32,7 +32,9 @@ def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int, infer: in
     """`worlds` deals of what the mover cannot see, for each of the n games of `view`:
     hands (n, W, P, 38) copies per kind (the mover's own row is its hand), draw and disc
     (n, W, 110) piles bottom first with dn, sn (n,) cards, and known (n, 110) the draw-pile places
-    the mover's memory knows (their cards as known_draw says)."""
+    the mover's memory knows (their cards as known_draw says). `infer`: 0 the counts and known_draw
+    alone, 1 also what the other seats' draws showed they lack, 2 also the cards they are known to
+    hold (view.held) and the whole remembered pile (view.known_pile)."""
     n, W, P = len(view), worlds, view.players
     seat = np.asarray(view.seat).astype(np.intp)
     hand = np.asarray(view.hand).astype(np.int16)
