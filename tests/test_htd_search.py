@@ -224,6 +224,11 @@ def test_the_same_numbers_for_any_jobs(monkeypatch):
     two = match(setup, "rollout:worlds=2,horizon=30", "tactician", hands=20, games=None, seed=4, jobs=2)
     assert one.tables["match"].equals(two.tables["match"])
     assert one.meta["deals_with_different_outcomes"] > 0
+    # whole games, where value=auto values the end of each game by its sampled continuations
+    setup = make_setup(GAME, 3, rules=["htd.target_score=40"])
+    one = match(setup, "rollout:worlds=2,horizon=30", "tactician", hands=None, games=8, seed=4, jobs=1)
+    two = match(setup, "rollout:worlds=2,horizon=30", "tactician", hands=None, games=8, seed=4, jobs=2)
+    assert one.tables["match"].equals(two.tables["match"])
 
 
 def test_the_option_beating_the_policy_by_z_standard_errors():
