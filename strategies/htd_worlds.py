@@ -14,7 +14,7 @@ from numba import njit
 from moonshot.simulator.hit_the_deck import cards
 from moonshot.simulator.hit_the_deck.views import PlayView
 
-PILE = 110
+PILE = cards.DECK_SIZE       # a pile's room: the whole deck (engine.state.PILE)
 
 
 def _one_hot(kinds: np.ndarray) -> np.ndarray:
@@ -98,11 +98,11 @@ def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int, infer: in
         # what each other seat showed it lacks (view.lacks: when it last had to draw) binds all but
         # its `fresh` newest cards: those are dealt first from the cards it may hold
         lacks = np.asarray(lacks).astype(np.uint64)[rows[:, None], others]
-        # known cards of a lacked kind were taken since: the rest of the newest are still to deal
-        bits = (lacks[:, :, None] >> np.arange(cards.N_KINDS, dtype=np.uint64)) & np.uint64(1)
-        held_lacked = (held[rows[:, None], others] * bits).sum(axis=2)
-        fresh = np.maximum(np.asarray(view.fresh).astype(np.int64)[rows[:, None], others] - held_lacked, 0)
         if (lacks != 0).any():
+            # known cards of a lacked kind were taken since: the rest of the newest are still to deal
+            bits = (lacks[:, :, None] >> np.arange(cards.N_KINDS, dtype=np.uint64)) & np.uint64(1)
+            held_lacked = (held[rows[:, None], others] * bits).sum(axis=2)
+            fresh = np.maximum(np.asarray(view.fresh).astype(np.int64)[rows[:, None], others] - held_lacked, 0)
             cards2 = np.ascontiguousarray(cards2)
             _deal_hands_first(cards2, (L - np.maximum(below, 0)).astype(np.int64), sizes[rows[:, None], others].astype(np.int64),
                               fresh, lacks)
@@ -151,8 +151,8 @@ def _deal_hands_first(cards, avail, caps, fresh, lacks):
         for j in range(G):
             old = max(caps[g, j] - fresh[g, j], 0)
             fits = 0
-            for k in range(cards.shape[2]):
-                if k < m and ((lacks[g, j] >> np.uint64(cards[g, 0, k])) & np.uint64(1)) == 0:
+            for k in range(m):
+                if ((lacks[g, j] >> np.uint64(cards[g, 0, k])) & np.uint64(1)) == 0:
                     fits += 1
             slack[j] = fits / old if old > 0 else np.inf
         order = np.argsort(slack, kind="mergesort")
