@@ -17,8 +17,9 @@ from types import ModuleType
 from moonshot.simulator.errors import BadInput
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Game:
+    """One game's entry, built with keywords only (a positional `2` says nothing of what it is)."""
     name: str                    # as typed on the command line and written in histories
     title: str                   # as printed in headers
     package: str                 # the rules package, e.g. "moonshot.simulator.moon"

@@ -1,7 +1,8 @@
 """Shoot the Moon (Fundex card game), RULES.md §1."""
 from moonshot.simulator.games import Game
 
-GAME = Game("shoot-the-moon", "Shoot the Moon", __name__, (2, 3, 4, 5, 6), 4, ("play",), "odd", 2,
-            ("moonshot.strategies.shoot_the_moon", "moonshot.strategies.stm_search"),
-            "moonshot.analysis.shoot_the_moon", "moonshot.reports.shoot_the_moon",
-            'five cards, e.g. "R12 R7 BM G3 P5"', listed=1)
+GAME = Game(name="shoot-the-moon", title="Shoot the Moon", package=__name__, players=(2, 3, 4, 5, 6),
+            default_players=4, decisions=("play",), default_strategy="odd", streams=2,
+            strategies=("moonshot.strategies.shoot_the_moon", "moonshot.strategies.stm_search"),
+            analysis="moonshot.analysis.shoot_the_moon", report="moonshot.reports.shoot_the_moon",
+            hand_notation='five cards, e.g. "R12 R7 BM G3 P5"', listed=1)

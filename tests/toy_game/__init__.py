@@ -4,6 +4,7 @@ It declares itself like the real games do, so tests can register it and run the 
 without any shared file naming it."""
 from moonshot.simulator.games import Game
 
-GAME = Game("toy-high-card", "Toy high card", __name__, (2, 3, 4), 3, ("play",), "high", 2,
-            ("tests.toy_game.strategies",), "tests.toy_game.analysis", "tests.toy_game.analysis",
-            'two cards, e.g. "3 9"', listed=4)
+GAME = Game(name="toy-high-card", title="Toy high card", package=__name__, players=(2, 3, 4), default_players=3,
+            decisions=("play",), default_strategy="high", streams=2, strategies=("tests.toy_game.strategies",),
+            analysis="tests.toy_game.analysis", report="tests.toy_game.analysis",
+            hand_notation='two cards, e.g. "3 9"', listed=4)

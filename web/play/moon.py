@@ -38,7 +38,7 @@ class Human(common.Person):
     @common.decision
     def trump(self, view, rng):
         facts = [("contract", f"you bid {int(view.bid[0])}")]
-        choices = [{"value": t, "label": TRUMPS[t]} for t in np.flatnonzero(view.legal[0])]
+        choices = [{"value": int(t), "label": TRUMPS[int(t)]} for t in np.flatnonzero(view.legal[0])]
         return self.g.ask("trump", "Name trump", view.hand[0], facts, choices)
 
     @common.decision
