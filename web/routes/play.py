@@ -1,0 +1,82 @@
+"""Play a hand: deal, the state of a hand, answers, hints, the hand's history and the slap profile."""
+from __future__ import annotations
+
+import asyncio
+
+from fastapi import FastAPI, Request
+from fastapi.responses import Response
+
+from moonshot.web import forms
+from moonshot.web.forms import FieldError
+from moonshot.web.routes import Site, body, game_or_404
+
+
+def add(app: FastAPI, site: Site) -> None:
+    hands = app.state.hands
+
+    @app.post("/api/{game}/play")
+    async def play_start(request: Request, game: str):
+        import secrets
+
+        from moonshot.web.play import adapter
+        entry = game_or_404(game)
+        form = await body(request)
+        setup = forms.setup(form, game, partners_ok=True)
+        seat = forms.integer(form, "seat", 0, 0, setup.players - 1, "seat")
+        seed = forms.integer(form, "seed", secrets.randbelow(10**6), 0, 2**63 - 1, "--seed")
+        session = hands.start(entry.name, seat, adapter(game)(setup, seat, seed))
+        return await asyncio.to_thread(play_state, session)
+
+    def play_state(session, wait: float = 30.0) -> dict:
+        state = session.state(wait)
+        state["seed"] = session.adapter.seed
+        slaps = getattr(session.adapter, "latencies", None)
+        if slaps is not None:
+            state["slaps"] = list(slaps)
+        return state
+
+    @app.post("/api/profile")
+    async def profile(request: Request):
+        """A reaction profile fitted to the slaps the page collected (over one or more hands)."""
+        from moonshot.web.play.hit_the_deck import SLAP_TIMEOUT, fit_profile
+        form = await body(request)
+        seat = forms.integer(form, "seat", 0, 0, 5, "seat")
+        ms = form.get("ms")
+        if not isinstance(ms, list) or not all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                                               and 0 <= x <= SLAP_TIMEOUT for x in ms):
+            raise FieldError("ms", f"slap times {str(ms)[:60]!r} are not accepted; accepted: a list of milliseconds "
+                             f"from 0 to {SLAP_TIMEOUT:.0f}")
+        fitted = fit_profile([float(x) for x in ms[-200:]], seat)
+        if fitted is None:
+            raise FieldError("ms", f"{len(ms)} slap(s) so far; accepted: at least 3 to fit a profile")
+        return fitted
+
+    @app.get("/api/play/{sid}")
+    async def play_get(sid: str):
+        return await asyncio.to_thread(play_state, hands.get(sid))
+
+    @app.post("/api/play/{sid}/answer")
+    async def play_answer(request: Request, sid: str):
+        session = hands.get(sid)
+        form = await body(request)
+        try:
+            turn = int(form.get("turn"))
+        except (TypeError, ValueError):
+            raise FieldError("turn", f"turn {form.get('turn')!r} is not accepted; accepted: the decision's number")
+        choice = form.get("choice")
+        await asyncio.to_thread(session.answer, turn, choice)
+        return await asyncio.to_thread(play_state, session)
+
+    @app.get("/api/play/{sid}/hint")
+    async def play_hint(sid: str):
+        session = hands.get(sid)
+        hint = session.adapter.hint_for
+        if hint is None:
+            raise FieldError("hint", "no hint now; accepted: ask at one of your plays")
+        return await asyncio.to_thread(hint)
+
+    @app.get("/api/play/{sid}/history")
+    def play_history(sid: str):
+        session = hands.get(sid)
+        return Response(session.history(), media_type="application/x-ndjson", headers={
+            "Content-Disposition": f'attachment; filename="{session.game}-hand-{session.adapter.seed}.jsonl"'})

@@ -1,0 +1,64 @@
+"""The runs a page starts: one hand's analysis, a what-if and a report (each a web.jobs job)."""
+from __future__ import annotations
+
+import importlib
+
+from fastapi import FastAPI, Request
+
+from moonshot.simulator.errors import BadInput
+from moonshot.web import forms
+from moonshot.web.forms import FieldError
+from moonshot.web.routes import Site, body, game_or_404, started
+
+
+def add(app: FastAPI, site: Site) -> None:
+    limits, runner = site.limits, app.state.runner
+
+    @app.post("/api/{game}/hand")
+    async def hand(request: Request, game: str):
+        entry = game_or_404(game)
+        form = await body(request)
+        setup = forms.setup(form, game, partners_ok=False)
+        hand_text = str(form.get("hand") or "").strip()
+        if not hand_text:
+            raise FieldError("hand", f"no hand given; accepted: {entry.hand_notation}")
+        seat_order = str(form.get("seat_order") or "first")
+        samples, seed = forms.samples(form, limits), forms.seed(form)
+        analyzer = getattr(importlib.import_module(entry.analysis), "analyze_hand")
+        job = runner.start(f"{entry.title}: hand {hand_text}", samples, lambda progress: analyzer(
+            setup, hand_text, seat_order, samples, seed, limits.jobs, progress=progress))
+        return await started(job)
+
+    @app.post("/api/{game}/whatif")
+    async def whatif(request: Request, game: str):
+        from moonshot.analysis.common import whatif as run
+        entry = game_or_404(game)
+        form = await body(request)
+        rules = forms._list(form, "change")
+        if not rules:
+            raise FieldError("change", f"no rules change chosen; accepted: flag=value, e.g. {entry.flags[0].name}="
+                             f"{forms._text(entry.flags[0].default)} (`moonshot rules {game}` lists them)")
+        try:
+            forms.make_setup(game, None, False, rules)
+        except BadInput as exc:
+            raise FieldError("change", str(exc)) from None
+        setup = forms.setup({**form, "rules": []}, game)
+        unit = "games" if form.get("unit") == "games" else "hands"
+        n = forms.samples(form, limits, "n")
+        seed = forms.seed(form)
+        job = runner.start(f"{entry.title}: what if {' '.join(rules)}", n, lambda progress: run(
+            setup, rules, n if unit == "hands" else None, n if unit == "games" else None, seed, limits.jobs,
+            progress=progress))
+        return await started(job)
+
+    @app.post("/api/{game}/report")
+    async def report_start(request: Request, game: str):
+        from moonshot.web import reports
+        entry = game_or_404(game)
+        form = await body(request)
+        hands_n = forms.integer(form, "hands", min(limits.max_samples, 200_000), 1_000, limits.max_samples, "--hands")
+        seed = forms.seed(form)
+        out = reports.new_folder(app.state.reports_dir, entry.name, hands_n, seed)
+        job = runner.start(f"{entry.title}: report", 8, lambda progress, job: reports.build(
+            entry.name, out, hands_n, seed, limits.jobs, progress, job), with_job=True)
+        return await started(job)
