@@ -9,7 +9,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from moonshot.simulator.errors import BadInput
+from moonshot.simulator.errors import BadInput, short
 
 
 @dataclass(frozen=True)
@@ -93,17 +93,17 @@ def apply_rule_args(rules: Any, flags: Sequence[Flag], args: Sequence[str]) -> A
         key, sep, text = arg.partition("=")
         key, text = key.strip(), text.strip()
         if not sep:
-            raise BadInput(f"rule {arg!r} is not of the form flag=value, "
+            raise BadInput(f"rule {short(arg)} is not of the form flag=value, "
                            f"e.g. {flags[0].name}={format_value(flags[0].default)}")
         if key not in by_name and prefix + key in by_name:
             key = prefix + key
         flag = by_name.get(key)
         if flag is None:
-            raise BadInput(f"unknown rule flag {key!r}; accepted: {', '.join(sorted(by_name))}")
+            raise BadInput(f"unknown rule flag {short(key)}; accepted: {', '.join(sorted(by_name))}")
         try:
             value = flag.parse(text)
         except (ValueError, TypeError):
-            raise BadInput(f"bad value {text!r} for {flag.name}; accepted: {flag.accepted}") from None
+            raise BadInput(f"bad value {short(text)} for {flag.name}; accepted: {flag.accepted}") from None
         if flag.field in changes and changes[flag.field] != value:
             raise BadInput(f"{flag.name} is given twice with different values ({format_value(changes[flag.field])} "
                            f"and {format_value(value)}); accepted: one value per flag")

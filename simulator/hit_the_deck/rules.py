@@ -13,14 +13,18 @@ import re
 from dataclasses import dataclass
 
 from moonshot.simulator.errors import BadInput
+from moonshot.simulator.hit_the_deck.cards import DECK_SIZE
 from moonshot.simulator.flags import Flag, apply_rule_args, one_of, switch, whole_number
 
 PLAYER_COUNTS = range(2, 7)
 
 
+_LABEL = re.compile(r"^[A-Za-z0-9 _-]{1,20}$")     # shown on pages and in replays: no markup characters
+
+
 def _labels(text: str) -> tuple[str, ...]:
     labels = tuple(x.strip() for x in text.strip().strip("[]").split(","))
-    if len(labels) != 4 or not all(labels) or len(set(labels)) != 4:
+    if len(labels) != 4 or not all(_LABEL.match(x) for x in labels) or len(set(labels)) != 4:
         raise ValueError
     return labels
 
@@ -50,6 +54,8 @@ def memory_model(text: str) -> tuple[str, float | None]:
     if not m:
         raise ValueError
     if m.group(2) is not None:
+        if int(m.group(2)) > DECK_SIZE:        # a window longer than the deck remembers no more than the deck
+            raise ValueError
         return "window", int(m.group(2))
     if m.group(3) is not None:
         p = float(m.group(3))
@@ -75,7 +81,8 @@ def _profile_spec(text: str) -> str:
 _NUMBER_VALUES = (1, 1, 2, 2, 3, 3, 4, 4, 5, 5)
 
 FLAGS: tuple[Flag, ...] = (
-    Flag("htd.colours", ("R", "G", "B", "Y"), "four distinct labels, e.g. R,G,B,Y or Red,Green,Blue,Yellow",
+    Flag("htd.colours", ("R", "G", "B", "Y"), "four distinct labels (letters, digits, space, - or _; up to 20 each), e.g. R,G,B,Y "
+         "or Red,Green,Blue,Yellow",
          "M4", "display names of the four colours (notation letters stay R, G, B, Y: P8)", _labels,
          sweep=("Red,Green,Blue,Yellow",), needs="display names only (P8): no rule reads them"),
     Flag("htd.htd_number_values", _NUMBER_VALUES, "ten values 1..5, e.g. 1,1,2,2,3,3,4,4,5,5", "M2",
@@ -101,17 +108,22 @@ FLAGS: tuple[Flag, ...] = (
            "after an exposed HTD-H's slap its shouter plays, or the shouter's turn is used up"),
     one_of("htd.final_card_effects", ("hand_ends_immediately", "resolve_then_score"), "A-HTD-3",
            "a final HTD-H ends the hand at once, or its slap is resolved and scored (P4)"),
-    whole_number("htd.target_score", 100, 1, None, "HTD-8.1",
+    # At most ten times the default: a game is already dozens of hands, and a longer one only runs
+    # into the engine's cap on a game's hands (engine/games.py max_hands).
+    whole_number("htd.target_score", 100, 1, 1000, "HTD-8.1",
                  "the game ends when a cumulative score reaches this", sweep=("50", "200")),
     one_of("htd.winner_tie", ("shared", "play_another_hand"), "A-HTD-8",
            "a tie for the lowest final score is a shared win, or another hand is played"),
     one_of("htd.blocked_hand", ("score_all",), "HTD-6.4",
            "a blocked hand ends with every seat scoring its hand"),
-    whole_number("htd.max_turns", 2000, 100, None, "HTD-6.5",
+    # At most 10,000: fifty times a normal hand (well under 200 turns, HTD-6.5). A hand still going
+    # then is a loop, and every turn more holds up the whole batch (issue 25: a billion showed no
+    # progress for 93 s in a 200-deal run).
+    whole_number("htd.max_turns", 2000, 100, 10_000, "HTD-6.5",
                  "a hand reaching this many turns ends as a blocked hand", sweep=("100",)),
     one_of("htd.dealer_rotation", ("left", "fixed", "went_out_player_deals"), "M7",
            "who deals the next hand"),
-    Flag("htd.memory", "perfect", "perfect, window(K) with K >= 0, p_recall(P) with 0 <= P <= 1", "C.10.2",
+    Flag("htd.memory", "perfect", f"perfect, window(K) with 0 <= K <= {DECK_SIZE}, p_recall(P) with 0 <= P <= 1", "C.10.2",
          "what a seat remembers of the discards that became the draw pile", _memory,
          sweep=("window(8)", "p_recall(0.5)")),
     Flag("htd.p_notice", 1.0, "a probability 0..1", "A-HTD-7",

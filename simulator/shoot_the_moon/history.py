@@ -5,7 +5,7 @@ import json
 
 import numpy as np
 
-from moonshot.simulator.errors import BadInput, bad_record
+from moonshot.simulator.errors import BadInput, bad_record, short
 from moonshot.simulator.shoot_the_moon import reference as ref
 from moonshot.simulator.shoot_the_moon.cards import card_name, parse_card
 from moonshot.simulator.shoot_the_moon.engine import Result, Table
@@ -108,8 +108,11 @@ def replay(record: dict, path: str = "history", line: int = 0) -> str:
              "moon_chips": rnd.moon_chips, "round_chips": rnd.round_chips, "chips_after": rnd.chips_after}
     for key, want in given.items():
         if key in record and list(record[key]) != list(want):
-            raise BadInput(f"{path}:{line}: the record breaks the rules: {key} is {record[key]}, the rules give "
+            raise BadInput(f"{path}:{line}: the record breaks the rules: {key} is {short(record[key])}, the rules give "
                            f"{list(want)}")
+    if "annulled" in record and record["annulled"] is not bool(rnd.annulled):
+        raise BadInput(f"{path}:{line}: the record breaks the rules: annulled is {short(record['annulled'])}, "
+                       f"the rules give {str(bool(rnd.annulled)).lower()}")
     return "\n".join(lines)
 
 
