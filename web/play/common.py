@@ -50,6 +50,10 @@ class Hand:
         self._ask = ask
         return self.deal_and_play()
 
+    def fresh(self) -> "Hand":
+        """A new adapter for the same hand (web.play.session plays it again on each answer)."""
+        return type(self)(self.setup, self.seat, self.seed)
+
     def summary(self, record: dict) -> dict:
         from moonshot.simulator.games import get
         return {"replay": get(self.game).replay(json.loads(json.dumps(record)), "this hand", 1),

@@ -1,9 +1,20 @@
-"""A hand being played by a person: the game's engine runs in its own thread and stops at each of
-the person's decisions (a prompt: what that seat may see and its legal choices) until the page
-answers. Abandoned hands (no answer for `IDLE` seconds) end their thread.
+"""A hand being played by a person, held as what it takes to play it again: the adapter's set-up,
+seat and seed and the person's answers so far. Each request plays the hand again from the seed
+with the recorded answers, up to the person's next decision (the prompt), where the adapter's ask
+raises a private exception that ends that replay. No thread waits for the person between
+requests, and a hand nobody has touched for `idle` seconds is dropped.
 
-An adapter (web/play/<game>.py) is `play(ask) -> record`: it plays the hand, calling ask(prompt)
-at the person's decisions (ask returns the chosen value), and returns the HISTORY.md record.
+Why replay and not a thread (or a greenlet) per hand: everything in a hand follows from its seed
+and the person's answers (the bots draw from the seed's streams; a hint draws from its own
+generator), so playing it again gives the same prompts, log and record; a hand costs a few
+hundred bytes while it waits, and nothing has to be woken, timed out or cleaned up. What it costs
+is the replay on each answer, which is small: the last decision of a Hit the Deck hand (the
+reference engine, tactician bots; 3 to 6 players) re-plays in 3-18 ms, of a 4-player Moon hand in
+12-22 ms (one core, this machine, 2026-12).
+
+An adapter (web/play/<game>.py, a web.play.common.Hand) is `play(ask) -> record`: it plays the
+hand, calling ask(prompt) at the person's decisions (ask returns the chosen value), and returns
+the HISTORY.md record; `fresh()` gives a new one for the same hand.
 """
 from __future__ import annotations
 
@@ -15,84 +26,78 @@ from typing import Any
 
 from moonshot.simulator.errors import BadInput
 
-IDLE = 1800.0          # seconds a hand waits for the person before it is dropped
-KEEP = 50              # hands kept at once; the oldest go first
+IDLE = 900.0           # seconds a hand waits for the person before it is dropped
+KEEP = 200             # hands kept at once; the least recently used go first
 
 
-class Abandoned(Exception):
-    """Raised inside the engine's thread when the person never answered."""
+class _Paused(BaseException):
+    """Raised from ask at the person's first unanswered decision: this replay ends there. A
+    BaseException, so no `except Exception` in an engine or strategy can swallow it."""
+
+    def __init__(self, prompt: dict):
+        super().__init__()
+        self.prompt = prompt
 
 
 class Session:
     def __init__(self, sid: str, game: str, seat: int, adapter):
         self.id, self.game, self.seat, self.adapter = sid, game, seat, adapter
+        self.answers: list[Any] = []           # the person's choices, in order
         self.prompt: dict | None = None
         self.record: dict | None = None
         self.error: str | None = None
-        self._answer: Any = None
-        self._cond = threading.Condition()
-        self._turn = 0                           # counts prompts, so an answer meets the prompt it was for
+        self._played = False                   # the hand has been played up to answers' end
+        self._lock = threading.Lock()          # one replay at a time
         self.touched = time.monotonic()
-        threading.Thread(target=self._run, name=f"moonshot-play-{sid}", daemon=True).start()
 
-    # ------------------------------------------------------------------ the engine's side
-    def _run(self) -> None:
+    # ------------------------------------------------------------------ the replay
+    def _advance(self) -> None:
+        """Play the hand again from its seed with the answers so far, to the next prompt or the end.
+        The adapter becomes the one of this replay (its log, its slaps, the current prompt's hint)."""
+        hand, answers, turn = self.adapter.fresh(), list(self.answers), itertools.count(1)
+
+        def ask(prompt: dict) -> Any:
+            n = next(turn)                     # prompts are numbered from 1, so an answer meets its prompt
+            if n <= len(answers):
+                return answers[n - 1]
+            raise _Paused({**prompt, "turn": n})
+        self.prompt = None
         try:
-            record = self.adapter.play(self._ask)
-            with self._cond:
-                self.record, self.prompt = record, None
-                self._cond.notify_all()
-        except Abandoned:
-            pass
+            self.record = hand.play(ask)
+        except _Paused as paused:
+            self.prompt = paused.prompt
         except BadInput as exc:
-            with self._cond:
-                self.error, self.prompt = str(exc), None
-                self._cond.notify_all()
+            self.error = str(exc)
         except Exception as exc:               # a bug: the page gets one line, the server log the rest
             import traceback
             traceback.print_exc()
-            with self._cond:
-                self.error, self.prompt = f"internal error: {type(exc).__name__}: {exc}", None
-                self._cond.notify_all()
-
-    def _ask(self, prompt: dict) -> Any:
-        with self._cond:
-            self._turn += 1
-            self.prompt = {**prompt, "turn": self._turn}
-            self._answer = None
-            self._cond.notify_all()
-            deadline = time.monotonic() + IDLE
-            while self._answer is None:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise Abandoned
-                self._cond.wait(min(left, 5.0))
-            answer, self._answer = self._answer, None
-            self.prompt = None
-            return answer[0]
+            self.error = f"internal error: {type(exc).__name__}: {exc}"
+        self.adapter, self._played = hand, True
 
     # ------------------------------------------------------------------ the page's side
     @property
     def over(self) -> bool:
         return self.record is not None or self.error is not None
 
-    def state(self, wait: float = 30.0) -> dict:
-        """The prompt (or the end of the hand), waiting up to `wait` s for the bots to reach it."""
+    def state(self, wait: float = 0.0) -> dict:
+        """The prompt, or the end of the hand (`wait` is unused: the hand is played in this call)."""
         self.touched = time.monotonic()
-        with self._cond:
-            self._cond.wait_for(lambda: self.prompt is not None or self.over, timeout=wait)
+        with self._lock:
+            if not self._played:
+                self._advance()
             out = {"id": self.id, "game": self.game, "seat": self.seat, "log": list(self.adapter.log)}
             if self.error is not None:
                 return {**out, "state": "failed", "error": self.error}
             if self.record is not None:
                 return {**out, "state": "over", "summary": self.adapter.summary(self.record)}
-            if self.prompt is None:
-                return {**out, "state": "thinking"}
             return {**out, "state": "your turn", "prompt": self.prompt}
 
     def answer(self, turn: int, choice: Any) -> dict:
         """Give the person's choice for prompt `turn`; BadInput if it is not one of its choices."""
-        with self._cond:
+        self.touched = time.monotonic()
+        with self._lock:
+            if not self._played:
+                self._advance()
             if self.prompt is None or self.prompt["turn"] != turn:
                 raise BadInput(f"no decision {turn} is waiting; accepted: the decision on the page "
                                f"({'none: the hand is over' if self.over else 'reload the page'})")
@@ -103,9 +108,8 @@ class Session:
             elif choice not in legal:
                 names = ", ".join(str(c["label"]) for c in self.prompt["choices"])
                 raise BadInput(f"choice {choice!r} is not legal here; accepted: {names}")
-            self._answer = (choice,)
-            self.prompt = None
-            self._cond.notify_all()
+            self.answers.append(choice)
+            self._advance()
         return self.state()
 
     def history(self) -> str:
@@ -115,25 +119,35 @@ class Session:
 
 
 class Table:
-    """The hands being played on this server."""
+    """The hands being played on this server: at most `keep`, each dropped after `idle` seconds
+    untouched (looked at whenever a hand is started or asked for: no thread)."""
 
-    def __init__(self):
+    def __init__(self, idle: float = IDLE, keep: int = KEEP):
         self.sessions: dict[str, Session] = {}
+        self.idle, self.keep = idle, keep
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
 
     def start(self, game: str, seat: int, adapter) -> Session:
         with self._lock:
+            self._expire()
             sid = f"h{next(self._ids)}-{int(time.time() * 1000) % 100000}"
-            if len(self.sessions) >= KEEP:
+            if len(self.sessions) >= self.keep:
                 oldest = min(self.sessions.values(), key=lambda s: s.touched)
                 del self.sessions[oldest.id]
             self.sessions[sid] = session = Session(sid, game, seat, adapter)
         return session
 
     def get(self, sid: str) -> Session:
-        session = self.sessions.get(sid)
+        with self._lock:
+            self._expire()
+            session = self.sessions.get(sid)
         if session is None:
-            raise BadInput(f"no hand {sid!r} on this server (hands are dropped after a while); accepted: start a new hand")
+            raise BadInput(f"no hand {sid!r} on this server (hands are dropped after {self.idle / 60:g} minutes "
+                           "untouched); accepted: start a new hand")
         return session
 
+    def _expire(self) -> None:
+        now = time.monotonic()
+        for sid in [s.id for s in self.sessions.values() if now - s.touched > self.idle]:
+            del self.sessions[sid]
