@@ -96,7 +96,7 @@ def whatif(game: str, rules, hands: int | None = None, games: int | None = None,
 
 
 def rules_lab(game: str, games: int | None = None, hands: int | None = None, sets: dict | None = None,
-              players: int | None = None, partners: bool = False, strong: str | None = None, weak: str = "random",
+              players: int | None = None, partners: bool = False, strong: str | None = None, weak: str | None = None,
               rules=None, strategy=None, profile=None, seed: int = 2026, jobs: int = 1) -> Result:
     """Which house rules matter: every rules flag's other values, or the named `sets`
     ({name: {flag: value}}), against the defaults on the same games and deals, ranked."""

@@ -406,7 +406,9 @@ def rules_lab(ctx: typer.Context, game: str, players: Optional[int] = PlayersOpt
                                                        "e.g. family=stm.target_chips=5,stm.starting_chips=0 (repeat)"),
               strong: Optional[str] = typer.Option(None, "--strong", help="the skill measure's strong player "
                                                    "(default: the game's default strategy)"),
-              weak: str = typer.Option("random", "--weak", help="the skill measure's weak players"),
+              weak: Optional[str] = typer.Option(None, "--weak", help="the skill measure's baseline players "
+                                                 "(default: the game's simplest non-random heuristic: greedy, "
+                                                 "greedy, dump)"),
               figure: Optional[Path] = typer.Option(None, "--figure", help="also draw the ranked changes, one "
                                                     "panel per measure, into this PNG file"),
               strategy: Optional[List[str]] = StrategyOpt, rule: Optional[List[str]] = RuleOpt,

@@ -520,6 +520,7 @@ class Hooks:
     words: dict = {}         # metric/key name -> (column header, meaning): the glossary's words for this game
     headline_names: tuple[str, ...] = ()      # rules lab: the game's headline rates per hand (see headline)
     lab_size = (2_000, 20_000)                # rules lab: games and hands per rule change by default
+    lab_baseline = "random"                   # rules lab: the skill measure's baseline, the simplest non-random heuristic
 
     def make_table(self, players: int, partners: bool, rule_args: tuple[str, ...], profiles: tuple[str, ...]):
         raise NotImplementedError

@@ -64,6 +64,7 @@ class HtdHooks(Hooks):
     seat_outcome_names = ("penalty", "p_out", "turns")
     headline_names = ("penalty", "p_blocked", *(f"cards_{c}" for c in CAUSES), "turns")
     lab_size = (1_000, 10_000)
+    lab_baseline = "dump"
     all_tables = ALL_TABLES
 
     def make_table(self, players, partners, rule_args, profiles) -> engine.Table:

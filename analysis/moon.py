@@ -75,6 +75,7 @@ class MoonHooks(Hooks):
     seat_outcome_names = ("score", "p_bidder", "p_thrown_in")
     headline_names = ("p_made", "p_set", "p_thrown_in", "p_bid21")
     lab_size = (3_000, 30_000)
+    lab_baseline = "greedy"          # threshold's bidding with greedy play: the gap is threshold's defence
 
     def make_table(self, players, partners, rule_args, profiles) -> engine.Table:
         check_players(players)

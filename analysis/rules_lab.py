@@ -1,8 +1,11 @@
 """Rules lab: which house rules matter, and how. Every rules flag of a game (or named sets of
 changes) is played on the same deals and games as the defaults, one change at a time, and the
 paired differences are ranked: game length, fairness (the first player's edge and the spread of
-P(win) over positions), the game's headline rates, and skill (how much more often a strong player
-wins than a weak one at the same table).
+P(win) over positions), the game's headline rates, and skill: how much more often the game's
+strong cheap player wins than its baseline, the simplest non-random heuristic, at the same table.
+The edge over `random` is a second, named measure and never called skill: a rule can change how
+badly random play does (it takes a voluntary draw as one more uniform option) without changing
+what skill is worth, and the findings say when that is all a rule does.
 
 Built on the what-if machinery (analysis.common): every arm replays the chunk's seeds
 (chunk_seeds), so a rule change's numbers are `whatif`'s with the same flag, seed and chunk size.
@@ -21,17 +24,19 @@ from moonshot.analysis.common import (Progress, Setup, game_values, one_row, out
                                       paired, run, variant_rules)
 from moonshot.analysis.result import Result
 from moonshot.analysis.stats import Z, estimate
-from moonshot.analysis.words import CORRECTION, clear_of_zero, effects, shift, stands_out, widen
+from moonshot.analysis.words import CORRECTION, clear_of_zero, effects, say, shift, widen, widened
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.runner import Change, Tally, chunk_seeds, generators
+from moonshot.strategies.base import adapts
 
 GAMES_CHUNK = 500          # games per chunk: a few thousand games spread over every job, and batches stay big
 HANDS_CHUNK = 5_000        # enough for the engines (Hit the Deck plays 500 games at 4.5 ms each, 250 at 7.7)
 DEFAULTS = "defaults"
-WEAK = "random"
-GAME_MEASURES = ("first_edge", "spread", "skill", "p_unfinished")   # after the game's length measure
+RANDOM = "random"          # the edge over random play: a second, named measure beside skill
+GAME_MEASURES = ("first_edge", "spread", "skill", "random_edge", "p_unfinished")   # after the game's length measure
 WORDS = {"first_edge": "the first player's edge", "spread": "the spread of P(win) over positions",
-         "skill": "the strong player's edge", "p_unfinished": "P(unfinished game)",
+         "skill": "skill (the strong player's edge over the baseline)",
+         "random_edge": "the strong player's edge over random play", "p_unfinished": "P(unfinished game)",
          "p_odd": "P(odd)", "p_shoot": "P(shoot the moon)", "chips": "chips per side per round",
          "p_made": "P(contract made)", "p_set": "P(contract set)", "p_thrown_in": "P(thrown in)",
          "p_bid21": "P(a 21 contract)", "penalty": "penalty points per seat per hand", "p_blocked": "P(blocked hand)",
@@ -119,26 +124,39 @@ def _arms(setup: Setup, arms: tuple[tuple[str, ...], ...]) -> list[Setup]:
     return [setup] + [replace(setup, rule_args=setup.rule_args + args) for args in arms]
 
 
+def _edge(arm: Setup, strong: str, weak: str, seeds, size: int) -> tuple[np.ndarray, list]:
+    """One `strong` player (seat 0; its position is random, as the first player is) at a table of
+    `weak` ones: per game its P(win) minus a weak side's average, and what to compare for 'never
+    fired' in these games."""
+    hooks, table = arm.hooks, arm.table
+    lineup = [arm.strategy(strong)] + [arm.strategy(weak)] * (table.players - 1)
+    s = hooks.play_games(arm, lineup, generators(seeds), size)
+    wins = hooks.wins(arm, s)
+    own = int(table.side_of_seat[0])
+    return wins[:, own] - np.delete(wins, own, axis=1).mean(axis=1), [wins, *hooks.game_length(s).values()]
+
+
 def _game_measures(arm: Setup, strong: str, weak: str, seeds, size: int) -> tuple[dict, np.ndarray, list, list]:
     """One arm's games: (per-game measures, P(win) by position (n, players), what to compare for
-    'never fired' under the table's strategies, and in the skill games). Position 0 plays first in the game's first hand; skill is one `strong` player
-    (seat 0; its position is random, as the first player is) at a table of `weak` ones, its P(win)
-    minus a weak side's average."""
-    hooks, table = arm.hooks, arm.table
-    P = table.players
+    'never fired' under the table's strategies, and in the skill games). Position 0 plays first in
+    the game's first hand; skill is `strong`'s edge at a table of `weak` (the baseline) players,
+    random_edge its edge at a table of random ones (the same games when `weak` is random)."""
+    hooks, P = arm.hooks, arm.table.players
     g = hooks.play_games(arm, arm.seats.strategies, generators(seeds), size)
     values = game_values(arm, g)
     seat_at = (hooks.first_player(arm, g)[:, None] + np.arange(P)) % P
     by_position = np.take_along_axis(values["p_win"], seat_at.astype(np.intp), axis=1)
-    lineup = [arm.strategy(strong)] + [arm.strategy(weak)] * (P - 1)
-    s = hooks.play_games(arm, lineup, generators(seeds), size)
-    wins = hooks.wins(arm, s)
-    own = int(table.side_of_seat[0])
-    others = np.delete(wins, own, axis=1)
+    skill, trace = _edge(arm, strong, weak, seeds, size)
+    if weak.strip() == RANDOM:
+        random_edge = skill
+    else:
+        random_edge, more = _edge(arm, strong, RANDOM, seeds, size)
+        trace = trace + more
     length = hooks.game_length_names[0]
     measures = {length: values[length][:, 0], "first_edge": Change(by_position[:, 0] - by_position.mean(axis=1)),
-                "skill": Change(wins[:, own] - others.mean(axis=1)), "p_unfinished": values["p_unfinished"][:, 0]}
-    return measures, by_position, [values["p_win"], values[length]], [wins, *hooks.game_length(s).values()]
+                "skill": Change(skill), "random_edge": Change(random_edge),
+                "p_unfinished": values["p_unfinished"][:, 0]}
+    return measures, by_position, [values["p_win"], values[length]], trace
 
 
 def _lab_games_chunk(setup: Setup, arms: tuple[tuple[str, ...], ...], pairs: tuple[tuple[int, int], ...],
@@ -254,25 +272,42 @@ def measures(setup: Setup) -> list[str]:
     return [f"d_{n.removeprefix('p_')}" for n in (hooks.game_length_names[0], *GAME_MEASURES, *hooks.headline_names)]
 
 
-def effect_sizes(table: pd.DataFrame, names: list[str], k: int) -> pd.Series:
-    """Per rule: its largest change in standard deviations of the measure (pooled over base and
-    variant, a standardized effect), counting only changes whose interval, Bonferroni-corrected for
-    k comparisons, excludes zero; 0 where none does."""
+def effect_sizes(table: pd.DataFrame, names: list[str], k: int) -> pd.DataFrame:
+    """Per rule (estimate, ci_low, ci_high): its largest change in standard deviations of the
+    measure (pooled over base and variant, a standardized effect), counting only changes whose
+    interval, Bonferroni-corrected for k comparisons, excludes zero (0 where none does); and the
+    interval of that largest size: from each measure's corrected interval of |change| / SD (0 at
+    the low end where it spans zero), the highest low end and the highest high end, which hold the
+    largest |change| whenever every measure's interval holds its own."""
     sizes = {}
     for rule, rows in table.groupby("rule", sort=False):
-        best = 0.0
+        best, low, high = 0.0, 0.0, 0.0
         for name in names:
             d = rows[rows["metric"] == name]
-            if d.empty or not clear_of_zero(d, k)[0]:
+            if d.empty:
                 continue
             base_name = name[2:]
             levels = rows[rows["metric"].isin([f"base_{base_name}", f"base_p_{base_name}",
                                                f"variant_{base_name}", f"variant_p_{base_name}"])]
             sd = np.sqrt(np.mean([_sd(r) ** 2 for _, r in levels.iterrows()])) if len(levels) else np.nan
-            if sd > 0:
-                best = max(best, abs(float(d["estimate"].iloc[0])) / sd)
-        sizes[rule] = best
-    return pd.Series(sizes)
+            if not sd > 0:
+                continue
+            row = widened(d, k).iloc[0]
+            lo, hi = sorted((abs(float(row["ci_low"])), abs(float(row["ci_high"]))))
+            spans = row["ci_low"] <= 0 <= row["ci_high"]
+            low, high = max(low, 0.0 if spans else lo / sd), max(high, hi / sd)
+            if not spans:
+                best = max(best, abs(float(row["estimate"])) / sd)
+        sizes[rule] = (best, low, high)
+    return pd.DataFrame.from_dict(sizes, orient="index", columns=["estimate", "ci_low", "ci_high"])
+
+
+def shared_ranks(sizes: pd.DataFrame) -> pd.Series:
+    """Ranks by the findings rule: a rule's rank is 1 + the number of rules whose effect size is
+    clearly larger (their interval's low end above its high end), so rules whose intervals cannot
+    order them share a rank."""
+    low, high = sizes["ci_low"].to_numpy(float), sizes["ci_high"].to_numpy(float)
+    return pd.Series(1 + (low[None, :] > high[:, None]).sum(axis=1), index=sizes.index)
 
 
 def _sd(row) -> float:
@@ -282,13 +317,6 @@ def _sd(row) -> float:
     if not np.isfinite(row["ci_high"]) or row["n"] < 2:
         return 0.0
     return float((row["ci_high"] - row["ci_low"]) / 2 / Z * np.sqrt(row["n"]))
-
-
-def corrected(rows: pd.DataFrame, k: int) -> pd.DataFrame:
-    """The rows with their 95% intervals widened to Bonferroni's for k comparisons (1 - 0.05/k)."""
-    f = widen(k)
-    est = rows["estimate"]
-    return rows.assign(ci_low=est - (est - rows["ci_low"]) * f, ci_high=est + (rows["ci_high"] - est) * f)
 
 
 # --------------------------------------------------------------------------------------------
@@ -313,13 +341,13 @@ def plan(setup: Setup, sets: list[str] | None = None) -> tuple[list[Arm], pd.Dat
     return arms, skipped, comparisons(len(arms), bool(sets))
 
 
-def trial_seconds(setup: Setup, games: int, hands: int, strong: str | None = None, weak: str = WEAK,
+def trial_seconds(setup: Setup, games: int, hands: int, strong: str | None = None, weak: str | None = None,
                   sets: list[str] | None = None, jobs: int = 1, seed: int = 0) -> float:
     """Seconds the whole lab should take on `jobs` workers, timed from one chunk of games and one
     of hands of the defaults' arm played here (a batch's cost per game depends on its size, so a
     smaller trial would mislead); a sweep plays that for every arm and chunk."""
     import time
-    strong = strong or setup.entry.default_strategy
+    strong, weak = players(setup, strong, weak)
     arms, _, _ = plan(setup, sets)
     seeds = chunk_seeds(seed, 0, setup.entry.streams)
     g, h = min(games, GAMES_CHUNK), min(hands, HANDS_CHUNK)
@@ -334,18 +362,40 @@ def trial_seconds(setup: Setup, games: int, hands: int, strong: str | None = Non
     return per_arm * (len(arms) + 1) / max(1, min(workers, -(-games // g)))
 
 
+def players(setup: Setup, strong: str | None, weak: str | None) -> tuple[str, str]:
+    """The skill measure's two players: `strong` (the game's default strategy unless given) and
+    `weak`, the baseline (the game's simplest non-random heuristic, hooks.lab_baseline, unless
+    given); refused when they are the same."""
+    strong = strong or setup.entry.default_strategy
+    weak = weak or setup.hooks.lab_baseline
+    setup.strategy(strong), setup.strategy(weak)
+    if strong.strip() == weak.strip():
+        raise BadInput(f"--strong and --weak are both {strong!r}: the edge of a player over itself is 0; accepted: "
+                       f"two different strategies of {setup.entry.name}")
+    return strong, weak
+
+
+def ignored_by(setup: Setup, specs, flags: list[str]) -> list[str]:
+    """The strategies among `specs` that declare the rules they adapt to (strategies/base.py) and
+    adapt to none of `flags`: under a change of those flags they play as under the defaults."""
+    return [spec for spec in dict.fromkeys(specs) if not any(adapts(setup.strategy(spec), f) for f in flags)]
+
+
+def _flags(arms: list[Arm], label: str) -> list[str]:
+    """The rules flags a comparison changes (both sets' flags for 'a vs b')."""
+    names = {a.label: a for a in arms}
+    parts = label.split(" vs ") if label not in names else [label]
+    return list(dict.fromkeys(arg.split("=", 1)[0].strip() for p in parts if p in names for arg in names[p].args))
+
+
 def rules_lab(setup: Setup, games: int | None = None, hands: int | None = None, seed: int = 2026, jobs: int = 1,
-              strong: str | None = None, weak: str = WEAK, sets: list[str] | None = None,
+              strong: str | None = None, weak: str | None = None, sets: list[str] | None = None,
               progress: Progress = None) -> Result:
     """Every rule change (or named set) against the defaults on the same games and deals: the
     ranked table of paired changes, the changes that never fired, the flags left out."""
     hooks = setup.hooks
     games, hands = games or hooks.lab_size[0], hands or hooks.lab_size[1]
-    strong = strong or setup.entry.default_strategy
-    setup.strategy(strong), setup.strategy(weak)
-    if strong.strip() == weak.strip():
-        raise BadInput(f"--strong and --weak are both {strong!r}: the edge of a player over itself is 0; accepted: "
-                       f"two different strategies of {setup.entry.name}")
+    strong, weak = players(setup, strong, weak)
     arms, skipped, pairs = plan(setup, sets)
     args = tuple(a.args for a in arms)
     t_games = run(_lab_games_chunk, (setup, args, pairs, strong, weak), games, seed, jobs, progress,
@@ -367,23 +417,27 @@ def rules_lab(setup: Setup, games: int | None = None, hands: int | None = None, 
     ranked = table[table["rule"].isin(live) & table["metric"].isin(shown)]
     ranked = ranked.assign(_m=ranked["metric"].map(shown.index)).sort_values(["_m"], kind="stable").drop(columns="_m")
     sizes = effect_sizes(table[table["rule"].isin(live)], shown, k)
-    order = sorted(live, key=lambda r: -sizes.get(r, 0.0))
+    rank = shared_ranks(sizes) if live else pd.Series(dtype=int)
+    order = sorted(live, key=lambda r: (rank[r], -sizes["estimate"][r]))
+    ignored = {r: ", ".join(ignored_by(setup, setup.seats.specs, _flags(arms, r))) for r in live}
     if order:
-        ranked = corrected(ranked, k).assign(rank=lambda d: d["rule"].map({r: i + 1 for i, r in enumerate(order)}))
-        ranked = ranked.sort_values(["rank"], kind="stable")
-        effect = pd.DataFrame({"rank": range(1, len(order) + 1), "rule": order, "metric": "effect_size",
-                               "estimate": [sizes[r] for r in order], "n": ranked.groupby("rule")["n"].max()[order].values,
-                               "ci_low": np.nan, "ci_high": np.nan, "kind": "mean"})
-        res.tables["ranked"] = pd.concat([effect, ranked], ignore_index=True).sort_values("rank", kind="stable")[
-            ["rank", "rule", "metric", "estimate", "n", "ci_low", "ci_high", "kind"]].reset_index(drop=True)
-    reasons = [_silent_reason(setup, r, arms, games, hands) + _skill_only(table, r, skill_fired[r], weak, k)
+        ranked = widened(ranked, k).assign(rank=lambda d: d["rule"].map(rank), ignored_by=lambda d: d["rule"].map(ignored))
+        effect = sizes.loc[order].rename_axis("rule").reset_index().assign(
+            rank=[rank[r] for r in order], ignored_by=[ignored[r] for r in order], metric="effect_size",
+            n=ranked.groupby("rule")["n"].max()[order].values, kind="mean")
+        both = pd.concat([effect, ranked], ignore_index=True)
+        both = both.assign(_o=both["rule"].map(order.index)).sort_values("_o", kind="stable")
+        res.tables["ranked"] = both[["rank", "rule", "ignored_by", "metric", "estimate", "n", "ci_low", "ci_high",
+                                     "kind"]].reset_index(drop=True)
+    reasons = [_silent_reason(setup, r, arms, games, hands) + _skill_only(table, r, skill_fired[r], strong, weak, k)
                for r in silent]
     if silent:
         res.tables["never_fired"] = pd.DataFrame({"rule": silent, "reason": reasons})
     if len(skipped):
         res.tables["skipped"] = skipped
     res.tables["levels"] = levels
-    _findings(res, table[table["rule"].isin(live)], order, shown, k, setup)
+    _findings(res, table[table["rule"].isin(live)], order, shown, k, setup, ignored, (strong, weak),
+              {r: _flags(arms, r) for r in live})
     if silent:
         res.findings.append(f"Never fired, so not ranked ({len(silent)}; the reasons are in the never-fired "
                             "table): " + ", ".join(f"`{r}`" for r in silent) + ".")
@@ -403,45 +457,90 @@ def _silent_reason(setup: Setup, rule: str, arms: list[Arm], games: int, hands: 
             "changes an outcome there")
 
 
-def _skill_only(table: pd.DataFrame, rule: str, fired: bool, weak: str, k: int) -> str:
+def _skill_only(table: pd.DataFrame, rule: str, fired: bool, strong: str, weak: str, k: int) -> str:
     """For a rule that never fired under the table's strategies: whether it changed the skill
-    games (where `weak` players reach situations the strong ones never do), and by how much."""
+    games (where the baseline or random players reach situations the table's never do), and how."""
     if not fired:
         return ""
-    row = table[(table["rule"] == rule) & (table["metric"] == "d_skill")].iloc[0]
-    return f"; it changes only games with {weak} players in them: {shift(row, WORDS['skill'], k)}"
+    rows = table[table["rule"] == rule].set_index("metric")
+    return (f"; it changes only the games of {strong} against {weak} or random players: "
+            f"{shift(rows.loc['d_skill'], _measure_words('d_skill', strong, weak), k)}; "
+            f"{shift(rows.loc['d_random_edge'], _measure_words('d_random_edge', strong, weak), k)}")
 
 
-def _findings(res: Result, table: pd.DataFrame, order: list[str], shown: list[str], k: int, setup: Setup) -> None:
+def _measure_words(metric: str, strong: str, weak: str) -> str:
+    """A measure as a sentence names it, with the skill measure's players."""
+    if metric == "d_skill":
+        return f"skill ({strong}'s edge over {weak})"
+    if metric == "d_random_edge":
+        return f"{strong}'s edge over random play"
+    return words_for(metric)
+
+
+def _adapt_words(setup: Setup, ignored: str, flags: list[str], rows: pd.DataFrame, real: pd.DataFrame,
+                 strong: str, weak: str) -> str:
+    """Where an effect comes from players who ignore the rule (their declared rule reads): the
+    table's strategies for every measure but skill, the strong and baseline players for skill."""
+    out = ""
+    if ignored:
+        some = len(ignored.split(", ")) < len(set(setup.seats.specs))
+        one = ", " not in ignored
+        out += (f" {'Of the players here, ' if some else ''}{ignored} {'does' if one else 'do'} not adapt "
+                f"{'its' if one else 'their'} choices to the rule: the changes are what it does to players who play "
+                "on as under the defaults.")
+    if "d_skill" in set(real["metric"]):
+        deaf = ignored_by(setup, (strong, weak), flags)
+        if len(deaf) == 1:
+            other = weak if deaf[0] == strong else strong
+            out += (f" Of the skill measure's players, {deaf[0]} does not adapt to the rule and {other} does: the "
+                    f"change in skill is partly {deaf[0]} playing on as under the defaults.")
+    return out
+
+
+def _findings(res: Result, table: pd.DataFrame, order: list[str], shown: list[str], k: int, setup: Setup,
+              ignored: dict, lineup: tuple[str, str], flags: dict) -> None:
+    """One sentence per rule for the five largest effects, then one per measure over every rule; every
+    interval quoted is the ranked table's, Bonferroni-corrected for the k rule changes compared."""
     if not order:
         res.findings.append("No rule change made any game or hand come out differently from the defaults.")
         return
+    strong, weak = lineup
+    note = f" ({CORRECTION}-corrected for {k} rule changes)" if k > 1 else ""
     d = table[table["metric"].isin(shown)]
     for rule in order[:5]:                                  # the biggest effects, each in one sentence
         rows = d[d["rule"] == rule]
         real = rows[clear_of_zero(rows, k)]
+        by = rows.set_index("metric")
+        adapt = _adapt_words(setup, ignored.get(rule, ""), flags.get(rule, []), rows, real, strong, weak)
         if real.empty:
-            res.findings.append(f"`{rule}` changes no measure beyond noise ({CORRECTION}-corrected for {k} rule "
-                                "changes) though some games or hands came out differently.")
+            res.findings.append(f"`{rule}` changes no measure beyond noise{note} though some games or hands came "
+                                "out differently." + adapt)
             continue
-        parts = [shift(r, f"changes {words_for(r['metric'])}", k) for _, r in real.iterrows()]
-        luck = [r for _, r in real.iterrows() if r["metric"] == "d_skill"]
+        parts = [shift(r, f"changes {_measure_words(r['metric'], strong, weak)}", k, named=False)
+                 for _, r in real.iterrows()]
         tail = "" if len(real) == len(rows) else "; nothing else measurable"
-        luck_words = ""
-        if luck:
-            luck_words = (": the game turns more on luck" if luck[0]["estimate"] < 0
-                          else ": skill counts for more")
-        res.findings.append(f"`{rule}` " + "; ".join(parts) + tail + luck_words + ".")
+        skill = "d_skill" in set(real["metric"])
+        words = ""
+        if skill:
+            words = (": the game turns more on luck" if by.loc["d_skill", "estimate"] < 0 else ": skill counts for more")
+        if "d_random_edge" in set(real["metric"]) and (not skill or np.sign(by.loc["d_skill", "estimate"]) !=
+                                                       np.sign(by.loc["d_random_edge", "estimate"])):
+            words += (f"; skill ({strong} against {weak}) "
+                      + ("moves the other way" if skill else
+                         "cannot be told from no change " + _quoted(by.loc["d_skill"], k))
+                      + f": the rule changes how random play fares against {strong}, not how much skill counts")
+        res.findings.append(f"`{rule}` " + "; ".join(parts) + tail + note + words + "." + adapt)
     length = f"d_{setup.hooks.game_length_names[0]}"
-    for name in (length, "d_first_edge", "d_skill"):
+    for name in (length, "d_first_edge", "d_skill", "d_random_edge"):
         rows = d[d["metric"] == name]
         if len(rows) > 1:
-            res.findings.append(effects(rows, lambda r: f"`{r['rule']}`", "rule change", words_for(name)))
-    skill = d[d["metric"] == "d_skill"]
-    if len(skill) > 1:
-        res.findings.append(stands_out(skill, lambda r: f"`{r['rule']}`", "rule change",
-                                       "makes the game the most about luck (narrows the strong player's edge most)",
-                                       "the strong player's edge", higher=False))
+            res.findings.append(effects(rows, lambda r: f"`{r['rule']}`", "rule change",
+                                        _measure_words(name, strong, weak), k=k))
+
+
+def _quoted(row, k: int) -> str:
+    """A change with its interval corrected for k, as the ranked table shows it: '(+0.5 pp [-2.1, +3.0])'."""
+    return f"({say(widened(pd.DataFrame([dict(row)]), k).iloc[0], signed=True)})"
 
 
 def _notes(setup: Setup, k: int, strong: str, weak: str, games: int, hands: int, sets: bool) -> list[str]:
@@ -452,13 +551,19 @@ def _notes(setup: Setup, k: int, strong: str, weak: str, games: int, hands: int,
         + (" (a set against another set: the first minus the second)" if sets else "") + ".",
         f"ranked: 95% intervals {CORRECTION}-corrected for {k} rule changes compared (each at the 1 - 0.05/{k} level, "
         f"{widen(k):.2f} times as wide as a plain 95% interval); `levels` has each arm's own values with plain 95% "
-        "intervals. Rules are ranked by effect_size: the largest change, among those whose corrected interval "
-        "excludes zero, in standard deviations of that measure per game or hand (0: nothing measurable).",
+        "intervals; the findings quote the same corrected intervals. Rules are ranked by effect_size: the largest "
+        "change, among those whose corrected interval excludes zero, in standard deviations of that measure per game "
+        "or hand (0: nothing measurable), with an interval from the measures' corrected intervals; rules whose "
+        "effect-size intervals cannot order them share a rank (a rank is 1 + the rules clearly larger).",
         f"d_{length}: game length; first_edge: P(win) of the player who plays (bids) first in the game's first hand "
         "minus the average over positions; spread: highest minus lowest P(win) over positions (from the first "
         "player round the table; delta-method interval; noise alone makes it a little positive); skill: one "
-        f"{strong} player among {weak} ones, its P(win) minus a {weak} side's average (a rule that narrows it makes "
-        "the game more about luck). The headline rates come from single hands.",
+        f"{strong} player among {weak} ones (the game's simplest non-random heuristic), its P(win) minus a {weak} "
+        "side's average (a rule that narrows it makes the game more about luck); random_edge: the same with random "
+        f"players instead of {weak}, the edge over random play, which a rule can move by changing how badly random "
+        "play does without changing what skill is worth. The headline rates come from single hands.",
+        "ignored_by: the players at the table that declare the rules they adapt to and leave this one out: an "
+        "effect under them is the rule's on players who play on as under the defaults, not on players who adapt.",
         "never_fired: every game and hand came out exactly as under the defaults, so the change has no measured "
         "effect here because the situation never came up, which is not the same as 'no effect'.",
     ]

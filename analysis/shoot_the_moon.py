@@ -76,6 +76,7 @@ class StmHooks(Hooks):
     seat_outcome_names = ("chips", "p_odd", "p_shoot", "moon_chips")
     headline_names = ("p_odd", "p_shoot", "chips")
     lab_size = (10_000, 100_000)
+    lab_baseline = "greedy"
     all_tables = ALL_TABLES
 
     def start_score(self, setup) -> int:

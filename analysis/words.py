@@ -136,6 +136,14 @@ def _bounds(rows: pd.DataFrame, k: int) -> tuple[np.ndarray, np.ndarray]:
     return np.where(np.isnan(lo), est, lo), np.where(np.isnan(hi), est, hi)
 
 
+def widened(rows: pd.DataFrame, k: int) -> pd.DataFrame:
+    """The rows with their 95% intervals widened to Bonferroni's for k comparisons (1 - 0.05/k): the
+    intervals a finding's verdict is made on, and so the ones it quotes (one interval per effect)."""
+    f = widen(k)
+    est = rows["estimate"]
+    return rows.assign(ci_low=est - (est - rows["ci_low"]) * f, ci_high=est + (rows["ci_high"] - est) * f)
+
+
 @dataclass
 class Standing:
     """The outcome of comparing k estimates: the leader when its corrected interval clears every
@@ -182,17 +190,25 @@ def stands_out(rows: pd.DataFrame, name, noun: str, leads: str, measure: str, hi
     thing ('seat 2'); `leads` says what leading means ('goes out first most often')."""
     s = standing(rows, higher)
     note = f"{CORRECTION}-corrected for {s.k} {plural(noun)}"
+    wide = widened(rows.reset_index(drop=True), s.k)          # the intervals the verdict is made on, quoted
+
+    def shown(r) -> pd.Series:
+        return wide.loc[r.name] if r.name in wide.index else r
     if s.leader is not None:
-        return f"{_first_up(name(s.leader))} {leads}: {say(s.leader)} (its interval, {note}, clears every other {noun}'s)."
+        return (f"{_first_up(name(s.leader))} {leads}: {say(shown(s.leader))} (its interval, {note}, clears every "
+                f"other {noun}'s).")
     top = s.high if higher else s.low
-    tied = rows.reset_index(drop=True).iloc[s.tied_with_top]
+    tied = wide.iloc[s.tied_with_top]
     if len(tied) < s.k:            # some are clearly behind: name the ones the top cannot be told from
         names = ", ".join(f"{name(r)} {value(r)}" for _, r in tied.iterrows())
         return (f"No single {noun} stands out in {measure}: {names} cannot be told apart at the top ({note}); "
                 f"every other {noun} is clearly behind {name(top)}.")
+    if s.low["estimate"] == s.high["estimate"]:          # all alike: a tie names every one of them
+        return (f"No {noun} stands out in {measure} at this sample size: all {s.k} {plural(noun)} "
+                f"({', '.join(name(r) for _, r in wide.iterrows())}) stand at {value(shown(s.low))} ({note}).")
     return (f"No {noun} stands out in {measure} at this sample size: the {s.k} {plural(noun)} run from "
-            f"{value(s.low)} ({name(s.low)}) to {value(s.high)} ({name(s.high)}), and their intervals ({note}) "
-            f"overlap.")
+            f"{value(shown(s.low))} ({name(s.low)}) to {value(shown(s.high))} ({name(s.high)}), and their intervals "
+            f"({note}) overlap.")
 
 
 def clear_of_zero(rows: pd.DataFrame, k: int | None = None) -> np.ndarray:
@@ -201,12 +217,13 @@ def clear_of_zero(rows: pd.DataFrame, k: int | None = None) -> np.ndarray:
     return (lo > 0) | (hi < 0)
 
 
-def effects(rows: pd.DataFrame, name, noun: str, what: str) -> str:
+def effects(rows: pd.DataFrame, name, noun: str, what: str, k: int | None = None) -> str:
     """Effects whose corrected intervals exclude zero first, largest first; then the ones that
-    cannot be told from zero. `what` names the measure ('P(win)'), `noun` the things ('card')."""
-    rows = rows.reset_index(drop=True)
-    k = len(rows)
-    real = clear_of_zero(rows)
+    cannot be told from zero. `what` names the measure ('P(win)'), `noun` the things ('card'); k
+    the number compared (the rows by default). The intervals quoted are the corrected ones."""
+    k = k or len(rows)
+    rows = widened(rows.reset_index(drop=True), k)
+    real = clear_of_zero(rows, 1)
     order = np.argsort(-np.abs(rows["estimate"].to_numpy(float)), kind="stable")
     shown = [f"{name(rows.iloc[i])} {say(rows.iloc[i], signed=True)}" for i in order if real[i]]
     rest = [name(rows.iloc[i]) for i in order if not real[i]]
@@ -219,13 +236,16 @@ def effects(rows: pd.DataFrame, name, noun: str, what: str) -> str:
     return f"{_first_up(what)} changes measurably with: {'; '.join(shown)} {note}{tail}."
 
 
-def shift(row, what: str, k: int = 1, unit: str = "") -> str:
+def shift(row, what: str, k: int = 1, unit: str = "", named: bool = True) -> str:
     """'<what> by <value>' for a paired change, saying when its interval (corrected for k such
-    statements) does not exclude zero: a change that cannot be told from noise is called that."""
+    statements, and quoted so) does not exclude zero: a change that cannot be told from noise is
+    called that. `named=False` leaves naming the correction to the sentence around it."""
+    row = widened(pd.DataFrame([dict(row)]), k).iloc[0]
     text = f"{what} by {say(row, signed=True, unit=unit)}"
-    if clear_of_zero(pd.DataFrame([dict(row)]), k)[0]:
-        return text
-    return text + " (not told from zero at this sample size" + (f", {CORRECTION}-corrected for {k})" if k > 1 else ")")
+    note = f", {CORRECTION}-corrected for {k}" if k > 1 and named else ""
+    if clear_of_zero(pd.DataFrame([dict(row)]), 1)[0]:
+        return text + (f" ({note[2:]})" if note else "")
+    return text + f" (not told from zero at this sample size{note})"
 
 
 def change(row) -> str:

@@ -30,12 +30,18 @@ COMMON = {
     "partners": ("partnerships", "whether the players play in partnerships"),
     "share": ("share", "share of the hands (or games) in that row"),
     "rule": ("rule", "a rules change (flag=value) or a named rule set, played against the defaults"),
-    "rank": ("rank", "order by effect_size, largest first"),
+    "rank": ("rank", "order by effect_size, largest first; rules whose effect-size intervals cannot order them "
+             "share a rank"),
     "effect_size": ("effect size", "the rule's largest measurable change, in standard deviations of that measure"),
+    "ignored_by": ("ignored by", "the players at the table that do not adapt their choices to this rule (their "
+                   "declared rule reads): its effect on players who play on as under the defaults"),
     "first_edge": ("first player's edge", "P(win) of the player who plays (bids) first in the first hand, minus "
                    "the average over positions"),
     "spread": ("P(win) spread", "highest minus lowest P(win) over positions round the table"),
-    "skill": ("strong player's edge", "one strong player among weak ones: its P(win) minus a weak side's"),
+    "skill": ("skill", "one strong player among the game's baseline players (its simplest non-random heuristic): its "
+              "P(win) minus a baseline side's"),
+    "random_edge": ("edge over random play", "one strong player among random ones: its P(win) minus a random side's "
+                    "(not skill: a rule can move it by changing how random play fares)"),
     "flag": ("flag", "a rules flag (RULES.md §4)"),
     "reason": ("reason", "why the rule was left out or never changed a game"),
     "strategy": ("strategy", "the strategy the row is about (in a strong-play table: the one in every seat; a row "

@@ -6,7 +6,12 @@ Shoot the Moon has ``play(view, rng)``; Moon has ``bid``, ``trump``, ``discard``
 The class docstring's first paragraph is its rule of thumb (shown by ``moonshot strategies``).
 Numeric parameters declare their sensible range beside ``__init__`` in a class attribute
 ``ranges = {"margin": (-7, 7)}``; a spec outside it is refused. An optional ``chunk_hands`` (a
-positive integer) makes runs with the strategy split into smaller chunks.
+positive integer) makes runs with the strategy split into smaller chunks. An optional
+``adapts_to`` (a tuple of rules flag names) declares the rules the strategy's choices take into
+account beyond playing legal moves; a strategy that declares it and leaves a flag out plays as
+under the defaults whatever that flag says (the rules lab marks such effects). Without the
+declaration (a search player that plays the game out under the table's rules, a user's class)
+it is taken to adapt to every rule.
 
 Specs, as typed on the command line:
   ``odd``                      every seat plays `odd`
@@ -210,6 +215,13 @@ def make_strategy(game: str, spec: str, required: tuple[str, ...] = ("play",)) -
         optional = [m for m in ("call_end",) if callable(getattr(obj, m, None))]
         return Guarded(obj, spec, tuple(required) + tuple(optional))
     return obj
+
+
+def adapts(strategy: Any, flag: str) -> bool:
+    """Whether `strategy` takes rules flag `flag` into account (its declared ``adapts_to``; a
+    strategy that declares nothing is taken to adapt to every rule)."""
+    declared = getattr(getattr(strategy, "_inner", strategy), "adapts_to", None)
+    return declared is None or flag in declared
 
 
 @dataclass(frozen=True)

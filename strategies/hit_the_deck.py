@@ -68,6 +68,8 @@ class RandomPlay:
     The baseline every other strategy should beat.
     """
 
+    adapts_to = ()                       # uniform over the legal options, a draw included, whatever the rules
+
     def play(self, view: PlayView, rng: np.random.Generator) -> np.ndarray:
         return uniform_choice(legal_bits(view), rng)
 
@@ -221,6 +223,8 @@ class Dump:
     broken at random.
     """
 
+    adapts_to = ()                       # never draws or keeps by choice, whatever the rules allow
+
     def play(self, view: PlayView, rng: np.random.Generator) -> np.ndarray:
         bits = legal_bits(view)
         pick = bits & TEN_BITS
@@ -241,6 +245,7 @@ class Hold:
     """
 
     ranges = {"close": (0, 30)}           # cards
+    adapts_to = ("htd.drawn_card_play",)  # keeps a drawn Hit the Deck card where that is allowed
 
     def __init__(self, close: int = 2):
         self.close = close
@@ -298,6 +303,10 @@ class Tactician:
 
     ranges = {**{k: (-100, 100) for k in ("shed", "long_hand", "follow", "fear", "flip", "cut", "slap", "keep_last",
                                           "draw_cost")}, "block": (0, 1)}     # score weights; block a chance
+    # which cards follow which and the deck's make-up (tables), draws and kept cards it weighs, and
+    # what its memory holds of the draw pile
+    adapts_to = ("htd.word_matches_word", "htd.htd_number_values", "htd.voluntary_draw", "htd.drawn_card_play",
+                 "htd.memory")
 
     def __init__(self, shed: float = 1.0, long_hand: float = 0.5, follow: float = 4.0, fear: float = 15.0,
                  flip: float = 8.0, cut: float = 2.0, slap: float = 6.0, keep_last: float = 12.0,

@@ -220,6 +220,8 @@ class RandomMoon:
     The baseline. Works on the views' bit masks, so it is as fast as the engine.
     """
 
+    adapts_to = ()                       # uniform over the legal choices, whatever the rules
+
     def __init__(self, p_pass: float = 0.5, p_moon: float = 0.1):
         self.p_pass, self.p_moon = p_pass, p_moon
 
@@ -267,6 +269,9 @@ class ThresholdBidder(_Heuristics):
     """
 
     ranges = {k: (-7, 7) for k in ("margin", "base", "w_trump", "w_top", "w_double", "w_nt_double")}  # tricks
+    # The trumps it may name (allowed_trumps) and what beats what in play (the table's rules tables);
+    # it bids the tricks it expects whatever a bid scores or needs (bid_success, scoring, min_bid, ...).
+    adapts_to = ("moon.tile_set", "moon.allow_doubles_trump", "moon.allow_doubles_trump_4p", "moon.notrump_doubles")
 
     def __init__(self, margin: float = 0.0, base: float = 1.2, w_trump: float = 0.8, w_top: float = 0.5,
                  w_double: float = 0.6, w_nt_double: float = 0.9, play: str = "defend"):

@@ -40,6 +40,8 @@ class RandomPlay:
     The baseline every other strategy should beat.
     """
 
+    adapts_to = ()                       # uniform over the legal cards, whatever the rules
+
     def play(self, view: PlayView, rng: np.random.Generator) -> np.ndarray:
         r = rng.integers(0, UNIFORM_R, len(view), dtype=np.int16)
         return UNIFORM_FLAT[view.legal_bits.astype(np.int16) * UNIFORM_R + r]
@@ -52,6 +54,8 @@ class Greedy:
     Leads its strongest card; when following plays the cheapest card that beats the trick so far,
     and when nothing beats it throws the lowest (a Little Moon first, red cards last).
     """
+
+    adapts_to = ("stm.little_moon_lead_trumps",)     # what beats a trick: the table's strength (beating)
 
     def play(self, view: PlayView, rng: np.random.Generator) -> np.ndarray:
         legal = view.legal_bits
@@ -70,6 +74,9 @@ class OddPlanner:
     shedding its highest card that still loses. Little Moons go onto tricks an opponent is winning,
     never onto its partner's. Partnerships count the team's tricks.
     """
+
+    # what beats a trick (the table's strength) and an open dummy; not the target, chips or scoring
+    adapts_to = ("stm.little_moon_lead_trumps", "stm.dummy_mode")
 
     def __init__(self, shoot: bool = True):
         self.shoot = shoot

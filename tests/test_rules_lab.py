@@ -150,7 +150,7 @@ def test_cli_rules_lab_and_its_bad_input(capsys, tmp_path):
     result = json.loads(out)
     assert {"ranked", "levels"} <= set(result["tables"]) and "never_fired" not in result["tables"]   # all fired
     assert result["meta"]["sets"] == {"short": ["stm.target_chips=4"]}
-    for bad in (["--set", "stm.target_chips=4"], ["--strong", "random"], ["--games", 0], ["--weak", "nobody"]):
+    for bad in (["--set", "stm.target_chips=4"], ["--strong", "greedy"], ["--games", 0], ["--weak", "nobody"]):
         code, out, err = _cli(["rules-lab", "shoot-the-moon", "-q", *bad], capsys)
         assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, (bad, err)
 
