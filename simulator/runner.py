@@ -18,6 +18,13 @@ A chunk task may also take a ``progress`` keyword: it then calls ``progress(done
 ``on_step(index, done, of)`` before the chunk's tally is back: in this process directly, from
 joblib's worker processes through a small file the workers append to and a thread here reads
 (:class:`_Steps`). Reports change no number: the chunk's work and seeds are the same with or without them.
+The whole-games loops report the games ended so far the same way (simulator.stopping.games_done),
+whether or not the task takes ``progress``.
+
+A run stops inside a chunk when its thread has a ``simulator.stopping`` watch that says stop: the
+runner checks it between chunks and the engines inside one; chunks in joblib's workers see a stop
+file this process creates (their watch is set around the chunk), and workers whose chunk does not
+end within STOP_GRACE seconds are ended as the web server ends them when it stops.
 """
 from __future__ import annotations
 
@@ -34,7 +41,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 import numpy as np
 import pandas as pd
 
-from moonshot.simulator import store
+from moonshot.simulator import stopping, store
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -252,7 +259,8 @@ def run_chunks(task: Callable[..., Tally], args: Sequence[Any], total: int, seed
     hand histories and per-hand rows); the chunk's records and rows are dropped after that.
     `name` names these chunks in a run store (default: the task's module and name).
     `on_step(index, done, of)` hears a task's reports from inside chunk `index` (see the module's
-    docstring) when the task takes a ``progress`` keyword; raising from it in this process stops
+    docstring): its ``progress`` keyword if it takes one, and the games its whole-games loops have
+    finished (simulator.stopping.games_done); raising from it in this process stops
     the run, and from a worker's report it is dropped (the next on_chunk can raise instead).
 
     Under an active run store the chunks it holds are read back (on_chunk sees them too, without
@@ -263,12 +271,11 @@ def run_chunks(task: Callable[..., Tally], args: Sequence[Any], total: int, seed
     part = store.begin_part(name or f"{task.__module__}.{task.__qualname__}", total, seed, chunk, len(sizes))
     stored = part.done() if part is not None else set()
     todo = [(i, size) for i, size in enumerate(sizes) if i not in stored]
-    if on_step is not None and not _takes_progress(task):
-        on_step = None
     played = _results(task, args, todo, seed, jobs, on_step)
     merged = Tally()
     try:
         for i, size in enumerate(sizes):
+            stopping.check()
             if i in stored:
                 piece = part.load(i, Tally.from_arrow)
             else:
@@ -305,23 +312,98 @@ def _results(task, args, chunks: list[tuple[int, int]], seed, jobs,
     if not chunks:
         return
     configured = backend_configured()
+    takes = on_step is not None and _takes_progress(task)
     if (jobs == 1 or len(chunks) == 1) and not configured:
         for i, size in chunks:        # nothing to gain from joblib: run in this process
-            step = {} if on_step is None else {"progress": lambda done, of, i=i: on_step(i, done, of)}
-            yield task(*args, seed, i, size, **step)
+            stopping.check()
+            hear = None if on_step is None else (lambda done, of, i=i: on_step(i, done, of))
+            with stopping.watching(steps=hear):
+                piece = task(*args, seed, i, size, **({"progress": hear} if takes else {}))
+            yield piece
         return
     from joblib import Parallel, delayed
     # A configured backend with --jobs 1 keeps its own worker count (joblib would run n_jobs=1 inline).
     n_jobs = None if jobs == 1 else jobs
     parallel = Parallel(n_jobs=n_jobs, return_as="generator", pre_dispatch="2*n_jobs", batch_size=1)
-    # A configured backend (a cluster) may run chunks on other machines: no step reports from there.
+    # A configured backend (a cluster) may run chunks on other machines: no step reports or stop file there.
     steps = _Steps(on_step) if on_step is not None and not configured else None
+    watch = stopping.current()
+    flag = _StopFlag(watch.stop) if watch is not None and watch.stop is not None and not configured else None
+
+    def call(i: int, size: int):
+        writer = None if steps is None else _StepWriter(steps.path, i)
+        step = {"progress": writer} if takes and writer is not None else {}
+        if flag is None and writer is None:
+            return delayed(task)(*args, seed, i, size, **step)
+        return delayed(_Watched(task, None if flag is None else flag.path, writer))(*args, seed, i, size, **step)
     try:
-        yield from parallel(delayed(task)(*args, seed, i, size, **({} if steps is None else {
-            "progress": _StepWriter(steps.path, i)})) for i, size in chunks)
+        yield from parallel(call(i, size) for i, size in chunks)
+    except Exception:
+        if flag is not None and flag.raised:     # its workers were stopped or ended under it
+            raise stopping.Stopped from None
+        raise
     finally:
+        if flag is not None:
+            flag.close()
         if steps is not None:
             steps.close()
+
+
+class _Watched:
+    """A chunk task as a worker runs it: under a stopping watch whose stop is the run's stop file
+    and whose steps go to the run's step file (simulator.stopping)."""
+
+    def __init__(self, task, stop_path: str | None, steps: "_StepWriter | None"):
+        self.task, self.stop_path, self.steps = task, stop_path, steps
+
+    def __call__(self, *args, **kwargs):
+        stop = None if self.stop_path is None else stopping.FileFlag(self.stop_path)
+        with stopping.watching(stop=stop, steps=self.steps):
+            return self.task(*args, **kwargs)
+
+
+STOP_GRACE = 0.5     # seconds a parallel run's chunks get to hear its stop file before its workers are ended
+
+
+class _StopFlag:
+    """The stop file of one parallel run (a name, created when `stop()` first says so) and the
+    thread that watches `stop`. Chunks that do not end within STOP_GRACE seconds of it (work that
+    checks nothing) have their workers ended, as the web server does when it stops."""
+
+    def __init__(self, stop: Callable[[], bool]):
+        fd, self.path = tempfile.mkstemp(prefix="moonshot-stop-", suffix=".flag")
+        os.close(fd)
+        os.unlink(self.path)         # the name only: the file's existence is the flag
+        self.stop, self.raised, self.done = stop, False, threading.Event()
+        self.thread = threading.Thread(target=self._watch, name="moonshot-stop", daemon=True)
+        self.thread.start()
+
+    def _watch(self) -> None:
+        while not self.done.wait(0.05):
+            try:
+                asked = self.stop()
+            except Exception:       # noqa: BLE001 - a broken check is no stop
+                asked = False
+            if asked:
+                self.raised = True
+                _Steps.open_files.add(self.path)
+                open(self.path, "wb").close()
+                if not self.done.wait(STOP_GRACE):
+                    end_workers()
+                return
+
+    def close(self) -> None:
+        self.done.set()
+        self.thread.join()
+        _remove(self.path)
+
+
+def end_workers() -> None:
+    """End joblib's local worker processes now (their chunks with them); the next run starts new ones."""
+    from joblib.externals.loky import reusable_executor
+    executor = reusable_executor._executor
+    if executor is not None:
+        executor.shutdown(wait=True, kill_workers=True)
 
 
 STEP_EVERY = 0.1     # seconds: a worker writes a chunk's step reports at most this often (and its last)

@@ -8,6 +8,7 @@ from typing import Sequence
 
 import numpy as np
 
+from moonshot.simulator import stopping
 from moonshot.simulator.hit_the_deck.engine.table import Table
 
 
@@ -89,4 +90,5 @@ def play_games(table: Table, n: int, strategies: Sequence, deal_rng: np.random.G
             over &= low.sum(axis=1) == 1
         winners[active[over]] = low[over]
         done[active[over]] = True
+        stopping.games_done(np.count_nonzero(done), n)      # a run's count, and its cancel (no number changes)
     return GameResult(winners, scores, hands_n, went, blocked, maxed, penalty, first, first_hand, log)

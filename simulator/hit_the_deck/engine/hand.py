@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from moonshot.simulator import stopping
 from moonshot.simulator.batch import ask, illegal
 from moonshot.simulator.hit_the_deck import cards as deck
 from moonshot.simulator.hit_the_deck.engine import keyed_chance
@@ -123,6 +124,7 @@ class HandRun:
         st = self.st
         if self.hook is not None:
             self.hook(st)
+        stopping.check()          # a cancelled run ends here, not after the whole batch (a search player's: minutes)
         live = st.phase != DONE
         if len(live) > 256 and live.sum() * 2 < len(live):
             st.retire(np.flatnonzero(~live))

@@ -6,6 +6,7 @@ from typing import Sequence
 
 import numpy as np
 
+from moonshot.simulator import stopping
 from moonshot.simulator.batch import take
 from moonshot.simulator.moon.engine.deal import deal
 from moonshot.simulator.moon.engine.hand import Result, play
@@ -84,4 +85,5 @@ def play_games(table: Table, n: int, strategies: Sequence, deal_rng: np.random.G
             last_set[active] = np.where(played, set_side, prev)
         first[active] = (take(first, games) + 1) % P
         winner[active] = game_winner(table, new_scores, res.bidder, res.wins_game, loses)
+        stopping.games_done(np.count_nonzero(winner >= 0), n)     # a run's count, and its cancel (no number changes)
     return GameResult(winner, n_hands, scores, thrown, contracts, made_n, moons, first0, first_hand, log)
