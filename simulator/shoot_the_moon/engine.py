@@ -25,6 +25,7 @@ from typing import Sequence
 import numba
 import numpy as np
 
+from moonshot.simulator import stopping
 from moonshot.simulator.batch import SLOT_BIT, as_choice, ask, groups, illegal, partial_shuffle, uniform_table
 from moonshot.simulator.shoot_the_moon import cards
 from moonshot.simulator.shoot_the_moon.rules import SUPPLY_CHIPS, Rules
@@ -437,6 +438,7 @@ def play_on(table: Table, st: RoundState, strategies: Sequence, rng: np.random.G
     legal_trace = []
 
     for t in range(st.trick_no, cards.TRICKS):
+        stopping.check()           # a cancelled run ends here (a search player's chunk lasts seconds)
         if st.position == 0:
             st.start_trick()
         cur = st.current
@@ -694,5 +696,6 @@ def play_games(table: Table, n: int, strategies: Sequence, deal_rng: np.random.G
         # STM-8.1 the deal passes left; STM-11.3 the same dealer redeals an annulled round.
         dealer[active] = np.where(res.annulled, dealer[active], (dealer[active] + 1) % table.players)
         winner[active] = game_winner(res.chips_after, table.rules.target_chips)
+        stopping.games_done(np.count_nonzero(winner >= 0), n)     # a run's count, and its cancel (no number changes)
     return GameResult(winner, rounds, chips, short, first, log)
 

@@ -13,6 +13,7 @@ from typing import Sequence
 
 import numpy as np
 
+from moonshot.simulator import stopping
 from moonshot.simulator.batch import CLEAR, as_choice, ask, groups, illegal
 from moonshot.simulator.moon import tiles
 from moonshot.simulator.moon.engine.play_state import LazyPlayView, PlayState, Step
@@ -99,6 +100,7 @@ def play_rows(table: Table, rows8: np.ndarray, bidder, bid, trump, strategy_grou
     leader = bidder
     tricks_to_play = TRICKS if N else 0                              # no game, no question
     for t in range(tricks_to_play):
+        stopping.check()           # a cancelled run ends here (a search player's chunk lasts a minute)
         seat = leader
         for k in range(P):
             j = t * P + k
