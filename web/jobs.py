@@ -53,6 +53,7 @@ class Job:
     first_progress: float | None = None   # seconds from the start to the first count (a step or a chunk)
     finished: float | None = None
     cancel_requested: bool = False
+    detail: str | None = None       # what runs now, e.g. a report's section
     seen: float = field(default_factory=time.monotonic)     # last time a page asked about it
     queue: Any = field(default=None, repr=False)             # the runner's queue while waiting
 
@@ -72,7 +73,8 @@ class Job:
         end = self.finished or time.monotonic()
         out = {"id": self.id, "label": self.label, "state": self.state, "done": self.done, "total": self.total,
                "elapsed": round(end - self.started, 2), "error": self.error,
-               "first_progress": None if self.first_progress is None else round(self.first_progress, 2)}
+               "first_progress": None if self.first_progress is None else round(self.first_progress, 2),
+               "detail": self.detail}
         if self.state == "waiting":
             queue = self.queue
             out["ahead"] = next((k for k, j in enumerate(list(queue or ())) if j is self), 0)

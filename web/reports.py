@@ -47,13 +47,14 @@ def new_folder(root: Path, game: str, hands: int, seed: int) -> Path:
 
 
 def build(game: str, out: Path, hands: int, seed: int, jobs: int, progress, job=None) -> Path:
-    """Build the report; `progress(1)` at each section (it raises to cancel between sections);
-    the job's total becomes the builder's section count."""
+    """Build the report; `progress(1)` at each section (it raises to cancel between sections; inside
+    one, the run's simulator.stopping watch stops it); the job's total becomes the builder's section
+    count and its detail the section's line ("strong play: 50 paired games ...")."""
     from moonshot.simulator.games import get
 
     def hear(done: int, total: int, text: str) -> None:
         if job is not None:
-            job.total = total
+            job.total, job.detail = total, text
         progress(1)
     with document.steps_heard(hear):
         return get(game).build_report(out, hands, seed, jobs, quiet=True)

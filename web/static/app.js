@@ -69,9 +69,12 @@ function runForm(form) {
   async function poll(job) {
     while (true) {
       bar.max = job.total; bar.value = job.done;
-      status.textContent = `${job.state}: ${job.done.toLocaleString()} of ${job.total.toLocaleString()} · ${job.elapsed.toFixed(1)} s` +
+      // A run waits its turn when the server's runs are all taken (web/jobs.py: "waiting, N ahead").
+      status.textContent = job.state === "waiting" ? `waiting, ${job.ahead} ahead · ${job.elapsed.toFixed(1)} s` :
+        `${job.state}: ${job.done.toLocaleString()} of ${job.total.toLocaleString()} · ${job.elapsed.toFixed(1)} s` +
+        (job.detail ? ` · ${job.detail}` : "") +
         (job.state === "running" && job.done === 0 ? " (starting: the count moves as the work goes)" : "");
-      if (job.state !== "running") break;
+      if (job.state !== "running" && job.state !== "waiting") break;
       await new Promise(r => setTimeout(r, 250));
       const r = await fetch(`/api/jobs/${job.id}`);
       job = await r.json();
