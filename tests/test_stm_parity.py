@@ -5,7 +5,9 @@ import numpy as np
 import pytest
 
 from moonshot.simulator.shoot_the_moon import reference as ref
-from moonshot.simulator.shoot_the_moon.engine import LEAD_CLASS, Table, deal, play, play_round, strength_table
+from moonshot.simulator.shoot_the_moon.engine import (
+    LEAD_CLASS, Table, deal, play, play_games, play_round, strength_table,
+)
 from moonshot.simulator.shoot_the_moon.rules import parse_rules
 from moonshot.strategies.base import parse_seat_specs
 
@@ -98,3 +100,95 @@ def test_play_deals_a_dealer_and_plays_from_the_starting_chips(players, partners
     assert (res.chips_before == 3).all() and len(res.legal_trace) == 5 * table.hands_dealt
     given = play(table, 400, seats, None, np.random.default_rng(6), hands=hands, dealer=dealer, chips=chips)
     assert np.array_equal(given.play_cards, res.play_cards)
+
+
+# --- whole games: the end is checked only after a completed round (STM-9.1, STM-11.3) ---------
+
+def _games(rule_args, players, partners, strategy, n, seed, **kw):
+    table = Table(players, partners, parse_rules(rule_args))
+    seats = parse_seat_specs("shoot-the-moon", [strategy], players, default=strategy).strategies
+    g = play_games(table, n, seats, np.random.default_rng(seed), np.random.default_rng(seed + 1), keep_hands=True,
+                   **kw)
+    return table, g
+
+
+def _last_round_annulled(g) -> np.ndarray:
+    last = np.zeros(len(g.winner), dtype=bool)
+    for active, res in g.hand_log:
+        last[active] = res.annulled
+    return last
+
+
+def _alone_at_target(chips: np.ndarray, target: int) -> np.ndarray:
+    top = chips.max(axis=1)
+    return (top >= target) & ((chips == top[:, None]).sum(axis=1) == 1)
+
+
+def test_an_annulled_round_that_would_have_ended_the_game_is_replayed():
+    """Every side one chip from the target or at it, revokes always detected: many rounds are annulled
+    with a penalty that leaves one side alone at 7. None of those games ends; the replay comes next."""
+    chips0 = np.tile(np.array([7, 7, 6, 6], dtype=np.int16), (400, 1))
+    table, g = _games(["stm.revoke_model=on(0.5,1.0)"], 4, False, "random", 400, 11, chips0=chips0, max_rounds=1)
+    (_, res), = g.hand_log
+    would_end = res.annulled & _alone_at_target(res.chips_after, table.rules.target_chips)
+    assert would_end.sum() >= 10                              # the case arises...
+    assert (g.winner[would_end] == -1).all()                  # ...and the game goes on
+    completed = ~res.annulled & _alone_at_target(res.chips_after, table.rules.target_chips)
+    assert completed.any() and (g.winner[completed] == res.chips_after[completed].argmax(axis=1)).all()
+
+
+def test_no_game_ends_on_an_annulled_round():
+    table, g = _games(["stm.revoke_model=on"], 4, False, "odd", 500, 21)
+    last = _last_round_annulled(g)
+    assert (g.winner >= 0).all()
+    assert not last[g.winner >= 0].any()
+    # the case the rule is about did arise: an annulled round left a side alone at the target
+    arose = sum(int((res.annulled & _alone_at_target(res.chips_after, table.rules.target_chips)).sum())
+                for _, res in g.hand_log)
+    assert arose > 0
+
+
+def _reference_game(table, g, i):
+    """Game i of the batch through the reference: the batch's deals and plays, while the reference
+    decides for itself who deals each round and when the game ends."""
+    rounds = [(res, int(np.searchsorted(active, i))) for active, res in g.hand_log if i in active]
+    left = iter(rounds)
+    now = []
+
+    def next_hands():
+        try:
+            now[:] = next(left)
+        except StopIteration:
+            raise AssertionError(f"game {i}: the reference plays on after the batch's {len(rounds)} rounds")
+        return now[0].hands[now[1]].tolist()
+
+    def choose(rnd, legal):
+        res, j = now
+        step = len(rnd.plays)
+        detected = bool(res.revoke_detected[j, step]) if res.revoke_detected is not None else False
+        return int(res.play_cards[j, step]), detected
+
+    first, j0 = rounds[0]
+    played, winner = ref.play_game(table.players, table.partners, table.rules, int(first.dealer[j0]), next_hands,
+                                   choose)
+    return rounds, played, winner
+
+
+@pytest.mark.parametrize("players,partners,rule_args", [
+    (4, False, ["stm.revoke_model=on(0.3,0.5)"]),
+    (4, True, ["stm.revoke_model=on(0.3,0.7)", "stm.revoke_keep_hand_chips=true"]),
+    (2, False, ["stm.revoke_model=on(0.5,0.9)", "stm.target_chips=5"]),
+])
+def test_whole_games_match_reference(players, partners, rule_args):
+    table, g = _games(rule_args, players, partners, "odd", 120, 31)
+    annulled_last = 0
+    for i in range(len(g.winner)):
+        rounds, played, winner = _reference_game(table, g, i)
+        assert len(played) == g.rounds[i] == len(rounds)
+        assert (-1 if winner is None else winner) == g.winner[i]
+        assert played[-1].chips_after == g.chips[i].tolist()
+        for rnd, (res, j) in zip(played, rounds):
+            assert rnd.dealer == res.dealer[j] and rnd.annulled == res.annulled[j]
+            assert rnd.chips_after == res.chips_after[j].tolist()
+            annulled_last += rnd.annulled and ref.game_winner(rnd.chips_after, table.rules) is not None
+    assert annulled_last > 0          # rounds the bare chip check would have ended, played on by both

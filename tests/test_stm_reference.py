@@ -16,8 +16,8 @@ from moonshot.simulator.shoot_the_moon.cards import (
     side_of_seats,
 )
 from moonshot.simulator.shoot_the_moon.reference import (
-    Round, deal, game_winner, legal_plays, moon_chip_change, play_round, round_award,
-    trick_winner,
+    Round, deal, game_winner, legal_plays, moon_chip_change, play_game, play_round, round_award,
+    round_ends_game, trick_winner,
 )
 from moonshot.simulator.shoot_the_moon.rules import SUPPLY_CHIPS, RevokeModel, Rules
 
@@ -413,6 +413,36 @@ def test_STM11_penalty_is_per_side_once():
     assert rnd.chips_after == [2, 1]
 
 
+def test_STM9_1_an_annulled_round_never_ends_the_game():
+    # Seat 2's detected revoke costs side 2 a chip: (7, 6, 7) -> (7, 6, 6) leaves side 0 alone at 7.
+    rnd = revoke_round(REVOKE, (7, 6, 7), detected=True)
+    assert rnd.annulled and rnd.chips_after == [7, 6, 6]
+    assert game_winner(rnd.chips_after, REVOKE) == 0         # the chips alone would end it...
+    assert round_ends_game(rnd) is None                       # ...but the round is replayed (STM-11.3)
+    completed = revoke_round(REVOKE, (7, 6, 7), detected=False)
+    assert completed.chips_after == [7, 7, 8] and round_ends_game(completed) == 2
+    with pytest.raises(IllegalMove):
+        round_ends_game(Round(3, False, REVOKE, 0, split_hands(*THREE), [7, 6, 7]))
+
+
+def test_STM9_1_the_game_goes_on_to_the_replay():
+    rng = np.random.default_rng(4)
+    deals = iter([split_hands(*THREE)] + [deal(rng, 3) for _ in range(100)])
+    script = list(REVOKE_PLAYS)
+
+    def choose(rnd: Round, legal: list[int]):
+        if script:                                            # round 1: the scripted revoke, detected
+            text = script.pop(0)
+            return next(c for c in rnd.hands[rnd.to_move()] if card_name(c) == text), text == "B2"
+        return legal[0]
+
+    rounds, winner = play_game(3, False, REVOKE, 0, lambda: next(deals), choose, chips=[7, 6, 7])
+    assert rounds[0].annulled and rounds[0].chips_after == [7, 6, 6]
+    assert len(rounds) >= 2
+    assert rounds[1].dealer == 0 and rounds[1].chips_before == [7, 6, 6]     # same dealer, the chips kept
+    assert winner is not None and winner == round_ends_game(rounds[-1]) and not rounds[-1].annulled
+
+
 def test_STM11_what_is_not_a_revoke():
     rnd = play_all(Round(3, False, REVOKE, 0, split_hands(*THREE), [2, 2, 2]), "G12")
     assert names(rnd.revoke_cards()) == {"P1", "B2", "P4"}
@@ -529,7 +559,7 @@ def test_random_rounds_keep_invariants(players, partners, rules):
         rnd = play_round(players, partners, rules, dealer, deal(rng, players), chips, choose)
         check_round(rnd, players)
         chips = rnd.chips_after
-        if game_winner(chips, rules) is not None:                 # STM-9: a new game
+        if round_ends_game(rnd) is not None:                      # STM-9: a new game
             chips = [rules.starting_chips] * n_sides
         if not rnd.annulled:
             dealer = (dealer + 1) % players                       # STM-8.1 (STM-11.3: same dealer)

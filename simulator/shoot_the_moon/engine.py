@@ -31,9 +31,6 @@ from moonshot.simulator.shoot_the_moon import cards
 from moonshot.simulator.shoot_the_moon.rules import SUPPLY_CHIPS, Rules
 from moonshot.simulator.shoot_the_moon.views import BITS5, LEAD_BIG, LEAD_CLASS, LEAD_LITTLE, PlayView  # noqa: F401
 
-# Suit a follower must match: the suit of a numbered lead; -1 (nothing to follow) after a Moon lead.
-FOLLOW = np.where(cards.IS_MOON, -1, cards.SUIT).astype(np.int8)
-
 
 # Strength tiers: a card's strength is its tier plus its number (1..12), so any card of a higher
 # tier beats every card of a lower one and the number orders cards within a tier.
@@ -655,11 +652,18 @@ class GameResult:
     hand_log: list = field(default_factory=list)   # with keep_hands: [(game indices, Result)] per round
 
 
-def game_winner(chips: np.ndarray, target: int) -> np.ndarray:
-    """STM-9.2: side with >= target and strictly more than every other side, else -1."""
+def game_winner(chips: np.ndarray, target: int, annulled: np.ndarray | None = None) -> np.ndarray:
+    """STM-9.2: side with >= target and strictly more than every other side, else -1.
+
+    STM-9.1 checks only at the end of a completed round: a round annulled for a revoke is replayed
+    (STM-11.3), so it never ends the game (-1), even where its penalty chip left one side alone at
+    the target; the check comes again after the replay."""
     top = chips.max(axis=1)
     unique = (chips == top[:, None]).sum(axis=1) == 1
-    return np.where((top >= target) & unique, chips.argmax(axis=1), -1)
+    ends = (top >= target) & unique
+    if annulled is not None:
+        ends &= ~annulled
+    return np.where(ends, chips.argmax(axis=1), -1)
 
 
 def play_games(table: Table, n: int, strategies: Sequence, deal_rng: np.random.Generator,
@@ -695,7 +699,7 @@ def play_games(table: Table, n: int, strategies: Sequence, deal_rng: np.random.G
         rounds[active] += 1
         # STM-8.1 the deal passes left; STM-11.3 the same dealer redeals an annulled round.
         dealer[active] = np.where(res.annulled, dealer[active], (dealer[active] + 1) % table.players)
-        winner[active] = game_winner(res.chips_after, table.rules.target_chips)
+        winner[active] = game_winner(res.chips_after, table.rules.target_chips, res.annulled)
         stopping.games_done(np.count_nonzero(winner >= 0), n)     # a run's count, and its cancel (no number changes)
     return GameResult(winner, rounds, chips, short, first, log)
 

@@ -342,3 +342,37 @@ def play_round(players: int, partners: bool, rules: Rules, dealer: int, hands: l
         card, detected = choice if isinstance(choice, tuple) else (choice, False)
         rnd.play(card, revoke_detected=detected)
     return rnd
+
+
+# ---------------------------------------------------------------------------------------------
+# A whole game
+# ---------------------------------------------------------------------------------------------
+
+def round_ends_game(rnd: Round) -> int | None:
+    """The side that wins the game at the end of this round, or None: play another round.
+
+    STM-9.1 checks the end only at the end of a round. An annulled round (STM-11.3) is not one:
+    the same dealer replays it, so it never ends the game, even where its revoke penalty left one
+    side alone at the target; the chips it leaves are checked after the replay."""
+    if not rnd.done:
+        raise IllegalMove("the round is not over: the end of the game is checked after its 5th trick")
+    return None if rnd.annulled else game_winner(rnd.chips_after, rnd.rules)
+
+
+def play_game(players: int, partners: bool, rules: Rules, dealer: int, next_hands: Callable[[], list[list[int]]],
+              choose: Chooser, chips: list[int] | None = None, max_rounds: int = 1000) -> tuple[list[Round], int | None]:
+    """Rounds until one ends the game (STM-9), at most max_rounds: (the rounds, the winning side or
+    None). `next_hands()` deals each round; chips start at stm.starting_chips unless given."""
+    n_sides = max(side_of_seats(players, partners, rules)) + 1
+    chips = [rules.starting_chips] * n_sides if chips is None else list(chips)
+    rounds: list[Round] = []
+    for _ in range(max_rounds):
+        rnd = play_round(players, partners, rules, dealer, next_hands(), chips, choose)
+        rounds.append(rnd)
+        winner = round_ends_game(rnd)
+        if winner is not None:
+            return rounds, winner
+        chips = rnd.chips_after
+        if not rnd.annulled:                  # STM-8.1 the deal passes left; STM-11.3 the same dealer redeals
+            dealer = (dealer + 1) % players
+    return rounds, None
