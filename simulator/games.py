@@ -37,6 +37,7 @@ class Game:
     behaviour: int = 1           # bumped whenever the same seed would give other numbers (simulator/versions.py)
     listed: int = 99             # its place in lists (help, "accepted: ..."): the product's own order
     options: tuple[str, ...] = ()  # the game's own options beyond the shared ones: "profile" (--profile)
+    page_module: str | None = None  # its parts of `moonshot serve`'s pages; None: the package's `page` module
 
     @property
     def hand_analyzer(self):
@@ -46,6 +47,13 @@ class Game:
     def module(self, part: str) -> ModuleType:
         """One of the game package's modules: rules, engine, views, history, reference, ..."""
         return importlib.import_module(f"{self.package}.{part}")
+
+    @property
+    def page(self) -> ModuleType:
+        """The game's page parts (`moonshot serve`; web/ names no game): PIECE, HAND_SIZE, EXAMPLE,
+        REPEATS, FIXED_ORDERS and KEYS, pieces(), steps(record, shown) for the Replay page, the play
+        adapter ADAPTER (a web.play.common.Hand) and, where the game has one, profile(ms, seat)."""
+        return importlib.import_module(self.page_module or f"{self.package}.page")
 
     @property
     def flags(self) -> tuple:

@@ -16,12 +16,23 @@ warnings.filterwarnings("ignore", category=DeprecationWarning)
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
+from moonshot.simulator import games as registry  # noqa: E402
 from moonshot.web.app import create_app  # noqa: E402
 from moonshot.web.forms import Limits  # noqa: E402
+from tests.toy_game import GAME as TOY  # noqa: E402
 
-GAMES = ("shoot-the-moon", "moon", "hit-the-deck")
+# every registered game, and the toy fourth game of tests/ (registered for this module): the pages
+# come from the registry, so a game no shared file names gets them too
+GAMES = tuple(dict.fromkeys([*registry.GAMES, TOY.name]))
 HANDS = {"shoot-the-moon": "R12 R7 BM G3 P5", "moon": "6-6 6-5 6-4 6-2 5-5 3-3 1-1",
-         "hit-the-deck": "R3 R5 G2 BCUT YFLIP HN3 HH"}
+         "hit-the-deck": "R3 R5 G2 BCUT YFLIP HN3 HH"}      # the README's (the explorer's numbers vs the CLI's)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def toy_registered():
+    registry.register(TOY)
+    yield
+    registry.GAMES.pop(TOY.name, None)
 
 
 @pytest.fixture(scope="module")
@@ -92,7 +103,7 @@ def cli_json(*args: str) -> dict:
     return json.loads(out)
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", HANDS)
 def test_the_explorer_gives_the_cli_numbers_for_the_same_seed(client, game):
     status = run(client, f"/api/{game}/hand", {"hand": HANDS[game], "samples": "300", "seed": "11"})
     page = client.get(f"/api/jobs/{status['id']}/result?format=json").json()
@@ -100,6 +111,7 @@ def test_the_explorer_gives_the_cli_numbers_for_the_same_seed(client, game):
     assert page["tables"] == cli["tables"] and page["findings"] == cli["findings"]
     html = client.get(f"/api/jobs/{status['id']}/result").text
     assert "<svg" in html and "What it found" in html and escape(cli["findings"][0]) in html
+    assert "<th></th>" not in html                   # no empty column the CLI lacks
 
 
 def test_a_run_can_be_cancelled_and_a_finished_one_cannot_give_a_result_twice_wrong(client):
@@ -259,13 +271,14 @@ def test_a_hit_the_deck_hand_with_timed_slaps_fits_a_profile(client, tmp_path):
     assert mine and set(mine) <= set(float(s) for s in slaps)          # the page's times are in the record
     replay_cli(tmp_path, client.get(f"/api/play/{state['id']}/history").text)
     assert state["slaps"] == [float(x) for x in slaps[-len(state["slaps"]):]]
-    fitted = client.post("/api/profile", json={"seat": 0, "ms": slaps}).json()
+    fitted = client.post("/api/hit-the-deck/profile", json={"seat": 0, "ms": slaps}).json()
     assert fitted["spec"].startswith("--profile 0=adult:mu=") and fitted["slaps"] == len(slaps)
     assert abs(fitted["mu"] + fitted["tau"] - sum(slaps) / len(slaps)) <= 1          # the mean is mu + tau
     from moonshot.simulator.hit_the_deck.profiles import parse_profile
     parse_profile(fitted["spec"].split(" ", 1)[1].split("=", 1)[1])          # a spec --profile accepts
-    assert client.post("/api/profile", json={"seat": 0, "ms": [300, 310]}).status_code == 400
-    assert client.post("/api/profile", json={"seat": 0, "ms": ["fast"]}).status_code == 400
+    assert client.post("/api/hit-the-deck/profile", json={"seat": 0, "ms": [300, 310]}).status_code == 400
+    assert client.post("/api/hit-the-deck/profile", json={"seat": 0, "ms": ["fast"]}).status_code == 400
+    assert client.post("/api/moon/profile", json={"seat": 0, "ms": slaps}).status_code == 404     # no timed answers
 
 
 @pytest.mark.parametrize("form, field", [({"seat": "9"}, "seat"), ({"players": "8"}, "players"),
@@ -331,6 +344,7 @@ def test_reports_are_listed_served_and_never_read_from_a_named_path(client):
     (root / "old" / "report.md").write_text("# An old report\n")
     (root / "old" / "report.html").write_text("<h1>An old report</h1>")
     page = client.get("/reports").text
+    assert f"<code>{root.name}</code>" in page and str(root) not in page       # the folder's name, not its path
     assert "An old report" in page and "/reports/old/report.html" in page
     assert client.get("/reports/old/report.html").text == "<h1>An old report</h1>"
     assert client.get("/reports/old/..%2F..%2Fetc%2Fpasswd").status_code == 404
@@ -368,6 +382,27 @@ def test_replay_steps_through_every_move_of_the_other_games(client, tmp_path, ga
     for hand, record in zip(r.json()["hands"], records):
         moves = record["events"] if game == "hit-the-deck" else record["plays"]
         assert len(hand["steps"]) == len(moves) and hand["text"].startswith(("Hand", "Hit the Deck", "Shoot"))
+
+
+def test_a_long_file_says_how_many_of_its_hands_the_page_shows(client, tmp_path):
+    path = tmp_path / "h.jsonl"
+    subprocess.run([sys.executable, "-m", "moonshot.cli", "simulate", "shoot-the-moon", "-n", "250", "-p", "2",
+                    "--history", str(path), "--quiet"], check=True, capture_output=True)
+    body = client.post("/api/replay", files={"file": ("h.jsonl", path.read_bytes(), "application/json")}).json()
+    assert len(body["hands"]) == 200 and body["total"] == 250
+
+
+def test_a_toy_hand_plays_to_the_end_and_replays_on_the_page(client):
+    """The toy game of tests/ names no shared file, yet its pages, its play and its replay work."""
+    state = play_out(client, TOY.name, {"players": "3", "seat": "1", "seed": "3"})
+    history = client.get(f"/api/play/{state['id']}/history").text
+    record = json.loads(history)
+    assert record["game"] == TOY.name and state["summary"]["replay"].startswith("hand 0: played")
+    shown = client.post("/api/replay", files={"file": ("toy.jsonl", history.encode(), "application/json")}).json()
+    assert [s["text"] for s in shown["hands"][0]["steps"]] == [f"seat {s} plays {c}" for s, c in
+                                                               enumerate(record["played"])]
+    r = client.post(f"/api/{TOY.name}/hand", json={"hand": "3 9"})        # no hand analysis: one line, not a 500
+    assert r.status_code == 400 and "no hand analysis" in r.json()["error"]
 
 
 def test_two_runs_at_once_give_each_its_own_numbers(client):

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from moonshot.analysis.common import Setup, make_setup
 from moonshot.simulator.errors import BadInput
-from moonshot.simulator.games import GAMES, get
+from moonshot.simulator.games import Game, get
 
 
 class FieldError(BadInput):
@@ -110,23 +110,22 @@ def field_of(message: str) -> str:
     return "form"
 
 
-@lru_cache(maxsize=1)
-def registry() -> dict:
-    """What the pages need to know about every game, from the registry (drives the widgets)."""
+@lru_cache(maxsize=32)
+def info(g: Game) -> dict:
+    """What a game's pages need to know about it, from its registry entry (drives the widgets).
+    Cached per entry, not once at import: a game registered later (a plugin, the toy game of
+    tests/) gets its own."""
     from moonshot.strategies.base import registered, rule_of_thumb
-    out = {}
-    for name, g in GAMES.items():
-        out[name] = {
-            "title": g.title, "players": list(g.players), "default_players": g.default_players,
-            "default_strategy": g.default_strategy, "hand_notation": g.hand_notation,
-            "strategies": {k: rule_of_thumb(v) for k, v in registered(name).items()},
-            "flags": [{"name": f.name, "default": _text(f.default), "accepted": f.accepted, "help": f.help,
-                       "choices": _choices(f)} for f in g.flags],
-            "analyses": {k: a.help for k, a in g.analyses.items()},
-            "has_profiles": "profile" in getattr(g, "options", ()),
-            "partners": _takes_partners(name, g.players),
-        }
-    return out
+    return {
+        "title": g.title, "players": list(g.players), "default_players": g.default_players,
+        "default_strategy": g.default_strategy, "hand_notation": g.hand_notation,
+        "strategies": {k: rule_of_thumb(v) for k, v in registered(g.name).items()},
+        "flags": [{"name": f.name, "default": _text(f.default), "accepted": f.accepted, "help": f.help,
+                   "choices": _choices(f)} for f in g.flags],
+        "analyses": {k: a.help for k, a in g.analyses.items()},
+        "has_profiles": "profile" in g.options,
+        "partners": _takes_partners(g.name, g.players),
+    }
 
 
 def _takes_partners(game: str, sizes) -> bool:

@@ -1,32 +1,18 @@
-"""The pieces a hand is picked from, per game, in HISTORY.md notation (the picker's buttons)."""
+"""The hand picker of a game's explorer: the pieces a hand is picked from (HISTORY.md notation),
+the example hand and the seat orders, from the game's page parts (its registry entry's `page`)."""
 from __future__ import annotations
 
 import importlib
 
-from moonshot.simulator.games import GAMES
-
-# game -> (hand size, example hand): the examples are the README's
-EXAMPLES = {"shoot-the-moon": (5, "R12 R7 BM G3 P5"), "moon": (7, "6-6 6-5 6-4 6-2 5-5 3-3 1-1"),
-            "hit-the-deck": (7, "R3 R5 G2 BCUT YFLIP HN3 HH")}
-REPEATS = {"shoot-the-moon": True, "moon": False, "hit-the-deck": True}   # may a hand hold two of one name
+from moonshot.simulator.games import Game
 
 
-def pieces(game: str) -> list[str]:
-    if game == "moon":
-        from moonshot.simulator.moon import tiles as dominoes
-        return sorted((dominoes.tile_name(i) for i in range(dominoes.N_TILES)), key=lambda s: (-int(s[0]), -int(s[2])))
-    if game == "shoot-the-moon":
-        from moonshot.simulator.shoot_the_moon import cards as deck
-        return list(dict.fromkeys(deck.card_name(i) for i in range(deck.DECK_SIZE)))
-    from moonshot.simulator.hit_the_deck import cards
-    return list(cards.NAMES)
+def picker(entry: Game) -> dict:
+    page = entry.page
+    return {"pieces": page.pieces(), "size": page.HAND_SIZE, "example": page.EXAMPLE, "repeats": page.REPEATS,
+            "piece": page.PIECE, "extra_keys": page.KEYS, "seat_orders": seat_orders(entry),
+            "fixed_orders": page.FIXED_ORDERS, "explorer": entry.hand_analyzer is not None}
 
 
-def seat_orders(game: str) -> list[str]:
-    return list(importlib.import_module(GAMES[game].analysis).SEAT_ORDERS)
-
-
-def picker(game: str) -> dict:
-    size, example = EXAMPLES[game]
-    return {"pieces": pieces(game), "size": size, "example": example, "repeats": REPEATS[game],
-            "seat_orders": seat_orders(game), "fixed_orders": game == "moon"}
+def seat_orders(entry: Game) -> list[str]:
+    return list(getattr(importlib.import_module(entry.analysis), "SEAT_ORDERS", ("first",)))

@@ -27,7 +27,8 @@ def result_html(result: Result) -> str:
         parts.append(f"<figure class='chart'>{chart}</figure>")
     for name, df in result.tables.items():
         legend = " <small>(estimate [95% interval]; n = sample size)</small>" if "ci_low" in df.columns else ""
-        shown = pivot_estimates(df, lambda m: label(game, m))
+        # the pivot's column axis is named "metric": to_html would draw that name as an empty column
+        shown = pivot_estimates(df, lambda m: label(game, m)).rename_axis(columns=None)
         table = shown.to_html(index=False, escape=True, float_format=plain, border=0,
                               classes="estimates", table_id=f"table-{name}")
         parts.append(f"<h3>{e(name)}{legend}</h3><div class='scroll'>{table}</div>")

@@ -1,12 +1,9 @@
-"""Play a hand: one module per game drives a hand one decision at a time for a person in one seat,
-with the built-in strategies in the others (web/play/session.py runs it)."""
-
-ADAPTERS = {"moon": "moonshot.web.play.moon:MoonHand", "shoot-the-moon": "moonshot.web.play.shoot_the_moon:StmHand",
-            "hit-the-deck": "moonshot.web.play.hit_the_deck:HtdHand"}
+"""Play a hand: each game's adapter (its page parts' ADAPTER, a web.play.common.Hand) drives a hand
+one decision at a time for a person in one seat, with the built-in strategies in the others
+(web/play/session.py runs it)."""
 
 
 def adapter(game: str):
-    """The play adapter class of `game` (web/play/<game>.py)."""
-    import importlib
-    module, _, name = ADAPTERS[game].partition(":")
-    return getattr(importlib.import_module(module), name)
+    """The play adapter class of `game`, from its registry entry's page parts."""
+    from moonshot.simulator.games import get
+    return get(game).page.ADAPTER

@@ -33,16 +33,16 @@ def add(app: FastAPI, site: Site) -> None:
             raise FieldError("file", f"the upload is over {limit:,} bytes; accepted: a history file of at most {limit:,} bytes")
         name = Path(upload.filename or "upload").name
         try:
-            hands = await asyncio.to_thread(replay.read, data, name)
+            read = await asyncio.to_thread(replay.read, data, name)
         except BadInput as exc:
             raise FieldError("file", str(exc)) from None
-        return {"file": name, "hands": hands}
+        return {"file": name, **read}
 
     @app.get("/reports", response_class=HTMLResponse)
     def reports_page(request: Request):
         from moonshot.web import reports
         return site.page(request, "reports.html", reports=reports.listing(app.state.reports_dir),
-                         folder=app.state.reports_dir)
+                         folder=app.state.reports_dir.resolve().name)   # its name only: not the server's paths
 
     @app.get("/reports/{name:path}/{file}")
     def report_file(name: str, file: str):

@@ -20,5 +20,4 @@ def add(app: FastAPI, site: Site) -> None:
         entry = game_or_404(game)
         if what not in PAGES:
             return PlainTextResponse(f"no page {what!r}; accepted: {', '.join(PAGES)}", status_code=404)
-        info = forms.registry()[game]
-        return site.page(request, f"{what}.html", game=entry, info=info, picker=pieces.picker(game))
+        return site.page(request, f"{what}.html", game=entry, info=forms.info(entry), picker=pieces.picker(entry))

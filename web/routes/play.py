@@ -6,6 +6,7 @@ import asyncio
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
 
+from moonshot.simulator.errors import BadInput
 from moonshot.web import forms
 from moonshot.web.forms import FieldError
 from moonshot.web.routes import Site, body, game_or_404
@@ -35,21 +36,20 @@ def add(app: FastAPI, site: Site) -> None:
             state["slaps"] = list(slaps)
         return state
 
-    @app.post("/api/profile")
-    async def profile(request: Request):
-        """A reaction profile fitted to the slaps the page collected (over one or more hands)."""
-        from moonshot.web.play.hit_the_deck import SLAP_TIMEOUT, fit_profile
+    @app.post("/api/{game}/profile")
+    async def profile(request: Request, game: str):
+        """A reaction profile fitted to the timed answers (slaps) the page collected over one or more
+        hands, by the game's page parts (`profile(ms, seat)`, where the game has one)."""
+        entry = game_or_404(game)
+        fit = getattr(entry.page, "profile", None)
+        if fit is None:
+            raise FieldError("game", f"{entry.title} has no reaction profile; accepted: a game with timed answers", 404)
         form = await body(request)
-        seat = forms.integer(form, "seat", 0, 0, 5, "seat")
-        ms = form.get("ms")
-        if not isinstance(ms, list) or not all(isinstance(x, (int, float)) and not isinstance(x, bool)
-                                               and 0 <= x <= SLAP_TIMEOUT for x in ms):
-            raise FieldError("ms", f"slap times {str(ms)[:60]!r} are not accepted; accepted: a list of milliseconds "
-                             f"from 0 to {SLAP_TIMEOUT:.0f}")
-        fitted = fit_profile([float(x) for x in ms[-200:]], seat)
-        if fitted is None:
-            raise FieldError("ms", f"{len(ms)} slap(s) so far; accepted: at least 3 to fit a profile")
-        return fitted
+        seat = forms.integer(form, "seat", 0, 0, max(entry.players) - 1, "seat")
+        try:
+            return fit(form.get("ms"), seat)
+        except BadInput as exc:
+            raise FieldError("ms", str(exc)) from None
 
     @app.get("/api/play/{sid}")
     async def play_get(sid: str):

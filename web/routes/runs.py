@@ -1,8 +1,6 @@
 """The runs a page starts: one hand's analysis, a what-if and a report (each a web.jobs job)."""
 from __future__ import annotations
 
-import importlib
-
 from fastapi import FastAPI, Request
 
 from moonshot.simulator.errors import BadInput
@@ -17,6 +15,10 @@ def add(app: FastAPI, site: Site) -> None:
     @app.post("/api/{game}/hand")
     async def hand(request: Request, game: str):
         entry = game_or_404(game)
+        analyzer = entry.hand_analyzer
+        if analyzer is None:
+            raise FieldError("game", f"{entry.title} has no hand analysis (`moonshot hand` does not take it "
+                             "either); accepted: a game with one")
         form = await body(request)
         setup = forms.setup(form, game, partners_ok=False)
         hand_text = str(form.get("hand") or "").strip()
@@ -24,7 +26,6 @@ def add(app: FastAPI, site: Site) -> None:
             raise FieldError("hand", f"no hand given; accepted: {entry.hand_notation}")
         seat_order = str(form.get("seat_order") or "first")
         samples, seed = forms.samples(form, limits), forms.seed(form)
-        analyzer = getattr(importlib.import_module(entry.analysis), "analyze_hand")
         job = runner.start(f"{entry.title}: hand {hand_text}", samples, lambda progress: analyzer(
             setup, hand_text, seat_order, samples, seed, limits.jobs, progress=progress))
         return await started(job)

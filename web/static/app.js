@@ -179,7 +179,7 @@ function playPage() {
     if (state.state !== "your turn") { setTimeout(async () => show(await (await fetch(`/api/play/${sid}`)).json()), 300); return; }
     const p = state.prompt;
     turn = p.turn;
-    table.hidden = false;
+    table.hidden = false; $("#hand-row").hidden = false; $("#prompt-title").hidden = false;
     $("#prompt-title").textContent = p.title;
     $("#facts").innerHTML = p.facts.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join("");
     $("#hand").innerHTML = p.hand.map(t => `<span class="piece p-${esc(t[0])}">${esc(t)}</span>`).join(" ");
@@ -231,13 +231,13 @@ function playPage() {
     if (n >= 1 && n <= 9) { const b = $(`#choices button[data-i="${n - 1}"]`); if (b) { ev.preventDefault(); b.click(); } }
   });
 
-  // Hit the Deck: every slap of this tab (over hands) fits the person's reaction profile
+  // a game with timed answers (slaps): every one of this tab (over hands) fits the person's reaction profile
   async function profile(slaps) {
     const key = "moonshot-slaps", seen = JSON.parse(sessionStorage.getItem(key) || "[]");
     const done = JSON.parse(sessionStorage.getItem(key + "-hands") || "[]");
     if (!done.includes(sid)) { seen.push(...slaps); done.push(sid); }
     sessionStorage.setItem(key, JSON.stringify(seen)); sessionStorage.setItem(key + "-hands", JSON.stringify(done));
-    const {status, body} = await postJSON("/api/profile", {seat: +seatSel.value, ms: seen});
+    const {status, body} = await postJSON(`/api/${game}/profile`, {seat: +seatSel.value, ms: seen});
     $("#profile").innerHTML = status === 200 ? `<p>Your reaction profile from ${body.slaps} slaps: ` +
       `<code id="profile-spec">${esc(body.spec)}</code></p><p class="meta">${esc(body.note)}</p>` :
       `<p class="meta">${esc(body.error)}</p>`;
@@ -246,7 +246,7 @@ function playPage() {
   function finish(state) {
     table.hidden = false;
     $("#choices").innerHTML = ""; $("#hint-button").hidden = true;
-    $("#prompt-title").textContent = "Hand over";
+    $("#prompt-title").hidden = true; $("#hand-row").hidden = true;   // the over section says so; the log stays
     $("#facts").innerHTML = ""; $("#hand").innerHTML = "";
     over.hidden = false;
     const s = state.summary;
@@ -270,6 +270,7 @@ function replayPage() {
     const body = await r.json();
     if (r.status !== 200) { showErrors(form, body.field, body.error); return; }
     hands = body.hands; h = 0; k = 0;
+    $("#shown").textContent = body.total > hands.length ? `showing the first ${hands.length} of ${body.total} hands` : "";
     $("#hand-pick").innerHTML = hands.map((x, i) => `<option value="${i}">${x.game} hand ${x.hand_id}</option>`).join("");
     $("#hands").hidden = false;
     draw(); $("#next").focus();

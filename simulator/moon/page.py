@@ -1,6 +1,15 @@
-"""Play a Moon hand: the batch engine plays one deal with the built-in strategies, and the person's
+"""Moon's page parts for `moonshot serve` (found through the registry entry's `page`): the pieces
+a hand is picked from, the example hand, the replay's steps (each play with the exact solver's
+value of every legal move) and the play adapter.
+
+Play a Moon hand: the batch engine plays one deal with the built-in strategies, and the person's
 seat is a strategy that asks the page (prompts hold only what moon.views shows that seat).
-Hints: the pimc player's expected score of every legal play (strategies/moon_search.py)."""
+Hints: the pimc player's expected score of every legal play (strategies/moon_search.py).
+
+This module imports web.play.common, the play base every game shares: a game's page parts are the
+web layer's plug-in that lives with the game, and only the web layer imports them (nothing in
+simulator/ does), so the engines still import nothing of the web.
+"""
 from __future__ import annotations
 
 import numpy as np
@@ -11,6 +20,16 @@ from moonshot.simulator.moon.views import BID_VALUES
 from moonshot.web.play import common
 
 TRUMPS = [dominoes.trump_name(t) for t in range(9)]
+
+PIECE = "tile"                                    # what one piece of a hand is called
+HAND_SIZE, EXAMPLE = 7, "6-6 6-5 6-4 6-2 5-5 3-3 1-1"   # the README's example hand
+REPEATS = False                                   # a hand never holds two of one tile
+FIXED_ORDERS = True                               # the seat orders do not depend on the table size
+KEYS: tuple = ()                                  # no keys beyond the choices' and the hint's
+
+
+def pieces() -> list[str]:
+    return sorted((dominoes.tile_name(i) for i in range(dominoes.N_TILES)), key=lambda s: (-int(s[0]), -int(s[2])))
 
 
 def _bid_label(b: int) -> str:
@@ -73,7 +92,6 @@ class MoonHand(common.Hand):
     def tiles(self, hand) -> list[str]:
         return [dominoes.tile_name(int(t)) for t in hand]
 
-
     @property
     def pimc(self):
         from moonshot.strategies.base import make_strategy
@@ -107,3 +125,51 @@ class MoonHand(common.Hand):
                 "value": "the bidder's expected points this hand after the play"
                          + (" (your side bid: higher is better)" if bidder_side else " (you defend: lower is better)"),
                 "rows": rows}
+
+
+ADAPTER = MoonHand
+
+
+def steps(record: dict, shown: str) -> list[dict]:
+    """The hand's moves, one step each; every play carries the exact solver's value of each legal
+    move from the position before it: the bidder side's tricks under best play by all, with every
+    hand known (which the record holds)."""
+    from moonshot.simulator.moon import solver as moon_solver
+    from moonshot.simulator.moon.rules import parse_rules
+    P = record["players"]
+    args = [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in record["rules"].items()]
+    rules = parse_rules(args, P)
+    out = [{"text": f"seat {s} {'passes' if b == 'pass' else f'bids {b}'}"} for s, b in record["bids"]]
+    if record["bidder"] is None:
+        return out + [{"text": "everyone passed: the hand is thrown in"}]
+    held = [[dominoes.parse_tiles(t)[0] for t in h] for h in record["hands"]]
+    bidder, trump = record["bidder"], dominoes.parse_trump(record["trump"], P, rules)
+    if record.get("widow") is not None:
+        held[bidder].append(dominoes.parse_tiles(record["widow"])[0])
+        held[bidder].remove(dominoes.parse_tiles(record["discard"])[0])
+        out.append({"text": f"seat {bidder} takes the widow {record['widow']} and discards {record['discard']}"})
+    out.append({"text": f"trump: {record['trump']}"})
+    leader, trick, called = bidder, [], None
+    winners = iter(record["trick_winners"])
+    for i, play in enumerate(record["plays"]):
+        seat, tile = play[0], dominoes.parse_tiles(play[1])[0]
+        end = play[2] if len(play) > 2 else None
+        first = i == 0
+        sol = moon_solver.solve(held, trump, rules, bidder, leader, trick, called, first_lead=first)
+        bidder_side = dominoes.side_of_seats(P)[seat] == dominoes.side_of_seats(P)[bidder]
+        values = [{"move": dominoes.tile_name(m[0]) + f" calling {m[1]}" if isinstance(m, tuple) else dominoes.tile_name(m),
+                   "tricks": int(v), "best": int(v) == sol.tricks} for m, v in sol.moves]
+        chosen = (tile, end) if any(isinstance(m, tuple) for m, _ in sol.moves) and end is not None else tile
+        played_value = dict(sol.moves).get(chosen)
+        out.append({"text": f"seat {seat} plays {play[1]}" + (f" calling {end}" if end is not None else ""),
+                    "values": values, "best_tricks": sol.tricks, "played_tricks": played_value,
+                    "mover_side": "bidder's side" if bidder_side else "defenders"})
+        held[seat].remove(tile)
+        if not trick:
+            called = end
+        trick = trick + [tile]
+        if len(trick) == P:
+            leader = next(winners)
+            out[-1]["text"] += f"  -> seat {leader} wins the trick"
+            trick, called = [], None
+    return out

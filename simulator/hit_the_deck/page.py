@@ -1,10 +1,18 @@
-"""Play a Hit the Deck hand: the reference engine (simulator/hit_the_deck/reference.py) plays one
+"""Hit the Deck's page parts for `moonshot serve` (found through the registry entry's `page`): the
+pieces, the example hand, the replay's steps, the play adapter, the slap key and the reaction
+profile fitted to a person's slaps.
+
+Play a Hit the Deck hand: the reference engine (simulator/hit_the_deck/reference.py) plays one
 deal; the person's turns and slaps are prompts, the other seats are the built-in strategies (shown
 the batch PlayView built from the reference's view: their own hand and public counts; no memory of
 the draw pile, htd.memory's known_draw is left unknown). The slap race is real: the page times
 the person's slap from the moment it shows the Hit-the-Deck card, and the bots' latencies come
 from the chance model (RandomChance) as in any simulated hand. Hints: the tactician's score of
-every legal choice (strategies/hit_the_deck.py)."""
+every legal choice (strategies/hit_the_deck.py).
+
+It imports web.play.common, the play base every game shares: page parts are the web layer's
+plug-in kept with the game, imported only by the web layer (see simulator/moon/page.py).
+"""
 from __future__ import annotations
 
 import math
@@ -12,6 +20,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from moonshot.simulator.errors import BadInput
 from moonshot.simulator.hit_the_deck import cards as deck
 from moonshot.simulator.hit_the_deck import reference as ref
 from moonshot.simulator.hit_the_deck.history import describe
@@ -22,6 +31,21 @@ from moonshot.web.play import common
 
 SLAP_TIMEOUT = 3000.0      # ms: a slap not made by then counts as this slow
 DRAW_LABEL = {True: "keep it (end the turn)", False: "draw a card"}
+
+PIECE = "card"
+HAND_SIZE, EXAMPLE = 7, "R3 R5 G2 BCUT YFLIP HN3 HH"   # the README's example hand
+REPEATS = True                                    # the deck holds several of each card
+FIXED_ORDERS = False                              # the seat orders follow the table size
+KEYS = ((("S", "space"), "slaps"),)               # the play page's keys beyond the choices' and the hint's
+
+
+def pieces() -> list[str]:
+    return list(deck.NAMES)
+
+
+def steps(record: dict, shown: str) -> list[dict]:
+    """The event lines of the replay, each with the table state it leaves."""
+    return [{"text": line.strip()} for line in shown.splitlines() if line.startswith("  turn ")]
 
 
 def batch_view(view: ref.View, legal) -> PlayView:
@@ -143,6 +167,21 @@ class HtdHand(common.Hand):
         return {"by": "the tactician (the strongest built-in player)", "value": "its score for each choice, "
                 "relative to the worst (higher is better; it plays the highest)", "rows": rows}
 
+
+ADAPTER = HtdHand
+
+
+def profile(ms, seat: int) -> dict:
+    """The play page's reaction profile from the slaps it timed (`ms`, over one or more hands);
+    BadInput naming what is accepted for anything else, or below 3 slaps."""
+    if not isinstance(ms, list) or not all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                                           and 0 <= x <= SLAP_TIMEOUT for x in ms):
+        raise BadInput(f"slap times {str(ms)[:60]!r} are not accepted; accepted: a list of milliseconds "
+                       f"from 0 to {SLAP_TIMEOUT:.0f}")
+    fitted = fit_profile([float(x) for x in ms[-200:]], seat)
+    if fitted is None:
+        raise BadInput(f"{len(ms)} slap(s) so far; accepted: at least 3 to fit a profile")
+    return fitted
 
 
 def fit_profile(ms: list[float], seat: int, least: int = 3) -> dict | None:

@@ -1,13 +1,35 @@
-"""Play a Shoot the Moon round: the batch engine plays one deal with the built-in strategies, and
+"""Shoot the Moon's page parts for `moonshot serve` (found through the registry entry's `page`):
+the pieces, the example hand, the replay's steps and the play adapter.
+
+Play a Shoot the Moon round: the batch engine plays one deal with the built-in strategies, and
 the person's seat is a strategy that asks the page (prompts hold only what shoot_the_moon.views
 shows that seat: every card played is face up). Hints: the rollout player's mean chips for each
-legal card (strategies/stm_search.py)."""
+legal card (strategies/stm_search.py).
+
+It imports web.play.common, the play base every game shares: page parts are the web layer's
+plug-in kept with the game, imported only by the web layer (see simulator/moon/page.py).
+"""
 from __future__ import annotations
 
 import numpy as np
 
 from moonshot.simulator.shoot_the_moon import cards as deck
 from moonshot.web.play import common
+
+PIECE = "card"
+HAND_SIZE, EXAMPLE = 5, "R12 R7 BM G3 P5"        # the README's example hand
+REPEATS = True                                    # the deck holds two of some cards
+FIXED_ORDERS = False                              # the seat orders follow the table size
+KEYS: tuple = ()
+
+
+def pieces() -> list[str]:
+    return list(dict.fromkeys(deck.card_name(i) for i in range(deck.DECK_SIZE)))
+
+
+def steps(record: dict, shown: str) -> list[dict]:
+    return [{"text": f"seat {s} plays {c}" if s < record["players"] else f"dummy plays {c}"}
+            for s, c in record["plays"]]
 
 
 def _seat(table, s: int) -> str:
@@ -47,7 +69,6 @@ class StmHand(common.Hand):
     def tiles(self, hand) -> list[str]:
         return [deck.card_name(int(c)) for c in hand]
 
-
     def result_line(self, record: dict) -> str:
         side = record["sides"][self.seat]
         return (f"Chips by side after the round {record['chips_after']} (before {record['chips_before']}); "
@@ -64,3 +85,6 @@ class StmHand(common.Hand):
         return {"by": "rollout: 32 deals of the unseen cards that fit what your seat has seen, each played out "
                       "by the odd planner", "value": "your side's mean chip gain this round after the card "
                                                     "(higher is better)", "rows": rows}
+
+
+ADAPTER = StmHand
