@@ -38,7 +38,8 @@ def toy_registered():
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
     out = tmp_path_factory.mktemp("reports")
-    return TestClient(create_app(Limits(max_samples=5_000, default_samples=500), reports_dir=out))
+    return TestClient(create_app(Limits(max_samples=5_000, default_samples=500), reports_dir=out,
+                                hosts=("testserver",)))      # TestClient's Host (web/guard.py)
 
 
 def wait(client, job_id: str, timeout: float = 300) -> dict:
@@ -334,8 +335,9 @@ def test_replay_checks_the_upload_and_gives_moon_solver_values(client, tmp_path)
     r = client.post("/api/replay", files={"file": ("bad.jsonl", bad_line.encode(), "application/json")})
     assert r.status_code == 400 and r.json()["field"] == "file" and r.json()["error"].startswith("bad.jsonl:1")
     r = client.post("/api/replay", files={"file": ("big.jsonl", b" " * 3_000_000, "application/json")})
-    assert r.status_code == 400 and "at most" in r.json()["error"]
-    assert client.post("/api/replay", data={"x": "1"}).status_code == 400
+    assert r.status_code == 413 and "at most 2,004,096" in r.text         # web/guard.py, before the body is read
+    assert client.post("/api/replay", data={"x": "1"}).status_code == 415   # a form, not a multipart upload
+    assert client.post("/api/replay", files={"other": ("a.jsonl", b"{}")}).status_code == 400
 
 
 def test_reports_are_listed_served_and_never_read_from_a_named_path(client):

@@ -29,7 +29,7 @@ def serve(host: str = LOCAL, port: int = 8000, jobs: int = 1, max_samples: int =
         print(f"moonshot: warning: listening on {host}, not only this machine: anyone who can reach port {port} "
               "can start runs on it", file=sys.stderr)
     limits = Limits(max_samples=max_samples, default_samples=min(Limits.default_samples, max_samples), jobs=jobs)
-    app = create_app(limits, reports_dir)
+    app = create_app(limits, reports_dir, hosts=(host,))
     print(f"moonshot serve: open http://{'localhost' if host == LOCAL else host}:{port}/  (Ctrl-C stops it)",
           file=sys.stderr)
     uvicorn.run(app, host=host, port=port, log_level="warning")

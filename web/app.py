@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Iterable
 
 from fastapi import FastAPI, Request
 from fastapi.staticfiles import StaticFiles
@@ -19,6 +20,7 @@ from fastapi.templating import Jinja2Templates
 
 from moonshot.simulator.errors import BadInput
 from moonshot.web.forms import FieldError, Limits
+from moonshot.web.guard import UPLOAD_ROOM, Guard, served_names
 from moonshot.web.jobs import Runner, warm
 from moonshot.web.play.session import IDLE as PLAY_IDLE, Table as PlayTable
 from moonshot.web.routes import Site, bad, files, jobs, pages, play, runs
@@ -28,8 +30,8 @@ HERE = Path(__file__).parent
 
 def create_app(limits: Limits = Limits(), reports_dir: Path = Path("out"), upload_limit: int = 2_000_000,
                abandon_after: float = 60.0, max_runs: int | None = None, queue: int | None = None,
-               play_idle: float = PLAY_IDLE) -> FastAPI:
-    """The app. At most `max_runs` runs at once (default: limits.jobs, -1 one per core) and `queue` more
+               play_idle: float = PLAY_IDLE, hosts: Iterable[str] = ()) -> FastAPI:
+    """The app, answering requests whose Host is a local address or one of `hosts` (web/guard.py). At most `max_runs` runs at once (default: limits.jobs, -1 one per core) and `queue` more
     waiting (default twice that; beyond, HTTP 429); a played hand untouched for `play_idle` seconds is dropped."""
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -42,6 +44,7 @@ def create_app(limits: Limits = Limits(), reports_dir: Path = Path("out"), uploa
     app.state.runner = Runner(abandon_after, limits.jobs if max_runs is None else max_runs, queue)
     app.state.hands = PlayTable(play_idle)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    app.add_middleware(Guard, hosts=served_names(hosts), uploads={"/api/replay": upload_limit + UPLOAD_ROOM})
 
     @app.exception_handler(FieldError)
     async def field_error(request: Request, exc: FieldError):

@@ -5,11 +5,13 @@ page shows next to that field with HTTP 400.
 The page may only name registered strategies (never `path/to/file.py:Class`) and never a path."""
 from __future__ import annotations
 
+import json
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
 from moonshot.analysis.common import Setup, make_setup
-from moonshot.simulator.errors import BadInput
+from moonshot.simulator.errors import BadInput, short
 from moonshot.simulator.games import Game, get
 
 
@@ -30,10 +32,53 @@ class Limits:
     jobs: int = 1
 
 
+INT64 = (-2**63, 2**63 - 1)     # what the engines' numpy arrays and seeds hold
+NOT_A_FORM = "the request is not a JSON object; accepted: the page's form as JSON"
+MESSAGE_CAP = 400                # characters of a message sent back (the CLI's lines are shorter)
+
+
+def json_form(raw: bytes) -> dict:
+    """The page's form from a JSON body: an object whose numbers are finite and within int64.
+    Python reads 1e400 as inf and 2**70 whole, where the engines' numpy arrays and int() would
+    fail later as a 500; NaN and Infinity literals are not JSON at all."""
+    def no_constant(name: str):
+        raise ValueError(name)
+    try:
+        data = json.loads(raw, parse_constant=no_constant)
+    except (ValueError, RecursionError):          # not JSON, too many digits, nested too deep
+        raise FieldError("form", NOT_A_FORM) from None
+    if not isinstance(data, dict):
+        raise FieldError("form", NOT_A_FORM)
+    for key, value in data.items():
+        bounded(value, str(key)[:40])
+    return data
+
+
+def bounded(value, key: str) -> None:
+    """FieldError naming `key` for a number in `value` (a list or object, at any depth) that is
+    not finite or outside int64."""
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list):
+        for v in value:
+            bounded(v, key)
+    elif isinstance(value, int) and not isinstance(value, bool) and not INT64[0] <= value <= INT64[1]:
+        raise FieldError(key, f"{key} {short(value)} is not accepted; accepted: a whole number from -2**63 to 2**63-1")
+    elif isinstance(value, float) and not math.isfinite(value):
+        raise FieldError(key, f"{key} {value} is not accepted; accepted: a finite number")
+
+
+def one_line(message: str) -> str:
+    """A message as sent back: one line, at most MESSAGE_CAP characters (messages quote values
+    through errors.short; this bounds those that quote a library's own text)."""
+    line = " ".join(str(message).split())
+    return line if len(line) <= MESSAGE_CAP else line[:MESSAGE_CAP - 3] + "..."
+
+
 def _list(form: dict, key: str) -> list[str]:
     value = form.get(key) or []
     if not isinstance(value, (str, list)) or not all(isinstance(v, (str, int)) for v in value if not isinstance(value, str)):
-        raise FieldError(key, f"{key} {str(value)[:60]!r} is not accepted; accepted: a list of texts")
+        raise FieldError(key, f"{key} {short(value)} is not accepted; accepted: a list of texts")
     values = [value] if isinstance(value, str) else value
     return [str(v).strip() for v in values if str(v).strip()]
 
@@ -54,9 +99,9 @@ def integer(form: dict, key: str, default: int | None, lo: int, hi: int | None =
         value = int(str(raw).strip())
     except ValueError:
         value = None
-    if value is None or value < lo or (hi is not None and value > hi):
+    if value is None or value < lo or value > (INT64[1] if hi is None else hi):
         accepted = f"an integer from {lo:,} to {hi:,}" if hi is not None else f"an integer >= {lo:,}"
-        raise FieldError(key, f"{what or key} {str(raw)!r} is not accepted; accepted: {accepted}")
+        raise FieldError(key, f"{what or key} {short(str(raw))} is not accepted; accepted: {accepted}")
     return value
 
 
@@ -69,7 +114,7 @@ def strategies(game: str, specs: list[str]) -> list[str]:
         body = rest if sep and seat.strip().isdigit() else spec
         head = body.split(":", 1)[0].strip()
         if head not in known:
-            raise FieldError("strategy", f"unknown strategy {head!r} for {game}; accepted here: "
+            raise FieldError("strategy", f"unknown strategy {short(head)} for {game}; accepted here: "
                              f"{', '.join(sorted(known))} (files are not loaded from the page)")
     return specs
 

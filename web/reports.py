@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from moonshot.reports import document
-from moonshot.simulator.errors import BadInput
+from moonshot.simulator.errors import BadInput, short
 
 
 def listing(root: Path) -> list[dict]:
@@ -29,11 +29,11 @@ def resolve(root: Path, name: str, file: str) -> Path:
     """A file of a listed report, or BadInput: names come from listing(), never from elsewhere."""
     names = {r["name"] for r in listing(root)}
     if name not in names:
-        raise BadInput(f"no report {name!r} in the server's reports folder; accepted: {', '.join(sorted(names)) or 'none yet'}")
+        raise BadInput(f"no report {short(name)} in the server's reports folder; accepted: {', '.join(sorted(names)) or 'none yet'}")
     folder = (root / name).resolve()
     path = (folder / file).resolve()
     if not path.is_relative_to(folder) or not path.is_file():
-        raise BadInput(f"no file {file!r} in report {name!r}; accepted: report.html and its figures")
+        raise BadInput(f"no file {short(file)} in report {short(name)}; accepted: report.html and its figures")
     return path
 
 

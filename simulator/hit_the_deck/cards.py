@@ -16,7 +16,7 @@ from collections import Counter
 
 import numpy as np
 
-from moonshot.simulator.errors import BadInput
+from moonshot.simulator.errors import BadInput, short
 
 COLOURS = "RGBY"          # notation letters; htd.colours renames colours for display only (P8)
 N_COLOURS = len(COLOURS)
@@ -117,10 +117,10 @@ ACCEPTED = "R1..R5, G1..G5, B1..B5, Y1..Y5, RCUT..YCUT, RFLIP..YFLIP, HN1..HN5, 
 def parse_card(text: str) -> int:
     """A kind id from HISTORY.md notation (case-insensitive); BadInput for anything else."""
     if not isinstance(text, str):
-        raise BadInput(f"card {text!r} is not a string; accepted: {ACCEPTED}")
+        raise BadInput(f"card {short(text)} is not a string; accepted: {ACCEPTED}")
     kind = _BY_NAME.get(text.strip().upper())
     if kind is None:
-        raise BadInput(f"unknown card {text!r}; accepted: {ACCEPTED}")
+        raise BadInput(f"unknown card {short(text)}; accepted: {ACCEPTED}")
     return kind
 
 
@@ -152,9 +152,9 @@ def parse_hand(text: str, rules, size: int | None = None) -> list[int]:
     counts = deck_counts(rules)
     for kind, n in Counter(kinds).items():
         if n > counts[kind]:
-            raise BadInput(f"hand {text!r} holds {n} x {NAMES[kind]}; the deck has {counts[kind]}")
+            raise BadInput(f"hand {short(text)} holds {n} x {NAMES[kind]}; the deck has {counts[kind]}")
     if size is not None and len(kinds) != size:
-        raise BadInput(f"hand {text!r} has {len(kinds)} cards; accepted: exactly {size} cards")
+        raise BadInput(f"hand {short(text)} has {len(kinds)} cards; accepted: exactly {size} cards")
     return kinds
 
 

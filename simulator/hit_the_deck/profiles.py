@@ -10,7 +10,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from moonshot.simulator.errors import BadInput
+from moonshot.simulator.errors import BadInput, short
 
 PARAMS = ("mu", "sigma", "tau", "mu_self", "sigma_self", "tau_self", "move_mu", "move_sd",
           "p_lapse", "lapse_mean", "p_forget", "q_htd", "q_word", "q_number")
@@ -82,22 +82,22 @@ def parse_profile(spec: str) -> Profile:
     """``"child"`` or ``"adult:mu=250,tau=60"``; BadInput naming an unknown profile or parameter,
     or a bad value (negative, or a probability outside 0..1)."""
     if not isinstance(spec, str):
-        raise BadInput(f"reaction profile {spec!r} is not text; accepted: {ACCEPTED}")
+        raise BadInput(f"reaction profile {short(spec)} is not text; accepted: {ACCEPTED}")
     name, sep, rest = spec.strip().partition(":")
     name = name.strip().lower()
     base = PROFILES.get(name)
     if base is None:
-        raise BadInput(f"unknown reaction profile {name!r} in {spec!r}; accepted: {ACCEPTED}")
+        raise BadInput(f"unknown reaction profile {short(name)} in {short(spec)}; accepted: {ACCEPTED}")
     if not sep:
         return base
     if base.off:
-        raise BadInput(f"profile off takes no parameters (in {spec!r}); accepted: off")
+        raise BadInput(f"profile off takes no parameters (in {short(spec)}); accepted: off")
     changes = {}
     for item in rest.split(","):
         key, eq, text = item.partition("=")
         key = key.strip()
         if key not in PARAMS:
-            raise BadInput(f"unknown profile parameter {key!r} in {spec!r}; accepted: {', '.join(PARAMS)}")
+            raise BadInput(f"unknown profile parameter {short(key)} in {short(spec)}; accepted: {', '.join(PARAMS)}")
         try:
             value = float(text) if eq else float("nan")
         except ValueError:
@@ -105,7 +105,7 @@ def parse_profile(spec: str) -> Profile:
         bad = not value >= 0 or value == float("inf") or (key in _PROBABILITIES and value > 1)
         if bad:
             accepted = "a probability 0..1" if key in _PROBABILITIES else "a number >= 0 (ms)"
-            raise BadInput(f"bad value {text.strip()!r} for profile parameter {key} in {spec!r}; "
+            raise BadInput(f"bad value {short(text.strip())} for profile parameter {key} in {short(spec)}; "
                            f"accepted: {accepted}")
         changes[key] = value
     return dataclasses.replace(base, **changes)
@@ -140,6 +140,6 @@ def seat_profiles(specs, players: int, default: str = "adult") -> tuple[Profile,
             out = [parse_profile(spec)] * players
     for seat, rest, spec in seat_specs:
         if not 0 <= seat < players:
-            raise BadInput(f"seat {seat} in profile {spec!r} is not a seat; accepted: 0..{players - 1}")
+            raise BadInput(f"seat {seat} in profile {short(spec)} is not a seat; accepted: 0..{players - 1}")
         out[seat] = parse_profile(rest)
     return tuple(out)

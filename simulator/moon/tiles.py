@@ -25,7 +25,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from moonshot.simulator.errors import BadInput
+from moonshot.simulator.errors import BadInput, short
 from moonshot.simulator.moon.rules import Rules, check_players, tile_set_for
 
 N_TILES = 28
@@ -138,7 +138,7 @@ def parse_tile(text: str) -> int:
     """``"6-4"`` or ``"4-6"`` -> id of 6-4. BadInput for anything else."""
     m = _TILE_RE.fullmatch(text.strip())
     if not m or int(m.group(1)) > 6 or int(m.group(2)) > 6:
-        raise BadInput(f"bad tile {text!r}; accepted: a-b with both ends 0..6, e.g. 6-4 or 5-5")
+        raise BadInput(f"bad tile {short(text)}; accepted: a-b with both ends 0..6, e.g. 6-4 or 5-5")
     return tile_id(int(m.group(1)), int(m.group(2)))
 
 
@@ -157,14 +157,14 @@ def parse_hand(text: str, players: int, rules: Rules) -> list[int]:
     for word in text.replace(",", " ").split():
         tile = parse_tile(word)
         if tile in hand:
-            raise BadInput(f"tile {tile_name(tile)} appears twice in hand {text!r}; accepted: "
+            raise BadInput(f"tile {tile_name(tile)} appears twice in hand {short(text)}; accepted: "
                            f"{HAND_SIZE} different tiles")
         if tile not in in_set:
             raise BadInput(f"tile {tile_name(tile)} is not in {SET_DESCRIPTIONS[set_name]} used with "
                            f"{players} players; accepted: tiles of that set")
         hand.append(tile)
     if len(hand) != HAND_SIZE:
-        raise BadInput(f"hand {text!r} has {len(hand)} tiles; accepted: exactly {HAND_SIZE} tiles, "
+        raise BadInput(f"hand {short(text)} has {len(hand)} tiles; accepted: exactly {HAND_SIZE} tiles, "
                        f"e.g. \"6-6 6-5 6-4 6-2 5-5 3-3 1-1\"")
     return hand
 
@@ -184,12 +184,12 @@ def parse_trump(text: str, players: int | None = None, rules: Rules | None = Non
     elif key in _TRUMP_ALIASES:
         trump = _TRUMP_ALIASES[key]
     else:
-        raise BadInput(f"bad trump {text!r}; accepted: {', '.join(TRUMP_NAMES)}")
+        raise BadInput(f"bad trump {short(text)}; accepted: {', '.join(TRUMP_NAMES)}")
     if players is not None and rules is not None:
         from moonshot.simulator.moon.reference import allowed_trumps
         allowed = allowed_trumps(players, rules)
         if trump not in allowed:
-            raise BadInput(f"trump {text!r} is not allowed with {players} players and these rules; "
+            raise BadInput(f"trump {short(text)} is not allowed with {players} players and these rules; "
                            f"accepted: {', '.join(trump_name(t) for t in allowed)}")
     return trump
 

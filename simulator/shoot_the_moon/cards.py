@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from moonshot.simulator.errors import BadInput
+from moonshot.simulator.errors import BadInput, short
 from moonshot.simulator.shoot_the_moon.rules import Rules
 
 SUITS = "RGPB"
@@ -48,17 +48,17 @@ def card_name(card: int) -> str:
 def parse_card(text: str, taken: set[int] | None = None) -> int:
     """Parse HISTORY.md notation; the two BM (LM) names map to ids 48/49 (50/51) in turn."""
     if not isinstance(text, str):
-        raise BadInput(f"card {text!r} is not a string; accepted: R1..R12, G1..G12, P1..P12, B1..B12, BM, LM")
+        raise BadInput(f"card {short(text)} is not a string; accepted: R1..R12, G1..G12, P1..P12, B1..B12, BM, LM")
     t = text.strip().upper()
     if t in ("BM", "LM"):
         pair = BIG_MOONS if t == "BM" else LITTLE_MOONS
         for c in pair:
             if taken is None or c not in taken:
                 return c
-        raise BadInput(f"card {text!r} appears more than twice; the deck has two {t}")
+        raise BadInput(f"card {short(text)} appears more than twice; the deck has two {t}")
     if len(t) >= 2 and t[0] in SUITS and t[1:].isdigit() and 1 <= int(t[1:]) <= 12:
         return SUITS.index(t[0]) * 12 + int(t[1:]) - 1
-    raise BadInput(f"bad card {text!r}; accepted: R1..R12, G1..G12, P1..P12, B1..B12, BM, LM")
+    raise BadInput(f"bad card {short(text)}; accepted: R1..R12, G1..G12, P1..P12, B1..B12, BM, LM")
 
 
 def parse_cards(texts: list[str]) -> list[int]:
@@ -67,7 +67,7 @@ def parse_cards(texts: list[str]) -> list[int]:
     for t in texts:
         c = parse_card(t, taken)
         if c in taken:
-            raise BadInput(f"card {t!r} appears twice")
+            raise BadInput(f"card {short(t)} appears twice")
         taken.add(c)
         out.append(c)
     return out

@@ -11,6 +11,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.templating import Jinja2Templates
 
+from moonshot.simulator.errors import short
 from moonshot.simulator.games import GAMES
 from moonshot.web import forms
 from moonshot.web.forms import FieldError, Limits
@@ -19,7 +20,7 @@ FAST_FAIL = 0.3          # seconds a request waits for a run's own input checks 
 
 
 def bad(field: str, message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"field": field, "error": message}, status_code=status)
+    return JSONResponse({"field": field, "error": forms.one_line(message)}, status_code=status)
 
 
 @dataclass
@@ -34,18 +35,12 @@ class Site:
 
 def game_or_404(game: str):
     if game not in GAMES:
-        raise FieldError("game", f"unknown game {game!r}; accepted: {', '.join(GAMES)}")
+        raise FieldError("game", f"unknown game {short(game)}; accepted: {', '.join(GAMES)}")
     return GAMES[game]
 
 
 async def body(request: Request) -> dict:
-    try:
-        data = await request.json()
-    except Exception:
-        raise FieldError("form", "the request is not a JSON object; accepted: the page's form as JSON") from None
-    if not isinstance(data, dict):
-        raise FieldError("form", "the request is not a JSON object; accepted: the page's form as JSON")
-    return data
+    return forms.json_form(await request.body())      # web/guard.py let only application/json this far
 
 
 async def started(job) -> JSONResponse:

@@ -1,11 +1,13 @@
 """A run's status, its cancel and its result (HTML, JSON or the CLI's text)."""
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
+from moonshot.simulator.errors import short
 from moonshot.web.forms import FieldError
 from moonshot.web.render import result_html
 from moonshot.web.routes import Site, bad
@@ -17,7 +19,7 @@ def add(app: FastAPI, site: Site) -> None:
     def job_of(job_id: str):
         job = runner.get(job_id)
         if job is None:
-            raise FieldError("job", f"no run {job_id!r} (finished runs are kept a while, then forgotten)", 404)
+            raise FieldError("job", f"no run {short(job_id)} (finished runs are kept a while, then forgotten)", 404)
         return job
 
     @app.get("/api/jobs/{job_id}")
@@ -35,7 +37,7 @@ def add(app: FastAPI, site: Site) -> None:
             return bad("job", f"run {job_id} is {job.state}; accepted: a finished run", 409)
         result = job.result
         if isinstance(result, Path):                 # a report: its folder's link
-            name = result.parent.relative_to(app.state.reports_dir)
+            name = html.escape(str(result.parent.relative_to(app.state.reports_dir)))    # text, never markup
             return HTMLResponse(f"<p>Report written: <a href='/reports/{name}/report.html'>{name}</a></p>")
         if format == "json":
             from moonshot.reports.text import render_json
@@ -44,5 +46,5 @@ def add(app: FastAPI, site: Site) -> None:
             from moonshot.reports.text import render_table
             return PlainTextResponse(render_table(result))
         if format != "html":
-            return bad("format", f"unknown format {format!r}; accepted: html, json, text")
+            return bad("format", f"unknown format {short(format)}; accepted: html, json, text")
         return HTMLResponse(result_html(result))

@@ -6,7 +6,7 @@ import asyncio
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
 
-from moonshot.simulator.errors import BadInput
+from moonshot.simulator.errors import BadInput, short
 from moonshot.web import forms
 from moonshot.web.forms import FieldError
 from moonshot.web.routes import Site, body, game_or_404
@@ -62,7 +62,7 @@ def add(app: FastAPI, site: Site) -> None:
         try:
             turn = int(form.get("turn"))
         except (TypeError, ValueError):
-            raise FieldError("turn", f"turn {form.get('turn')!r} is not accepted; accepted: the decision's number")
+            raise FieldError("turn", f"turn {short(form.get('turn'))} is not accepted; accepted: the decision's number")
         choice = form.get("choice")
         await asyncio.to_thread(session.answer, turn, choice)
         return await asyncio.to_thread(play_state, session)

@@ -4,11 +4,26 @@
 const $ = (sel, root = document) => root.querySelector(sel);
 const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
 
+// An element whose children are elements or text: nothing from the server or a file becomes markup.
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === false || v === null || v === undefined) continue;
+    if (k === "class") e.className = v; else e.setAttribute(k, v === true ? "" : String(v));
+  }
+  e.append(...children.map(c => (c instanceof Node ? c : String(c))));
+  return e;
+}
+
+// A response's JSON, or its one plain line (a refusal: 403, 413, 415) as the error.
+async function readBody(r) {
+  const text = await r.text();
+  try { return JSON.parse(text); } catch (e) { return {field: "form", error: text.trim() || `HTTP ${r.status}`}; }
+}
+
 async function postJSON(url, data) {
   const r = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(data)});
-  let body = null;
-  try { body = await r.json(); } catch (e) { body = {error: `HTTP ${r.status}`}; }
-  return {status: r.status, body};
+  return {status: r.status, body: await readBody(r)};
 }
 
 function showErrors(form, field, message) {
@@ -63,7 +78,7 @@ function runForm(form) {
     }
     current = body.id;
     cancel.hidden = false; bar.hidden = false; bar.value = 0;
-    out.innerHTML = "";
+    out.replaceChildren();
     poll(body);
   });
   async function poll(job) {
@@ -82,7 +97,7 @@ function runForm(form) {
     go.disabled = false; cancel.hidden = true;
     if (job.state === "done") {
       const r = await fetch(`/api/jobs/${job.id}/result`);
-      out.innerHTML = await r.text();
+      out.innerHTML = await r.text();      // the server's own markup: web/render.py escapes every value in it
       out.dataset.job = job.id;
       status.textContent = `done: ${job.total.toLocaleString()} in ${job.elapsed.toFixed(1)} s`;
     } else if (job.state === "failed") {
@@ -131,7 +146,7 @@ function seatOrders(form) {
   const fill = () => {
     const keep = sel.value, n = +players.value;
     const orders = all.slice(0, n - 1).concat(["last"]);
-    sel.innerHTML = orders.map(o => `<option${o === keep ? " selected" : ""}>${o}</option>`).join("");
+    sel.replaceChildren(...orders.map(o => el("option", {selected: o === keep}, o)));
   };
   players.addEventListener("change", fill);
   fill();
@@ -139,7 +154,8 @@ function seatOrders(form) {
 
 document.addEventListener("DOMContentLoaded", () => {
   $$("form.run").forEach(f => { runForm(f); picker(f); seatOrders(f); });
-  if (window.moonshotPage) window.moonshotPage();
+  const start = {play: playPage, replay: replayPage}[document.body.dataset.page];   // base.html's data-page
+  if (start) start();
 });
 
 // ------------------------------------------------------------------ play a hand
@@ -150,7 +166,7 @@ function playPage() {
   const players = $("#players", form), seatSel = $("#seat", form);
   const seats = () => {
     const keep = seatSel.value;
-    seatSel.innerHTML = Array.from({length: +players.value}, (_, i) => `<option${String(i) === keep ? " selected" : ""}>${i}</option>`).join("");
+    seatSel.replaceChildren(...Array.from({length: +players.value}, (_, i) => el("option", {selected: String(i) === keep}, i)));
   };
   players.addEventListener("change", seats); seats();
 
@@ -168,12 +184,10 @@ function playPage() {
   });
   $("#again").addEventListener("click", () => { over.hidden = true; form.requestSubmit(); });
 
-  function esc(s) { return String(s).replace(/[&<>"]/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c])); }
-
   function show(state) {
     $("#log").textContent = state.log.join("\n");
     $("#log").scrollTop = 1e9;
-    $("#hint").innerHTML = "";
+    $("#hint").replaceChildren();
     if (state.state === "over") return finish(state);
     if (state.state === "failed") { table.hidden = true; showErrors(form, "form", state.error); return; }
     if (state.state !== "your turn") { setTimeout(async () => show(await (await fetch(`/api/play/${sid}`)).json()), 300); return; }
@@ -181,17 +195,17 @@ function playPage() {
     turn = p.turn;
     table.hidden = false; $("#hand-row").hidden = false; $("#prompt-title").hidden = false;
     $("#prompt-title").textContent = p.title;
-    $("#facts").innerHTML = p.facts.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join("");
-    $("#hand").innerHTML = p.hand.map(t => `<span class="piece p-${esc(t[0])}">${esc(t)}</span>`).join(" ");
+    $("#facts").replaceChildren(...p.facts.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]));
+    $("#hand").replaceChildren(...p.hand.flatMap((t, i) => [i ? " " : "", el("span", {class: `piece p-${t[0]}`}, t)]));
     $("#hint-button").hidden = !p.has_hint;
     if (p.phase === "slap") {
-      $("#choices").innerHTML = `<button type="button" class="slap" data-timed="1">SLAP!</button>`;
+      $("#choices").replaceChildren(el("button", {type: "button", class: "slap", "data-timed": "1"}, "SLAP!"));
       requestAnimationFrame(() => { slapStart = performance.now(); });
       $(".slap").focus();
     } else {
       slapStart = null;
-      $("#choices").innerHTML = p.choices.map((c, i) =>
-        `<button type="button" data-i="${i}" aria-keyshortcuts="${i + 1}">${i < 9 ? `<small>${i + 1}</small> ` : ""}${esc(c.label)}</button>`).join("");
+      $("#choices").replaceChildren(...p.choices.map((c, i) => el("button", {type: "button", "data-i": i, "aria-keyshortcuts": i + 1},
+        ...(i < 9 ? [el("small", {}, i + 1), " "] : []), c.label)));
       const first = $("#choices button"); if (first) first.focus();
     }
     $("#choices").onclick = ev => {
@@ -201,7 +215,7 @@ function playPage() {
   }
 
   async function answer(choice) {
-    $("#choices").innerHTML = "<em>…</em>";
+    $("#choices").replaceChildren(el("em", {}, "…"));
     const {status, body} = await postJSON(`/api/play/${sid}/answer`, {turn, choice});
     if (status !== 200) { $(`.error[data-for="answer"]`).textContent = body.error; return; }
     $(`.error[data-for="answer"]`).textContent = "";
@@ -219,8 +233,9 @@ function playPage() {
     const r = await fetch(`/api/play/${sid}/hint`);
     const h = await r.json();
     if (r.status !== 200) { $("#hint").textContent = h.error; return; }
-    $("#hint").innerHTML = `<p><strong>${esc(h.by)}</strong>: ${esc(h.value)}</p><table class="hints"><tr><th>choice</th><th>value</th></tr>` +
-      h.rows.map(r => `<tr><td>${esc(r.move)}</td><td>${r.value.toFixed(2)}</td></tr>`).join("") + "</table>";
+    $("#hint").replaceChildren(el("p", {}, el("strong", {}, h.by), `: ${h.value}`),
+      el("table", {class: "hints"}, el("tr", {}, el("th", {}, "choice"), el("th", {}, "value")),
+        ...h.rows.map(r => el("tr", {}, el("td", {}, r.move), el("td", {}, Number(r.value).toFixed(2))))));
   }
   $("#hint-button").addEventListener("click", hint);
   document.addEventListener("keydown", ev => {
@@ -238,22 +253,22 @@ function playPage() {
     if (!done.includes(sid)) { seen.push(...slaps); done.push(sid); }
     sessionStorage.setItem(key, JSON.stringify(seen)); sessionStorage.setItem(key + "-hands", JSON.stringify(done));
     const {status, body} = await postJSON(`/api/${game}/profile`, {seat: +seatSel.value, ms: seen});
-    $("#profile").innerHTML = status === 200 ? `<p>Your reaction profile from ${body.slaps} slaps: ` +
-      `<code id="profile-spec">${esc(body.spec)}</code></p><p class="meta">${esc(body.note)}</p>` :
-      `<p class="meta">${esc(body.error)}</p>`;
+    $("#profile").replaceChildren(...(status === 200 ?
+      [el("p", {}, `Your reaction profile from ${body.slaps} slaps: `, el("code", {id: "profile-spec"}, body.spec)),
+       el("p", {class: "meta"}, body.note)] : [el("p", {class: "meta"}, body.error)]));
   }
 
   function finish(state) {
     table.hidden = false;
-    $("#choices").innerHTML = ""; $("#hint-button").hidden = true;
+    $("#choices").replaceChildren(); $("#hint-button").hidden = true;
     $("#prompt-title").hidden = true; $("#hand-row").hidden = true;   // the over section says so; the log stays
-    $("#facts").innerHTML = ""; $("#hand").innerHTML = "";
+    $("#facts").replaceChildren(); $("#hand").replaceChildren();
     over.hidden = false;
     const s = state.summary;
     $("#score").textContent = `You were seat ${s.seat}. ${s.result}`;
     $("#download").href = `/api/play/${sid}/history`;
     $("#replay").textContent = s.replay;
-    $("#profile").innerHTML = "";
+    $("#profile").replaceChildren();
     if (state.slaps) profile(state.slaps);
     $("#download").focus();
   }
@@ -267,11 +282,11 @@ function replayPage() {
     ev.preventDefault();
     showErrors(form);
     const r = await fetch("/api/replay", {method: "POST", body: new FormData(form)});
-    const body = await r.json();
-    if (r.status !== 200) { showErrors(form, body.field, body.error); return; }
+    const body = await readBody(r);
+    if (r.status !== 200) { showErrors(form, body.field === "form" ? "file" : body.field, body.error); return; }
     hands = body.hands; h = 0; k = 0;
     $("#shown").textContent = body.total > hands.length ? `showing the first ${hands.length} of ${body.total} hands` : "";
-    $("#hand-pick").innerHTML = hands.map((x, i) => `<option value="${i}">${x.game} hand ${x.hand_id}</option>`).join("");
+    $("#hand-pick").replaceChildren(...hands.map((x, i) => el("option", {value: i}, `${x.game} hand ${x.hand_id}`)));
     $("#hands").hidden = false;
     draw(); $("#next").focus();
   });
@@ -283,21 +298,20 @@ function replayPage() {
     if (ev.key === "ArrowRight") $("#next").click();
     if (ev.key === "ArrowLeft") $("#prev").click();
   });
-  const esc = s => String(s).replace(/[&<>"]/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
   function draw() {
     const hand = hands[h], steps = hand.steps;
     $("#text").textContent = hand.text;
     $("#where").textContent = `step ${k} of ${steps.length}`;
-    $("#steps").innerHTML = steps.slice(0, k).map(s => `<li>${esc(s.text)}</li>`).join("");
+    $("#steps").replaceChildren(...steps.slice(0, k).map(s => el("li", {}, s.text)));
     $("#steps").scrollTop = 1e9;
     const next = steps[k];
     if (next && next.values) {
-      $("#values").innerHTML = `<p>Next: <strong>${esc(next.text)}</strong> (${esc(next.mover_side)}). Solver: the bidder's side ` +
-        `takes ${next.best_tricks} more trick(s) with best play; after the move played, ${next.played_tricks}.</p>` +
-        `<table class="hints"><tr><th>legal move</th><th>bidder side's tricks</th><th></th></tr>` +
-        next.values.map(v => `<tr><td>${esc(v.move)}</td><td>${v.tricks}</td><td>${v.best ? "best" : ""}</td></tr>`).join("") + "</table>";
+      $("#values").replaceChildren(el("p", {}, "Next: ", el("strong", {}, next.text), ` (${next.mover_side}). Solver: the ` +
+        `bidder's side takes ${next.best_tricks} more trick(s) with best play; after the move played, ${next.played_tricks}.`),
+        el("table", {class: "hints"}, el("tr", {}, el("th", {}, "legal move"), el("th", {}, "bidder side's tricks"), el("th")),
+          ...next.values.map(v => el("tr", {}, el("td", {}, v.move), el("td", {}, v.tricks), el("td", {}, v.best ? "best" : "")))));
     } else {
-      $("#values").innerHTML = next ? `<p>Next: ${esc(next.text)}</p>` : "<p>End of the hand.</p>";
+      $("#values").replaceChildren(el("p", {}, next ? `Next: ${next.text}` : "End of the hand."));
     }
   }
 }
