@@ -17,7 +17,7 @@ from typing import Callable
 import numpy as np
 
 from moonshot.analysis.result import Result
-from moonshot.analysis.words import effects, say, stands_out, verdict
+from moonshot.analysis.words import clear_of_zero, effects, say, stands_out, verdict
 from moonshot.analysis.stats import estimate
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.flags import changed_flags, check_table
@@ -363,7 +363,8 @@ def match(setup: Setup, spec_a: str, spec_b: str, hands: int | None, games: int 
     unit = hooks.game_unit if games else hooks.side_outcome_unit
     first = f"d_{names[0]}"
     d = res.row("match", first)
-    res.findings.append(f"{spec_a} (A) against {spec_b} (B) on the same {n:,} deals: A minus B in "
+    res.findings.append(f"{spec_a} (A) against {spec_b} (B) on the same {n:,} {'games' if games else 'deals'}: "
+                        "A minus B in "
                         f"{hooks.metric_words.get(names[0], names[0])} is {say(d, signed=True)}; "
                         f"{verdict(d, names[0] not in hooks.lower_is_better)}.")
     if games:
@@ -379,19 +380,36 @@ def match(setup: Setup, spec_a: str, spec_b: str, hands: int | None, games: int 
     return res
 
 
-def _whatif_findings(res: Result, names: list[str], variant_args: list[str], n: int) -> None:
-    """The biggest change the variant made, or that it made none at all on these deals."""
+def _whatif_findings(res: Result, names: list[str], variant_args: list[str], n: int, unit: str, hooks) -> None:
+    """What the variant changed: the first measure by seat, then every other measure with a seat
+    whose change is clear of zero (each corrected for the seats compared), or that it changed
+    nothing at all on these `n` deals (`unit`: games or hands)."""
     seats = res.tables["seats"]
     diffs = seats[seats["metric"].str.startswith("d_")]
     if (diffs["estimate"] == 0).all() and (diffs["ci_low"] == diffs["ci_high"]).all():
-        res.findings.append(f"{' '.join(variant_args)} changed nothing measured here on any of these {n:,} deals: "
+        res.findings.append(f"{' '.join(variant_args)} changed nothing measured here on any of these {n:,} {unit}: "
                             "under these strategies the situation the rule governs never came up, or never changed "
                             "an outcome (e.g. a rule about bids the strategies never make). Other strategies (-s) "
                             "may show what it does.")
         return
-    first = diffs[diffs["metric"] == f"d_{names[0].removeprefix('p_')}"]
-    res.findings.append(f"{' '.join(variant_args)} (variant minus base, same deals): "
-                        + effects(first, lambda r: f"seat {int(r['seat'])}", "seat", names[0]))
+    seat = lambda r: f"seat {int(r['seat'])}"        # noqa: E731
+    rows = {name: diffs[diffs["metric"] == f"d_{name.removeprefix('p_')}"] for name in names}
+    res.findings.append(f"{' '.join(variant_args)} (variant minus base, same {unit}): "
+                        + effects(rows[names[0]], seat, "seat", metric_said(hooks, names[0])))
+    quiet = []
+    for name in names[1:]:
+        if len(rows[name]) and clear_of_zero(rows[name]).any():
+            res.findings.append(effects(rows[name], seat, "seat", metric_said(hooks, name)))
+        elif len(rows[name]):
+            quiet.append(metric_said(hooks, name))
+    if quiet:
+        res.findings.append(f"No seat's {' or '.join(quiet)} changed measurably (each Bonferroni-corrected for the "
+                            "seats).")
+
+
+def metric_said(hooks, name: str) -> str:
+    """A metric as a sentence names it: the game's words for it ('P(thrown in)'), else its name."""
+    return hooks.metric_words.get(name.removeprefix("p_")) or hooks.words.get(name, (name,))[0]
 
 
 UNFINISHED_NOTE = ("Unfinished games (still open when the engine's cap on hands per game is reached) have no "
@@ -437,7 +455,26 @@ def variant_rules(setup: Setup, variant_args: list[str]) -> tuple[str, ...]:
     setup.validate()
     variant = tuple(setup.rule_args) + tuple(variant_args)
     replace(setup, rule_args=variant).validate()
+    _refuse_no_change(setup, variant_args)
     return variant
+
+
+def _refuse_no_change(setup: Setup, variant_args) -> None:
+    """A change to the value the rule already has compares the rules with themselves: refused in one
+    line ('moon.min_bid=4 is already the default')."""
+    by_name = {f.name: f for f in setup.entry.flags}
+    base = setup.table.rules
+    given = {arg.split("=", 1)[0].strip() for arg in setup.rule_args}
+    for arg in variant_args:
+        name = arg.split("=", 1)[0].strip()
+        flag = by_name.get(name)
+        if flag is None:
+            continue
+        after = replace(setup, rule_args=tuple(setup.rule_args) + (arg,)).table.rules
+        if getattr(after, flag.field, None) == getattr(base, flag.field, None):
+            where = "the rule at this table (--rule)" if name in given else "the default"
+            raise BadInput(f"{arg.strip()} is already {where}, so there is nothing to compare; accepted: another value "
+                           f"of {name} ({flag.accepted})")
 
 
 def paired(base: dict[str, np.ndarray], variant: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -485,7 +522,7 @@ def whatif(setup: Setup, variant_args: list[str], hands: int | None, games: int 
     res = Result(f"{setup.entry.title}: rules what-if",
                  {**setup.meta(seed=seed), "variant": list(variant_args), ("games" if games else "hands"): n})
     res.tables["seats"] = estimate(t.get("seats"), ["seat"], paired_names(names))
-    _whatif_findings(res, names, variant_args, n)
+    _whatif_findings(res, names, variant_args, n, "games" if games else "hands", hooks)
     if games:
         seats = res.tables["seats"]
         rows = {m: seats[seats["metric"] == m] for m in ("d_win", "d_unfinished", "base_p_unfinished",

@@ -366,11 +366,11 @@ def seat_advantage(setup: Setup, games: int, seed: int, jobs: int = 1, progress:
     res = Result("Hit the Deck: does it pay to play first?", setup.meta(games=games, seed=seed))
     res.tables["positions"] = estimate(t.get("positions"), ["position"], ["p_out", "penalty", "p_win", "p_unfinished"])
     p = res.tables["positions"]
-    wins = p[p["metric"] == "p_win"]
-    res.findings.append("P(win) by position: " + "; ".join(f"{int(r['position'])}: {say(r)}"
-                                                           for _, r in wins.iterrows()) + ". "
-                        + stands_out(wins, lambda r: f"position {int(r['position'])}", "position",
-                                     "wins most often", "P(win)"))
+    position = lambda r: f"position {int(r['position'])}"         # noqa: E731
+    # each measure once, with the intervals its verdict is made on (the table has the plain ones)
+    res.findings.append(stands_out(p[p["metric"] == "p_win"], position, "position", "wins most often", "P(win)"))
+    res.findings.append(stands_out(p[p["metric"] == "p_out"], position, "position",
+                                   "goes out first most often in the first hand", "P(out first) in the first hand"))
     res.findings.append(unfinished_said(p[p["metric"] == "p_unfinished"], games))
     res.notes.append(f"position 0 plays first (the dealer's left), position {setup.players - 1} is the first "
                      "hand's dealer. p_out and penalty: the first hand; p_win: the whole game (the deal then "

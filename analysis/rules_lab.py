@@ -26,7 +26,7 @@ from moonshot.analysis.result import Result
 from moonshot.analysis.stats import Z, estimate
 from moonshot.analysis.words import CORRECTION, clear_of_zero, effects, say, shift, widen, widened
 from moonshot.simulator.errors import BadInput
-from moonshot.simulator.runner import Change, Tally, chunk_seeds, generators
+from moonshot.simulator.runner import DEFAULT_SEED, Change, Tally, chunk_seeds, generators
 from moonshot.strategies.base import adapts
 
 GAMES_CHUNK = 500          # games per chunk: a few thousand games spread over every job, and batches stay big
@@ -388,7 +388,7 @@ def _flags(arms: list[Arm], label: str) -> list[str]:
     return list(dict.fromkeys(arg.split("=", 1)[0].strip() for p in parts if p in names for arg in names[p].args))
 
 
-def rules_lab(setup: Setup, games: int | None = None, hands: int | None = None, seed: int = 2026, jobs: int = 1,
+def rules_lab(setup: Setup, games: int | None = None, hands: int | None = None, seed: int = DEFAULT_SEED, jobs: int = 1,
               strong: str | None = None, weak: str | None = None, sets: list[str] | None = None,
               progress: Progress = None) -> Result:
     """Every rule change (or named set) against the defaults on the same games and deals: the
@@ -477,17 +477,27 @@ def _measure_words(metric: str, strong: str, weak: str) -> str:
     return words_for(metric)
 
 
-def _adapt_words(setup: Setup, ignored: str, flags: list[str], rows: pd.DataFrame, real: pd.DataFrame,
-                 strong: str, weak: str) -> str:
-    """Where an effect comes from players who ignore the rule (their declared rule reads): the
-    table's strategies for every measure but skill, the strong and baseline players for skill."""
+def _ignored_words(setup: Setup, ignored: dict, ranked: list[str]) -> list[str]:
+    """One sentence per group of players that ignore some of the ranked rules (their declared rule
+    reads): those rules' effects are on players who play on as under the defaults."""
+    groups: dict[str, list[str]] = {}
+    for rule in ranked:
+        if ignored.get(rule):
+            groups.setdefault(ignored[rule], []).append(f"`{rule}`")
+    out = []
+    for who, rules in groups.items():
+        some = len(who.split(", ")) < len(set(setup.seats.specs))
+        one = ", " not in who
+        out.append(f"{'Of the players here, ' if some else 'These players, '}{who}, {'does' if one else 'do'} not adapt "
+                   f"{'its' if one else 'their'} choices to {', '.join(rules)} (declared rule reads): "
+                   f"{'its' if len(rules) == 1 else 'their'} changes are what the rule does to players who play on as "
+                   "under the defaults, not to players who adapt to it.")
+    return out
+
+
+def _adapt_words(setup: Setup, flags: list[str], real: pd.DataFrame, strong: str, weak: str) -> str:
+    """Where a change in skill comes partly from one of its two players ignoring the rule."""
     out = ""
-    if ignored:
-        some = len(ignored.split(", ")) < len(set(setup.seats.specs))
-        one = ", " not in ignored
-        out += (f" {'Of the players here, ' if some else ''}{ignored} {'does' if one else 'do'} not adapt "
-                f"{'its' if one else 'their'} choices to the rule: the changes are what it does to players who play "
-                "on as under the defaults.")
     if "d_skill" in set(real["metric"]):
         deaf = ignored_by(setup, (strong, weak), flags)
         if len(deaf) == 1:
@@ -499,22 +509,23 @@ def _adapt_words(setup: Setup, ignored: str, flags: list[str], rows: pd.DataFram
 
 def _findings(res: Result, table: pd.DataFrame, order: list[str], shown: list[str], k: int, setup: Setup,
               ignored: dict, lineup: tuple[str, str], flags: dict) -> None:
-    """One sentence per rule for the five largest effects, then one per measure over every rule; every
-    interval quoted is the ranked table's, Bonferroni-corrected for the k rule changes compared."""
+    """One sentence per rule with an effect clear of zero (so every such effect is named), one for the
+    rules with none, then one per measure over every rule; every interval quoted is the ranked
+    table's, Bonferroni-corrected for the k rule changes compared."""
     if not order:
         res.findings.append("No rule change made any game or hand come out differently from the defaults.")
         return
     strong, weak = lineup
     note = f" ({CORRECTION}-corrected for {k} rule changes)" if k > 1 else ""
     d = table[table["metric"].isin(shown)]
-    for rule in order[:5]:                                  # the biggest effects, each in one sentence
+    noise = []
+    for rule in order:                                      # largest first, each rule in one sentence
         rows = d[d["rule"] == rule]
         real = rows[clear_of_zero(rows, k)]
         by = rows.set_index("metric")
-        adapt = _adapt_words(setup, ignored.get(rule, ""), flags.get(rule, []), rows, real, strong, weak)
+        adapt = _adapt_words(setup, flags.get(rule, []), real, strong, weak)
         if real.empty:
-            res.findings.append(f"`{rule}` changes no measure beyond noise{note} though some games or hands came "
-                                "out differently." + adapt)
+            noise.append(f"`{rule}`")
             continue
         parts = [shift(r, f"changes {_measure_words(r['metric'], strong, weak)}", k, named=False)
                  for _, r in real.iterrows()]
@@ -530,6 +541,10 @@ def _findings(res: Result, table: pd.DataFrame, order: list[str], shown: list[st
                          "cannot be told from no change " + _quoted(by.loc["d_skill"], k))
                       + f": the rule changes how random play fares against {strong}, not how much skill counts")
         res.findings.append(f"`{rule}` " + "; ".join(parts) + tail + note + words + "." + adapt)
+    if noise:
+        res.findings.append(f"No measure changes beyond noise{note} under {', '.join(noise)}, though some games or "
+                            "hands came out differently.")
+    res.findings += _ignored_words(setup, ignored, order)
     length = f"d_{setup.hooks.game_length_names[0]}"
     for name in (length, "d_first_edge", "d_skill", "d_random_edge"):
         rows = d[d["metric"] == name]

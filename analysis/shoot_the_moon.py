@@ -15,7 +15,7 @@ import pandas as pd
 from moonshot.analysis.common import Analysis, Hooks, Progress, Setup, one_row, run, unfinished_said
 from moonshot.analysis.result import Result, pick
 from moonshot.analysis.strong_play import MIN_N, lineups
-from moonshot.analysis.words import change, say, shift
+from moonshot.analysis.words import change, say, shift, spans
 from moonshot.analysis.stats import Z, estimate, wilson
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.runner import CHUNK, Share, Tally, chunk_rngs, chunk_seeds, difference, stream_seed
@@ -381,9 +381,9 @@ def hand_odds(setup: Setup, hands: int, seed: int, jobs: int = 1, progress: Prog
             columns={"value": name})
     reds = res.tables["red_cards"]
     odd = reds[(reds["metric"] == "p_odd") & (reds["n"] >= 30)].sort_values("red_cards")
-    lo, hi = odd.iloc[0], odd.iloc[-1]
-    res.findings.append(f"P(odd) is {say(lo)} with {int(lo['red_cards'])} red cards and {say(hi)} with "
-                        f"{int(hi['red_cards'])}.")
+    if len(odd):
+        res.findings.append(spans(odd, lambda r: f"{int(r['red_cards'])} red cards", "red-card count",
+                                  "P(odd) by red cards held"))
     res.notes.append(f"Seat {seat}'s hand as dealt; outcomes of its side in that round. moon_cards counts Big "
                      "and Little Moons; highest_red is 0 with no red card.")
     return res

@@ -211,6 +211,23 @@ def stands_out(rows: pd.DataFrame, name, noun: str, leads: str, measure: str, hi
             f"({note}) overlap.")
 
 
+def spans(rows: pd.DataFrame, name, noun: str, what: str) -> str:
+    """The range of one measure over k things, not a trend read from its two ends: '<what> runs from
+    <lowest> (<name>) to <highest> (<name>)' with the intervals corrected for k, and whether those
+    two can be told apart (a tie names every one of the things)."""
+    rows = widened(rows.reset_index(drop=True), len(rows))
+    note = f"{CORRECTION}-corrected for {len(rows)} {plural(noun)}"
+    est = rows["estimate"].to_numpy(float)
+    low, high = rows.iloc[int(np.argmin(est))], rows.iloc[int(np.argmax(est))]
+    if est.min() == est.max():
+        return (f"{_first_up(what)} is {value(low)} for every {noun} ({', '.join(name(r) for _, r in rows.iterrows())}; "
+                f"{note}).")
+    apart = low["ci_high"] < high["ci_low"]
+    return (f"{_first_up(what)} runs from {value(low)} ({name(low)}) to {value(high)} ({name(high)}) ({note}): "
+            + ("those two can be told apart." if apart
+               else "their intervals overlap, so no difference is told apart at this sample size."))
+
+
 def clear_of_zero(rows: pd.DataFrame, k: int | None = None) -> np.ndarray:
     """Which estimates' corrected intervals exclude zero (k compared: len(rows) by default)."""
     lo, hi = _bounds(rows, k or len(rows))

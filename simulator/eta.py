@@ -85,7 +85,8 @@ class Clock:
                   f"the first {self.done})", file=sys.stderr, flush=True)
 
     def _chunks(self) -> str:
-        return f"{self.chunks:,} chunk{'s' * (self.chunks > 1)} of {self.total:,}, {self.parallel} at a time"
+        # the run's total in its chunks ("3,000 in 12 chunks"), not "12 chunks of 3,000"
+        return f"{self.total:,} in {self.chunks:,} chunk{'s' * (self.chunks > 1)}, {self.parallel} at a time"
 
 
 def say_history_size(path, lines: list[str], total: int) -> None:

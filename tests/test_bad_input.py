@@ -259,7 +259,7 @@ def test_a_long_run_says_its_time_and_a_big_history_its_size_before_most_of_it(t
     code, _, err = run(["simulate", "moon", "-n", "3000", "--history", hist, "-o", tmp_path / "o.json", "-q"], capsys)
     notes = [line for line in err.splitlines() if line.startswith("moonshot: note:") and "at least" not in line]
     assert code == 0 and len(notes) == 2 and notes[0].startswith("moonshot: note: --history")   # before any line
-    assert re.search(r"this run will take about \d+ s in all \(3 chunks of 3,000, 1 at a time; timed on the first 2\)",
+    assert re.search(r"this run will take about \d+ s in all \(3,000 in 3 chunks, 1 at a time; timed on the first 2\)",
                      notes[1])
     each = float(re.search(r"3,000 hands at about ([\d,]+) bytes each", notes[0]).group(1).replace(",", ""))
     assert abs(each * 3000 - hist.stat().st_size) < 0.05 * hist.stat().st_size     # the estimate is near the truth
@@ -278,7 +278,7 @@ def test_the_time_said_leaves_out_the_first_chunks_start_up(monkeypatch, capsys)
         clock.chunk_done()
     err = capsys.readouterr().err
     assert err.count("note") == 1
-    assert "about 26 s in all (10 chunks of 10,000, 2 at a time; timed on the first 3)" in err
+    assert "about 26 s in all (10,000 in 10 chunks, 2 at a time; timed on the first 3)" in err
     assert (eta.duration(59), eta.duration(3 * 3600 + 20 * 60), eta.duration(4.25 * 86400)) == \
         ("59 s", "3 h 20 min", "4 days 6 h")
 
@@ -289,7 +289,7 @@ def test_a_first_chunk_still_running_says_the_least_the_run_will_take(monkeypatc
     monkeypatch.setattr(eta, "now", lambda: next(times))
     eta.Clock(total=300_000, chunk=65_536, jobs=2).still_running()         # 5 chunks: 3 rounds
     assert capsys.readouterr().err == ("moonshot: note: this run will take at least 10 min in all: its first chunk is "
-                                       "still running after 3 min (5 chunks of 300,000, 2 at a time)\n")
+                                       "still running after 3 min (300,000 in 5 chunks, 2 at a time)\n")
 
 
 def test_the_last_trick_shows_chips_before_the_end_of_round_award(tmp_path, capsys):
