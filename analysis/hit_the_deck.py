@@ -16,7 +16,7 @@ from moonshot.analysis.result import Result
 from moonshot.analysis.strong_play import MIN_N, lineups
 from moonshot.analysis.words import effects, say, stands_out
 from moonshot.analysis.stats import estimate
-from moonshot.simulator.errors import BadInput
+from moonshot.simulator.errors import BadInput, short
 from moonshot.simulator.hit_the_deck import cards
 from moonshot.simulator.hit_the_deck import engine
 from moonshot.simulator.hit_the_deck.profiles import reaction_in_force, seat_profiles
@@ -428,7 +428,7 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
     hand = tuple(cards.parse_hand(hand_text, setup.table.rules, size=7))
     orders = SEAT_ORDERS[:setup.players - 1] + ("last",)
     if seat_order not in orders:
-        raise BadInput(f"unknown --seat-order {seat_order!r} at {setup.players} players; accepted: "
+        raise BadInput(f"unknown --seat-order {short(seat_order)} at {setup.players} players; accepted: "
                        f"{', '.join(orders)} (first plays first, last deals)")
     position = orders.index(seat_order)
     t = run(_hand_chunk, (setup, hand, position), samples, seed, jobs, progress, chunk=16_384)

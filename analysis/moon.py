@@ -14,7 +14,7 @@ from moonshot.analysis.result import Result, pick
 from moonshot.analysis.strong_play import MIN_N, lineups
 from moonshot.analysis.words import change, effects, say, standing, stands_out, value
 from moonshot.analysis.stats import estimate, wilson
-from moonshot.simulator.errors import BadInput
+from moonshot.simulator.errors import BadInput, short
 from moonshot.simulator.moon import engine
 from moonshot.simulator.moon import tiles
 from moonshot.simulator.moon.rules import check_players, parse_rules
@@ -263,7 +263,7 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
     table = setup.table
     hand = tuple(tiles.parse_hand(hand_text, setup.players, table.rules))
     if seat_order not in SEAT_ORDERS:
-        raise BadInput(f"unknown --seat-order {seat_order!r}; accepted: {', '.join(SEAT_ORDERS)}")
+        raise BadInput(f"unknown --seat-order {short(seat_order)}; accepted: {', '.join(SEAT_ORDERS)}")
     order = {"first": 0, "middle": 1, "last": setup.players - 1}[seat_order]
     trumps = tuple(int(t) for t in np.flatnonzero(table.allowed_trumps))
     # Small chunks: a 100,000-deal question splits evenly over the workers.

@@ -17,7 +17,7 @@ from moonshot.analysis.result import Result, pick
 from moonshot.analysis.strong_play import MIN_N, lineups
 from moonshot.analysis.words import change, say, shift, spans
 from moonshot.analysis.stats import Z, estimate, wilson
-from moonshot.simulator.errors import BadInput
+from moonshot.simulator.errors import BadInput, short
 from moonshot.simulator.runner import CHUNK, Share, Tally, chunk_rngs, chunk_seeds, difference, stream_seed
 from moonshot.simulator.shoot_the_moon import cards
 from moonshot.simulator.shoot_the_moon.engine import Table, deal, play, play_games
@@ -499,11 +499,11 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
     setup.validate()
     hand = cards.parse_cards(hand_text.split())
     if len(hand) != cards.HAND_SIZE:
-        raise BadInput(f"hand {hand_text!r} has {len(hand)} cards; accepted: exactly {cards.HAND_SIZE} cards, "
+        raise BadInput(f"hand {short(hand_text)} has {len(hand)} cards; accepted: exactly {cards.HAND_SIZE} cards, "
                        'e.g. "R12 R7 BM G3 P5"')
     orders = SEAT_ORDERS[:setup.players - 1] + ("last",)
     if seat_order not in orders:
-        raise BadInput(f"unknown --seat-order {seat_order!r} at {setup.players} players; accepted: "
+        raise BadInput(f"unknown --seat-order {short(seat_order)} at {setup.players} players; accepted: "
                        f"{', '.join(orders)} (first leads, last deals)")
     position = orders.index(seat_order)
     t = run(_hand_chunk, (setup, tuple(hand), position), samples, seed, jobs, progress,

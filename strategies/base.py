@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from moonshot.simulator.errors import BadInput
+from moonshot.simulator.errors import BadInput, short
 
 REGISTRY: dict[str, dict[str, type]] = {}
 _LOADED: set[str] = set()          # games whose strategy modules have all been imported
@@ -106,11 +106,11 @@ def _instantiate(cls: type, params: dict[str, str], spec: str) -> Any:
     for key, text in params.items():
         if key not in accepted:
             names = ", ".join(accepted) or "none"
-            raise BadInput(f"strategy {spec!r}: unknown parameter {key!r}; accepted: {names}")
+            raise BadInput(f"strategy {short(spec)}: unknown parameter {short(key)}; accepted: {names}")
         try:
             kwargs[key] = _convert(key, text, accepted[key], ranges.get(key))
         except ValueError:
-            raise BadInput(f"strategy {spec!r}: bad value {text!r} for {key}; "
+            raise BadInput(f"strategy {short(spec)}: bad value {short(text)} for {key}; "
                            f"accepted: {_accepted(key, accepted[key], ranges.get(key))}") from None
     try:
         obj = cls(**kwargs)
@@ -122,7 +122,7 @@ def _instantiate(cls: type, params: dict[str, str], spec: str) -> Any:
             code = getattr(cls.__init__, "__code__", None)       # point at the user's __init__
             if code is not None:
                 where = f"{type(exc).__name__}: {exc} ({Path(code.co_filename).name}:{code.co_firstlineno})"
-        raise BadInput(f"strategy {spec!r} could not be built: {where}") from None
+        raise BadInput(f"strategy {short(spec)} could not be built: {where}") from None
     _check_chunk_hands(obj, spec)
     obj.spec = spec
     return obj
@@ -132,7 +132,7 @@ def _check_chunk_hands(obj: Any, spec: str) -> None:
     """A strategy's own chunk size (hands per chunk of a run with it at the table), if it sets one."""
     size = getattr(obj, "chunk_hands", None)
     if size is not None and (not isinstance(size, int) or isinstance(size, bool) or size < 1):
-        raise BadInput(f"strategy {spec!r}: chunk_hands {size!r} is not a positive integer; accepted: an integer "
+        raise BadInput(f"strategy {short(spec)}: chunk_hands {short(size)} is not a positive integer; accepted: an integer "
                        ">= 1 (hands per chunk), or no chunk_hands")
 
 
@@ -162,7 +162,7 @@ class Guarded:
             except BadInput:
                 raise
             except Exception as exc:
-                raise BadInput(f"strategy {self.spec!r} failed in {name}: {_where(exc)}") from None
+                raise BadInput(f"strategy {short(self.spec)} failed in {name}: {_where(exc)}") from None
         return call
 
     def __getattr__(self, name: str):       # optional extras (call_end, predict_make, ...)
@@ -172,18 +172,18 @@ class Guarded:
 def _load_plugin(path: str, class_name: str, spec: str) -> type:
     file = Path(path)
     if not file.is_file():
-        raise BadInput(f"strategy {spec!r}: no file {path!r}; accepted: path/to/file.py:ClassName")
+        raise BadInput(f"strategy {short(spec)}: no file {short(path)}; accepted: path/to/file.py:ClassName")
     module_name = "moonshot_plugin_" + re.sub(r"\W", "_", str(file.resolve()))
     loader = importlib.util.spec_from_file_location(module_name, file)
     module = importlib.util.module_from_spec(loader)
     try:
         loader.loader.exec_module(module)
     except Exception as exc:   # a user's file: report it in one line
-        raise BadInput(f"strategy {spec!r}: could not load {path}: {type(exc).__name__}: {exc}") from None
+        raise BadInput(f"strategy {short(spec)}: could not load {path}: {type(exc).__name__}: {exc}") from None
     cls = getattr(module, class_name, None)
     if not isinstance(cls, type):
         found = ", ".join(n for n, v in vars(module).items() if isinstance(v, type) and v.__module__ == module_name)
-        raise BadInput(f"strategy {spec!r}: {path} has no class {class_name!r}; classes there: {found or 'none'}")
+        raise BadInput(f"strategy {short(spec)}: {path} has no class {short(class_name)}; classes there: {found or 'none'}")
     return cls
 
 
@@ -198,18 +198,18 @@ def make_strategy(game: str, spec: str, required: tuple[str, ...] = ("play",)) -
         cls = known.get(head)
         param_text = rest
         if cls is None:
-            raise BadInput(f"unknown strategy {head!r} for {game}; accepted: {', '.join(sorted(known))} "
+            raise BadInput(f"unknown strategy {short(head)} for {game}; accepted: {', '.join(sorted(known))} "
                            f"or path/to/file.py:ClassName")
     params = {}
     for item in filter(None, param_text.split(",")):
         k, sep, v = item.partition("=")
         if not sep:
-            raise BadInput(f"strategy {spec!r}: parameter {item!r} is not key=value")
+            raise BadInput(f"strategy {short(spec)}: parameter {short(item)} is not key=value")
         params[k.strip()] = v.strip()
     obj = _instantiate(cls, params, spec)
     missing = [m for m in required if not callable(getattr(obj, m, None))]
     if missing:
-        raise BadInput(f"strategy {spec!r} has no method {', '.join(missing)}; a {game} strategy needs "
+        raise BadInput(f"strategy {short(spec)} has no method {', '.join(missing)}; a {game} strategy needs "
                        f"{', '.join(required)}")
     if head.endswith(".py"):
         optional = [m for m in ("call_end",) if callable(getattr(obj, m, None))]
@@ -246,17 +246,17 @@ def parse_seat_specs(game: str, specs: list[str] | tuple[str, ...], seats: int, 
         if sep and seat_text.strip().isdigit():
             seat = int(seat_text)
             if not 0 <= seat < seats:
-                raise BadInput(f"--strategy {spec!r}: seat {seat} does not exist; accepted seats: 0..{seats - 1}")
+                raise BadInput(f"--strategy {short(spec)}: seat {seat} does not exist; accepted seats: 0..{seats - 1}")
             if single.get(seat, rest.strip()) != rest.strip():
-                raise BadInput(f"--strategy gives seat {seat} two strategies ({single[seat]!r} and {rest.strip()!r}); "
+                raise BadInput(f"--strategy gives seat {seat} two strategies ({single[seat]!r} and {short(rest.strip())}); "
                                "accepted: one per seat")
             single[seat] = rest.strip()
         elif sep and ":" not in seat_text and not seat_text.endswith(".py"):
-            raise BadInput(f"--strategy {spec!r}: seat {seat_text!r} is not a number; accepted: SEAT=NAME, "
+            raise BadInput(f"--strategy {short(spec)}: seat {short(seat_text)} is not a number; accepted: SEAT=NAME, "
                            f"SEAT in 0..{seats - 1}")
         else:
             if everyone not in (None, spec.strip()):
-                raise BadInput(f"--strategy gives every seat two strategies ({everyone!r} and {spec.strip()!r}); "
+                raise BadInput(f"--strategy gives every seat two strategies ({short(everyone)} and {short(spec.strip())}); "
                                "accepted: one for every seat, then SEAT=NAME for single seats")
             everyone = spec.strip()
     per_seat = [single.get(s, everyone or default) for s in range(seats)]

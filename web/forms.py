@@ -70,9 +70,10 @@ def bounded(value, key: str) -> None:
 
 def one_line(message: str) -> str:
     """A message as sent back: one line, at most MESSAGE_CAP characters (messages quote values
-    through errors.short; this bounds those that quote a library's own text)."""
+    through errors.short; this bounds any that does not), its middle cut so that the end ("accepted:
+    ...") stays."""
     line = " ".join(str(message).split())
-    return line if len(line) <= MESSAGE_CAP else line[:MESSAGE_CAP - 3] + "..."
+    return line if len(line) <= MESSAGE_CAP else line[:MESSAGE_CAP // 2] + " ... " + line[-(MESSAGE_CAP // 2 - 5):]
 
 
 def _list(form: dict, key: str) -> list[str]:
