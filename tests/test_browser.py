@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -34,11 +35,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
+@contextmanager
+def running(app):
+    """`app` (any ASGI app) served by uvicorn on a free local port, in a thread: its address."""
     import uvicorn
     port = free_port()
-    app = create_app(Limits(max_samples=2_000, default_samples=300), tmp_path_factory.mktemp("reports"))
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -46,9 +47,17 @@ def server(tmp_path_factory):
         if srv.started:
             break
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with running(create_app(Limits(max_samples=2_000, default_samples=300), tmp_path_factory.mktemp("reports"))) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
