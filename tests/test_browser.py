@@ -125,35 +125,140 @@ def test_a_bad_hand_shows_its_message_beside_the_field(server, page, tmp_path):
     shot(page, tmp_path, "bad-input")
 
 
-def play_by_clicks(page, server, game: str, players: str, tmp_path: Path) -> Path:
+def first(labels: list[str], title: str) -> int:
+    return 0
+
+
+def deal(page, server, game: str, players: str, seed: int, rules: dict | None = None) -> None:
+    """The play page of `game` with the person at seat 0: the table, any rules flags, the seed, Deal."""
     page.goto(f"{server}/{game}/play")
+    assert not page.locator("#table").is_visible() and not page.locator("#hint-button").is_visible()
     page.select_option("#players", players)
-    page.fill("#seed", "17")
+    if rules:
+        page.click("details.flags summary")
+        for flag, value in rules.items():
+            page.select_option(f"select[data-flag='{flag}']", value)
+    page.fill("#seed", str(seed))
     page.click("#deal button.go")
+
+
+def play_by_clicks(page, server, game: str, players: str, tmp_path: Path, seed: int = 17, pick=first,
+                   rules: dict | None = None) -> tuple[Path, list[str]]:
+    """A whole hand by clicks: at each prompt `pick(labels, title)` gives the button to click (the
+    slap is a button too). The history downloaded at the end, and the prompts' titles in order."""
+    deal(page, server, game, players, seed, rules)
     page.wait_for_selector("#choices button")
     shot(page, tmp_path, f"play-{game}")
-    for _ in range(60):
+    titles = []
+    for _ in range(120):
         if page.locator("#over").is_visible():
             break
-        page.locator("#choices button").first.click()
+        title = page.inner_text("#prompt-title")
+        labels = [b.split(" ", 1)[-1] if b[:1].isdigit() and " " in b else b       # "1 6-6": the key, the label
+                  for b in page.locator("#choices button").all_inner_texts()]
+        titles.append(title)
+        page.locator("#choices button").nth(pick(labels, title)).click()
         page.wait_for_function("() => !document.querySelector('#over').hidden || "
                                "document.querySelector('#choices button')")
     assert page.locator("#over").is_visible()
+    # after the hand only the over section and the log: no empty prompt or hand
+    assert not page.locator("#prompt-title").is_visible() and not page.locator("#hand-row").is_visible()
     shot(page, tmp_path, f"over-{game}")
     with page.expect_download() as info:
         page.click("#download")
     path = tmp_path / f"{game}.jsonl"
     info.value.save_as(str(path))
-    return path
+    return path, titles
 
 
-@pytest.mark.parametrize("game, players", [("moon", "3"), ("shoot-the-moon", "4")])
-def test_a_whole_hand_played_by_clicks_downloads_a_history_replay_accepts(server, page, tmp_path, game, players):
-    path = play_by_clicks(page, server, game, players, tmp_path)
-    record = json.loads(path.read_text())
-    assert record["game"] == game and record["seed"] == 17
-    printed = cli("replay", str(path))
+def replayed_as_on_the_page(page, path: Path, capsys) -> dict:
+    """The downloaded record, which `moonshot replay` accepts (in this process: no interpreter to
+    start) and prints as the page did."""
+    from tests.test_cli import run
+    code, printed, err = run(["replay", path], capsys)
+    assert code == 0, err
     assert printed.strip() == page.inner_text("#replay").strip()
+    return json.loads(path.read_text())
+
+
+def test_a_whole_shoot_the_moon_hand_played_by_clicks_downloads_a_history_replay_accepts(server, page, tmp_path, capsys):
+    path, titles = play_by_clicks(page, server, "shoot-the-moon", "4", tmp_path)
+    record = replayed_as_on_the_page(page, path, capsys)
+    assert record["game"] == "shoot-the-moon" and record["seed"] == 17 and set(titles) == {"Your play"}
+
+
+def bid_high(labels: list[str], title: str) -> int:
+    """The highest numbered bid up to 7 (21 would win any auction), else the first button."""
+    if title != "Your bid":
+        return 0
+    bids = [(int(x), i) for i, x in enumerate(labels) if x.isdigit() and int(x) <= 7]
+    return max(bids)[1]
+
+
+def pass_bid(labels: list[str], title: str) -> int:
+    return labels.index("pass") if title == "Your bid" else 0
+
+
+# Seeds where the person at seat 0 wins the auction with the top bid (3 players: a discard after
+# the widow; 4 players with moon.lead_suit_rule=leader_calls_end: the person leads and calls an end)
+# or passes and another seat bids: each hand about 10 clicks.
+@pytest.mark.parametrize("players, seed, rules, kinds", [
+    ("3", 1, None, ["Your bid", "Discard one tile", "Name trump", "Your play"]),
+    ("4", 1, {"moon.lead_suit_rule": "leader_calls_end"}, ["Your bid", "Name trump", "Your play", "Which end"]),
+])
+def test_a_moon_hand_won_at_the_auction_by_clicks_replays(server, page, tmp_path, capsys, players, seed, rules, kinds):
+    path, titles = play_by_clicks(page, server, "moon", players, tmp_path, seed, bid_high, rules)
+    record = replayed_as_on_the_page(page, path, capsys)
+    assert record["bidder"] == 0 and record["players"] == int(players) and len(record["trick_winners"]) == 7
+    assert record["trump"] and any(s == 0 and b == 7 for s, b in record["bids"])
+    seen = [k for k in kinds if any(t.startswith(k) for t in titles)]
+    assert seen == kinds and titles[0] == "Your bid"
+    assert sum(t == "Your play" for t in titles) == 7                    # seven tricks, one tile each
+    assert (record.get("widow") is not None) == (players == "3")
+
+
+@pytest.mark.parametrize("players, seed", [("3", 1), ("4", 17)])
+def test_a_moon_hand_the_person_passes_by_clicks_replays(server, page, tmp_path, capsys, players, seed):
+    path, titles = play_by_clicks(page, server, "moon", players, tmp_path, seed, pass_bid)
+    record = replayed_as_on_the_page(page, path, capsys)
+    assert record["bidder"] not in (None, 0) and [0, "pass"] in record["bids"]
+    assert titles[0] == "Your bid" and titles[1:] == ["Your play"] * 7
+
+
+def htd_chooser():
+    """Hit the Deck with htd.voluntary_draw=true and htd.drawn_card_play=optional: draw while a drawn
+    card has not yet been both kept and played, keep the first playable drawn card, play the next;
+    otherwise the first card (or the SLAP button)."""
+    used = {"draw": 0, "keep": 0, "drawn": 0, "card": 0, "slap": 0}
+
+    def pick(labels: list[str], title: str) -> int:
+        if title.startswith("Hit the Deck"):
+            used["slap"] += 1
+            return 0
+        if title.startswith("You drew"):
+            keep = used["keep"] == 0
+            used["keep" if keep else "drawn"] += 1
+            return next(i for i, x in enumerate(labels) if x.startswith("keep") == keep)
+        if "draw a card" in labels and not (used["keep"] and used["drawn"]):
+            used["draw"] += 1
+            return labels.index("draw a card")
+        used["card"] += 1
+        return 0
+    return pick, used
+
+
+def test_every_hit_the_deck_decision_by_clicks(server, page, tmp_path, capsys):
+    """Play a card, draw, keep a drawn card, play a drawn card and slap, in one short hand (the
+    slap's time decides the race, so a few seeds are tried until one reaches all five)."""
+    for seed in (12, 111, 132, 190):
+        pick, used = htd_chooser()
+        path, titles = play_by_clicks(page, server, "hit-the-deck", "3", tmp_path, seed, pick,
+                                      {"htd.voluntary_draw": "true", "htd.drawn_card_play": "optional"})
+        if all(used.values()):
+            break
+    assert all(used.values()), used
+    record = replayed_as_on_the_page(page, path, capsys)
+    assert record["game"] == "hit-the-deck" and record["rules"]["htd.voluntary_draw"] is True
 
 
 def test_a_hit_the_deck_slap_is_timed_from_a_key_press(server, page, tmp_path):
