@@ -67,6 +67,18 @@ def test_every_page_renders(client, url):
     assert r.status_code == 200 and "<main" in r.text
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_every_games_page_parts_come_with_the_game(client, game):
+    """What the pages take from a game's page module (its registry entry's `page`): web/ has no
+    table of games to fall back on."""
+    from moonshot.web.play.common import Hand
+    page = registry.GAMES[game].page
+    assert page.__name__.startswith(registry.GAMES[game].package)            # lives with the game
+    example = page.EXAMPLE.split()
+    assert len(example) == page.HAND_SIZE and set(example) <= set(page.pieces())
+    assert issubclass(page.ADAPTER, Hand) and callable(page.steps) and isinstance(page.REPEATS, bool)
+
+
 def test_unknown_game_and_page_are_4xx_with_one_line(client):
     r = client.get("/chess/explore")
     assert r.status_code == 400 and r.json()["field"] == "game"

@@ -16,8 +16,8 @@ PERSON = "person"          # the strategy spec written in the history for the pe
 
 
 class Person:
-    """The person's seat as a game's strategy (Moon, Shoot the Moon): each decision method, marked
-    @decision, turns its one-row view into one prompt of the hand `g`."""
+    """The person's seat as a game's strategy (a game whose batch engine plays the hand): each
+    decision method, marked @decision, turns its one-row view into one prompt of the hand `g`."""
 
     def __init__(self, game: "Hand"):
         self.g = game
@@ -71,7 +71,7 @@ class Hand:
     def tiles(self, hand) -> list[str]:
         raise NotImplementedError
 
-    human: type | None = None   # the game's strategy that asks the person at their seat (Moon, Shoot the Moon)
+    human: type | None = None   # the game's strategy that asks the person at their seat (batch-engine games)
 
     def deal_and_play(self) -> dict:
         """One hand through the game's batch engine (chunk 0's streams of the seed), the person's seat

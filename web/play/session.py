@@ -12,8 +12,8 @@ is the replay on each answer, which is small: the last decision of a Hit the Dec
 reference engine, tactician bots; 3 to 6 players) re-plays in 3-18 ms, of a 4-player Moon hand in
 12-22 ms (one core, this machine, 2026-12).
 
-An adapter (web/play/<game>.py, a web.play.common.Hand) is `play(ask) -> record`: it plays the
-hand, calling ask(prompt) at the person's decisions (ask returns the chosen value), and returns
+An adapter (a game's page parts' ADAPTER, a web.play.common.Hand) is `play(ask) -> record`: it
+plays the hand, calling ask(prompt) at the person's decisions (ask returns the chosen value), and returns
 the HISTORY.md record; `fresh()` gives a new one for the same hand.
 """
 from __future__ import annotations
