@@ -8,7 +8,9 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import signal
 import sys
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import List, Optional
@@ -24,7 +26,7 @@ from moonshot import inputs
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.files import atomic_file, atomic_write
 from moonshot.simulator.histories import replayed
-from moonshot.simulator.runner import CHUNK
+from moonshot.simulator.runner import CHUNK, DEFAULT_SEED
 
 
 class App(typer.Typer):
@@ -35,6 +37,8 @@ class App(typer.Typer):
         return super().command(*args, cls=cls or RegistryHelp, **kwargs)
 
     def __call__(self, *args, **kwargs):
+        _STOPPED.update(by="interrupted", kept=None)
+        previous = _catch_sigterm()
         try:
             code = super().__call__(*args, standalone_mode=False, **kwargs)
             if code == 130:                 # typer turns Ctrl-C into this exit code when not standalone
@@ -51,6 +55,28 @@ class App(typer.Typer):
             if hasattr(exc, "format_message") and getattr(exc, "exit_code", 0) == 2:
                 _fail(_usage_line(exc))
             raise
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (a plain `kill`) raised as an interrupt: the same clean-up as Ctrl-C runs (temporary
+    files removed, worker processes stopped, a --save store's chunks kept), then exit 143 (128 +
+    SIGTERM) rather than Python's default of dying on the spot with every temporary file left."""
+
+
+def _on_sigterm(signum, frame) -> None:
+    _STOPPED["by"] = "terminated"
+    raise Terminated()
+
+
+def _catch_sigterm():
+    """Turn SIGTERM into Terminated while a command runs; the handler there was before (to put back),
+    or None where signals cannot be set (not the main thread: a test's or a host's thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, _on_sigterm)
 
 
 def _usage_line(exc) -> str:
@@ -73,9 +99,16 @@ def _fail(message: str) -> None:
     sys.exit(2)
 
 
+# What an interrupted run leaves to say: set where it is known, read by _interrupted (typer turns the
+# KeyboardInterrupt into exit code 130 and drops it, so these cannot ride on the exception).
+_STOPPED = {"by": "interrupted", "kept": None}
+
+
 def _interrupted() -> None:
-    print("moonshot: interrupted; no output written", file=sys.stderr)
-    sys.exit(130)
+    """Ctrl-C (130) or SIGTERM (143): what was kept (a --save store's chunks and how to finish it),
+    else that nothing was written."""
+    print(f"moonshot: {_STOPPED['by']}; {_STOPPED['kept'] or 'no output written'}", file=sys.stderr)
+    sys.exit(143 if _STOPPED["by"] == "terminated" else 130)
 
 
 def _games_text(describe=None) -> str:
@@ -197,7 +230,7 @@ GamesOpt = typer.Option(None, "--games", help="play whole games instead of singl
 StrategyOpt = typer.Option(None, "--strategy", "-s", help="NAME, SEAT=NAME, NAME:k=v or SEAT=file.py:Class")
 RuleOpt = typer.Option(None, "--rule", "-r", help="rules flag, e.g. stm.moon_chip_netting=sequential")
 ProfileOpt = typer.Option(None, "--profile", help="reaction profile for the slap race: NAME, SEAT=NAME or NAME:k=v")
-SeedOpt = typer.Option(2026, "--seed", help="random seed (0 or more): the same seed gives the same numbers",
+SeedOpt = typer.Option(DEFAULT_SEED, "--seed", help="random seed (0 or more): the same seed gives the same numbers",
                        callback=inputs.seed)
 JobsOpt = typer.Option(1, "--jobs", "-j", help="parallel worker processes (-1: every core; at most the cores)",
                        callback=inputs.jobs)
@@ -241,7 +274,14 @@ def _runs(ctx: typer.Context, setup, scheduler: Optional[str], save: Optional[Pa
                                   command=_command_line(ctx))
     store.check(save, resume, manifest)                  # before a cluster starts: writes nothing
     with cluster.scheduler(scheduler), store.recording(save, resume, manifest) as kept:
-        yield (lambda result: kept.finish(render(result, "json"))) if kept is not None else (lambda result: None)
+        try:
+            yield (lambda result: kept.finish(render(result, "json"))) if kept is not None else (lambda result: None)
+        except KeyboardInterrupt:                        # Ctrl-C or SIGTERM: say what the store kept
+            if kept is not None:
+                p = kept.progress()
+                _STOPPED["kept"] = (f"{p['done']} of {p['chunks']} chunks kept in {kept.path}; finish with: "
+                                    f"{kept.command()} --resume {kept.path}")
+            raise
 
 
 # ------------------------------------------------------------------------------------------
