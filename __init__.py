@@ -20,6 +20,7 @@ from moonshot.analysis import common as _common
 from moonshot.analysis.result import Result
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.games import GAMES
+from moonshot.simulator.runner import DEFAULT_SEED as _DEFAULT_SEED
 from moonshot.version import __version__
 
 __all__ = ["__version__", "GAMES", "BadInput", "Result", "simulate", "analyze", "compare", "whatif", "rules_lab", "hand",
@@ -50,7 +51,7 @@ def _run(seed, jobs) -> tuple[int, int]:
 
 
 def simulate(game: str, hands: int | None = None, games: int | None = None, players: int | None = None,
-             partners: bool = False, strategy=None, rules=None, profile=None, seed: int = 2026,
+             partners: bool = False, strategy=None, rules=None, profile=None, seed: int = _DEFAULT_SEED,
              jobs: int = 1) -> Result:
     """Headline numbers per side: `hands` single hands (100,000 by default), or `games` whole games."""
     hands, games = _inputs.counts(hands, games)
@@ -60,7 +61,7 @@ def simulate(game: str, hands: int | None = None, games: int | None = None, play
 
 
 def analyze(game: str, analysis: str, n: int | None = None, players: int | None = None, partners: bool = False,
-            strategy=None, rules=None, profile=None, seat: int | None = None, seed: int = 2026,
+            strategy=None, rules=None, profile=None, seat: int | None = None, seed: int = _DEFAULT_SEED,
             jobs: int = 1) -> Result:
     """One of the game's analyses (`GAMES[game].analyses` names them); `n` hands or games, as it counts."""
     entry = _inputs.game(game)
@@ -74,7 +75,7 @@ def analyze(game: str, analysis: str, n: int | None = None, players: int | None 
 
 
 def compare(game: str, a: str, b: str, hands: int | None = None, games: int | None = None,
-            players: int | None = None, partners: bool = False, rules=None, profile=None, seed: int = 2026,
+            players: int | None = None, partners: bool = False, rules=None, profile=None, seed: int = _DEFAULT_SEED,
             jobs: int = 1) -> Result:
     """Strategy `a` against `b` on the same deals, seats rotated: the paired difference (100,000 hands by
     default, or `games` whole games)."""
@@ -86,7 +87,7 @@ def compare(game: str, a: str, b: str, hands: int | None = None, games: int | No
 
 
 def whatif(game: str, rules, hands: int | None = None, games: int | None = None, players: int | None = None,
-           partners: bool = False, strategy=None, profile=None, seed: int = 2026, jobs: int = 1) -> Result:
+           partners: bool = False, strategy=None, profile=None, seed: int = _DEFAULT_SEED, jobs: int = 1) -> Result:
     """The same deals under the default rules and with `rules` ({flag: value} or "flag=value"); 100,000
     hands by default, or `games` whole games."""
     hands, games = _inputs.counts(hands, games)
@@ -97,7 +98,7 @@ def whatif(game: str, rules, hands: int | None = None, games: int | None = None,
 
 def rules_lab(game: str, games: int | None = None, hands: int | None = None, sets: dict | None = None,
               players: int | None = None, partners: bool = False, strong: str | None = None, weak: str | None = None,
-              rules=None, strategy=None, profile=None, seed: int = 2026, jobs: int = 1) -> Result:
+              rules=None, strategy=None, profile=None, seed: int = _DEFAULT_SEED, jobs: int = 1) -> Result:
     """Which house rules matter: every rules flag's other values, or the named `sets`
     ({name: {flag: value}}), against the defaults on the same games and deals, ranked."""
     from moonshot.analysis.rules_lab import rules_lab as run
@@ -109,7 +110,7 @@ def rules_lab(game: str, games: int | None = None, hands: int | None = None, set
 
 
 def hand(game: str, hand: str, seat_order: str = "first", samples: int = 100_000, players: int | None = None,
-         strategy=None, rules=None, profile=None, seed: int = 2026, jobs: int = 1) -> Result:
+         strategy=None, rules=None, profile=None, seed: int = _DEFAULT_SEED, jobs: int = 1) -> Result:
     """The hand analyzer of games that have one (moon, hit-the-deck)."""
     analyzer = _inputs.hand_analyzer(_inputs.game(game))
     hand, seat_order = _inputs.text("--hand", hand), _inputs.text("--seat-order", seat_order)
@@ -118,7 +119,7 @@ def hand(game: str, hand: str, seat_order: str = "first", samples: int = 100_000
     return analyzer(_setup(game, players, False, rules, strategy, profile), hand, seat_order, samples, seed, jobs)
 
 
-def report(game: str, out, hands: int = 200_000, seed: int = 2026, jobs: int = 1) -> _Path:
+def report(game: str, out, hands: int = 200_000, seed: int = _DEFAULT_SEED, jobs: int = 1) -> _Path:
     """Write the game's report (md, html, figures, tables) into the folder `out`; its report.md."""
     from moonshot.reports.document import check_report_folder
     entry, hands = _inputs.game(game), _inputs.report_hands(hands)

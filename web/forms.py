@@ -13,6 +13,7 @@ from functools import lru_cache
 from moonshot.analysis.common import Setup, make_setup
 from moonshot.simulator.errors import BadInput, short
 from moonshot.simulator.games import Game, get
+from moonshot.simulator.runner import DEFAULT_SEED
 
 
 class FieldError(BadInput):
@@ -143,7 +144,7 @@ def samples(form: dict, limits: Limits, key: str = "samples") -> int:
 
 
 def seed(form: dict) -> int:
-    return integer(form, "seed", 2026, 0, 2**63 - 1, "--seed")
+    return integer(form, "seed", DEFAULT_SEED, 0, 2**63 - 1, "--seed")
 
 
 def field_of(message: str) -> str:
