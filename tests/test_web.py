@@ -79,6 +79,33 @@ def test_every_games_page_parts_come_with_the_game(client, game):
     assert issubclass(page.ADAPTER, Hand) and callable(page.steps) and isinstance(page.REPEATS, bool)
 
 
+def test_web_names_no_game():
+    """No code under web/ names a game (its name, title or package) outside docstrings and
+    comments: the pages take every game from the registry."""
+    import ast
+    import re
+    from pathlib import Path
+
+    import moonshot.web
+    words = {w for g in registry.GAMES.values() for w in (g.name, g.title, g.package.rsplit(".", 1)[-1])} | {"htd", "stm"}
+    spelled = {"[ _-]".join(re.escape(part) for part in re.split(r"[ _-]", w.lower())) for w in words}
+    named = re.compile(r"\b(" + "|".join(sorted(spelled)) + r")\b", re.I)      # "hit the deck", hit_the_deck, ...
+    found = []
+    for path in Path(moonshot.web.__file__).parent.rglob("*"):
+        if path.suffix in (".html", ".js", ".css"):
+            found += [(path.name, m) for m in named.findall(path.read_text())]
+        elif path.suffix == ".py":
+            tree = ast.parse(path.read_text())
+            docs = {id(n.body[0].value) for n in ast.walk(tree) if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef,
+                    ast.AsyncFunctionDef)) and n.body and isinstance(n.body[0], ast.Expr)}
+            for node in ast.walk(tree):
+                text = (node.value if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                        and id(node) not in docs else node.id if isinstance(node, ast.Name)
+                        else node.attr if isinstance(node, ast.Attribute) else "")
+                found += [(path.name, m) for m in named.findall(text)]
+    assert not found
+
+
 def test_unknown_game_and_page_are_4xx_with_one_line(client):
     r = client.get("/chess/explore")
     assert r.status_code == 400 and r.json()["field"] == "game"
