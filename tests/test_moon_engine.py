@@ -11,6 +11,7 @@ from tests.moon_testing import IllegalPlayer, RandomPlayer, SlowRandomPlayer, re
 from moonshot.simulator.errors import BadInput, IllegalMove
 from moonshot.simulator.moon import reference as ref
 from moonshot.simulator.moon import tiles
+from moonshot.simulator.moon.engine.table import rules_tables
 from moonshot.simulator.moon.engine import (
     BITS7, UNIFORM, Table, deal, deal_with_hand, game_winner, play, play_games, play_tricks, run_auction,
     score, widow_and_trump,
@@ -35,7 +36,7 @@ def test_table_properties_and_validation():
     assert t4.side_of_seat.tolist() == [0, 1, 0, 1] and t4.n_sides == 2
     assert not t4.allowed_trumps[tiles.DOUBLES]
     assert Table(4, Rules(allow_doubles_trump_4p=True)).allowed_trumps[tiles.DOUBLES]
-    assert t4.tables is tiles.tables(Rules())
+    assert t4.tables is rules_tables(Rules())
     with pytest.raises(BadInput):
         Table(5, Rules())
     with pytest.raises(BadInput):

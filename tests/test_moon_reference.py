@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from moonshot.simulator.errors import IllegalMove
 from moonshot.simulator.moon import reference as ref
 from moonshot.simulator.moon import tiles as dominoes
+from moonshot.simulator.moon.engine.table import rules_tables
 from moonshot.simulator.moon.reference import (
     BIDDING, DISCARD, DONE, MOON, PASS, PLAY, TRUMP, Game, Hand, auction_state, bid_made, game_winner,
     is_trump, led_suit, legal_bids, legal_plays, score_hand, suits, trick_winner,
@@ -508,7 +509,7 @@ def _check_random_hand(players: int, rules: Rules, rng: np.random.Generator) -> 
     sides = dominoes.side_of_seats(players)
     hands, widow = ref.deal(rng, players, rules)
     hand = Hand(hands, widow, int(rng.integers(players)), rules)
-    tab = dominoes.tables(rules)
+    tab = rules_tables(rules)
     lead_seat = lead_call = None
     while hand.phase != DONE:
         legal = hand.legal()

@@ -9,6 +9,7 @@ import pytest
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.moon import reference as ref
 from moonshot.simulator.moon import tiles
+from moonshot.simulator.moon.engine.table import TRUMP_POWER, rules_tables
 from moonshot.simulator.moon.rules import FLAGS, Rules, parse_rules, tile_set_for
 from moonshot.simulator.moon.tiles import DOUBLES, NOTRUMP, parse_hand, parse_tile, parse_trump, tile_name
 
@@ -170,7 +171,7 @@ def test_deal_layout(players, rules):
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: r.notrump_doubles)
 def test_every_table_cell_matches_the_reference(rules):
-    tab = tiles.tables(rules)
+    tab = rules_tables(rules)
     calls = Rules(notrump_doubles=rules.notrump_doubles, lead_suit_rule="leader_calls_end")
     assert tab.IS_TRUMP.shape == tab.LED_SUIT.shape == tab.NEEDS_CALL.shape == (28, 9)
     assert tab.IN_SUIT.shape == tab.RANK.shape == tab.POWER.shape == (28, 9, 9)
@@ -184,23 +185,23 @@ def test_every_table_cell_matches_the_reference(rules):
             assert tab.RANK[tile, suit, trump] == ref.rank(tile, suit, trump, rules)
             assert (tab.RANK[tile, suit, trump] >= 0) == (suit in member)
             if ref.is_trump(tile, trump):
-                power = tiles.TRUMP_POWER + ref.rank(tile, tiles.TRUMP_SUIT, trump, rules)
+                power = TRUMP_POWER + ref.rank(tile, tiles.TRUMP_SUIT, trump, rules)
             else:
                 power = ref.rank(tile, suit, trump, rules)
             assert tab.POWER[tile, suit, trump] == power
 
 
 def test_tables_are_cached_and_read_only():
-    assert tiles.tables(Rules()) is tiles.tables(Rules(min_bid=3))
-    assert tiles.tables(Rules()) is not tiles.tables(Rules(notrump_doubles="low"))
+    assert rules_tables(Rules()) is rules_tables(Rules(min_bid=3))
+    assert rules_tables(Rules()) is not rules_tables(Rules(notrump_doubles="low"))
     with pytest.raises(ValueError):
-        tiles.tables(Rules()).RANK[0, 0, 0] = 3
+        rules_tables(Rules()).RANK[0, 0, 0] = 3
 
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: r.notrump_doubles)
 def test_power_argmax_is_the_trick_winner(rules):
     rng = np.random.default_rng(3)
-    tab = tiles.tables(rules)
+    tab = rules_tables(rules)
     for _ in range(3000):
         players = int(rng.integers(3, 5))
         trick = rng.choice(28, size=players, replace=False).tolist()

@@ -18,9 +18,9 @@ import numpy as np
 
 from moonshot.simulator.errors import IllegalMove
 from moonshot.simulator.moon.rules import Rules, tile_set_for
-from moonshot.simulator.moon.tiles import (
+from moonshot.simulator.moon.tiles import (      # allowed_trumps (MOON-2.1) lives with the trump ids
     DOUBLES, DOUBLES_SUIT, HAND_SIZE, NOTRUMP, TRICKS, TRUMP_SUIT, TILE_SETS,
-    ends, has_end, high_end, is_double, other_end, side_of_seats, tile_name, trump_name,
+    allowed_trumps, ends, has_end, high_end, is_double, other_end, side_of_seats, tile_name, trump_name,
 )
 
 PASS = 0
@@ -133,18 +133,6 @@ def trick_winner(trick: Sequence[int], trump: int, rules: Rules, called_end: int
     led = led_suit(trick[0], trump, rules, called_end)
     following = [i for i, t in enumerate(trick) if led in suits(t, trump, rules)]
     return max(following, key=lambda i: rank(trick[i], led, trump, rules))
-
-
-# MOON-2.1, MOON-2.6, MOON-10.3, A-MOON-12
-def allowed_trumps(players: int, rules: Rules) -> list[int]:
-    """Trumps the bidder may name: each number that occurs in the tile set, doubles (3p unless
-    moon.allow_doubles_trump=false; 4p only with moon.allow_doubles_trump_4p=true), no-trump.
-
-    A number absent from the set (0 in the 21-tile set) is not offered: it would have no trumps.
-    """
-    numbers = sorted({end for t in TILE_SETS[tile_set_for(rules, players)] for end in ends(int(t))})
-    doubles = rules.allow_doubles_trump if players == 3 else rules.allow_doubles_trump_4p
-    return numbers + ([DOUBLES] if doubles else []) + [NOTRUMP]
 
 
 # ============================================================================ auction

@@ -31,7 +31,7 @@ How it searches
     tile held by another seat, or played to the current trick, ranked between them.
   * The inner loop is compiled with numba (``@njit(cache=True)``): positions are tile bit masks
     (int64; bit t = tile id t) and the rules are one int64 context array per (rules, trump,
-    bidder) built from :func:`simulator.moon.tiles.tables` (which are built from the reference),
+    bidder) built from :func:`simulator.moon.engine.table.rules_tables` (which are built from the reference),
     so the solver cannot drift from the rules.
 
 Public API
@@ -54,6 +54,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from moonshot.simulator.moon import tiles as dominoes
+from moonshot.simulator.moon.engine.table import rules_tables
 from moonshot.simulator.moon.rules import Rules
 
 # ---------------------------------------------------------------------------------------- context
@@ -134,7 +135,7 @@ def _tile_mask(tiles) -> int:
 @lru_cache(maxsize=256)
 def _base_context(players: int, notrump_doubles: str, lead_suit_rule: str, first_lead_trump: bool,
                   trump: int) -> np.ndarray:
-    tab = dominoes.tables(Rules(notrump_doubles=notrump_doubles))
+    tab = rules_tables(Rules(notrump_doubles=notrump_doubles))
     ctx = np.zeros(CTX_SIZE, dtype=np.int64)
     ctx[O_P] = players
     ctx[O_FLT] = int(first_lead_trump)

@@ -1,4 +1,5 @@
-"""Moon tiles: ids, the tile sets, notation (HISTORY.md), trump encoding and the batch lookup tables.
+"""Moon tiles: ids, the tile sets, notation (HISTORY.md), trump encoding, the trumps a bidder may
+name, and per-tile lookup arrays (the rules tables are in engine/table.py).
 
 Tile ids (int8, 0..27), chosen so that every tile set is a prefix of the id range:
 
@@ -20,8 +21,6 @@ order. Trump ids: a number 0..6, ``DOUBLES`` = 7, ``NOTRUMP`` = 8 (names "0".."6
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
@@ -71,10 +70,6 @@ def ends(tile: int) -> tuple[int, int]:
 
 def high_end(tile: int) -> int:
     return TILES[tile][0]
-
-
-def low_end(tile: int) -> int:
-    return TILES[tile][1]
 
 
 def is_double(tile: int) -> bool:
@@ -173,6 +168,18 @@ def trump_name(trump: int) -> str:
     return TRUMP_NAMES[trump]
 
 
+# MOON-2.1, MOON-2.6, MOON-10.3, A-MOON-12
+def allowed_trumps(players: int, rules: Rules) -> list[int]:
+    """Trumps the bidder may name: each number that occurs in the tile set, doubles (3p unless
+    moon.allow_doubles_trump=false; 4p only with moon.allow_doubles_trump_4p=true), no-trump.
+
+    A number absent from the set (0 in the 21-tile set) is not offered: it would have no trumps.
+    """
+    numbers = sorted({end for t in TILE_SETS[tile_set_for(rules, players)] for end in ends(int(t))})
+    doubles = rules.allow_doubles_trump if players == 3 else rules.allow_doubles_trump_4p
+    return numbers + ([DOUBLES] if doubles else []) + [NOTRUMP]
+
+
 def parse_trump(text: str, players: int | None = None, rules: Rules | None = None) -> int:
     """``"0"``..``"6"``, ``"doubles"``, ``"notrump"`` (also "follow-me") -> trump id.
 
@@ -186,7 +193,6 @@ def parse_trump(text: str, players: int | None = None, rules: Rules | None = Non
     else:
         raise BadInput(f"bad trump {short(text)}; accepted: {', '.join(TRUMP_NAMES)}")
     if players is not None and rules is not None:
-        from moonshot.simulator.moon.reference import allowed_trumps
         allowed = allowed_trumps(players, rules)
         if trump not in allowed:
             raise BadInput(f"trump {short(text)} is not allowed with {players} players and these rules; "
@@ -194,70 +200,8 @@ def parse_trump(text: str, players: int | None = None, rules: Rules | None = Non
     return trump
 
 
-# ---------------------------------------------------------------------------- lookup tables
+# ---------------------------------------------------------------------------- per-tile arrays
 
 HIGH = np.array([t[0] for t in TILES], dtype=np.int8)
 LOW = np.array([t[1] for t in TILES], dtype=np.int8)
 IS_DOUBLE = HIGH == LOW
-
-
-@dataclass(frozen=True)
-class Tables:
-    """Read-only lookup tables for the batch engine, built cell by cell from the reference functions.
-
-    IS_TRUMP[tile, trump]        bool  reference.is_trump
-    LED_SUIT[tile, trump]        int8  reference.led_suit with the higher-end rule: 0..6, TRUMP_SUIT=7,
-                                       DOUBLES_SUIT=8. Under moon.lead_suit_rule=leader_calls_end a lead
-                                       with NEEDS_CALL set has the called end as its suit instead.
-    NEEDS_CALL[tile, trump]      bool  reference.needs_end_call under leader_calls_end (non-double, non-trump)
-    IN_SUIT[tile, suit, trump]   bool  suit in reference.suits: may this tile follow that led suit
-    RANK[tile, suit, trump]      int8  reference.rank: rank inside the suit, higher wins, -1 if not in it
-    POWER[tile, led, trump]      int8  trick-winning strength when ``led`` is the led suit: 16 + trump rank
-                                       for a trump, RANK for a tile of the led suit, -1 otherwise; the
-                                       trick winner is the argmax (MOON-7.1; never tied, MOON-7.2)
-    """
-    notrump_doubles: str
-    IS_TRUMP: np.ndarray
-    LED_SUIT: np.ndarray
-    NEEDS_CALL: np.ndarray
-    IN_SUIT: np.ndarray
-    RANK: np.ndarray
-    POWER: np.ndarray
-
-
-TRUMP_POWER = 16         # POWER offset of a trump: above every non-trump rank
-
-
-def tables(rules: Rules) -> Tables:
-    """The lookup tables for ``rules``; only moon.notrump_doubles changes them (cached per value)."""
-    return _tables(rules.notrump_doubles)
-
-
-@lru_cache(maxsize=None)
-def _tables(notrump_doubles: str) -> Tables:
-    from moonshot.simulator.moon import reference as ref
-
-    rules = Rules(notrump_doubles=notrump_doubles)
-    calls = Rules(notrump_doubles=notrump_doubles, lead_suit_rule="leader_calls_end")
-    is_trump = np.zeros((N_TILES, N_TRUMPS), dtype=bool)
-    led = np.zeros((N_TILES, N_TRUMPS), dtype=np.int8)
-    needs_call = np.zeros((N_TILES, N_TRUMPS), dtype=bool)
-    in_suit = np.zeros((N_TILES, N_SUITS, N_TRUMPS), dtype=bool)
-    rank = np.full((N_TILES, N_SUITS, N_TRUMPS), -1, dtype=np.int8)
-    power = np.full((N_TILES, N_SUITS, N_TRUMPS), -1, dtype=np.int8)
-    for tile in range(N_TILES):
-        for trump in range(N_TRUMPS):
-            is_trump[tile, trump] = ref.is_trump(tile, trump)
-            led[tile, trump] = ref.led_suit(tile, trump, rules)
-            needs_call[tile, trump] = ref.needs_end_call(tile, trump, calls)
-            member = ref.suits(tile, trump, rules)
-            for suit in range(N_SUITS):
-                in_suit[tile, suit, trump] = suit in member
-                rank[tile, suit, trump] = ref.rank(tile, suit, trump, rules)
-                if is_trump[tile, trump]:
-                    power[tile, suit, trump] = TRUMP_POWER + ref.rank(tile, TRUMP_SUIT, trump, rules)
-                elif suit in member:
-                    power[tile, suit, trump] = ref.rank(tile, suit, trump, rules)
-    for array in (is_trump, led, needs_call, in_suit, rank, power):
-        array.setflags(write=False)
-    return Tables(notrump_doubles, is_trump, led, needs_call, in_suit, rank, power)

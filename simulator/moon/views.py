@@ -70,7 +70,7 @@ class TrumpView(BatchView):
 class PlayView(BatchView):
     players: int
     rules: object
-    tables: object             # simulator.moon.tiles.Tables for these rules (POWER, IN_SUIT, ...)
+    tables: object             # simulator.moon.engine.table.Tables for these rules (POWER, IN_SUIT, ...)
     trick_no: int              # 0..6
     position: int              # 0 = leading
     seat: np.ndarray           # (n,) mover

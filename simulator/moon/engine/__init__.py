@@ -1,7 +1,7 @@
 """Vectorized Moon engine: N hands (or games) in lock-step as numpy arrays (RULES.md §2).
 
 The loops run over phases, calls, tricks and seats, never over hands. Rules come from lookup
-tables built cell by cell from reference.py (tiles.tables); tests replay whole hands through
+tables built cell by cell from reference.py (table.rules_tables); tests replay whole hands through
 reference.Hand and whole games through reference.Game. One module per phase:
 
   table.py       Table (seats, rules) and the flat lookup tables, with their index arithmetic

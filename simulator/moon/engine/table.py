@@ -1,6 +1,6 @@
 """The Moon table: who sits where, the rules in force, and the lookup tables the engine gathers from.
 
-The rules tables are tiles.Tables (built cell by cell from reference.py). The engine reads them
+The rules tables are Tables (below: built cell by cell from reference.py). The engine reads them
 as flat 1-D arrays, one gather per step; the flat index of a cell is spelled out here, once:
 
   (tile, trump)          tile_trump(tile, trump) = tile * N_TRUMPS + trump
@@ -14,7 +14,7 @@ as flat 1-D arrays, one gather per step; the flat index of a cell is spelled out
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -39,6 +39,68 @@ def tile_trump(tile, trump):
 def suit_trump(suit, trump):
     """The (suit, trump) part of a flat (tile, suit, trump) index: add tile * TILE_STRIDE."""
     return suit * N_TRUMPS + trump
+
+
+# ---------------------------------------------------------------------------- the rules tables
+
+@dataclass(frozen=True)
+class Tables:
+    """Read-only lookup tables for the batch engine, built cell by cell from the reference functions.
+
+    IS_TRUMP[tile, trump]        bool  reference.is_trump
+    LED_SUIT[tile, trump]        int8  reference.led_suit with the higher-end rule: 0..6, TRUMP_SUIT=7,
+                                       DOUBLES_SUIT=8. Under moon.lead_suit_rule=leader_calls_end a lead
+                                       with NEEDS_CALL set has the called end as its suit instead.
+    NEEDS_CALL[tile, trump]      bool  reference.needs_end_call under leader_calls_end (non-double, non-trump)
+    IN_SUIT[tile, suit, trump]   bool  suit in reference.suits: may this tile follow that led suit
+    RANK[tile, suit, trump]      int8  reference.rank: rank inside the suit, higher wins, -1 if not in it
+    POWER[tile, led, trump]      int8  trick-winning strength when ``led`` is the led suit: 16 + trump rank
+                                       for a trump, RANK for a tile of the led suit, -1 otherwise; the
+                                       trick winner is the argmax (MOON-7.1; never tied, MOON-7.2)
+    """
+    notrump_doubles: str
+    IS_TRUMP: np.ndarray
+    LED_SUIT: np.ndarray
+    NEEDS_CALL: np.ndarray
+    IN_SUIT: np.ndarray
+    RANK: np.ndarray
+    POWER: np.ndarray
+
+
+TRUMP_POWER = 16         # POWER offset of a trump: above every non-trump rank
+
+
+def rules_tables(rules: Rules) -> Tables:
+    """The lookup tables for ``rules``; only moon.notrump_doubles changes them (cached per value)."""
+    return _tables(rules.notrump_doubles)
+
+
+@lru_cache(maxsize=None)
+def _tables(notrump_doubles: str) -> Tables:
+    rules = Rules(notrump_doubles=notrump_doubles)
+    calls = Rules(notrump_doubles=notrump_doubles, lead_suit_rule="leader_calls_end")
+    is_trump = np.zeros((tiles.N_TILES, N_TRUMPS), dtype=bool)
+    led = np.zeros((tiles.N_TILES, N_TRUMPS), dtype=np.int8)
+    needs_call = np.zeros((tiles.N_TILES, N_TRUMPS), dtype=bool)
+    in_suit = np.zeros((tiles.N_TILES, N_SUITS, N_TRUMPS), dtype=bool)
+    rank = np.full((tiles.N_TILES, N_SUITS, N_TRUMPS), -1, dtype=np.int8)
+    power = np.full((tiles.N_TILES, N_SUITS, N_TRUMPS), -1, dtype=np.int8)
+    for tile in range(tiles.N_TILES):
+        for trump in range(N_TRUMPS):
+            is_trump[tile, trump] = ref.is_trump(tile, trump)
+            led[tile, trump] = ref.led_suit(tile, trump, rules)
+            needs_call[tile, trump] = ref.needs_end_call(tile, trump, calls)
+            member = ref.suits(tile, trump, rules)
+            for suit in range(N_SUITS):
+                in_suit[tile, suit, trump] = suit in member
+                rank[tile, suit, trump] = ref.rank(tile, suit, trump, rules)
+                if is_trump[tile, trump]:
+                    power[tile, suit, trump] = TRUMP_POWER + ref.rank(tile, tiles.TRUMP_SUIT, trump, rules)
+                elif suit in member:
+                    power[tile, suit, trump] = ref.rank(tile, suit, trump, rules)
+    for array in (is_trump, led, needs_call, in_suit, rank, power):
+        array.setflags(write=False)
+    return Tables(notrump_doubles, is_trump, led, needs_call, in_suit, rank, power)
 
 
 # ---------------------------------------------------------------------------- bids
@@ -100,8 +162,8 @@ class Table:
         return int(self.side_of_seat.max()) + 1
 
     @cached_property
-    def tables(self) -> tiles.Tables:
-        return tiles.tables(self.rules)
+    def tables(self) -> Tables:
+        return rules_tables(self.rules)
 
     @cached_property
     def allowed_trumps(self) -> np.ndarray:
