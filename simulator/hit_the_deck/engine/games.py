@@ -9,6 +9,7 @@ from typing import Sequence
 import numpy as np
 
 from moonshot.simulator import stopping
+from moonshot.simulator.hit_the_deck.engine.hands import deal, play
 from moonshot.simulator.hit_the_deck.engine.table import Table
 
 
@@ -39,7 +40,6 @@ def play_games(table: Table, n: int, strategies: Sequence, deal_rng: np.random.G
     drawn, so later hands see the same deals), `dealer0` the first dealer (still drawn).
     `keep_hands` plays every hand in record mode and keeps it with the games that played it
     (games-mode histories; the same numbers)."""
-    from moonshot.simulator.hit_the_deck.engine import deal, play
     P, rules = table.players, table.rules
     dealer = deal_rng.integers(0, P, n).astype(np.int8)
     if dealer0 is not None:

@@ -692,7 +692,7 @@ def known_draw_rows(s, rows, seats, kind, param, recall_salt, out):
 
 @numba.njit(cache=True)
 def shuffle_decks(raw, deck, n):
-    """(n, M) int8: engine.shuffled_decks's Fisher-Yates (the same swaps), one game per row."""
+    """(n, M) int8: engine.hands.shuffled_decks's Fisher-Yates (the same swaps), one game per row."""
     M = len(deck)
     decks = np.empty((n, M), dtype=np.int8)
     for g in range(n):
