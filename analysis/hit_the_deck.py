@@ -21,7 +21,7 @@ from moonshot.simulator.hit_the_deck import cards
 from moonshot.simulator.hit_the_deck import engine
 from moonshot.simulator.hit_the_deck.profiles import reaction_in_force, seat_profiles
 from moonshot.simulator.hit_the_deck.rules import parse_rules
-from moonshot.simulator.runner import Tally, chunk_seeds, difference, generators, stream_seed
+from moonshot.simulator.runner import Tally, chunk_rngs, chunk_seeds, difference, generators, stream_seed
 
 GAME = "hit-the-deck"
 CAUSES = ("slap", "forgot", "false_slap")          # penalty cards by cause, as in Result.penalty
@@ -166,9 +166,11 @@ HOOKS = HtdHooks()
 # card-value: one more card of a kind in the opening hand, same deals
 # --------------------------------------------------------------------------------------------
 
-CARD_KINDS = {f"number {v}": [c * 7 + v - 1 for c in range(4)] for v in range(1, 6)}
-CARD_KINDS.update({"Cut": [c * 7 + 5 for c in range(4)], "Flip": [c * 7 + 6 for c in range(4)],
-                   "HTD-N": list(range(28, 33)), "HTD-C": list(range(33, 37)), "HTD-H": [37]})
+_COLOURS, _VALUES = range(cards.N_COLOURS), range(1, cards.N_VALUES + 1)
+CARD_KINDS = {f"number {v}": [cards.number_card(c, v) for c in _COLOURS] for v in _VALUES}
+CARD_KINDS.update({"Cut": [cards.cut(c) for c in _COLOURS], "Flip": [cards.flip(c) for c in _COLOURS],
+                   "HTD-N": [cards.htd_n(v) for v in _VALUES], "HTD-C": [cards.htd_c(c) for c in _COLOURS],
+                   "HTD-H": [cards.HH]})
 
 
 def swap_in(hands: np.ndarray, draw: np.ndarray, seat: int, kinds: list[int], rng: np.random.Generator):
@@ -197,11 +199,11 @@ def swap_in(hands: np.ndarray, draw: np.ndarray, seat: int, kinds: list[int], rn
 
 def _card_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
     table, strategies = setup.table, setup.seats.strategies
-    seeds = chunk_seeds(seed, index, 3)
+    seeds = chunk_seeds(seed, index, setup.entry.streams)
     deal_rng = np.random.default_rng(seeds[0])
     hands, draw = engine.deal(deal_rng, size, table)
     dealer = deal_rng.integers(0, table.players, size).astype(np.int8)
-    swap_rng = np.random.default_rng(stream_seed(seed, index, 3))
+    swap_rng = np.random.default_rng(stream_seed(seed, index, setup.entry.streams))   # the stream after the engine's
 
     def outcome(h, d):
         _, play_rng, chance_rng = generators(seeds)
@@ -306,7 +308,7 @@ REACTION_PROFILES = ("off", "adult", "distracted", "child")
 
 
 def _reaction_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
-    seeds = chunk_seeds(seed, index, 3)
+    seeds = chunk_seeds(seed, index, setup.entry.streams)
     tally = Tally()
     base_win = None
     for code, name in enumerate(REACTION_PROFILES):
@@ -346,9 +348,8 @@ def reaction_value(setup: Setup, games: int, seed: int, jobs: int = 1, progress:
 # --------------------------------------------------------------------------------------------
 
 def _seat_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
-    from moonshot.simulator.runner import chunk_rngs
     table = setup.table
-    g = engine.play_games(table, size, setup.seats.strategies, *chunk_rngs(seed, index, 3))
+    g = engine.play_games(table, size, setup.seats.strategies, *chunk_rngs(seed, index, setup.entry.streams))
     P = table.players
     m = seat_metrics(g.first_hand)
     seat = np.arange(P)
@@ -387,19 +388,19 @@ def deal_with_hand(rng: np.random.Generator, n: int, table: engine.Table, hand: 
     left = table.deck_counts.astype(np.int64) - np.bincount(hand, minlength=cards.N_KINDS)
     rest = np.repeat(np.arange(cards.N_KINDS, dtype=np.int8), left)
     decks = rng.permuted(np.broadcast_to(rest, (n, len(rest))), axis=1)
-    hands = np.empty((n, P, 7), dtype=np.int8)
+    K = cards.HAND_SIZE
+    hands = np.empty((n, P, K), dtype=np.int8)
     hands[:, 0] = hand
-    hands[:, 1:] = decks[:, :7 * (P - 1)].reshape(n, P - 1, 7)
-    return hands, np.ascontiguousarray(decks[:, 7 * (P - 1):])
+    hands[:, 1:] = decks[:, :K * (P - 1)].reshape(n, P - 1, K)
+    return hands, np.ascontiguousarray(decks[:, K * (P - 1):])
 
 
 def _hand_chunk(setup: Setup, hand: tuple[int, ...], position: int, seed: int, index: int, size: int,
                 progress=None) -> Tally:
     """One chunk of the hand analyzer; `progress(done, of)` (runner.run_chunks) hears the hands
     finished after each pass of the engine, of `size`. It changes no number."""
-    from moonshot.simulator.runner import chunk_rngs
     table = setup.table
-    deal_rng, play_rng, chance_rng = chunk_rngs(seed, index, 3)
+    deal_rng, play_rng, chance_rng = chunk_rngs(seed, index, setup.entry.streams)
     hands, draw = deal_with_hand(deal_rng, size, table, list(hand))
     dealer = np.full(size, (-1 - position) % table.players, dtype=np.int8)
     res = engine.play(table, size, setup.seats.strategies, None, play_rng, chance_rng, dealer=dealer, hands=hands,
@@ -425,7 +426,7 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
                  progress: Progress = None) -> Result:
     """P(go out first) and the penalty distribution of one opening hand."""
     setup.validate()
-    hand = tuple(cards.parse_hand(hand_text, setup.table.rules, size=7))
+    hand = tuple(cards.parse_hand(hand_text, setup.table.rules, size=cards.HAND_SIZE))
     orders = SEAT_ORDERS[:setup.players - 1] + ("last",)
     if seat_order not in orders:
         raise BadInput(f"unknown --seat-order {short(seat_order)} at {setup.players} players; accepted: "

@@ -14,7 +14,7 @@ import numba
 import numpy as np
 
 from moonshot.simulator.hit_the_deck import cards
-from moonshot.simulator.hit_the_deck.views import PlayView, bits_of
+from moonshot.simulator.hit_the_deck.views import N_CHOICES, PlayView, bits_of
 from moonshot.strategies.base import register
 
 GAME = "hit-the-deck"
@@ -53,7 +53,7 @@ def _nth_set_bit(bits, u, out):
     """out[i]: set bit number min(floor(u[i] * count), count - 1) of bits[i] (bits 0..38), as
     count_bits and nth_bit (compiled: the random player's whole cost was these table lookups)."""
     for i in range(len(bits)):
-        b = bits[i] & np.uint64((1 << 39) - 1)
+        b = bits[i] & np.uint64((1 << N_CHOICES) - 1)
         count = _popcount(b)
         r = min(np.int16(u[i] * count), count - 1)
         for _ in range(r):                     # drop the r lowest set bits
@@ -80,20 +80,24 @@ N_KINDS = cards.N_KINDS
 DRAW = cards.DRAW
 IS_HTD = cards.CLASS >= cards.HTD_N                          # Hit the Deck cards (no colour, HTD-1.2)
 IS_COLOURED = cards.COLOUR >= 0
-TEN_BITS = np.uint64(int(sum(1 << k for k in range(N_KINDS) if cards.PENALTY[k] == 10)))
+TEN_BITS = np.uint64(int(sum(1 << k for k in range(N_KINDS) if cards.PENALTY[k] == cards.WORD_PENALTY)))
 # VALUE_BITS[v]: the number cards of value v (any colour), v = 1..5
 VALUE_BITS = [np.uint64(int(sum(1 << k for k in range(N_KINDS) if cards.CLASS[k] == cards.NUMBER and cards.VALUE[k] == v)))
-              for v in range(6)]
+              for v in range(cards.N_VALUES + 1)]
 # COLOUR_OF[k, c]: kind k is a number or word card of colour c (what counts for "colour held")
-COLOUR_OF = (cards.COLOUR[:, None] == np.arange(4)[None, :]).astype(np.float32)
+COLOUR_OF = (cards.COLOUR[:, None] == np.arange(cards.N_COLOURS)[None, :]).astype(np.float32)
+# The mover's own column in minima over the opponents' hand sizes: above any hand.
+NOT_AN_OPPONENT = 999
+# The hand-length bonus (long_hand) stops growing this many cards above the shortest opponent hand.
+LONG_HAND_CAP = 8
 PENALTY = cards.PENALTY.astype(np.float32)
 
 
 def _can_play(kind: int, top: int, demand: int, word_on_word: bool) -> bool:
     """HTD-3 (with P1, P2: an HTD-N/C on top without a demand takes anything), as the engine."""
     cls, col = cards.CLASS[kind], cards.COLOUR[kind]
-    if demand >= 5:
-        return cls in (cards.NUMBER, cards.CUT, cards.FLIP) and col == demand - 5
+    if demand >= cards.COLOUR_DEMAND:
+        return cls in (cards.NUMBER, cards.CUT, cards.FLIP) and col == demand - cards.COLOUR_DEMAND
     if demand >= 0:
         return cls == cards.NUMBER and cards.VALUE[kind] == demand + 1
     if cls >= cards.HTD_N or cards.CLASS[top] >= cards.HTD_N:
@@ -109,8 +113,8 @@ def _can_play(kind: int, top: int, demand: int, word_on_word: bool) -> bool:
 def situation_table(word_on_word: bool) -> np.ndarray:
     """(47, 38) float32: row s = the situation (s < 38: top kind s, no demand; 38 + d: demand d),
     column k = 1 when a card of kind k may be played there."""
-    out = np.zeros((N_KINDS + 9, N_KINDS), dtype=np.float32)
-    for s in range(N_KINDS + 9):
+    out = np.zeros((N_KINDS + cards.N_DEMANDS, N_KINDS), dtype=np.float32)
+    for s in range(N_KINDS + cards.N_DEMANDS):
         top, demand = (s, -1) if s < N_KINDS else (cards.HH, s - N_KINDS)
         for k in range(N_KINDS):
             out[s, k] = _can_play(k, top, demand, word_on_word)
@@ -209,7 +213,7 @@ def next_seat(view: PlayView, steps: int = 1) -> np.ndarray:
 def opponent_sizes(view: PlayView) -> np.ndarray:
     """(n, players) hand sizes with the mover's own column set high (for minima over opponents)."""
     sizes = view.hand_sizes.astype(np.int16).copy()
-    sizes[np.arange(len(sizes)), view.seat.astype(np.intp)] = 999
+    sizes[np.arange(len(sizes)), view.seat.astype(np.intp)] = NOT_AN_OPPONENT
     return sizes
 
 
@@ -276,12 +280,13 @@ def lowest_bit(bits: np.ndarray) -> np.ndarray:
 
 
 _BIT_BYTES = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(bool)
+_CHOICE_BYTES = (N_CHOICES + 7) // 8          # the low bytes of a uint64 mask that hold the choices
 
 
 def unpack(bits: np.ndarray) -> np.ndarray:
-    """(n,) uint64 -> (n, 39) bool, column k = bit k."""
-    b = np.ascontiguousarray(bits, dtype=np.uint64).view(np.uint8).reshape(-1, 8)[:, :5]
-    return _BIT_BYTES[b].reshape(-1, 40)[:, :N_KINDS + 1]
+    """(n,) uint64 -> (n, N_CHOICES) bool, column k = bit k."""
+    b = np.ascontiguousarray(bits, dtype=np.uint64).view(np.uint8).reshape(-1, 8)[:, :_CHOICE_BYTES]
+    return _BIT_BYTES[b].reshape(-1, 8 * _CHOICE_BYTES)[:, :N_CHOICES]
 
 
 @register(GAME, "tactician")
@@ -425,11 +430,11 @@ class Tactician:
         sizes = view.hand_sizes
         size = sizes[rows, seat]
         opp = sizes.astype(np.int16)
-        opp[rows, seat] = 999
+        opp[rows, seat] = NOT_AN_OPPONENT
         min_opp = opp.min(axis=1)
         step = view.direction.astype(np.intp)
-        nsize = np.minimum(sizes[rows, (seat + step) % view.players], 8)
-        psize = np.minimum(sizes[rows, (seat - step) % view.players], 8)
+        nsize = np.minimum(sizes[rows, (seat + step) % view.players], THREAT_CAP)
+        psize = np.minimum(sizes[rows, (seat - step) % view.players], THREAT_CAP)
         # the two products in float64, rounded once to float32: every term is a whole count times a
         # weight, so the sums are exact in any order and no machine's BLAS kernel shows in them.
         # both (m,40): follow; col 38 = HTD held, col 39 = points held
@@ -437,7 +442,7 @@ class Tactician:
         score = both[:, :N_KINDS + 1]
         n_htd = both[:, N_KINDS].copy()
         points = both[:, N_KINDS + 1].copy()
-        w_shed = self.shed + self.long_hand * np.clip(size - min_opp, 0, 8).astype(np.float32)
+        w_shed = self.shed + self.long_hand * np.clip(size - min_opp, 0, LONG_HAND_CAP).astype(np.float32)
         score[:, :N_KINDS] += w_shed[:, None] * PENALTY + const
         last_wild = ((n_htd == 1) & (size <= 3)).astype(np.float32) * self.keep_last
         score[:, :N_KINDS] -= last_wild[:, None] * IS_HTD
@@ -496,7 +501,7 @@ def _lowest_and_multi(bits, choice, multi):
 def _any_draw(bits):
     """Whether any mask has the DRAW column (a draw or keeping a drawn card is a choice)."""
     for b in bits:
-        if (b >> np.uint64(38)) & np.uint64(1):
+        if (b >> np.uint64(DRAW)) & np.uint64(1):
             return True
     return False
 
@@ -530,7 +535,7 @@ def _best_rows(hand, unseen, word_on_word, follow_w, ans_w, ans_s, sizes, rows, 
     above every illegal one (LEGAL_LIFT), so the first highest legal column is the argmax.
     Game i's hand sizes are sizes[rows[i]] and its direction dirn[rows[i]] (the engine's state
     rows, read in place; rows = arange(m) over a view's own arrays)."""
-    K = 38
+    K = N_KINDS                                            # and column K = DRAW
     in_hand = np.empty(N_SITUATIONS, dtype=np.float32)     # the hand's cards playable per situation
     not_seen = np.empty(N_SITUATIONS, dtype=np.float32)    # and the unseen cards'
     for i in range(hand.shape[0]):
@@ -542,14 +547,14 @@ def _best_rows(hand, unseen, word_on_word, follow_w, ans_w, ans_s, sizes, rows, 
         s = np.int64(seat[i])
         r = rows[i]
         size = sizes[r, s]
-        min_opp = 999
+        min_opp = NOT_AN_OPPONENT
         for j in range(players):
             if j != s and sizes[r, j] < min_opp:
                 min_opp = sizes[r, j]
         step = np.int64(dirn[r])
-        nsize = min(sizes[r, (s + step) % players], 8)
-        psize = min(sizes[r, (s - step) % players], 8)
-        w_shed = shed + long_hand * np.float32(min(max(size - min_opp, 0), 8))
+        nsize = min(sizes[r, (s + step) % players], THREAT_CAP)
+        psize = min(sizes[r, (s - step) % players], THREAT_CAP)
+        w_shed = shed + long_hand * np.float32(min(max(size - min_opp, 0), LONG_HAND_CAP))
         last_wild = (np.float32(1.0) if n_htd == 1 and size <= 3 else np.float32(0.0)) * keep_last
         threat = threat_of[nsize]
         pthreat = threat_of[psize]
@@ -588,3 +593,4 @@ def _best_rows(hand, unseen, word_on_word, follow_w, ans_w, ans_s, sizes, rows, 
 
 
 THREAT = np.array([0, 1.0, 0.35, 0.12, 0, 0, 0, 0, 0], dtype=np.float32)
+THREAT_CAP = len(THREAT) - 1        # a longer hand threatens as one of this many cards

@@ -6,6 +6,7 @@ play style (random, greedy, defend), so bidding and play mix freely:
 """
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import numpy as np
@@ -203,12 +204,17 @@ class _Heuristics:
         return _play_style(self.play_name)(view, rng)
 
 
-# _NONPASS[bits, r]: a uniform non-pass column of a BID_VALUES legal mask (-1 if none); r uniform on 0..59.
-_NONPASS = np.full((128, 60), -1, dtype=np.int8)
-for _m in range(128):
-    _cols = [c for c in range(1, 7) if _m >> c & 1]
+# BID_VALUES' columns: pass, the number bids, the Moon bid; a legal mask has bit c for column c.
+_MOON_COL = list(BID_VALUES).index(MOON_BID)
+_NUMBER_COLS = [c for c, b in enumerate(BID_VALUES) if b not in (PASS, MOON_BID)]
+_NUMBER_BITS = sum(1 << c for c in _NUMBER_COLS)
+_SLOTS = math.lcm(*range(1, len(_NUMBER_COLS) + 1))      # r % k is uniform over k columns for every k
+# _NONPASS[bits, r]: a uniform number-bid column of a legal mask (-1 if none); r uniform on 0.._SLOTS-1.
+_NONPASS = np.full((1 << len(BID_VALUES), _SLOTS), -1, dtype=np.int8)
+for _m in range(1 << len(BID_VALUES)):
+    _cols = [c for c in _NUMBER_COLS if _m >> c & 1]
     if _cols:
-        _NONPASS[_m] = [_cols[r % len(_cols)] for r in range(60)]
+        _NONPASS[_m] = [_cols[r % len(_cols)] for r in range(_SLOTS)]
 _NONPASS_FLAT = _NONPASS.reshape(-1)
 
 
@@ -230,13 +236,13 @@ class RandomMoon:
         bits = view.legal_bits.astype(np.intp)
         col = self._number_bid(bits, rng)                      # a legal number bid's column, -1 if none
         u = rng.random((2, n), dtype=np.float32)
-        moon = ((bits >> 6) & 1).astype(bool) & ((u[0] < self.p_moon) | (col < 0))
-        col = np.where(moon, 6, col)
+        moon = ((bits >> _MOON_COL) & 1).astype(bool) & ((u[0] < self.p_moon) | (col < 0))
+        col = np.where(moon, _MOON_COL, col)
         passes = (bits & 1).astype(bool) & ((u[1] < self.p_pass) | (col < 0))
         return np.where(passes, PASS, BID_VALUES[np.maximum(col, 0)])
 
     def _number_bid(self, bits: np.ndarray, rng) -> np.ndarray:
-        return _NONPASS_FLAT[(bits & 0x3E) * 60 + rng.integers(0, 60, len(bits), dtype=np.int16)]
+        return _NONPASS_FLAT[(bits & _NUMBER_BITS) * _SLOTS + rng.integers(0, _SLOTS, len(bits), dtype=np.int16)]
 
     def discard(self, view: DiscardView, rng) -> np.ndarray:
         return rng.integers(0, view.hand.shape[1], len(view))

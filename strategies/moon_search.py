@@ -24,7 +24,7 @@ from moonshot.simulator.errors import BadInput
 from moonshot.simulator.moon import reference as ref
 from moonshot.simulator.moon import solver as moon_solver
 from moonshot.simulator.moon import tiles as dominoes
-from moonshot.simulator.moon.rules import tile_set_for
+from moonshot.simulator.moon.rules import PLAYER_COUNTS, tile_set_for
 from moonshot.simulator.moon.views import BID_VALUES, MOON_BID, PASS, BidView, DiscardView, PlayView, TrumpView
 from moonshot.strategies.base import register
 from moonshot.strategies.moon import allowed_trumps, keep_value, trick_estimate
@@ -34,7 +34,8 @@ TIE_BREAK = 0.01          # points per trick added to a world's outcome (more tr
 BASE_TRICKS = 1.2         # the threshold players' base estimate (strategies.moon.ThresholdBidder)
 RACE_WORLDS = 8           # bidding: every candidate trump is solved on this many worlds first,
 RACE_MARGIN = 0.5         # and finished only if within this many tricks of the best on them
-MAX_GROUPS = 4            # the other seats (up to 3) and the tiles out of play (a discard)
+SEATS = max(PLAYER_COUNTS)    # a world's hands: one column per seat of the largest table, as the solver takes them
+MOVES = moon_solver.SCORES    # the solver's move buffer: a ply has at most this many moves
 
 
 # ------------------------------------------------------------------------------------ dealing worlds
@@ -251,9 +252,9 @@ class PimcMoon:
         self._bid_worlds: dict = {}    # (seat, its 7 tiles) -> {trump: tricks per world} from its bidding
 
     def outcome(self, players: int) -> str:
-        """How worlds are scored at this table: outcome=auto is margin with four players (measured:
-        +0.43 [+0.26, +0.59] points per hand over side against threshold, 896 paired deals; CHANGELOG
-        moon/2) and side with three (not measured apart there)."""
+        """How worlds are scored at this table: outcome=auto is margin with four players, where it
+        scored better than side against threshold (CHANGELOG.md, moon/2), and side with three (not
+        measured apart there)."""
         if self._outcome != "auto":
             return self._outcome
         return "margin" if players == 4 else "side"
@@ -272,7 +273,7 @@ class PimcMoon:
     # ------------------------------------------------------------------ solving worlds
 
     def _values(self, players, rules, trump, bidder, hands, leader, first) -> np.ndarray:
-        """(W,) bidder-side tricks of whole deals (hands (W, 4) masks) from a trick boundary."""
+        """(W,) bidder-side tricks of whole deals (hands (W, SEATS) masks) from a trick boundary."""
         ctx = moon_solver.context(players, rules, int(trump), int(bidder))
         out = np.zeros(len(hands), dtype=np.int64)
         moon_solver.values_batch(ctx, self.solver.tt, self.solver.work, hands, int(leader), 0, 0, 0, int(leader), 0,
@@ -292,7 +293,7 @@ class PimcMoon:
         caps = [dominoes.HAND_SIZE] * len(others) + ([out_of_play] if out_of_play else [])
         full = (1 << dominoes.N_TILES) - 1
         dealt = deal_worlds(rng, pool, caps, [full] * len(caps), self.worlds, self.retries)
-        hands = np.zeros((self.worlds, 4), dtype=np.int64)
+        hands = np.zeros((self.worlds, SEATS), dtype=np.int64)
         for g, s in enumerate(others):
             hands[:, s] = dealt[:, g]
         aside = dealt[:, len(others)] if out_of_play else np.zeros(self.worlds, dtype=np.int64)
@@ -519,7 +520,7 @@ class PimcMoon:
             caps.append(out_of_play)
             allowed.append((1 << dominoes.N_TILES) - 1)
         dealt = deal_worlds(rng, pool, caps, allowed, self.worlds, self.retries)
-        hands = np.zeros((self.worlds, 4), dtype=np.int64)
+        hands = np.zeros((self.worlds, SEATS), dtype=np.int64)
         hands[:, seat] = mine
         for g, s in enumerate(others):
             hands[:, s] = dealt[:, g]
@@ -532,8 +533,8 @@ class PimcMoon:
         else:
             led, best, win = 0, 0, leader
         first = view.trick_no == 0 and pos == 0
-        moves = np.zeros(16, dtype=np.int64)
-        values = np.zeros((self.worlds, 16), dtype=np.int64)
+        moves = np.zeros(MOVES, dtype=np.int64)
+        values = np.zeros((self.worlds, MOVES), dtype=np.int64)
         n = moon_solver.moves_batch(ctx, self.solver.tt, self.solver.work, hands, leader, pos, led, best, win, played,
                            bool(first), moves, values)
         side_of = view.side_of_seat

@@ -35,7 +35,6 @@ DRAW = N_KINDS            # a chooser's answer "draw / keep the drawn card inste
 HAND_SIZE = 7             # cards dealt to each seat (HTD-2.2)
 
 NUMBER, CUT, FLIP, HTD_N, HTD_C, HTD_H = range(6)      # CLASS values
-NO_DEMAND = -1
 # Demand codes: v - 1 (0..4) for Number(v), COLOUR_DEMAND + c (5..8) for Colour(c)
 COLOUR_DEMAND = N_VALUES
 N_DEMANDS = COLOUR_DEMAND + N_COLOURS           # 9 demand codes, so 38 + 9 = 47 legal-play situations

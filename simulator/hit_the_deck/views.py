@@ -26,9 +26,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from moonshot.simulator.batch import BatchView
+from moonshot.simulator.hit_the_deck import cards
 
-DRAW = 38           # = cards.DRAW: the answer "draw" (turn) or "keep the drawn card" (after a draw)
-N_CHOICES = 39      # columns of PlayView.legal: the 38 kinds, then DRAW
+DRAW = cards.DRAW           # the answer "draw" (turn) or "keep the drawn card" (after a draw)
+N_CHOICES = DRAW + 1        # columns of PlayView.legal: the kinds, then DRAW
 KNOWN_DEPTH = 8     # columns of PlayView.known_draw
 
 

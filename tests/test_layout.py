@@ -1,0 +1,89 @@
+"""The code's shape: no import circles, and layout numbers read from the modules that define them."""
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+import numpy as np
+
+import moonshot
+from moonshot.simulator.hit_the_deck import cards
+from moonshot.simulator.runner import DEFAULT_SEED
+
+ROOT = Path(moonshot.__file__).parent
+SKIP = {"tests", "benchmarks", "build", ".venv"}
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in ROOT.rglob("*.py"):
+        rel = path.relative_to(ROOT)
+        if SKIP & set(rel.parts):
+            continue
+        parts = ("moonshot", *rel.with_suffix("").parts)
+        out[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return out
+
+
+def _imports(path: Path, modules: dict) -> set[str]:
+    """The package's modules `path` imports, at module level or inside a function."""
+    deps = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}"
+                deps.add(full if full in modules else node.module)
+        elif isinstance(node, ast.Import):
+            deps.update(alias.name for alias in node.names)
+    return deps & modules.keys()
+
+
+def test_no_import_circles():
+    """A module that needs another's piece imports it; two modules never need each other (the shared
+    piece lives in the lower one), lazily or not."""
+    modules = _modules()
+    graph = {name: _imports(path, modules) - {name} for name, path in modules.items()}
+    assert len(graph) > 50
+    circles = []
+    for start in graph:                         # depth-first from each module: a path back to it is a circle
+        stack, seen = [(start, (start,))], set()
+        while stack:
+            node, path = stack.pop()
+            for nxt in graph[node]:
+                if nxt == start:
+                    circles.append(path)
+                elif nxt not in seen:
+                    seen.add(nxt)
+                    stack.append((nxt, (*path, nxt)))
+    assert not circles, circles[:3]
+
+
+def test_htd_card_kinds_cover_the_layout_once():
+    from moonshot.analysis.hit_the_deck import CARD_KINDS
+    kinds = sorted(k for group in CARD_KINDS.values() for k in group)
+    assert kinds == list(range(cards.N_KINDS))
+    for name, group in CARD_KINDS.items():
+        assert len({int(cards.CLASS[k]) for k in group}) == 1, name
+        assert [cards.name(k) for k in group] == [cards.NAMES[k] for k in group]
+    assert {cards.name(k) for k in CARD_KINDS["number 3"]} == {f"{c}3" for c in cards.COLOURS}
+
+
+def test_moon_random_bid_table_is_uniform_over_the_number_bids():
+    from moonshot.simulator.moon.views import BID_VALUES, MOON_BID, PASS
+    from moonshot.strategies import moon
+    for mask in range(1 << len(BID_VALUES)):
+        cols = [c for c, b in enumerate(BID_VALUES) if mask >> c & 1 and b not in (PASS, MOON_BID)]
+        row = moon._NONPASS[mask & moon._NUMBER_BITS]
+        if not cols:
+            assert (row == -1).all()
+            continue
+        assert sorted(set(row.tolist())) == cols
+        assert len(set(np.bincount(row, minlength=len(BID_VALUES))[cols].tolist())) == 1   # each equally often
+
+
+def test_one_default_seed():
+    from moonshot.analysis.rules_lab import rules_lab
+    for fn in (moonshot.simulate, moonshot.analyze, moonshot.compare, moonshot.whatif, moonshot.rules_lab,
+               moonshot.hand, moonshot.report, rules_lab):
+        assert inspect.signature(fn).parameters["seed"].default == DEFAULT_SEED, fn.__name__
