@@ -22,7 +22,7 @@ REACTION_SHARE = 200         # paired games per profile: 1,000
 SEAT_SHARE = 100             # games: 2,000
 MATCH_SHARE = 10             # deals per match and for the what-if: 20,000
 TOURNAMENT_SHARE = 2_000     # games per pair: 100
-# rollout plays about 70-90 hands/s on a core with one rollout seat, about 24 with four: these stay small
+# rollout plays out every option many times (its speed is in the README): these stay small
 STRONG_SHARE = 20_000        # its card values: paired games = hands / 20,000 (10 at the default --hands)
 STRONG_MATCH_SHARE = 2_000   # its match against the default: deals = hands / 2,000 (100)
 

@@ -34,6 +34,7 @@ MAX_ROWS = 1 << 15            # play-outs per engine run (memory stays bounded f
 ENDGAME = 40                  # value=auto: a game whose highest total is this close to the target is valued by wins
 FUTURES, FUTURE_HANDS = 32, 16  # value=auto: sampled continuations per play-out, hands in each
 SCORE_SAMPLE = 4096           # value=auto: hands of tactician self-play the continuations are drawn from
+SCORE_SEED = 2026             # their own fixed seed (not a run's): the same sample in every process and run
 MAX_EXTRA_HANDS = 40          # value=game: hands played after this one before a game counts as unfinished
 
 
@@ -52,7 +53,7 @@ def playout_table(players: int, rules, horizon: int) -> Table:
 def hand_scores(players: int, rules) -> np.ndarray:
     """(SCORE_SAMPLE, players) every seat's points in hands of tactician self-play under `rules`
     (a fixed seed: the same table in every process, so --jobs changes no choice)."""
-    rngs = [np.random.default_rng([2026, players, i]) for i in range(3)]
+    rngs = [np.random.default_rng([SCORE_SEED, players, i]) for i in range(3)]      # deal, play, chance
     return play(Table(players, rules), SCORE_SAMPLE, [Tactician()] * players, *rngs).score.astype(np.int32)
 
 
@@ -124,11 +125,11 @@ class RolloutPlay:
     `horizon` turns after the decision with every hand scored. Only choices with two or more
     options are searched. With `screen` K (default 8, 0 for none) every option is played out on the
     first K worlds only; the options ahead of the policy's choice there go on, with it, to the other
-    worlds, and are judged on those alone (measured: 1.7x the hands per second, and -0.23 [-0.43,
-    -0.03] penalty points per hand against no screening, 1,280 paired deals). The worlds hold what
-    the view tells (htd_worlds.deal_worlds): with `infer=2` (default) the cards others are known to
-    hold and the whole remembered draw pile, with `infer=1` or more the kinds the other seats' draws
-    showed they lack (for their older cards); `infer=0` uses counts and known_draw alone.
+    worlds, and are judged on those alone: faster, and it measured no worse (CHANGELOG.md has the
+    figures). The worlds hold what the view tells (htd_worlds.deal_worlds): with `infer=2` (default)
+    the cards others are known to hold and the whole remembered draw pile, with `infer=1` or more the
+    kinds the other seats' draws showed they lack (for their older cards); `infer=0` uses counts and
+    known_draw alone.
     """
 
     reads_held = True      # the engine keeps view.held for it (State.held)
