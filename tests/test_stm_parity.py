@@ -1,9 +1,13 @@
 """The batch engine against the reference engine: same deals, same choices -> same everything."""
+import json
 import zlib
 
 import numpy as np
 import pytest
 
+from moonshot import cli
+from moonshot.simulator.errors import BadInput
+from moonshot.simulator.histories import replayed
 from moonshot.simulator.shoot_the_moon import reference as ref
 from moonshot.simulator.shoot_the_moon.engine import (
     LEAD_CLASS, Table, deal, play, play_games, play_round, strength_table,
@@ -192,3 +196,28 @@ def test_whole_games_match_reference(players, partners, rule_args):
             assert rnd.chips_after == res.chips_after[j].tolist()
             annulled_last += rnd.annulled and ref.game_winner(rnd.chips_after, table.rules) is not None
     assert annulled_last > 0          # rounds the bare chip check would have ended, played on by both
+
+
+def test_histories_of_500_revoke_games_end_on_completed_rounds(tmp_path, capsys):
+    """Read from the history file: no game_over line is an annulled round; every line replays through the
+    reference, which now checks the game's end too, and refuses a line that ends a game on an annulled round."""
+    path = tmp_path / "games.jsonl"
+    try:
+        cli.app(["simulate", "shoot-the-moon", "--games", "500", "-r", "stm.revoke_model=on", "--seed", "3",
+                 "--history", str(path), "-q", "-f", "json"])
+    except SystemExit as exc:
+        assert not exc.code
+    capsys.readouterr()
+    lines = path.read_text().splitlines()
+    records = [json.loads(line) for line in lines]
+    last = [r for r in records if r["game_over"]]
+    assert len(last) == 500 and all(r["winners"] for r in last)
+    assert not any(r["annulled"] for r in last)
+    assert sum(r["annulled"] for r in records) > 100
+    assert len(list(replayed(lines, "games.jsonl"))) == len(lines)
+    # an annulled round that left one side alone at the target, marked as the game's end, is refused
+    bad = next(r for r in records if r["annulled"] and not r["game_over"]
+               and ref.game_winner(r["chips_after"], ref.Rules()) is not None)
+    forged = {**bad, "game_over": True, "winners": [ref.game_winner(bad["chips_after"], ref.Rules())]}
+    with pytest.raises(BadInput, match="annulled round is replayed"):
+        list(replayed([json.dumps(forged)], "forged.jsonl", hand_id=bad["hand_id"]))

@@ -113,7 +113,25 @@ def replay(record: dict, path: str = "history", line: int = 0) -> str:
     if "annulled" in record and record["annulled"] is not bool(rnd.annulled):
         raise BadInput(f"{path}:{line}: the record breaks the rules: annulled is {short(record['annulled'])}, "
                        f"the rules give {str(bool(rnd.annulled)).lower()}")
+    _check_game_end(record, rnd, f"{path}:{line}")
     return "\n".join(lines)
+
+
+def _check_game_end(record: dict, rnd: ref.Round, where: str) -> None:
+    """A whole-games line (HISTORY.md game_over, winners): the game ends after this round exactly when
+    the rules say (STM-9: a completed round, never an annulled one, leaving one side alone at the
+    target), and that side wins; a game over with no winner is one the cap on game length stopped."""
+    if "game_over" not in record:
+        return
+    ends = ref.round_ends_game(rnd)
+    winners = record.get("winners") if record["game_over"] else None
+    if winners == [] and ends is None:
+        return                                   # unfinished: stopped by the cap on game length
+    if winners != (None if ends is None else [ends]):
+        said = f"winners {short(winners)}" if record["game_over"] else "the game going on"
+        raise BadInput(f"{where}: the record breaks the rules: it has {said}, the rules give "
+                       + ("another round (STM-9" + (", STM-11.3: an annulled round is replayed)" if rnd.annulled else ")")
+                          if ends is None else f"side {ends} winning the game (STM-9)"))
 
 
 def _card(text) -> int:
