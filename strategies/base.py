@@ -242,6 +242,9 @@ def parse_seat_specs(game: str, specs: list[str] | tuple[str, ...], seats: int, 
     everyone: str | None = None
     single: dict[int, str] = {}
     for spec in specs:
+        if not spec.strip():          # an empty value (a shell variable unset) would silently mean the default
+            raise BadInput(f"--strategy {spec!r} names no strategy; accepted: NAME, SEAT=NAME, NAME:k=v or "
+                           "SEAT=file.py:Class (leave --strategy out for the default)")
         seat_text, sep, rest = spec.partition("=")
         if sep and seat_text.strip().isdigit():
             seat = int(seat_text)

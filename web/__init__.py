@@ -1,6 +1,8 @@
 """`moonshot serve`: the analyzer in a browser, a second front end beside cli.py (see web/app.py)."""
 from __future__ import annotations
 
+import errno
+import os
 import sys
 from pathlib import Path
 
@@ -12,8 +14,6 @@ LOCAL = "127.0.0.1"
 def serve(host: str = LOCAL, port: int = 8000, jobs: int = 1, max_samples: int = 200_000,
           reports_dir: Path = Path("out")) -> None:
     """Start the app with uvicorn; Ctrl-C stops it (uvicorn finishes open requests, then exits)."""
-    import os
-
     import uvicorn
 
     from moonshot.simulator.errors import BadInput
@@ -25,6 +25,8 @@ def serve(host: str = LOCAL, port: int = 8000, jobs: int = 1, max_samples: int =
     if jobs == 0 or jobs < -1:
         raise BadInput(f"--jobs {jobs} is not accepted; accepted: a positive count, or -1 for every core")
     jobs = min(jobs, os.cpu_count() or 1) if jobs > 0 else -1
+    check_reports_dir(Path(reports_dir))
+    sock = bound(host, port)          # before anything is printed: a port in use is one line, not uvicorn's three
     if host != LOCAL:
         print(f"moonshot: warning: listening on {host}, not only this machine: anyone who can reach port {port} "
               "can start runs on it", file=sys.stderr)
@@ -32,4 +34,62 @@ def serve(host: str = LOCAL, port: int = 8000, jobs: int = 1, max_samples: int =
     app = create_app(limits, reports_dir, hosts=(host,))
     print(f"moonshot serve: open http://{'localhost' if host == LOCAL else host}:{port}/  (Ctrl-C stops it)",
           file=sys.stderr)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    try:
+        uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+    except KeyboardInterrupt:         # uvicorn re-raises the Ctrl-C (or kill) it stopped on: a clean stop, exit 0
+        pass
+
+
+def bound(host: str, port: int):
+    """A listening socket on host:port, or BadInput in one line (an unknown host, a port in use or
+    not ours to take), so `serve` fails before it says where to open it."""
+    import socket
+
+    from moonshot.simulator.errors import BadInput
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        raise BadInput(_not_here(host, exc)) from None
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)       # as uvicorn does: a restart reuses the port
+    try:
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRNOTAVAIL:
+            raise BadInput(_not_here(host, exc.strerror)) from None
+        why = "is in use" if exc.errno == errno.EADDRINUSE else f"cannot be used ({exc.strerror})"
+        raise BadInput(f"--port {port} on {host} {why}; accepted: a free port (--port), or stop what holds it") \
+            from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def _not_here(host: str, why) -> str:
+    return (f"--host {host!r} is not an address of this machine ({why}); accepted: 127.0.0.1, 0.0.0.0 or one of "
+            "this machine's addresses")
+
+
+def check_reports_dir(folder: Path) -> None:
+    """--reports must be a folder moonshot can write reports into (made when first needed): an
+    existing writable folder, or a new one under a writable folder. Tried with a scratch file."""
+    import tempfile
+
+    from moonshot.simulator.errors import BadInput
+    where = folder
+    while not where.exists() and where != where.parent:
+        where = where.parent
+    try:
+        if not where.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, "not a folder")
+        if where == folder:
+            fd, scratch = tempfile.mkstemp(dir=folder, prefix=".moonshot-check-")
+            os.close(fd)
+            os.unlink(scratch)
+        else:
+            os.rmdir(tempfile.mkdtemp(dir=where, prefix=".moonshot-check-"))
+    except OSError as exc:
+        raise BadInput(f"--reports {str(folder)!r} cannot hold reports ({exc.strerror or exc}); accepted: a folder "
+                       "you can write to, or a new one under such a folder") from None
