@@ -17,7 +17,7 @@ from typing import Callable
 import numpy as np
 
 from moonshot.analysis.result import Result
-from moonshot.analysis.words import clear_of_zero, effects, say, stands_out, verdict
+from moonshot.analysis.words import clear_of_zero, effects, say, shift, stands_out, verdict
 from moonshot.analysis.stats import estimate
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.flags import changed_flags, check_table
@@ -398,18 +398,30 @@ def _whatif_findings(res: Result, names: list[str], variant_args: list[str], n: 
                         + effects(rows[names[0]], seat, "seat", metric_said(hooks, names[0])))
     quiet = []
     for name in names[1:]:
-        if len(rows[name]) and clear_of_zero(rows[name]).any():
-            res.findings.append(effects(rows[name], seat, "seat", metric_said(hooks, name)))
-        elif len(rows[name]):
+        here = rows[name]
+        if name == "p_unfinished" or not len(here):          # unfinished games have their own sentence
+            continue
+        if len(here) > 1 and (here[["estimate", "ci_low", "ci_high"]].nunique() == 1).all():
+            # one value at every seat (a game's length): one effect, its own interval, no correction
+            res.findings.append(f"{shift(here.iloc[0], 'It changes ' + metric_said(hooks, name))}, the same at "
+                                "every seat.")
+        elif clear_of_zero(here).any():
+            res.findings.append(effects(here, seat, "seat", metric_said(hooks, name)))
+        else:
             quiet.append(metric_said(hooks, name))
     if quiet:
         res.findings.append(f"No seat's {' or '.join(quiet)} changed measurably (each Bonferroni-corrected for the "
                             "seats).")
 
 
+# How a sentence names the shared game measures (a game's own are in its hooks' words)
+GAME_WORDS = {"p_unfinished": "P(unfinished game)", "rounds": "rounds per game", "hands": "hands per game"}
+
+
 def metric_said(hooks, name: str) -> str:
     """A metric as a sentence names it: the game's words for it ('P(thrown in)'), else its name."""
-    return hooks.metric_words.get(name.removeprefix("p_")) or hooks.words.get(name, (name,))[0]
+    return (hooks.metric_words.get(name.removeprefix("p_")) or GAME_WORDS.get(name)
+            or hooks.words.get(name, (name,))[0])
 
 
 UNFINISHED_NOTE = ("Unfinished games (still open when the engine's cap on hands per game is reached) have no "

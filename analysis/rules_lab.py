@@ -20,7 +20,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from moonshot.analysis.common import (Progress, Setup, game_values, one_row, outcomes_differ,
+from moonshot.analysis.common import (GAME_WORDS, Progress, Setup, game_values, one_row, outcomes_differ,
                                       paired, run, variant_rules)
 from moonshot.analysis.result import Result
 from moonshot.analysis.stats import Z, estimate
@@ -36,13 +36,12 @@ RANDOM = "random"          # the edge over random play: a second, named measure 
 GAME_MEASURES = ("first_edge", "spread", "skill", "random_edge", "p_unfinished")   # after the game's length measure
 WORDS = {"first_edge": "the first player's edge", "spread": "the spread of P(win) over positions",
          "skill": "skill (the strong player's edge over the baseline)",
-         "random_edge": "the strong player's edge over random play", "p_unfinished": "P(unfinished game)",
+         "random_edge": "the strong player's edge over random play", **GAME_WORDS,
          "p_odd": "P(odd)", "p_shoot": "P(shoot the moon)", "chips": "chips per side per round",
          "p_made": "P(contract made)", "p_set": "P(contract set)", "p_thrown_in": "P(thrown in)",
          "p_bid21": "P(a 21 contract)", "penalty": "penalty points per seat per hand", "p_blocked": "P(blocked hand)",
          "cards_slap": "slap-race penalty cards", "cards_forgot": "forgot-to-shout penalty cards",
-         "cards_false_slap": "false-slap penalty cards", "turns": "turns per hand",
-         "rounds": "rounds per game", "hands": "hands per game"}
+         "cards_false_slap": "false-slap penalty cards", "turns": "turns per hand"}
 
 
 @dataclass(frozen=True)
@@ -463,6 +462,10 @@ def _skill_only(table: pd.DataFrame, rule: str, fired: bool, strong: str, weak: 
     if not fired:
         return ""
     rows = table[table["rule"] == rule].set_index("metric")
+    edges = rows.loc[["d_skill", "d_random_edge"]]
+    if ((edges["estimate"] == 0) & (edges["ci_low"] == edges["ci_high"])).all():
+        return (f"; some games of {strong} against {weak} or random players came out differently, but not one "
+                "changed who won")
     return (f"; it changes only the games of {strong} against {weak} or random players: "
             f"{shift(rows.loc['d_skill'], _measure_words('d_skill', strong, weak), k)}; "
             f"{shift(rows.loc['d_random_edge'], _measure_words('d_random_edge', strong, weak), k)}")
@@ -473,7 +476,7 @@ def _measure_words(metric: str, strong: str, weak: str) -> str:
     if metric == "d_skill":
         return f"skill ({strong}'s edge over {weak})"
     if metric == "d_random_edge":
-        return f"{strong}'s edge over random play"
+        return f"the strong player's edge over random play ({strong})"
     return words_for(metric)
 
 
@@ -488,8 +491,10 @@ def _ignored_words(setup: Setup, ignored: dict, ranked: list[str]) -> list[str]:
     for who, rules in groups.items():
         some = len(who.split(", ")) < len(set(setup.seats.specs))
         one = ", " not in who
-        out.append(f"{'Of the players here, ' if some else 'These players, '}{who}, {'does' if one else 'do'} not adapt "
-                   f"{'its' if one else 'their'} choices to {', '.join(rules)} (declared rule reads): "
+        lead = (f"Of the players here, {who}" if some else f"{who} (every player here)" if one
+                else f"These players, {who},")
+        out.append(f"{lead} {'does' if one else 'do'} not adapt {'its' if one else 'their'} choices to "
+                   f"{', '.join(rules)} (declared rule reads): "
                    f"{'its' if len(rules) == 1 else 'their'} changes are what the rule does to players who play on as "
                    "under the defaults, not to players who adapt to it.")
     return out
@@ -564,9 +569,11 @@ def _notes(setup: Setup, k: int, strong: str, weak: str, games: int, hands: int,
         f"Every rule change is played on the same {games:,} games and {hands:,} hands as the defaults (the same "
         "deals and random streams); each number in `ranked` is the paired change, the change minus the defaults"
         + (" (a set against another set: the first minus the second)" if sets else "") + ".",
-        f"ranked: 95% intervals {CORRECTION}-corrected for {k} rule changes compared (each at the 1 - 0.05/{k} level, "
-        f"{widen(k):.2f} times as wide as a plain 95% interval); `levels` has each arm's own values with plain 95% "
-        "intervals; the findings quote the same corrected intervals. Rules are ranked by effect_size: the largest "
+        (f"ranked: 95% intervals {CORRECTION}-corrected for {k} rule changes compared (each at the 1 - 0.05/{k} level, "
+         f"{widen(k):.2f} times as wide as a plain 95% interval)" if k > 1 else
+         "ranked: plain 95% intervals (one rule change compared, so nothing to correct for)")
+        + "; `levels` has each arm's own values with plain 95% "
+        "intervals; the findings quote the same intervals as `ranked`. Rules are ranked by effect_size: the largest "
         "change, among those whose corrected interval excludes zero, in standard deviations of that measure per game "
         "or hand (0: nothing measurable), with an interval from the measures' corrected intervals; rules whose "
         "effect-size intervals cannot order them share a rank (a rank is 1 + the rules clearly larger).",

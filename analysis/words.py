@@ -175,7 +175,7 @@ def standing(rows: pd.DataFrame, higher: bool = True) -> Standing:
                     rows.iloc[int(np.argmax(est))], k, [int(i) for i in order if not apart[i]])
 
 
-def _first_up(text: str) -> str:
+def first_up(text: str) -> str:
     """A sentence's first word capitalised, unless it is a name as typed (a strategy: `tactician`)."""
     return text[:1].upper() + text[1:] if " " in text else text
 
@@ -195,7 +195,7 @@ def stands_out(rows: pd.DataFrame, name, noun: str, leads: str, measure: str, hi
     def shown(r) -> pd.Series:
         return wide.loc[r.name] if r.name in wide.index else r
     if s.leader is not None:
-        return (f"{_first_up(name(s.leader))} {leads}: {say(shown(s.leader))} (its interval, {note}, clears every "
+        return (f"{first_up(name(s.leader))} {leads}: {say(shown(s.leader))} (its interval, {note}, clears every "
                 f"other {noun}'s).")
     top = s.high if higher else s.low
     tied = wide.iloc[s.tied_with_top]
@@ -220,10 +220,10 @@ def spans(rows: pd.DataFrame, name, noun: str, what: str) -> str:
     est = rows["estimate"].to_numpy(float)
     low, high = rows.iloc[int(np.argmin(est))], rows.iloc[int(np.argmax(est))]
     if est.min() == est.max():
-        return (f"{_first_up(what)} is {value(low)} for every {noun} ({', '.join(name(r) for _, r in rows.iterrows())}; "
+        return (f"{first_up(what)} is {value(low)} for every {noun} ({', '.join(name(r) for _, r in rows.iterrows())}; "
                 f"{note}).")
     apart = low["ci_high"] < high["ci_low"]
-    return (f"{_first_up(what)} runs from {value(low)} ({name(low)}) to {value(high)} ({name(high)}) ({note}): "
+    return (f"{first_up(what)} runs from {value(low)} ({name(low)}) to {value(high)} ({name(high)}) ({note}): "
             + ("those two can be told apart." if apart
                else "their intervals overlap, so no difference is told apart at this sample size."))
 
@@ -250,7 +250,7 @@ def effects(rows: pd.DataFrame, name, noun: str, what: str, k: int | None = None
                 f"{value(rows.loc[rows['estimate'].idxmin()], signed=True)} to "
                 f"{value(rows.loc[rows['estimate'].idxmax()], signed=True)}.")
     tail = f"; {', '.join(rest)}: not told from zero" if rest else ""
-    return f"{_first_up(what)} changes measurably with: {'; '.join(shown)} {note}{tail}."
+    return f"{first_up(what)} changes measurably with: {'; '.join(shown)} {note}{tail}."
 
 
 def shift(row, what: str, k: int = 1, unit: str = "", named: bool = True) -> str:
