@@ -3,16 +3,21 @@ prints them.
 
     import moonshot
     r = moonshot.simulate("moon", hands=100_000, seed=1)
-    r.wide("contracts")          # one row per bid: estimate, ci_low, ci_high per metric, and n
+    r                            # one line: its tables, findings and run (a notebook shows the tables)
+    r.wide("contracts")          # one row per bid: n, and per metric its estimate (p_make) with
+                                 # <metric>_low / <metric>_high, the 95% interval, beside it
     r.findings                   # what the run found, in sentences
     moonshot.compare("hit-the-deck", "tactician", "dump", hands=50_000).wide("match")
     moonshot.whatif("shoot-the-moon", {"stm.moon_chip_netting": "sequential"}, hands=100_000)
 
 Every function takes the game's name (`moonshot.GAMES`), returns an `analysis.result.Result`
-(tables, findings, notes, meta) and raises `BadInput` with the same one-line messages as the CLI.
+(tables, findings, notes, meta) and raises `BadInput` with the same one-line messages as the CLI,
+naming the function's own arguments (`hands=`, not `--hands`).
 """
 from __future__ import annotations
 
+import functools as _functools
+import re as _re
 from pathlib import Path as _Path
 
 from moonshot import inputs as _inputs
@@ -29,6 +34,43 @@ __all__ = ["__version__", "GAMES", "BadInput", "Result", "simulate", "analyze", 
 
 def __dir__() -> list[str]:            # what the library offers, not the modules it imported
     return sorted(__all__)
+
+
+# The checks are written once for both front doors and name the command line's options; a Python
+# caller gave keyword arguments, so the library's messages name those instead (`hands=`, not `--hands`).
+_ARGUMENTS = {"--hands/-n": "hands", "--hands": "hands", "--games": "games", "--players": "players",
+              "--partners": "partners", "--strategy": "strategy", "--rule": "rules", "--set": "sets",
+              "--profile": "profile", "--seed": "seed", "--jobs": "jobs", "--samples": "samples",
+              "--seat-order": "seat_order", "--seat": "seat", "--hand": "hand", "--strong": "strong",
+              "--weak": "weak", "--out": "out"}
+_FLAG = _re.compile(r"--[a-z][a-z-]*(?:/-[a-z])?")
+_VALUE_AFTER = _re.compile(r"= (?=[-\d'\"\[({]|True|False|None)")       # "hands= 0" -> "hands=0"
+
+
+def _own_words(**renamed: str):
+    """Re-raise the BadInput of a library function with its own argument names for the options
+    (`renamed` for the function's own: compare's a= and b=, analyze's n=)."""
+    names = {**_ARGUMENTS, **renamed}
+
+    def wrap(function):
+        @_functools.wraps(function)
+        def call(*args, **kwargs):
+            try:
+                return function(*args, **kwargs)
+            except BadInput as exc:
+                words = _in_own_words(str(exc), names)
+                if words == str(exc):
+                    raise
+                raise type(exc)(words) from None
+        call.argument_names = names
+        return call
+    return wrap
+
+
+def _in_own_words(message: str, names: dict[str, str]) -> str:
+    """`message` with each command-line option in `names` said as its keyword argument."""
+    words = _FLAG.sub(lambda m: f"{names[m[0]]}=" if m[0] in names else m[0], message)
+    return _VALUE_AFTER.sub("=", words)
 
 
 def _rules(rules) -> list[str]:
@@ -50,6 +92,7 @@ def _run(seed, jobs) -> tuple[int, int]:
     return _inputs.seed(seed), _inputs.jobs(jobs)
 
 
+@_own_words()
 def simulate(game: str, hands: int | None = None, games: int | None = None, players: int | None = None,
              partners: bool = False, strategy=None, rules=None, profile=None, seed: int = _DEFAULT_SEED,
              jobs: int = 1) -> Result:
@@ -60,6 +103,7 @@ def simulate(game: str, hands: int | None = None, games: int | None = None, play
     return _common.simulate(setup, None if games else hands or 100_000, games, seed, jobs)
 
 
+@_own_words(**{"--hands": "n", "--games": "n", "--hands/-n": "n"})
 def analyze(game: str, analysis: str, n: int | None = None, players: int | None = None, partners: bool = False,
             strategy=None, rules=None, profile=None, seat: int | None = None, seed: int = _DEFAULT_SEED,
             jobs: int = 1) -> Result:
@@ -74,6 +118,7 @@ def analyze(game: str, analysis: str, n: int | None = None, players: int | None 
     return _common.run_analysis(spec, setups, n, seed, jobs, seat)
 
 
+@_own_words(**{"--strategy": "a", "--vs": "b"})
 def compare(game: str, a: str, b: str, hands: int | None = None, games: int | None = None,
             players: int | None = None, partners: bool = False, rules=None, profile=None, seed: int = _DEFAULT_SEED,
             jobs: int = 1) -> Result:
@@ -86,6 +131,7 @@ def compare(game: str, a: str, b: str, hands: int | None = None, games: int | No
     return _common.match(setup, a, b, None if games else hands or 100_000, games, seed, jobs)
 
 
+@_own_words()
 def whatif(game: str, rules, hands: int | None = None, games: int | None = None, players: int | None = None,
            partners: bool = False, strategy=None, profile=None, seed: int = _DEFAULT_SEED, jobs: int = 1) -> Result:
     """The same deals under the default rules and with `rules` ({flag: value} or "flag=value"); 100,000
@@ -96,19 +142,33 @@ def whatif(game: str, rules, hands: int | None = None, games: int | None = None,
     return _common.whatif(setup, _rules(rules), None if games else hands or 100_000, games, seed, jobs)
 
 
-def rules_lab(game: str, games: int | None = None, hands: int | None = None, sets: dict | None = None,
+@_own_words()
+def rules_lab(game: str, games: int | None = None, hands: int | None = None, sets: dict | str | list | None = None,
               players: int | None = None, partners: bool = False, strong: str | None = None, weak: str | None = None,
               rules=None, strategy=None, profile=None, seed: int = _DEFAULT_SEED, jobs: int = 1) -> Result:
     """Which house rules matter: every rules flag's other values, or the named `sets`
-    ({name: {flag: value}}), against the defaults on the same games and deals, ranked."""
+    ({name: {flag: value}}, or the command line's "name=flag=value,..." texts), against the defaults
+    on the same games and deals, ranked."""
     from moonshot.analysis.rules_lab import rules_lab as run
     games, hands = _inputs.count("--games", games), _inputs.count("--hands", hands)
     seed, jobs = _run(seed, jobs)
     setup = _setup(game, players, partners, rules, strategy, profile)
-    specs = [f"{name}=" + ",".join(_rules(changes)) for name, changes in (sets or {}).items()]
+    specs = _rule_sets(sets)
     return run(setup, games, hands, seed, jobs, strong, weak, specs or None)
 
 
+def _rule_sets(sets) -> list[str]:
+    """rules_lab's `sets`: {name: {flag: value}} (or {name: "flag=value,..."}), or the command line's
+    --set texts "name=flag=value,..." (one, or a list)."""
+    if sets is None or isinstance(sets, (str, list, tuple)):
+        return _inputs.texts("--set", sets)
+    if not isinstance(sets, dict) or not all(isinstance(n, str) and isinstance(c, (str, dict)) for n, c in sets.items()):
+        raise BadInput(f"--set {sets!r} is not accepted; accepted: {{name: {{flag: value}}}} or texts "
+                       "'name=flag=value,...'")
+    return [f"{name}=" + ",".join(_rules(changes)) for name, changes in sets.items()]
+
+
+@_own_words()
 def hand(game: str, hand: str, seat_order: str = "first", samples: int = 100_000, players: int | None = None,
          strategy=None, rules=None, profile=None, seed: int = _DEFAULT_SEED, jobs: int = 1) -> Result:
     """The hand analyzer of games that have one (moon, hit-the-deck)."""
@@ -119,6 +179,7 @@ def hand(game: str, hand: str, seat_order: str = "first", samples: int = 100_000
     return analyzer(_setup(game, players, False, rules, strategy, profile), hand, seat_order, samples, seed, jobs)
 
 
+@_own_words()
 def report(game: str, out, hands: int = 200_000, seed: int = _DEFAULT_SEED, jobs: int = 1) -> _Path:
     """Write the game's report (md, html, figures, tables) into the folder `out`; its report.md."""
     from moonshot.reports.document import check_report_folder

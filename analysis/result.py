@@ -11,7 +11,7 @@ from moonshot.simulator.errors import BadInput
 VALUE_COLUMNS = ("metric", "estimate", "n", "ci_low", "ci_high", "kind")   # the rest of a long table are keys
 
 
-@dataclass
+@dataclass(repr=False)
 class Result:
     """An analysis outcome.
 
@@ -26,6 +26,19 @@ class Result:
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     findings: list[str] = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        """One line: the title, each table and its rows, how many findings, and the run (the whole
+        output: `print(moonshot.reports.text.render(r, "table"))`, or a notebook's display)."""
+        tables = ", ".join(f"{name} ({len(df)} rows)" for name, df in self.tables.items())
+        run = ", ".join(f"{k}={v:,}" if isinstance(v, int) and not isinstance(v, bool) and k != "seed" else f"{k}={v}"
+                        for k, v in self.meta.items() if k in ("game", "players", "hands", "games", "seed"))
+        return (f"<Result {self.title!r}: tables {tables or 'none'}; {len(self.findings)} finding(s); {run}>")
+
+    def _repr_html_(self) -> str:
+        """A notebook's display: the tables, findings and notes as the command line prints them."""
+        from moonshot.reports.text import render_html        # reports draw results; results never need them
+        return render_html(self)
 
     def to_json_obj(self) -> dict:
         return {

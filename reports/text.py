@@ -1,6 +1,7 @@
 """Rendering a Result for the terminal (table), for programs (json, csv) and as files."""
 from __future__ import annotations
 
+import html
 import io
 import json
 from pathlib import Path
@@ -36,21 +37,35 @@ def pivot_estimates(df: pd.DataFrame, labels=None) -> pd.DataFrame:
     return table.rename(columns=labels).reset_index()
 
 
-def render_table(result: Result) -> str:
-    from moonshot.reports.glossary import glossary_lines, label, strategy_lines
+def _tables(result: Result):
+    """(name, legend, the table as a player reads it) for each table of the result: the same cells
+    in the terminal and in HTML (a notebook's display)."""
+    from moonshot.reports.glossary import label
     game = result.meta.get("game")
-    out = [result.title, "=" * len(result.title)]
-    meta = ", ".join(f"{k}={v}" for k, v in result.meta.items() if v not in (None, {}, []) and k != "strategies")
-    out.append(meta)
-    out += strategy_lines(game, result.meta.get("strategies"))
     for name, df in result.tables.items():
-        legend = "  (estimate [95% interval]; n = sample size)" if "ci_low" in df.columns else ""
-        out += ["", f"{name}{legend}", ""]
-        shown = pivot_estimates(df, lambda m: label(game, m))
+        legend = "estimate [95% interval]; n = sample size" if "ci_low" in df.columns else ""
+        yield name, legend, pivot_estimates(df, lambda m: label(game, m)).rename_axis(columns=None)
+
+
+def _notes(result: Result) -> list[str]:
+    return result.notes + ([NO_SPREAD_NOTE] if any(any_no_spread(df) for df in result.tables.values()) else [])
+
+
+def _meta(result: Result) -> str:
+    return ", ".join(f"{k}={v}" for k, v in result.meta.items() if v not in (None, {}, []) and k != "strategies")
+
+
+def render_table(result: Result) -> str:
+    from moonshot.reports.glossary import glossary_lines, strategy_lines
+    game = result.meta.get("game")
+    out = [result.title, "=" * len(result.title), _meta(result)]
+    out += strategy_lines(game, result.meta.get("strategies"))
+    for name, legend, shown in _tables(result):
+        out += ["", f"{name}{f'  ({legend})' if legend else ''}", ""]
         out.append(shown.to_string(index=False, float_format=plain))
     if result.findings:
         out += ["", "What it found:"] + [f"  {f}" for f in result.findings]
-    notes = result.notes + ([NO_SPREAD_NOTE] if any(any_no_spread(df) for df in result.tables.values()) else [])
+    notes = _notes(result)
     if notes:
         out.append("")
         out += [f"* {note}" for note in notes]
@@ -58,6 +73,22 @@ def render_table(result: Result) -> str:
     if words:
         out += ["", "Glossary:"] + [f"  {w}" for w in words]
     return "\n".join(out)
+
+
+def render_html(result: Result) -> str:
+    """The terminal's output as an HTML fragment (a notebook shows a Result so): title, findings,
+    the tables with the same cells, notes and the run; every text escaped."""
+    from moonshot.reports.glossary import strategy_lines
+    e = html.escape
+    parts = [f"<h3>{e(result.title)}</h3>"]
+    if result.findings:
+        parts.append("<ul>" + "".join(f"<li>{e(f)}</li>" for f in result.findings) + "</ul>")
+    for name, legend, shown in _tables(result):
+        parts.append(f"<h4>{e(name)}{f' <small>({e(legend)})</small>' if legend else ''}</h4>")
+        parts.append(shown.to_html(index=False, escape=True, float_format=plain, border=0))
+    lines = [*strategy_lines(result.meta.get("game"), result.meta.get("strategies")), *_notes(result)]
+    parts += [f"<p><small>{e(x)}</small></p>" for x in [*lines, _meta(result)]]
+    return "\n".join(parts)
 
 
 def render_json(result: Result) -> str:

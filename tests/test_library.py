@@ -28,32 +28,33 @@ def test_library_errors_are_the_cli_ones():
 
 
 @pytest.mark.parametrize("call,line", [
-    (lambda: moonshot.simulate("moon", hands=-5), "--hands -5 is not a positive count"),
-    (lambda: moonshot.simulate("moon", hands=0), "--hands 0 is not a positive count"),
-    (lambda: moonshot.simulate("moon", hands=1e4), "--hands 10000.0 is not a positive count"),
-    (lambda: moonshot.simulate("moon", hands="100"), "--hands '100' is not a positive count"),
+    (lambda: moonshot.simulate("moon", hands=-5), "hands=-5 is not a positive count"),
+    (lambda: moonshot.simulate("moon", hands=0), "hands=0 is not a positive count"),
+    (lambda: moonshot.simulate("moon", hands=1e4), "hands=10000.0 is not a positive count"),
+    (lambda: moonshot.simulate("moon", hands="100"), "hands='100' is not a positive count"),
     (lambda: moonshot.simulate("moon", hands=10**20), "accepted: an integer from 1 to 10,000,000,000"),
-    (lambda: moonshot.simulate("moon", hands=100, games=100), "give --hands or --games, not both"),
-    (lambda: moonshot.simulate("moon", hands=100, seed=-1), "--seed -1 is not accepted"),
-    (lambda: moonshot.simulate("moon", hands=100, jobs=0), "--jobs 0 is not accepted"),
-    (lambda: moonshot.compare("moon", "random", "greedy", hands=100, jobs=-7), "--jobs -7 is not accepted"),
-    (lambda: moonshot.simulate("moon", hands=100, players="3"), "--players '3' is not a whole number"),
+    (lambda: moonshot.simulate("moon", hands=100, games=100), "give hands= or games=, not both"),
+    (lambda: moonshot.simulate("moon", hands=100, seed=-1), "seed=-1 is not accepted"),
+    (lambda: moonshot.simulate("moon", hands=100, jobs=0), "jobs=0 is not accepted"),
+    (lambda: moonshot.compare("moon", "random", "greedy", hands=100, jobs=-7), "jobs=-7 is not accepted"),
+    (lambda: moonshot.simulate("moon", hands=100, players="3"), "players='3' is not a whole number"),
     (lambda: moonshot.analyze("mooon", "bid-success"), "unknown game 'mooon'"),
     (lambda: moonshot.analyze("moon", "bid-sucess"), "unknown analysis 'bid-sucess' for moon; accepted: bid-success"),
-    (lambda: moonshot.analyze("moon", "bid-success", n=-1), "--hands -1 is not a positive count"),
-    (lambda: moonshot.analyze("moon", "seat-advantage", seat=1), "--seat does not apply to seat-advantage"),
+    (lambda: moonshot.analyze("moon", "bid-success", n=-1), "n=-1 is not a positive count"),
+    (lambda: moonshot.analyze("moon", "seat-advantage", seat=1), "seat= does not apply to seat-advantage"),
     (lambda: moonshot.compare("chess", "a", "b"), "unknown game 'chess'"),
     (lambda: moonshot.whatif("chess", {"x": 1}), "unknown game 'chess'"),
     (lambda: moonshot.hand("chess", "R1"), "unknown game 'chess'"),
-    (lambda: moonshot.hand("moon", "6-6 6-5 6-4 6-2 5-5 3-3 1-1", samples=0), "--samples 0 is not a positive"),
-    (lambda: moonshot.simulate("moon", hands=100, strategy=5), "--strategy 5 is not accepted"),
-    (lambda: moonshot.simulate("moon", hands=100, rules=[1]), "--rule [1] is not accepted"),
-    (lambda: moonshot.simulate("moon", hands=100, partners="yes"), "--partners 'yes' is not accepted"),
-    (lambda: moonshot.compare("moon", "random", 3, hands=100), "--vs 3 is not accepted"),
+    (lambda: moonshot.hand("moon", "6-6 6-5 6-4 6-2 5-5 3-3 1-1", samples=0), "samples=0 is not a positive"),
+    (lambda: moonshot.simulate("moon", hands=100, strategy=5), "strategy=5 is not accepted"),
+    (lambda: moonshot.simulate("moon", hands=100, rules=[1]), "rules=[1] is not accepted"),
+    (lambda: moonshot.simulate("moon", hands=100, partners="yes"), "partners='yes' is not accepted"),
+    (lambda: moonshot.compare("moon", "random", 3, hands=100), "b=3 is not accepted"),
     (lambda: moonshot.report("chess", "out"), "unknown game 'chess'"),
-    (lambda: moonshot.report("moon", "out", hands=10), "--hands 10 is too few for a report"),
+    (lambda: moonshot.report("moon", "out", hands=10), "hands=10 is too few for a report"),
 ])
 def test_the_library_refuses_bad_values_with_the_cli_line(call, line, tmp_path, monkeypatch):
+    """The command line's one-line messages, naming the function's own arguments (hands=, not --hands)."""
     monkeypatch.chdir(tmp_path)
     with pytest.raises(moonshot.BadInput) as refused:
         call()
