@@ -543,7 +543,7 @@ def _findings(res: Result, table: pd.DataFrame, order: list[str], shown: list[st
                                                        np.sign(by.loc["d_random_edge", "estimate"])):
             words += (f"; skill ({strong} against {weak}) "
                       + ("moves the other way" if skill else
-                         "cannot be told from no change " + _quoted(by.loc["d_skill"], k))
+                         f"changes by {_quoted(by.loc['d_skill'], k)}, not told from zero")
                       + f": the rule changes how random play fares against {strong}, not how much skill counts")
         res.findings.append(f"`{rule}` " + "; ".join(parts) + tail + note + words + "." + adapt)
     if noise:
@@ -559,8 +559,8 @@ def _findings(res: Result, table: pd.DataFrame, order: list[str], shown: list[st
 
 
 def _quoted(row, k: int) -> str:
-    """A change with its interval corrected for k, as the ranked table shows it: '(+0.5 pp [-2.1, +3.0])'."""
-    return f"({say(widened(pd.DataFrame([dict(row)]), k).iloc[0], signed=True)})"
+    """A change with its interval corrected for k, as the ranked table shows it: '+0.5 percentage points [-2.1, +3.0]'."""
+    return say(widened(pd.DataFrame([dict(row)]), k).iloc[0], signed=True)
 
 
 def _notes(setup: Setup, k: int, strong: str, weak: str, games: int, hands: int, sets: bool) -> list[str]:

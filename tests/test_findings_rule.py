@@ -96,7 +96,7 @@ def test_a_rule_that_moves_only_the_edge_over_random_play_is_not_called_skill():
                   {"vd": ["htd.voluntary_draw"]})
     sentence = res.findings[0]
     assert "the strong player's edge over random play (tactician) by +50 percentage points [+45, +55]" in sentence
-    assert "skill (tactician against dump) cannot be told from no change (+1 percentage points [-3, +5])" in sentence
+    assert "skill (tactician against dump) changes by +1 percentage points [-3, +5], not told from zero" in sentence
     assert "not how much skill counts" in sentence and "skill counts for more" not in sentence
 
 
