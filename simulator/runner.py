@@ -23,8 +23,9 @@ whether or not the task takes ``progress``.
 
 A run stops inside a chunk when its thread has a ``simulator.stopping`` watch that says stop: the
 runner checks it between chunks and the engines inside one; chunks in joblib's workers see a stop
-file this process creates (their watch is set around the chunk), and workers whose chunk does not
-end within STOP_GRACE seconds are ended as the web server ends them when it stops.
+file this process creates (their watch is set around the chunk) and come back at once, while the
+run itself ends without waiting for them (:func:`_stoppable`); workers whose chunk checks nothing
+for DRAIN_LIMIT seconds are ended as the web server ends them when it stops.
 """
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ import atexit
 import inspect
 import json
 import os
+import queue
 import tempfile
 import threading
 import time
@@ -337,65 +339,142 @@ def _results(task, args, chunks: list[tuple[int, int]], seed, jobs,
         if flag is None and writer is None:
             return delayed(task)(*args, seed, i, size, **step)
         return delayed(_Watched(task, None if flag is None else flag.path, writer))(*args, seed, i, size, **step)
-    try:
-        yield from parallel(call(i, size) for i, size in chunks)
-    except Exception:
-        if flag is not None and flag.raised:     # its workers were stopped or ended under it
-            raise stopping.Stopped from None
-        raise
-    finally:
-        if flag is not None:
+    calls = (call(i, size) for i, size in chunks)
+    if flag is None:
+        try:
+            yield from parallel(calls)
+        finally:
+            if steps is not None:
+                steps.close()
+        return
+    yield from _stoppable(parallel, calls, flag, steps, 2 * max(1, jobs))
+
+
+def _stoppable(parallel, calls, flag: "_StopFlag", steps: "_Steps | None", ahead: int) -> Iterator[Tally]:
+    """parallel(calls)'s tallies for a run that can be stopped: a thread of its own takes them
+    from joblib and this generator hands them on, looking at the stop between them, so a stop ends
+    the run at once even while every worker is busy with another run's chunks. A stopped chunk
+    comes back as a marker (_StoppedChunk), never an exception: joblib answers an exception by
+    ending the shared worker pool, and with it the chunks of every other run. After a stop the
+    thread takes the rest of the run's chunks as they come back (at once: their watch is stopped)
+    and then removes the run's files; chunks that check nothing for DRAIN_LIMIT seconds have their
+    workers ended."""
+    pieces: queue.Queue = queue.Queue(maxsize=ahead)
+    left = threading.Event()          # this generator has ended: the thread drops what it takes
+
+    def take() -> None:
+        try:
+            for piece in parallel(calls):
+                while not left.is_set():
+                    try:
+                        pieces.put(("piece", piece), timeout=0.05)
+                        break
+                    except queue.Full:
+                        pass
+            pieces.put(("end", None))
+        except BaseException as exc:             # noqa: BLE001 - handed to the run's own thread
+            if not left.is_set():
+                pieces.put(("error", exc))
+        finally:
             flag.close()
-        if steps is not None:
-            steps.close()
+            if steps is not None:
+                steps.close()
+    threading.Thread(target=take, name="moonshot-chunks", daemon=True).start()
+    ended = False
+    try:
+        while True:
+            try:
+                kind, value = pieces.get(timeout=0.05)
+            except queue.Empty:
+                stopping.check()
+                continue
+            if kind == "end":
+                ended = True
+                return
+            if kind == "error":
+                if flag.raised:                  # its workers were ended under it
+                    raise stopping.Stopped from None
+                raise value
+            if isinstance(value, _StoppedChunk):
+                raise stopping.Stopped
+            yield value
+    finally:
+        left.set()
+        if not ended:
+            flag.raise_now()                     # the chunks not yet back stop at once
+
+
+class _StoppedChunk:
+    """What a worker's chunk returns when its run was stopped (see _stoppable)."""
 
 
 class _Watched:
     """A chunk task as a worker runs it: under a stopping watch whose stop is the run's stop file
-    and whose steps go to the run's step file (simulator.stopping)."""
+    and whose steps go to the run's step file (simulator.stopping); its own progress reports
+    check the stop too (a hand analyzer's chunk reports a step per trump)."""
 
     def __init__(self, task, stop_path: str | None, steps: "_StepWriter | None"):
         self.task, self.stop_path, self.steps = task, stop_path, steps
 
     def __call__(self, *args, **kwargs):
         stop = None if self.stop_path is None else stopping.FileFlag(self.stop_path)
-        with stopping.watching(stop=stop, steps=self.steps):
-            return self.task(*args, **kwargs)
+        if stop is not None and stop():
+            return _StoppedChunk()
+        if stop is not None and "progress" in kwargs:
+            report = kwargs["progress"]
+
+            def progress(done: int, of: int) -> None:
+                stopping.check()
+                report(done, of)
+            kwargs["progress"] = progress
+        try:
+            with stopping.watching(stop=stop, steps=self.steps):
+                return self.task(*args, **kwargs)
+        except stopping.Stopped:
+            return _StoppedChunk()
 
 
-STOP_GRACE = 0.5     # seconds a parallel run's chunks get to hear its stop file before its workers are ended
+DRAIN_LIMIT = 10.0   # seconds a stopped run's chunks may still run (checking nothing) before their workers are ended
 
 
 class _StopFlag:
-    """The stop file of one parallel run (a name, created when `stop()` first says so) and the
-    thread that watches `stop`. Chunks that do not end within STOP_GRACE seconds of it (work that
-    checks nothing) have their workers ended, as the web server does when it stops."""
+    """The stop file of one parallel run (a name, created when `stop()` first says so, or by
+    raise_now) and the thread that watches `stop`. Chunks still running DRAIN_LIMIT seconds after
+    it (work that checks nothing) have their workers ended, as the web server does when it stops."""
 
     def __init__(self, stop: Callable[[], bool]):
         fd, self.path = tempfile.mkstemp(prefix="moonshot-stop-", suffix=".flag")
         os.close(fd)
         os.unlink(self.path)         # the name only: the file's existence is the flag
         self.stop, self.raised, self.done = stop, False, threading.Event()
+        self._lock = threading.Lock()
         self.thread = threading.Thread(target=self._watch, name="moonshot-stop", daemon=True)
         self.thread.start()
 
     def _watch(self) -> None:
         while not self.done.wait(0.05):
             try:
-                asked = self.stop()
+                asked = self.raised or self.stop()
             except Exception:       # noqa: BLE001 - a broken check is no stop
                 asked = False
             if asked:
-                self.raised = True
-                _Steps.open_files.add(self.path)
-                open(self.path, "wb").close()
-                if not self.done.wait(STOP_GRACE):
+                self.raise_now()
+                if not self.done.wait(DRAIN_LIMIT):
                     end_workers()
                 return
 
+    def raise_now(self) -> None:
+        with self._lock:
+            if self.raised or self.done.is_set():
+                return
+            self.raised = True
+            _Steps.open_files.add(self.path)
+            open(self.path, "wb").close()
+
     def close(self) -> None:
         self.done.set()
-        self.thread.join()
+        if self.thread is not threading.current_thread():
+            self.thread.join()
         _remove(self.path)
 
 

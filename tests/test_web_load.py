@@ -142,6 +142,13 @@ def test_a_whole_games_whatif_counts_its_games_and_cancel_stops_it_inside_its_on
     assert cancelled_by_the_next_polls(client, job)["state"] == "cancelled"
 
 
+def test_a_run_no_page_asks_about_is_cancelled_as_a_closed_tab(tmp_path):
+    client = make_client(tmp_path, abandon_after=0.5)
+    job = whatif(client, 20_000, "games").json()["id"]
+    time.sleep(2.5)                                   # the watch looks every second
+    assert client.get(f"/api/jobs/{job}").json()["state"] == "cancelled"
+
+
 def test_cancel_stops_a_report_inside_the_section_that_runs(tmp_path):
     client = make_client(tmp_path)
     r = client.post("/api/hit-the-deck/report", json={"hands": "1000", "seed": "3"})
@@ -154,3 +161,31 @@ def test_cancel_stops_a_report_inside_the_section_that_runs(tmp_path):
     stopped = cancelled_by_the_next_polls(client, job)
     assert stopped["state"] == "cancelled" and stopped["detail"] == status["detail"]     # inside that section
     assert not any(tmp_path.iterdir())                                  # no report folder, no half-written one
+
+
+def test_a_stopped_parallel_run_ends_at_once_and_leaves_another_runs_chunks_alone():
+    """Two runs share joblib's two workers; the first is stopped once it has counted games (its
+    chunks hear the run's stop file): it ends, and the second still gives the numbers of a run
+    played alone in this process (joblib's pool was not ended under it)."""
+    import pandas as pd
+
+    from moonshot.analysis.common import make_setup, simulate
+    from moonshot.simulator import stopping
+    setup = make_setup("hit-the-deck")
+    alone = simulate(setup, None, 300, 3, 1, chunk=50)
+    stop, out = threading.Event(), {}
+
+    def run(name: str, progress=None) -> None:
+        try:
+            with stopping.watching(stop=stop.is_set if name == "A" else None):
+                out[name] = simulate(setup, None, 300 if name == "B" else 5_000, 3 if name == "B" else 4, 2,
+                                     chunk=50, progress=progress)
+        except stopping.Stopped:
+            out[name] = "stopped"
+    a = threading.Thread(target=run, args=("A", lambda n: stop.set()))
+    b = threading.Thread(target=run, args=("B",))
+    a.start(), b.start()
+    a.join(60), b.join(120)
+    assert out["A"] == "stopped"
+    for name, table in alone.tables.items():
+        pd.testing.assert_frame_equal(out["B"].tables[name], table)
