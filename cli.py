@@ -1,7 +1,8 @@
 """moonshot command line: `moonshot <verb> <game> [options]`.
 
 Bad input of any kind ends with one line on stderr naming the value and what is accepted, exit
-code 2, and no output file left behind. Ctrl-C stops cleanly (exit 130), also leaving nothing.
+code 2, and no output file left behind. Ctrl-C stops cleanly (exit 130), and so does a plain `kill`
+(SIGTERM, exit 143), also leaving nothing (a --save store keeps its chunks and says how to resume).
 """
 from __future__ import annotations
 
@@ -459,6 +460,7 @@ def rules_lab(ctx: typer.Context, game: str, players: Optional[int] = PlayersOpt
     """Which house rules matter: every rules flag's other values (or --set rule sets) against the
     defaults on the same games and deals, ranked, with what each does to length, fairness and skill."""
     from moonshot.analysis.rules_lab import rules_lab as run, trial_seconds
+    from moonshot.simulator.eta import duration
     entry = inputs.game(game)
     fmt = inputs.out_format(format, out)
     games, hands = inputs.count("--games", games), inputs.count("--hands", hands)
@@ -469,7 +471,7 @@ def rules_lab(ctx: typer.Context, game: str, players: Optional[int] = PlayersOpt
         if not quiet and resume is None:          # a sweep can take minutes: say so before starting
             seconds = trial_seconds(setup, games, hands, strong, weak, sets, jobs)
             if seconds > 10:
-                print(f"moonshot: rules-lab: about {seconds / 60:.0f} min on {jobs} job(s) for {games:,} games and "
+                print(f"moonshot: rules-lab: about {duration(seconds)} on {jobs} job(s) for {games:,} games and "
                       f"{hands:,} hands per rule change (from a short trial of the defaults)", file=sys.stderr)
         with _progress(games + hands, quiet, "rules lab") as progress:
             result = run(setup, games, hands, seed, jobs, strong, weak, sets, progress)

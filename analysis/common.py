@@ -10,6 +10,7 @@ each arm builds fresh generators from the same chunk seeds (common random number
 from __future__ import annotations
 
 import threading
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Callable
@@ -19,6 +20,7 @@ import numpy as np
 from moonshot.analysis.result import Result
 from moonshot.analysis.words import clear_of_zero, effects, say, shift, stands_out, verdict
 from moonshot.analysis.stats import estimate
+from moonshot.simulator import stopping
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.flags import changed_flags, check_table
 from moonshot.simulator.games import GAMES, Game, get
@@ -305,9 +307,10 @@ def _match_chunk(setup: Setup, spec_a: str, spec_b: str, games: bool, seed: int,
     lineups = match_lineups(table.side_of_seat[:table.players], S, setup.strategy(spec_a), setup.strategy(spec_b))
     seeds = chunk_seeds(seed, index, setup.entry.streams)
     outs, unfinished, traces = [], [], []
-    for lineup in lineups:
+    for k, lineup in enumerate(lineups):
         if games:
-            g = hooks.play_games(setup, lineup, generators(seeds), size)
+            with _lineup_of(k, len(lineups)):
+                g = hooks.play_games(setup, lineup, generators(seeds), size)
             outs.append({"win": hooks.wins(setup, g)})
             unfinished.append(hooks.unfinished(g))
             traces.append([*outs[-1].values(), *hooks.game_length(g).values()])
@@ -325,6 +328,16 @@ def _match_chunk(setup: Setup, spec_a: str, spec_b: str, games: bool, seed: int,
     tally.add("match", one_row(size), metrics)
     tally.add("differs", one_row(size), {"differs": outcomes_differ(traces)})
     return tally
+
+
+def _lineup_of(k: int, lineups: int):
+    """While lineup (or arm) k of a match (what-if) chunk plays its games, the games it reports ended (stopping.games_done)
+    count as that share of the chunk: the bar moves through every lineup instead of filling up
+    with the first one's games."""
+    outer = stopping.current()
+    if outer is None or outer.steps is None:
+        return nullcontext()
+    return stopping.watching(steps=lambda done, of: outer.steps(k * of + done, lineups * of))
 
 
 def outcomes_differ(traces: list[list[np.ndarray]]) -> np.ndarray:
@@ -512,9 +525,10 @@ def _whatif_chunk(setup: Setup, variant: tuple[str, ...], games: bool, seed: int
     hooks = setup.hooks
     seeds = chunk_seeds(seed, index, setup.entry.streams)
     values = []
-    for arm in (setup, replace(setup, rule_args=variant)):
+    for k, arm in enumerate((setup, replace(setup, rule_args=variant))):
         if games:
-            values.append(game_values(arm, hooks.play_games(arm, arm.seats.strategies, generators(seeds), size)))
+            with _lineup_of(k, 2):
+                values.append(game_values(arm, hooks.play_games(arm, arm.seats.strategies, generators(seeds), size)))
         else:
             values.append(hooks.seat_outcomes(arm, hooks.play(arm, arm.seats.strategies, generators(seeds), size)))
     tally = Tally()

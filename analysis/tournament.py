@@ -28,6 +28,7 @@ from moonshot.analysis.result import Result
 from moonshot.analysis.words import say, stands_out
 from moonshot.analysis.stats import Z
 from moonshot.simulator.errors import BadInput
+from moonshot.simulator.eta import Parts
 
 ELO = 400 / np.log(10)
 PRIOR = 0.5          # a win and a loss of this weight added to every pair
@@ -142,8 +143,13 @@ def tournament(setup: Setup, specs, games: int, seed: int, jobs: int = 1, progre
     K = len(specs)
     S = setup.table.n_sides
     rows, a_win, same = [], {}, []
-    for i, j in combinations(range(K), 2):
-        res = match(setup, specs[i], specs[j], hands=None, games=games, seed=seed, jobs=jobs, progress=progress)
+    with Parts(K * (K - 1) // 2, "pairs") as clock:        # says the tournament's time, if long
+        results = []
+        for i, j in combinations(range(K), 2):
+            results.append(((i, j), match(setup, specs[i], specs[j], hands=None, games=games, seed=seed, jobs=jobs,
+                                          progress=progress)))
+            clock.part_done()
+    for (i, j), res in results:
         table = res.tables["match"].set_index("metric")
         for metric in PAIR_METRICS:
             r = table.loc[metric]

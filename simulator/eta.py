@@ -8,6 +8,7 @@ import os
 import sys
 import threading
 import time
+from contextvars import ContextVar
 
 SAY_TIME_OVER = 180.0            # seconds: a run estimated longer says so after its first chunk
 SAY_SIZE_OVER = 1_000_000_000    # bytes: a --history estimated bigger says so before its first lines
@@ -15,9 +16,9 @@ now = time.monotonic             # the clock (tests step it)
 
 
 def duration(seconds: float) -> str:
-    """'45 s', '12 min', '3 h 20 min', '4 days 6 h'."""
-    if seconds < 60:
-        return f"{seconds:.0f} s"
+    """'45 s', '12 min', '3 h 20 min', '4 days 6 h' (never '0 s' or '0 min': at least '1 s')."""
+    if seconds < 59.5:
+        return f"{max(1, round(seconds))} s"
     minutes = round(seconds / 60)
     if minutes < 60:
         return f"{minutes} min"
@@ -30,6 +31,9 @@ def duration(seconds: float) -> str:
 
 def size(n_bytes: float) -> str:
     return f"{n_bytes / 1e9:,.1f} GB" if n_bytes >= 1e9 else f"{n_bytes / 1e6:,.0f} MB"
+
+
+_in_parts: ContextVar[bool] = ContextVar("eta_in_parts", default=False)   # inside a Parts (see there)
 
 
 class Clock:
@@ -50,6 +54,7 @@ class Clock:
         self.first_done = None
         self.done = 0
         self.said = False                       # the estimate, said once
+        self.quiet = _in_parts.get()            # a part of a bigger run (read here: the watch is another thread)
         self.watch = threading.Timer(SAY_TIME_OVER, self.still_running)
         self.watch.daemon = True
 
@@ -62,7 +67,7 @@ class Clock:
 
     def still_running(self) -> None:
         """SAY_TIME_OVER has passed and the first chunk is not done: at least that long per round."""
-        if self.done == 0:
+        if self.done == 0 and not self.quiet:
             took = now() - self.start
             print(f"moonshot: note: this run will take at least {duration(took * self.rounds)} in all: its first "
                   f"chunk is still running after {duration(took)} ({self._chunks()})", file=sys.stderr, flush=True)
@@ -79,7 +84,7 @@ class Clock:
             self._say(t - self.start + (t - self.first_done) * (self.rounds - 2))
 
     def _say(self, estimate: float) -> None:
-        if estimate > SAY_TIME_OVER and not self.said:
+        if estimate > SAY_TIME_OVER and not self.said and not self.quiet:
             self.said = True
             print(f"moonshot: note: this run will take about {duration(estimate)} in all ({self._chunks()}; timed on "
                   f"the first {self.done})", file=sys.stderr, flush=True)
@@ -87,6 +92,43 @@ class Clock:
     def _chunks(self) -> str:
         # the run's total in its chunks ("3,000 in 12 chunks"), not "12 chunks of 3,000"
         return f"{self.total:,} in {self.chunks:,} chunk{'s' * (self.chunks > 1)}, {self.parallel} at a time"
+
+
+class Parts:
+    """A run made of `parts` like runs one after another (a tournament's pairs), each with its own
+    Clock: their notes would each speak of one part as if it were the run, so inside a Parts they say
+    nothing, and the Parts says the whole run's time once: after its first part (that part's time
+    for each), or, if the first part is still running after SAY_TIME_OVER, the least it will take.
+    Used as a context manager; `part_done()` after each part."""
+
+    def __init__(self, parts: int, what: str):
+        self.parts, self.what, self.done, self.start = parts, what, 0, now()
+        self.watch = threading.Timer(SAY_TIME_OVER, self.still_running)
+        self.watch.daemon = True
+
+    def __enter__(self) -> "Parts":
+        self.token = _in_parts.set(True)
+        self.watch.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.watch.cancel()
+        _in_parts.reset(self.token)
+
+    def still_running(self) -> None:
+        if self.done == 0 and self.parts > 1:
+            took = now() - self.start
+            print(f"moonshot: note: this run will take at least {duration(took * self.parts)} in all: the first of "
+                  f"its {self.parts} {self.what} is still running after {duration(took)}", file=sys.stderr, flush=True)
+
+    def part_done(self) -> None:
+        self.watch.cancel()
+        self.done += 1
+        if self.done == 1 and self.parts > 1:
+            estimate = (now() - self.start) * self.parts
+            if estimate > SAY_TIME_OVER:
+                print(f"moonshot: note: this run will take about {duration(estimate)} in all ({self.parts} "
+                      f"{self.what}; timed on the first)", file=sys.stderr, flush=True)
 
 
 def say_history_size(path, lines: list[str], total: int) -> None:
