@@ -37,6 +37,7 @@ class Game:
     behaviour: int = 1           # bumped whenever the same seed would give other numbers (simulator/versions.py)
     listed: int = 99             # its place in lists (help, "accepted: ..."): the product's own order
     options: tuple[str, ...] = ()  # the game's own options beyond the shared ones: "profile" (--profile)
+    review: str | None = None    # module with decisions(record, ...): `moonshot review`'s per-game hook
     page_module: str | None = None  # its parts of `moonshot serve`'s pages; None: the package's `page` module
 
     @property
