@@ -46,6 +46,7 @@ class Session:
         self.prompt: dict | None = None
         self.record: dict | None = None
         self.error: str | None = None
+        self._summary: dict | None = None
         self._played = False                   # the hand has been played up to answers' end
         self._lock = threading.Lock()          # one replay at a time
         self.touched = time.monotonic()
@@ -89,7 +90,9 @@ class Session:
             if self.error is not None:
                 return {**out, "state": "failed", "error": self.error}
             if self.record is not None:
-                return {**out, "state": "over", "summary": self.adapter.summary(self.record)}
+                if self._summary is None:              # the replay's text, worked out once
+                    self._summary = self.adapter.summary(self.record)
+                return {**out, "state": "over", "summary": self._summary}
             return {**out, "state": "your turn", "prompt": self.prompt}
 
     def answer(self, turn: int, choice: Any) -> dict:
