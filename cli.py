@@ -584,9 +584,10 @@ def rules(game: str, format: str = typer.Option("table", "--format", "-f", help=
         return
     if format != "table":
         raise BadInput(f"unknown --format {format!r}; accepted: table, json")
-    for r in rows:
-        default = str(r["default"]).lower() if isinstance(r["default"], bool) else r["default"]
-        print(f"{r['flag']}  (default {default}; {r['rules_id']})\n    accepted: {r['accepted']}\n    {r['meaning']}")
+    from moonshot.simulator.flags import as_text
+    for f, r in zip(FLAGS, rows):
+        print(f"{r['flag']}  (default {as_text(f.default)}; {r['rules_id']})\n    accepted: {r['accepted']}\n    "
+              f"{r['meaning']}")
 
 
 @app.command()

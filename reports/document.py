@@ -26,7 +26,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from moonshot.analysis.words import NO_SPREAD_NOTE, any_no_spread, plain  # noqa: E402
-from moonshot.reports.text import pivot_estimates  # noqa: E402
+from moonshot.reports.text import pivot_estimates, zero_everywhere, zero_note  # noqa: E402
 from moonshot.simulator.errors import BadInput  # noqa: E402
 from moonshot.simulator.files import ordinary  # noqa: E402
 
@@ -223,9 +223,13 @@ class Document:
         from moonshot.reports.glossary import label
         self.tables[name] = df
         view = df if shown is None or "metric" not in df.columns else df[df["metric"].isin(shown)]
+        zero = zero_everywhere(view)                # a column of zeros: left out, and said so under the table
+        view = view[~view["metric"].isin(zero)] if zero else view
         pivoted = pivot_estimates(view, lambda m: label(self.game, m))
         pivoted = pivoted.rename(columns=lambda c: label(self.game, str(c)))
         self.blocks.append(("table", (name, pivoted, caption)))
+        if zero:
+            self.note(zero_note(self.game, zero))
         if any_no_spread(df) and ("note", NO_SPREAD_NOTE) not in self.blocks:
             self.note(NO_SPREAD_NOTE)            # once, under the first table that shows such a cell
 

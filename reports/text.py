@@ -37,18 +37,42 @@ def pivot_estimates(df: pd.DataFrame, labels=None) -> pd.DataFrame:
     return table.rename(columns=labels).reset_index()
 
 
+def zero_everywhere(df: pd.DataFrame) -> list[str]:
+    """The metrics of a long estimates table that are exactly 0, interval and all, in every row
+    (P(unfinished) where no game reached the cap), when some other metric is not: a column of
+    zeros a player need not read. JSON, CSV and Parquet keep them."""
+    if not {"metric", "estimate", "ci_low", "ci_high"} <= set(df.columns):
+        return []
+    zero = (df[["estimate", "ci_low", "ci_high"]] == 0).all(axis=1).groupby(df["metric"], sort=False).all()
+    return list(zero[zero].index) if not zero.all() else []
+
+
+def zero_note(game: str | None, metrics: list[str]) -> str:
+    from moonshot.reports.glossary import label
+    names = ", ".join(label(game, m) for m in metrics)
+    return (f"{names} {'is' if len(metrics) == 1 else 'are'} 0 in every row, so left out of the table (the CSV "
+            "and JSON keep it).")
+
+
 def _tables(result: Result):
-    """(name, legend, the table as a player reads it) for each table of the result: the same cells
-    in the terminal and in HTML (a notebook's display)."""
+    """(name, legend, the table as a player reads it, its zero-everywhere metrics) for each table of
+    the result: the same cells in the terminal and in HTML (a notebook's display)."""
     from moonshot.reports.glossary import label
     game = result.meta.get("game")
     for name, df in result.tables.items():
         legend = "estimate [95% interval]; n = sample size" if "ci_low" in df.columns else ""
-        yield name, legend, pivot_estimates(df, lambda m: label(game, m)).rename_axis(columns=None)
+        zero = zero_everywhere(df)
+        shown = pivot_estimates(df[~df["metric"].isin(zero)] if zero else df, lambda m: label(game, m))
+        yield name, legend, shown.rename(columns=lambda c: label(game, str(c))).rename_axis(columns=None), zero
 
 
 def _notes(result: Result) -> list[str]:
-    return result.notes + ([NO_SPREAD_NOTE] if any(any_no_spread(df) for df in result.tables.values()) else [])
+    """The result's notes in a player's words (no metric names), and what the tables left out."""
+    from moonshot.reports.glossary import in_words
+    game = result.meta.get("game")
+    zero = list(dict.fromkeys(m for df in result.tables.values() for m in zero_everywhere(df)))
+    notes = result.notes + ([NO_SPREAD_NOTE] if any(any_no_spread(df) for df in result.tables.values()) else [])
+    return [in_words(game, n) for n in notes] + ([zero_note(game, zero)] if zero else [])
 
 
 def _meta(result: Result) -> str:
@@ -56,15 +80,15 @@ def _meta(result: Result) -> str:
 
 
 def render_table(result: Result) -> str:
-    from moonshot.reports.glossary import glossary_lines, strategy_lines
+    from moonshot.reports.glossary import glossary_lines, in_words, strategy_lines
     game = result.meta.get("game")
     out = [result.title, "=" * len(result.title), _meta(result)]
     out += strategy_lines(game, result.meta.get("strategies"))
-    for name, legend, shown in _tables(result):
+    for name, legend, shown, _ in _tables(result):
         out += ["", f"{name}{f'  ({legend})' if legend else ''}", ""]
         out.append(shown.to_string(index=False, float_format=plain))
     if result.findings:
-        out += ["", "What it found:"] + [f"  {f}" for f in result.findings]
+        out += ["", "What it found:"] + [f"  {in_words(game, f)}" for f in result.findings]
     notes = _notes(result)
     if notes:
         out.append("")
@@ -78,12 +102,13 @@ def render_table(result: Result) -> str:
 def render_html(result: Result) -> str:
     """The terminal's output as an HTML fragment (a notebook shows a Result so): title, findings,
     the tables with the same cells, notes and the run; every text escaped."""
-    from moonshot.reports.glossary import strategy_lines
+    from moonshot.reports.glossary import in_words, strategy_lines
     e = html.escape
     parts = [f"<h3>{e(result.title)}</h3>"]
     if result.findings:
-        parts.append("<ul>" + "".join(f"<li>{e(f)}</li>" for f in result.findings) + "</ul>")
-    for name, legend, shown in _tables(result):
+        parts.append("<ul>" + "".join(f"<li>{e(in_words(result.meta.get('game'), f))}</li>" for f in result.findings)
+                     + "</ul>")
+    for name, legend, shown, _ in _tables(result):
         parts.append(f"<h4>{e(name)}{f' <small>({e(legend)})</small>' if legend else ''}</h4>")
         parts.append(shown.to_html(index=False, escape=True, float_format=plain, border=0))
     lines = [*strategy_lines(result.meta.get("game"), result.meta.get("strategies")), *_notes(result)]

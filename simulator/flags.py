@@ -94,7 +94,7 @@ def apply_rule_args(rules: Any, flags: Sequence[Flag], args: Sequence[str]) -> A
         key, text = key.strip(), text.strip()
         if not sep:
             raise BadInput(f"rule {short(arg)} is not of the form flag=value, "
-                           f"e.g. {flags[0].name}={format_value(flags[0].default)}")
+                           f"e.g. {flags[0].name}={as_text(flags[0].default)}")
         if key not in by_name and prefix + key in by_name:
             key = prefix + key
         flag = by_name.get(key)
@@ -105,10 +105,22 @@ def apply_rule_args(rules: Any, flags: Sequence[Flag], args: Sequence[str]) -> A
         except (ValueError, TypeError):
             raise BadInput(f"bad value {short(text)} for {flag.name}; accepted: {flag.accepted}") from None
         if flag.field in changes and changes[flag.field] != value:
-            raise BadInput(f"{flag.name} is given twice with different values ({format_value(changes[flag.field])} "
-                           f"and {format_value(value)}); accepted: one value per flag")
+            raise BadInput(f"{flag.name} is given twice with different values ({as_text(changes[flag.field])} "
+                           f"and {as_text(value)}); accepted: one value per flag")
         changes[flag.field] = value
     return dataclasses.replace(rules, **changes)
+
+
+def as_text(value: Any) -> str:
+    """A flag value as it is written in --rule flag=VALUE (what a player reads: never a Python tuple
+    or True): a tuple comma-separated, a switch true/false, no value "off"."""
+    if value is None:
+        return "off"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, (tuple, list)):
+        return ",".join(as_text(v) for v in value)
+    return str(format_value(value))
 
 
 def format_value(value: Any) -> Any:

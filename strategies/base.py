@@ -25,6 +25,7 @@ import importlib.util
 import inspect
 import math
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -55,8 +56,15 @@ def register(game: str, name: str) -> Callable[[type], type]:
 
 
 def rule_of_thumb(cls: type) -> str:
-    doc = inspect.getdoc(cls) or ""
-    return " ".join(doc.split("\n\n")[0].split())
+    """The first paragraph of the class's docstring, one line, with the module's number constants it
+    names (ENDGAME) said as their values: a player reads "within 40 points", not a code name."""
+    doc = " ".join((inspect.getdoc(cls) or "").split("\n\n")[0].split())
+    module = vars(sys.modules.get(cls.__module__, object))
+
+    def value(m: re.Match) -> str:
+        v = module.get(m[0])
+        return f"{v:g}" if isinstance(v, (int, float)) and not isinstance(v, bool) else m[0]
+    return re.sub(r"\b[A-Z][A-Z0-9_]{2,}\b", value, doc)
 
 
 def _convert(key: str, text: str, default: Any, bounds: tuple | None = None) -> Any:
