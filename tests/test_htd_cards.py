@@ -81,7 +81,7 @@ def test_parse_hand():
 
 
 def test_demand_names():
-    assert deck.demand_name(-1) == "none" and deck.demand_name(3) == "Number(4)" and deck.demand_name(6) == "Colour(G)"
+    assert deck.demand_name(-1) == "none" and deck.demand_name(3) == "number 4" and deck.demand_name(6) == "colour G"
 
 
 # ---------------------------------------------------------------------------- rules flags

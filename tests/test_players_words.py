@@ -45,3 +45,10 @@ def test_rules_show_values_as_they_are_typed(capsys):
 def test_strategies_say_constants_as_their_values(capsys):
     code, out, _ = run(["strategies", "hit-the-deck"], capsys)
     assert code == 0 and "ENDGAME" not in out and "within 40 points of the target" in out
+
+
+def test_a_replay_says_the_demand_as_a_player_does(tmp_path, capsys):
+    hist = tmp_path / "h.jsonl"
+    assert run(["simulate", "hit-the-deck", "-n", "30", "--history", hist, "-q"], capsys)[0] == 0
+    code, out, _ = run(["replay", hist], capsys)
+    assert code == 0 and "demand number " in out and "Number(" not in out and "Colour(" not in out

@@ -168,9 +168,9 @@ SLAP_KIND = np.array([{NUMBER: 0, CUT: 1, FLIP: 1, HTD_N: 2, HTD_C: 2, HTD_H: -1
 
 
 def demand_name(demand: int) -> str:
-    """``none``, ``Number(4)``, ``Colour(G)``."""
+    """``none``, ``number 4``, ``colour G``: as a player says it (replays, the play page, errors)."""
     if demand < 0:
         return "none"
     if demand < COLOUR_DEMAND:
-        return f"Number({demand + 1})"
-    return f"Colour({COLOURS[demand - COLOUR_DEMAND]})"
+        return f"number {demand + 1}"
+    return f"colour {COLOURS[demand - COLOUR_DEMAND]}"
