@@ -186,12 +186,24 @@ class RolloutPlay:
     def values(self, view: PlayView, rng) -> np.ndarray:
         """(n, 5) the mean chips the mover's side gains after playing each slot (-inf where
         illegal), over the same worlds for every candidate. moonshot serve's hint panel shows them."""
+        cand_game, cand_slot, after, side = self.playouts(view, rng)
+        chips = np.asarray(view.chips)
+        rows, mine = np.arange(len(cand_game)), side[cand_game]
+        gain = after[rows, :, mine].astype(float) - chips[cand_game, mine][:, None]       # (candidates, worlds)
+        value = np.full((len(view), deck.HAND_SIZE), -np.inf)
+        value[cand_game, cand_slot] = gain.mean(axis=1)
+        return value
+
+    def playouts(self, view: PlayView, rng):
+        """Every legal slot of every game played out in the same `worlds` deals: (cand_game,
+        cand_slot) one row per candidate, after (candidates, worlds, sides) each side's chips at the
+        round's end, and side (n,) the side whose chips count for the mover (`moonshot review`
+        reads the worlds one by one)."""
         table = view.table
         n, W, H = len(view), self.worlds, table.hands_dealt
         hands, live = deal_worlds(view, rng, W)
         legal = np.asarray(view.legal)                                     # (n, 5)
         cand_game, cand_slot = np.nonzero(legal)                            # one row per candidate
-        m = len(cand_game) * W
         g = np.repeat(cand_game, W)
         w = np.tile(np.arange(W), len(cand_game))
         seat = np.asarray(view.seat).astype(np.intp)
@@ -208,8 +220,4 @@ class RolloutPlay:
         st = replayed.with_hands(g, hands[g, w], live[g, w])
         policies = [self.policy] * table.players
         after = engine.play_on(run_at, st, policies, rng, first_slot=np.repeat(cand_slot, W)).chips_after
-        gain = after[np.arange(m), side[g]].astype(float) - chips[g, side[g]]
-        mean = gain.reshape(len(cand_game), W).mean(axis=1)
-        value = np.full((n, deck.HAND_SIZE), -np.inf)
-        value[cand_game, cand_slot] = mean
-        return value
+        return cand_game, cand_slot, after.reshape(len(cand_game), W, -1), side
