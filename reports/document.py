@@ -26,7 +26,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from moonshot.analysis.words import NO_SPREAD_NOTE, any_no_spread, plain  # noqa: E402
-from moonshot.reports.text import pivot_estimates, zero_everywhere, zero_note  # noqa: E402
+from moonshot.reports.text import pivot_estimates, with_thousands, zero_everywhere, zero_note  # noqa: E402
 from moonshot.simulator.errors import BadInput  # noqa: E402
 from moonshot.simulator.files import ordinary  # noqa: E402
 
@@ -225,7 +225,7 @@ class Document:
         view = df if shown is None or "metric" not in df.columns else df[df["metric"].isin(shown)]
         zero = zero_everywhere(view)                # a column of zeros: left out, and said so under the table
         view = view[~view["metric"].isin(zero)] if zero else view
-        pivoted = pivot_estimates(view, lambda m: label(self.game, m))
+        pivoted = with_thousands(pivot_estimates(view, lambda m: label(self.game, m)))
         pivoted = pivoted.rename(columns=lambda c: label(self.game, str(c)))
         self.blocks.append(("table", (name, pivoted, caption)))
         if zero:

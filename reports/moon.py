@@ -15,6 +15,7 @@ from moonshot.reports.document import FLOOR, begin, finish, integer_ticks, metri
 EXAMPLE_HAND = "6-6 6-5 6-4 6-2 5-5 3-3 1-1"
 WHATIF_RULE = "moon.bid_success=strictly_greater"
 STRONG = analysis.STRONG     # the search player in every seat in the strong-play section
+DODGE = 0.15                 # bid_success: the x offset between neighbouring bids' points (trump counts are 1 apart)
 STRONG_SHARE = 200           # the strong-play run: hands / 200 (1,000 hands at the default --hands, ~140 CPU-s)
 
 
@@ -32,7 +33,8 @@ def bid_success_figure(by_class: pd.DataFrame):
     for i, (bid, g) in enumerate(d.groupby("bid")):
         p, lo, hi = wilson(g["made"].to_numpy(), g["n"].to_numpy())
         cell = pd.DataFrame({"estimate": p, "ci_low": lo, "ci_high": hi, "n": g["n"].to_numpy()})
-        points(ax, g["trump_tiles"].to_numpy() + (i - len(bids) / 2) * 0.08, cell,
+        # dodged side by side, centred on the count: bids of the same count (4 and 5 at 3 trumps) never cover each other
+        points(ax, g["trump_tiles"].to_numpy() + (i - (len(bids) - 1) / 2) * DODGE, cell,
                label=f"bid {'21' if bid == 21 else bid}")
     ax.set_xlabel("tiles of the named number trump in the dealt hand (its double included)")
     ax.set_ylabel("P(make) (%)")
@@ -51,16 +53,16 @@ def hand_heatmap(grid: pd.DataFrame, hand: str):
         d = metric(grid, name)
         table = d.pivot(index="trump", columns="bid", values="estimate")
         order = [t for t in ["0", "1", "2", "3", "4", "5", "6", "doubles", "notrump"] if t in table.index]
-        table = table.loc[order]
-        vmax = 1 if name == "p_make" else max(abs(np.nanmin(table.to_numpy())), abs(np.nanmax(table.to_numpy())))
+        table = table.loc[order] * (100 if name == "p_make" else 1)          # P(make) in percent, as the tables say
+        vmax = 100 if name == "p_make" else max(abs(np.nanmin(table.to_numpy())), abs(np.nanmax(table.to_numpy())))
         im = ax.imshow(table.to_numpy(), cmap=cmap, aspect="auto", vmin=0 if name == "p_make" else -vmax, vmax=vmax)
         ax.set_xticks(range(len(table.columns)), table.columns)
         ax.set_yticks(range(len(table.index)), table.index)
         ax.set_xlabel("bid")
         ax.set_ylabel("trump")
         for (i, j), v in np.ndenumerate(table.to_numpy()):
-            ax.text(j, i, f"{v:.2f}" if name == "p_make" else f"{v:+.1f}", ha="center", va="center", fontsize=7)
-        fig.colorbar(im, ax=ax, label=label)
+            ax.text(j, i, f"{v:.0f}%" if name == "p_make" else f"{v:+.1f}", ha="center", va="center", fontsize=7)
+        fig.colorbar(im, ax=ax, label=label + (" (%)" if name == "p_make" else ""))
         ax.set_title(label)
     fig.suptitle(f"Bidding on {hand}")
     fig.tight_layout()

@@ -37,7 +37,7 @@ def rules_lab_figure(result):
         ax.grid(alpha=0.3)
     for ax in axes[:, 0]:
         ax.set_yticks(y, rules, fontsize=7)
-        ax.invert_yaxis()
+    axes[0, 0].invert_yaxis()      # once: the panels share y, so inverting each row's would undo it on every second row
     for ax in list(axes.flat)[len(metrics):]:
         ax.set_visible(False)
     k = result.meta.get("corrected_for", "?")

@@ -80,6 +80,10 @@ def tricks_figure(dist: pd.DataFrame):
     err = [est - 100 * d["ci_low"].to_numpy(), 100 * d["ci_high"].to_numpy() - est]
     colors = ["#2a6fbb" if t in (1, 3) else "#e58e26" if t == 5 else "#999" for t in d["tricks"]]
     ax.bar(d["tricks"], est, yerr=err, capsize=3, color=colors)
+    # a share too small to show as a bar (5 tricks: well under 1%) gets a dot of its colour on top, so
+    # the orange the title names can be seen
+    tiny = est < 0.03 * max(est)
+    ax.scatter(d["tricks"].to_numpy()[tiny], est[tiny], s=36, color=np.asarray(colors)[tiny], zorder=3)
     for t, v, top in zip(d["tricks"], est, est + err[1]):       # each share written on: 5 tricks is a sliver
         ax.text(t, top, f"{v:.2g}%", ha="center", va="bottom", fontsize=8)
     ax.set_ylim(0, 1.15 * max(est + err[1]))

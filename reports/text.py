@@ -25,7 +25,8 @@ def pivot_estimates(df: pd.DataFrame, labels=None) -> pd.DataFrame:
         return df
     labels = labels or (lambda m: m)
     keys = [c for c in df.columns if c not in ESTIMATE_COLS]
-    cell = df.apply(value, axis=1)
+    # a paired difference (d_*) carries its sign whatever its unit: chips like percentage points
+    cell = df.apply(lambda row: value(row, signed=True if str(row["metric"]).startswith("d_") else None), axis=1)
     frame = df.assign(cell=cell)
     if not keys:   # one row per metric
         shown = frame[["metric", "cell", "n"]].rename(columns={"cell": "estimate [95% interval]"})
@@ -62,8 +63,15 @@ def _tables(result: Result):
     for name, df in result.tables.items():
         legend = "estimate [95% interval]; n = sample size" if "ci_low" in df.columns else ""
         zero = zero_everywhere(df)
-        shown = pivot_estimates(df[~df["metric"].isin(zero)] if zero else df, lambda m: label(game, m))
+        shown = with_thousands(pivot_estimates(df[~df["metric"].isin(zero)] if zero else df, lambda m: label(game, m)))
         yield name, legend, shown.rename(columns=lambda c: label(game, str(c))).rename_axis(columns=None), zero
+
+
+def with_thousands(table: pd.DataFrame) -> pd.DataFrame:
+    """The sample sizes written as the prose writes counts ("25,000", never "2500" beside it)."""
+    if "n" in table.columns and pd.api.types.is_numeric_dtype(table["n"]):
+        return table.assign(n=[f"{int(v):,}" if pd.notna(v) else "" for v in table["n"]])
+    return table
 
 
 def _notes(result: Result) -> list[str]:

@@ -177,3 +177,85 @@ def test_a_clean_figure_passes():
 def _frame(est):
     import pandas as pd
     return pd.DataFrame({"estimate": est, "ci_low": est - 0.05, "ci_high": est + 0.05, "n": 100})
+
+
+# --- the figures the issue "A newcomer's first hour" named ---------------------------------------
+
+def _ranked(rules, metrics):
+    import pandas as pd
+    rows = [{"rule": r, "metric": m, "estimate": 0.01 * k, "n": 100, "ci_low": 0.01 * k - 0.005,
+             "ci_high": 0.01 * k + 0.005, "kind": "change"} for k, r in enumerate(rules) for m in metrics]
+    return pd.DataFrame(rows)
+
+
+def test_house_rules_draw_rank_one_at_the_top_in_every_row_of_panels():
+    """Hit the Deck's house_rules.png has two rows of panels (more measures than Shoot the Moon's):
+    inverting the shared y axis once per row turned it back on every second row (rank 1 at the
+    bottom while the caption says top first)."""
+    from moonshot.analysis.result import Result
+    from moonshot.reports.rules_lab import rules_lab_figure
+    rules = ["htd.a=1", "htd.b=2", "htd.c=3"]
+    for measures in (2, 4, 5):
+        res = Result("lab", {"game": "hit-the-deck", "corrected_for": 3},
+                     {"ranked": _ranked(rules, [f"d_m{i}" for i in range(measures)])})
+        fig = rules_lab_figure(res)
+        assert rank_one_on_top(fig) == [], measures
+        plt.close(fig)
+
+
+def rank_one_on_top(fig) -> list[str]:
+    """A ranked figure's problems with its order: on every panel the first row (rank 1, y = 0) must be
+    drawn above the last (tests/test_reports.py runs this on each report's house_rules.png too)."""
+    fig.canvas.draw()
+    found = []
+    for i, ax in enumerate(fig.axes):
+        rows = len(ax.get_yticks())
+        first, last = ax.transData.transform([(0, 0), (0, max(rows - 1, 1))])[:, 1]
+        if ax.get_visible() and not first > last:
+            found.append(f"axes {i} draws rank 1 at the bottom")
+    return found
+
+
+def test_the_example_hand_shows_p_make_in_percent():
+    import pandas as pd
+    from moonshot.reports.moon import hand_heatmap
+    grid = pd.DataFrame([{"trump": t, "bid": b, "metric": m, "estimate": v, "n": 100, "ci_low": v, "ci_high": v,
+                          "kind": "mean"}
+                         for t in ("6", "doubles") for b in (4, 5)
+                         for m, v in (("p_make", 0.25 * b / 5), ("score", 1.5))])
+    fig = hand_heatmap(grid, "6-6 6-5")
+    cells = [t.get_text() for t in fig.axes[0].texts]
+    assert cells and all(c.endswith("%") for c in cells) and "20%" in cells
+    assert fig.axes[0].images[0].get_clim() == (0, 100)
+    plt.close(fig)
+
+
+def test_the_five_trick_share_is_seen_however_small():
+    import pandas as pd
+    from moonshot.reports.shoot_the_moon import tricks_figure
+    share = [0.2, 0.35, 0.25, 0.15, 0.049, 0.001]
+    dist = pd.DataFrame({"side": 0, "tricks": range(6), "estimate": share, "ci_low": [s * 0.9 for s in share],
+                         "ci_high": [s * 1.1 for s in share], "n": 1000})
+    fig = tricks_figure(dist)
+    fig.set_dpi(DPI)
+    ax = fig.axes[0]
+    dots = [c for c in ax.collections if isinstance(c, PathCollection)]
+    orange = matplotlib.colors.to_rgba("#e58e26")
+    assert any(list(c.get_offsets()[:, 0]) == [5] and np.allclose(c.get_facecolor()[0], orange) for c in dots)
+    plt.close(fig)
+
+
+def test_bids_of_the_same_trump_count_stand_apart():
+    import pandas as pd
+    from moonshot.reports.moon import bid_success_figure
+    rows = [{"trump_kind": "number", "bid": b, "trump_tiles": t, "metric": "p_make", "estimate": 0.6, "n": 2000,
+             "ci_low": 0.58, "ci_high": 0.62, "kind": "proportion"} for b in (4, 5, 6, 21) for t in (2, 3, 4)]
+    fig = bid_success_figure(pd.DataFrame(rows))
+    fig.set_dpi(DPI)
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    xs = sorted(ax.transData.transform([(x, 0) for c in ax.collections if isinstance(c, PathCollection)
+                                        for x, _ in c.get_offsets() if abs(x - 3) < 0.5])[:, 0])
+    widest = np.sqrt(72) * DPI / 72                          # points()'s largest marker, in pixels
+    assert len(xs) == 4 and min(np.diff(xs)) >= widest
+    plt.close(fig)

@@ -28,13 +28,13 @@ def build(game, out, seed=3) -> dict[str, list[str]]:
     """The game's tiny report in `out`: {figure: its problems at saved size (tests/test_figures.py)}."""
     from moonshot.analysis import rules_lab
     from moonshot.reports import document
-    from tests.test_figures import problems
+    from tests.test_figures import problems, rank_one_on_top
     seen: dict[str, list[str]] = {}
     save = document.Document.figure
     sweep = rules_lab.sweep_arms
 
     def checked(self, name, fig, caption):
-        seen[name] = problems(fig)
+        seen[name] = problems(fig) + (rank_one_on_top(fig) if name == "house_rules" else [])   # "top first"
         save(self, name, fig, caption)
 
     hands, floor, strong_share = SIZES[game]
