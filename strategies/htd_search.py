@@ -221,17 +221,8 @@ class RolloutPlay:
         W, P = len(worlds), view.players
         g = np.repeat(cand_game, W)
         w = np.tile(worlds, len(cand_game))
+        score = self.play_out(view, world, keys, cand_game, cand_col, passed, rng, worlds).reshape(-1, P)
         seat = np.asarray(view.seat).astype(np.intp)
-        cur = seat[g]
-        if passed:
-            cur = (cur + np.asarray(view.direction)[g]) % P
-        table = playout_table(P, view.rules, self.horizon)
-        st = position(table, world["hands"][g, w], world["draw"][g, w], world["dn"][g], world["disc"][g, w],
-                      world["sn"][g], np.asarray(view.demand)[g], np.asarray(view.direction)[g], cur,
-                      np.asarray(view.seen)[g], np.asarray(view.scores)[g], keys[g, w], world["known"][g])
-        policy = self.policy if passed else _FirstForced(self.policy, np.repeat(cand_col, W).astype(np.intp))
-        res = play_on(table, st, [policy] * P, rng)
-        score = res["score"].astype(float)
         me = seat[g]
         mine = score[np.arange(len(g)), me]
         if self.value == "hand":
@@ -246,6 +237,25 @@ class RolloutPlay:
             if end.any():
                 cost[end] = -win_chance(view, g[end], score[end], world["futures"][g[end], w[end]])
         return cost.reshape(len(cand_game), W)
+
+    def play_out(self, view: PlayView, world: dict, keys, cand_game, cand_col, passed: bool, rng,
+                 worlds: np.ndarray) -> np.ndarray:
+        """(options, len(worlds), players) every seat's penalty points for the hand when the option
+        is taken in each of those worlds (`moonshot review` reads them world by world)."""
+        W, P = len(worlds), view.players
+        g = np.repeat(cand_game, W)
+        w = np.tile(worlds, len(cand_game))
+        seat = np.asarray(view.seat).astype(np.intp)
+        cur = seat[g]
+        if passed:
+            cur = (cur + np.asarray(view.direction)[g]) % P
+        table = playout_table(P, view.rules, self.horizon)
+        st = position(table, world["hands"][g, w], world["draw"][g, w], world["dn"][g], world["disc"][g, w],
+                      world["sn"][g], np.asarray(view.demand)[g], np.asarray(view.direction)[g], cur,
+                      np.asarray(view.seen)[g], np.asarray(view.scores)[g], keys[g, w], world["known"][g])
+        policy = self.policy if passed else _FirstForced(self.policy, np.repeat(cand_col, W).astype(np.intp))
+        res = play_on(table, st, [policy] * P, rng)
+        return res["score"].astype(float).reshape(len(cand_game), W, P)
 
     def _game_wins(self, view: PlayView, g: np.ndarray, score: np.ndarray, rng) -> np.ndarray:
         """value=game: each play-out's share of the game's win for the mover (a tie for lowest

@@ -1,0 +1,161 @@
+"""Hit the Deck's `moonshot review` hook: every choice of the chosen seats valued from what the seat saw.
+
+The choices are the reference's questions (views.py's choice columns): on a turn with a legal card,
+which card to play (and under htd.voluntary_draw, drawing instead: "draw"), and after a draw whose
+card may be played under htd.drawn_card_play=optional, playing it or keeping it ("keep"). A draw with
+nothing legal is the rules', not the seat's. The slap is a reaction, not a decision: `slaps(record,
+seats)` gives the seat's slap times against its reaction profile's (a separate table for the shared
+verb; `moonshot review` shows it under the decisions).
+
+Each decision's view is rebuilt by replaying the record through the reference engine (its recorded
+choices and chance outcomes read back, reference_chance.RecordedChance): the seat's hand, the public
+counts and piles and the cards seen, as the Play page's bots see it (page.batch_view). The seat's
+memory of the draw pile (htd.memory) and what the others' draws showed they lack are not rebuilt: the
+worlds know less than the seat may have remembered, never more. The unseen cards are dealt `worlds`
+ways by the rollout player's own htd_worlds.deal_worlds, and every option is played out to the end of
+the hand by the tactician in every seat (RolloutPlay.play_out: the engine's own hand loop, slap races
+and all) on the SAME worlds and chance keys. The outcome is the mover's penalty points for the hand
+(lower is better); for whole-games records (`scores_before`) `win` is the mover's chance of winning
+the game from the totals after the hand and sampled continuations (htd_search.win_chance).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from moonshot.analysis.review import Decision
+from moonshot.simulator.hit_the_deck import cards as deck
+from moonshot.simulator.hit_the_deck import reference as ref
+from moonshot.simulator.hit_the_deck.history import profile_from_entry
+from moonshot.simulator.hit_the_deck.reference_chance import RecordedChance
+from moonshot.simulator.hit_the_deck.rules import parse_rules, rule_args
+from moonshot.strategies.hit_the_deck import Dump, Hold, Tactician
+from moonshot.strategies.htd_search import FUTURE_HANDS, FUTURES, SCORE_SAMPLE, RolloutPlay, win_chance
+from moonshot.strategies.htd_worlds import deal_worlds
+
+UNIT = "penalty points"
+DRAW = deck.DRAW
+YARDSTICK = {"tactician": Tactician, "dump": Dump, "hold": Hold}    # the built-in heuristics (not random)
+
+
+class _Stop(Exception):
+    """Ends a replay once the decisions asked for are collected."""
+
+
+def positions(record: dict, stop: int | None = None) -> list[tuple]:
+    """The record's decisions in order as (step, view, options, chosen): the one-row batch PlayView
+    the seat had, its option columns (card kinds, DRAW) and the column it took. `stop`: only the
+    first `stop` decisions (the replay ends there, so later events are not read)."""
+    from moonshot.simulator.hit_the_deck.page import batch_view
+    players = int(record["players"])
+    rules = parse_rules(rule_args(record["rules"]), players)
+    profiles = tuple(profile_from_entry(e) for e in record["reaction"])
+    chance = RecordedChance(record["events"])
+    found = []
+
+    def choose(view: ref.View, legal) -> int:
+        if stop is not None and len(found) >= stop:
+            raise _Stop
+        choice = chance.choose(view, legal)
+        found.append((len(found), batch_view(view, legal), sorted(legal), choice))
+        return choice
+
+    hands = [[deck.parse_card(c) for c in h] for h in record["hands"]]
+    pile = [deck.parse_card(c) for c in record["draw_pile"]]
+    hand = ref.Hand(int(record["dealer"]), hands, pile, rules, profiles, choose, chance,
+                    scores=record.get("scores_before"))
+    try:
+        hand.play()
+    except _Stop:
+        pass
+    return found
+
+
+def label(col: int, drawn: int) -> str:
+    if col == DRAW:
+        return "keep" if drawn >= 0 else "draw"
+    return deck.NAMES[col]
+
+
+def value(view, options: list[int], worlds: int, rng, whole: bool):
+    """(outcomes, win) for one decision: (worlds, options) the mover's penalty points per world, and
+    its P(win the game) per world when `whole` (None otherwise)."""
+    rollout = RolloutPlay(worlds=worlds, value="hand")
+    world = deal_worlds(view, rng, worlds)
+    futures = rng.integers(0, SCORE_SAMPLE, (worlds, FUTURES, FUTURE_HANDS), dtype=np.int16)
+    keys = rng.integers(0, np.iinfo(np.uint64).max, (1, worlds), dtype=np.uint64, endpoint=True)
+    drawn = int(view.drawn[0])
+    me = int(view.seat[0])
+    score = np.empty((len(options), worlds, view.players))
+    everyone = np.arange(worlds)
+    for passed in (False, True):
+        part = [i for i, c in enumerate(options) if (c == DRAW and drawn >= 0) == passed]
+        if part:
+            cols = np.array([options[i] for i in part], dtype=np.intp)
+            score[part] = rollout.play_out(view, world, keys, np.zeros(len(part), dtype=np.intp), cols, passed,
+                                           rng, everyone)
+    outcomes = score[:, :, me].T.copy()
+    if not whole:
+        return outcomes, None
+    flat = score.reshape(-1, view.players)
+    fut = np.broadcast_to(futures[None], (len(options),) + futures.shape).reshape(-1, FUTURES, FUTURE_HANDS)
+    win = win_chance(view, np.zeros(len(flat), dtype=np.intp), flat, fut)
+    return outcomes, win.reshape(len(options), worlds).T
+
+
+def decisions(record: dict, seats: set[int], worlds: int, seed: int, progress=None) -> list[Decision]:
+    hand_id = int(record.get("hand_id", 0))
+    whole = "scores_before" in record
+    out = []
+    for step, view, options, chosen in positions(record):
+        seat = int(view.seat[0])
+        if seat not in seats:
+            continue
+        drawn = int(view.drawn[0])
+        if len(options) == 1:
+            outcomes, win = np.zeros((0, 1)), (np.zeros((0, 1)) if whole else None)
+        else:
+            rng = np.random.default_rng(np.random.SeedSequence([seed, hand_id, step]))
+            outcomes, win = value(view, options, worlds, rng, whole)
+        yard = {}
+        for name, cls in YARDSTICK.items():
+            pick = int(cls().play(view, np.random.default_rng(np.random.SeedSequence([seed, hand_id, step, 1])))[0])
+            yard[name] = options.index(pick)
+        out.append(Decision(hand_id=hand_id, seat=seat, step=step, kind="play" if drawn < 0 else "drawn card",
+                            options=[label(c, drawn) for c in options], chosen=options.index(chosen),
+                            outcomes=outcomes, unit=UNIT, higher_better=False, win=win, yardstick=yard))
+        if progress is not None:
+            progress(1)
+    return out
+
+
+def slaps(record: dict, seats: set[int]) -> list[dict]:
+    """One row per slap race a chosen seat took part in (and per shout it forgot): its time against
+    its profile's mean time for that race (as the shouter, its self-initiated time; else the time to
+    see the card or shout and react), the reach to the pile and an average lapse included, and
+    whether it drew the 4 penalty cards. Slaps are reactions, not decisions: no worlds, no loss."""
+    profiles = [profile_from_entry(e) for e in record["reaction"]]
+    rows = []
+    for i, ev in enumerate(record["events"]):
+        if ev[0] != "slap":
+            continue
+        _, shouter, shouted, latencies, loser = ev
+        for seat in sorted(seats):
+            p = profiles[seat]
+            if p.off:
+                continue
+            if not shouted:
+                if seat == shouter:
+                    rows.append({"hand_id": record.get("hand_id"), "event": i, "seat": seat, "role": "shouter",
+                                 "ms": None, "profile_ms": None, "drew_4": loser == seat,
+                                 "note": "forgot to shout"})
+                continue
+            if latencies[seat] is None:
+                continue
+            own = seat == shouter
+            mean = ((p.mu_self + p.tau_self) if own else (p.mu + p.tau)) + p.move_mu + p.p_lapse * p.lapse_mean
+            ms = float(latencies[seat])
+            rows.append({"hand_id": record.get("hand_id"), "event": i, "seat": seat,
+                         "role": "shouter" if own else "racer", "ms": ms, "profile_ms": round(mean, 1),
+                         "drew_4": loser == seat,
+                         "note": f"{abs(ms - mean):.0f} ms {'faster' if ms < mean else 'slower'} than the profile"})
+    return rows
