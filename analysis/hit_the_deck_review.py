@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from moonshot.analysis.review import Decision
+from moonshot.analysis.review import Decision, decision_rng
 from moonshot.simulator.hit_the_deck import cards as deck
 from moonshot.simulator.hit_the_deck import reference as ref
 from moonshot.simulator.hit_the_deck.history import profile_from_entry
@@ -33,6 +33,10 @@ from moonshot.strategies.htd_search import FUTURE_HANDS, FUTURES, SCORE_SAMPLE, 
 from moonshot.strategies.htd_worlds import deal_worlds
 
 UNIT = "penalty points"
+HOW = ("Hit the Deck: each option (a card, the voluntary draw, keeping a drawn card) played out to the end of the "
+       "hand by the tactician in every seat, slap races included, on worlds dealt as the rollout player deals them "
+       "from the seat's view rebuilt from the record (its hand, the public counts and piles, the cards seen; not its "
+       "memory of the draw pile); values are the mover's penalty points for the hand, lower is better.")
 DRAW = deck.DRAW
 YARDSTICK = {"tactician": Tactician, "dump": Dump, "hold": Hold}    # the built-in heuristics (not random)
 
@@ -102,23 +106,29 @@ def value(view, options: list[int], worlds: int, rng, whole: bool):
     return outcomes, win.reshape(len(options), worlds).T
 
 
-def decisions(record: dict, seats: set[int], worlds: int, seed: int, progress=None) -> list[Decision]:
+def decision_steps(record: dict, seats: set[int]) -> list[int]:
+    """The steps (0, 1, ... over every seat's decisions in order) of `seats`' decisions."""
+    return [step for step, view, _, _ in positions(record) if int(view.seat[0]) in seats]
+
+
+def decisions(record: dict, seats: set[int], worlds: int, seed: int, progress=None, steps=None) -> list[Decision]:
+    """Every decision of `seats` in the record (only `steps` when given), each option valued on the
+    same `worlds` worlds from the seat's view (review.py's hook interface)."""
     hand_id = int(record.get("hand_id", 0))
     whole = "scores_before" in record
     out = []
     for step, view, options, chosen in positions(record):
         seat = int(view.seat[0])
-        if seat not in seats:
+        if seat not in seats or (steps is not None and step not in steps):
             continue
         drawn = int(view.drawn[0])
         if len(options) == 1:
             outcomes, win = np.zeros((0, 1)), (np.zeros((0, 1)) if whole else None)
         else:
-            rng = np.random.default_rng(np.random.SeedSequence([seed, hand_id, step]))
-            outcomes, win = value(view, options, worlds, rng, whole)
+            outcomes, win = value(view, options, worlds, decision_rng(seed, hand_id, step), whole)
         yard = {}
         for name, cls in YARDSTICK.items():
-            pick = int(cls().play(view, np.random.default_rng(np.random.SeedSequence([seed, hand_id, step, 1])))[0])
+            pick = int(cls().play(view, decision_rng(seed, hand_id, step))[0])
             yard[name] = options.index(pick)
         out.append(Decision(hand_id=hand_id, seat=seat, step=step, kind="play" if drawn < 0 else "drawn card",
                             options=[label(c, drawn) for c in options], chosen=options.index(chosen),

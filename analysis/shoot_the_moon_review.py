@@ -22,7 +22,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from moonshot.analysis.review import Decision
+from moonshot.analysis.review import Decision, decision_rng
 from moonshot.simulator.shoot_the_moon import cards as deck
 from moonshot.simulator.shoot_the_moon import engine
 from moonshot.simulator.shoot_the_moon import reference as ref
@@ -33,6 +33,9 @@ from moonshot.strategies.shoot_the_moon import Greedy, OddPlanner
 from moonshot.strategies.stm_search import RolloutPlay, playout_table
 
 UNIT = "chips"
+HOW = ("Shoot the Moon: each legal card played out to the end of the round by the odd planner in every seat, on "
+       "worlds dealt as the rollout player deals them from the seat's own view (its hand, every card played, the "
+       "suits a hand showed it lacks); values are the mover side's chips gained over the round, higher is better.")
 YARDSTICK = {"odd": OddPlanner, "greedy": Greedy}      # the built-in heuristics (random is no yardstick)
 FUTURES, FUTURE_ROUNDS = 32, 24   # continuations per world, rounds in each (a game ends in ~8 rounds)
 ROUND_SAMPLE = 4096               # rounds of odd-planner self-play the continuations are drawn from
@@ -85,7 +88,14 @@ def positions(record: dict):
         rnd.play(card, revoke_detected=j in set(record.get("detected_revokes", ())))
 
 
-def decisions(record: dict, seats: set[int], worlds: int, seed: int, progress=None) -> list[Decision]:
+def decision_steps(record: dict, seats: set[int]) -> list[int]:
+    """The steps (places in the round's play order) of `seats`' decisions."""
+    return [step for step, chooser, view, _ in positions(record) if view is not None and chooser in seats]
+
+
+def decisions(record: dict, seats: set[int], worlds: int, seed: int, progress=None, steps=None) -> list[Decision]:
+    """Every decision of `seats` in the record (only `steps` when given), each legal card valued on
+    the same `worlds` worlds from the seat's view (review.py's hook interface)."""
     table = table_of(record)
     hand_id = int(record.get("hand_id", 0))
     whole = "scores_before" in record
@@ -93,9 +103,9 @@ def decisions(record: dict, seats: set[int], worlds: int, seed: int, progress=No
     start = np.asarray(record["chips_before"], dtype=float)
     out = []
     for step, chooser, view, card in positions(record):
-        if view is None or chooser not in seats:
+        if view is None or chooser not in seats or (steps is not None and step not in steps):
             continue
-        rng = np.random.default_rng(np.random.SeedSequence([seed, hand_id, step]))
+        rng = decision_rng(seed, hand_id, step)
         hand, legal = view.hand[0], np.flatnonzero(view.legal[0])
         names = [deck.card_name(int(hand[i])) for i in legal]
         options = list(dict.fromkeys(names))        # twin Moons are one option
@@ -110,7 +120,7 @@ def decisions(record: dict, seats: set[int], worlds: int, seed: int, progress=No
             win = win_chance(table, after[keep], mine, int(record["dealer"]), rng).T if whole else None
         yard = {}
         for name, cls in YARDSTICK.items():
-            slot = int(cls().play(view, np.random.default_rng(np.random.SeedSequence([seed, hand_id, step, 1])))[0])
+            slot = int(cls().play(view, decision_rng(seed, hand_id, step))[0])
             yard[name] = col[deck.card_name(int(hand[slot]))]
         out.append(Decision(hand_id=hand_id, seat=int(chooser), step=step, kind="play", options=options,
                             chosen=options.index(deck.card_name(card)), outcomes=outcomes, unit=UNIT,
