@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 from contextlib import nullcontext
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Callable
@@ -30,6 +31,9 @@ from moonshot.simulator.runner import (CHUNK, Change, Share, Tally, chunk_rngs, 
 from moonshot.strategies.base import parse_seat_specs
 
 Progress = Callable[[int], None] | None
+# What hears a run's progress when its caller passed none: a report's current section sets it
+# (reports.document.Steps), so a long section (a tournament, search players) counts as it plays.
+SECTION_PROGRESS: ContextVar[Progress] = ContextVar("section_progress", default=None)
 Records = Callable[[list[str]], None] | None
 ALL = "all"          # key of one-row tables
 
@@ -131,6 +135,7 @@ def run(task, args: tuple, total: int, seed: int, jobs: int, progress: Progress 
     chunks keep their name in a run store either way (--save-hands changes no number)."""
     from moonshot.simulator.eta import Clock
     from moonshot.simulator.store import hands_sink
+    progress = progress or SECTION_PROGRESS.get()
     if chunk is None:
         chunk = next((a.chunk() for a in args if isinstance(a, Setup)), CHUNK)
     name = f"{task.__module__}.{task.__qualname__}"

@@ -13,6 +13,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
@@ -87,17 +88,47 @@ def begin(out: Path, game: str, title: str, setup_text: str, hands: int, seed: i
 
 
 class Steps:
-    """Numbered progress lines ("[2/6] ...") for the sections of a report."""
+    """Numbered progress lines ("[2/6] ...") for the sections of a report; in a terminal, a line
+    under the current one counts what the section has played so far (its hands, deals or games,
+    as the runs count them), so a section of search players that runs minutes is seen moving."""
+    EVERY = 0.5                  # seconds between rewrites of the count line
 
     def __init__(self, total: int, quiet: bool):
         self.total, self.quiet, self.done = total, quiet, 0
+        self.live = not quiet and sys.stderr.isatty()
+        self.count, self.started, self.shown = 0, 0.0, 0.0
 
     def __call__(self, text: str) -> None:
         self.done += 1
         hear = _step_hearer.get()
         if hear is not None:
             hear(self.done, self.total, text)
+        self.clear()
         progress_line(self.quiet, f"[{self.done}/{self.total}] {text}")
+        if self.live:
+            from moonshot.analysis.common import SECTION_PROGRESS
+            self.count, self.started = 0, time.monotonic()
+            SECTION_PROGRESS.set(self.played)
+
+    def played(self, n: int) -> None:
+        self.count += n
+        now = time.monotonic()
+        if now - self.shown >= self.EVERY:
+            self.shown = now
+            print(f"\r      {self.count:,} played, {now - self.started:.0f} s", end="", file=sys.stderr, flush=True)
+
+    def end(self) -> None:
+        """The last section is done: its count line goes, and runs after the report count for no section."""
+        self.clear()
+        if self.live:
+            from moonshot.analysis.common import SECTION_PROGRESS
+            SECTION_PROGRESS.set(None)
+
+    def clear(self) -> None:
+        """Take the count line away (before the next step's line, or when the report is written)."""
+        if self.live and self.shown:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
+            self.shown = 0.0
 
 
 FLOOR = 50      # the least a section plays: enough that every interval exists (tests pass less)
@@ -194,6 +225,7 @@ def finish(doc: "Document", step, setup, seed: int, jobs: int, tournament: tuple
     doc.whatif(setup, rules, name, heading, n, seed, jobs)
     step(f"house rules: {lab[0]:,} games and {lab[1]:,} {word} per rule change")
     house_rules(doc, setup, *lab, seed, jobs)
+    step.end()
     return doc.write(out)
 
 

@@ -45,3 +45,23 @@ def test_rules_lab_says_a_short_sweep_in_seconds(monkeypatch, capsys):
     monkeypatch.setattr(lab, "rules_lab", lambda *a: Result("lab", {"game": "moon"}))
     code, _, err = run(["rules-lab", "moon", "--games", "10", "--hands", "10"], capsys)
     assert code == 0 and "moonshot: rules-lab: about 34 s on 1 job(s)" in err and "0 min" not in err
+
+
+def test_a_report_section_in_a_terminal_counts_what_it_plays(monkeypatch, capsys):
+    """A report's section (here a tournament, as the reports run it: no progress passed) counts its
+    games on a line under its step, in a terminal only; the line goes when the report is done."""
+    import sys
+
+    from moonshot.reports.document import Steps
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    monkeypatch.setattr(Steps, "EVERY", 0.0)
+    step = Steps(1, quiet=False)
+    step("tournament: 20 games a pair")
+    tournament(make_setup("moon"), ["greedy", "random"], 20, 1, 1)
+    step.end()
+    err = capsys.readouterr().err
+    counts = [int(c.replace(",", "")) for c in __import__("re").findall(r"\r      ([\d,]+) played", err)]
+    assert counts[-1] == 20 and len(counts) > 4 and counts == sorted(counts)
+    assert err.endswith("\r\x1b[K")
+    tournament(make_setup("moon"), ["greedy", "random"], 20, 1, 1)      # after the report: nothing counts
+    assert "played" not in capsys.readouterr().err
