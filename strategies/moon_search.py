@@ -490,6 +490,13 @@ class PimcMoon:
         """Every legal move of row i as (tile, called end or None), the bidder's expected score
         after it over the worlds, and whether the mover is on the bidder's side (which maximises
         it; the defenders minimise it). moonshot serve's hint panel shows them."""
+        moves, tricks, mover_bids = self.move_outcomes(view, i, rng)
+        points = bidder_points(view.players, view.rules, int(view.bid[i]), self.outcome(view.players))
+        return moves, points[tricks].mean(axis=0), mover_bids
+
+    def move_outcomes(self, view: PlayView, i: int, rng) -> tuple[list, np.ndarray, bool]:
+        """move_values world by world: the bidder side's tricks for the hand after each move in each
+        world, (worlds, moves) (`moonshot review` pairs the moves on the same worlds)."""
         P, rules = view.players, view.rules
         seat, trump, bidder = int(view.seat[i]), int(view.trump[i]), int(view.bidder[i])
         hand = np.asarray(view.hand[i])
@@ -540,8 +547,7 @@ class PimcMoon:
         side_of = view.side_of_seat
         sides = side_of[:P]
         done = int(view.tricks[i][sides[bidder]])
-        points = bidder_points(P, rules, int(view.bid[i]), self.outcome(P))
-        score = points[np.minimum(done + values[:, :n], dominoes.TRICKS)].mean(axis=0)
+        tricks = np.minimum(done + values[:, :n], dominoes.TRICKS)
         decoded = [moon_solver.decode_move(int(m)) for m in moves[:n]]
-        return ([m if isinstance(m, tuple) else (m, None) for m in decoded], score,
+        return ([m if isinstance(m, tuple) else (m, None) for m in decoded], tricks,
                 bool(sides[seat] == sides[bidder]))
