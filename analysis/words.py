@@ -74,7 +74,9 @@ def no_spread(row) -> bool:
         return False
     # A sum of squares minus the square of a sum leaves float noise of ~1e-8 relative in a half-width
     # whose true value is 0: an interval that narrow (relative to the value) is no interval.
-    return bool(np.isclose(lo, est, rtol=1e-7, atol=1e-12) and np.isclose(hi, est, rtol=1e-7, atol=1e-12))
+    # About 0 the noise is absolute (a paired change of exactly 0 came out as [-2e-10, +2e-10], shown as
+    # "0 pp [0.000000, 0.000000]"): 1e-9 of a chip, a point or a share is far below any digit shown.
+    return bool(np.isclose(lo, est, rtol=1e-7, atol=1e-9) and np.isclose(hi, est, rtol=1e-7, atol=1e-9))
 
 
 NO_SPREAD_NOTE = ("'no spread in n': every one of the n values was the same, so there is no interval to give. Over "

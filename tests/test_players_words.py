@@ -52,3 +52,11 @@ def test_a_replay_says_the_demand_as_a_player_does(tmp_path, capsys):
     assert run(["simulate", "hit-the-deck", "-n", "30", "--history", hist, "-q"], capsys)[0] == 0
     code, out, _ = run(["replay", hist], capsys)
     assert code == 0 and "demand number " in out and "Number(" not in out and "Colour(" not in out
+
+
+def test_a_change_of_exactly_zero_with_float_noise_reads_as_no_spread():
+    from moonshot.analysis.words import value
+    noisy = {"estimate": 0.0, "ci_low": -2e-10, "ci_high": 2e-10, "n": 50_000, "kind": "change"}
+    assert value(noisy) == "0 pp (no spread in 50,000)"
+    small = {"estimate": 1e-4, "ci_low": 5e-5, "ci_high": 1.5e-4, "n": 100, "kind": "mean"}
+    assert "no spread" not in value(small)                  # a real interval, however small, stays
