@@ -80,9 +80,9 @@ def no_spread(row) -> bool:
 
 
 NO_SPREAD_NOTE = ("'no spread in n': every one of the n values was the same, so there is no interval to give. Over "
-                  "many hands such a value is fixed by the rules or by the table's symmetry (e.g. one seat in four "
-                  "goes out first on every deal, so the mean over seats is 25% on every deal); over a few hands it "
-                  "is only a small sample.")
+                  "many hands such a value is fixed by the rules or by the table's symmetry (e.g. something exactly "
+                  "one seat gets in every hand, averaged over the seats, is the same on every deal); over a few "
+                  "hands it is only a small sample.")
 
 
 def any_no_spread(df: pd.DataFrame) -> bool:
