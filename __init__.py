@@ -29,7 +29,7 @@ from moonshot.simulator.runner import DEFAULT_SEED as _DEFAULT_SEED
 from moonshot.version import __version__
 
 __all__ = ["__version__", "GAMES", "BadInput", "Result", "simulate", "analyze", "compare", "whatif", "rules_lab", "hand",
-           "report"]
+           "report", "review"]
 
 
 def __dir__() -> list[str]:            # what the library offers, not the modules it imported
@@ -187,3 +187,13 @@ def report(game: str, out, hands: int = 200_000, seed: int = _DEFAULT_SEED, jobs
     seed, jobs = _run(seed, jobs)
     check_report_folder(_Path(out))
     return entry.build_report(_Path(out), hands, seed, jobs, quiet=True)
+
+
+@_own_words(**{"--worlds": "worlds", "--hand-id": "hand_ids", "--seat": "seats"})
+def review(source, seats=None, hand_ids=None, worlds: int = 32, seed: int = _DEFAULT_SEED, jobs: int = 1) -> Result:
+    """Review played hands (a history file's path, or its parsed records): every decision of
+    `seats` valued from what the seat knew, with the loss of the choice made (analysis/review.py)."""
+    from moonshot.analysis.review import review as run
+    seed, jobs = _run(seed, jobs)
+    return run(source, seats, hand_ids, worlds, seed, jobs)
+

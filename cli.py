@@ -613,6 +613,68 @@ def strategies(game: str):
 
 
 @app.command()
+def review(file: Path = typer.Argument(..., help="a history (simulate --history, the play page's) of one game"),
+           seat: Optional[List[int]] = typer.Option(None, "--seat", help="a seat to review (repeat for more; default: "
+                                                    "the seats a person played, else all)"),
+           hand_id: Optional[List[int]] = typer.Option(None, "--hand-id", help="a hand to review (repeat; default: all)"),
+           worlds: int = typer.Option(32, "--worlds", help="worlds dealt from the seat's view per decision"),
+           seed: int = SeedOpt, jobs: int = JobsOpt,
+           format: Optional[str] = typer.Option(None, "--format", "-f", help="table, json, csv, markdown or html on "
+                                                "stdout; parquet with --out FILE.parquet"),
+           out: Optional[Path] = typer.Option(None, "--out", "-o", help="FILE.json/.csv/.parquet/.md/.html, or a "
+                                              "folder for the whole report (Markdown, HTML, the figure, the tables)"),
+           quiet: bool = QuietOpt):
+    """Review played hands: every decision's options valued from what its seat knew, the loss of the choice made."""
+    from moonshot.analysis.review import planned, review as run
+    fmt, folder = _review_output(format, out)
+    total = planned(file, seat, hand_id)
+    with _progress(total or 0, quiet, "review") as progress:
+        result = run(file, seat, hand_id, worlds, seed, jobs, progress)
+    if folder is not None:
+        from moonshot.reports.review import write_report
+        print(f"report written: {write_report(result, folder)}")
+        return
+    _review_emit(result, fmt, out)
+
+
+REVIEW_FILES = {".md": "markdown", ".html": "html"}
+
+
+def _review_output(format: Optional[str], out: Optional[Path]) -> tuple[str, Optional[Path]]:
+    """(the format, the report folder or None): --out with a format's extension is that file; --out
+    without one is the report's folder. Checked before any work."""
+    from moonshot.reports.document import check_report_folder
+    if out is not None and not out.suffix:
+        if format is not None:
+            raise BadInput(f"--format {format} with --out {str(out)!r} (a folder: the whole report); accepted: one "
+                           "of them, or --out FILE with the format's extension")
+        check_report_folder(out)
+        return "report", out
+    implied = REVIEW_FILES.get(out.suffix.lower()) if out is not None else None
+    if format in REVIEW_FILES.values() or implied:
+        if format is not None and implied is not None and format != implied:
+            raise BadInput(f"--format {format} but --out {str(out)!r} names {implied}; accepted: matching ones")
+        inputs.out_file(out)
+        return format or implied, None
+    fmt = inputs.out_format(format, out)
+    inputs.out_file(out)
+    return fmt, None
+
+
+def _review_emit(result, fmt: str, out: Optional[Path]) -> None:
+    if fmt not in REVIEW_FILES.values():
+        _emit(result, fmt, out)
+        return
+    from moonshot.reports import review as pages
+    text = pages.markdown(result) if fmt == "markdown" else pages.html(result)
+    if out is None:
+        print(text)
+        return
+    atomic_write(out, lambda p: p.write_text(text + "\n"))
+    print(f"wrote {out}", file=sys.stderr)
+
+
+@app.command()
 def replay(file: Path, hand_id: Optional[int] = typer.Option(None, "--hand-id", help="the hand to show (default: all)")):
     """Print hands from a --history file trick by trick, checked against the rules."""
     if not file.is_file():

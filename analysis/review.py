@@ -112,7 +112,7 @@ def _seats(record: dict, seats, name: str) -> set[int]:
     if seats:
         bad = [s for s in seats if not (isinstance(s, int) and 0 <= s < players)]
         if bad:
-            raise BadInput(f"{name}: seat {bad[0]!r} did not play hand {record['hand_id']}; accepted: seats "
+            raise BadInput(f"{name}: seat {bad[0]!r} did not play in it; accepted: seats "
                            f"0..{players - 1}")
         return set(seats)
     specs = record.get("strategies") or []
@@ -205,7 +205,7 @@ class Judged:
             return FORCED, 0.0, 0.0, 0.0
         loss = self.loss(k)
         m, lo, hi = _interval(loss)
-        if k == self.best or not loss.any():
+        if k == self.best or not (np.abs(loss) > 1e-9).any():      # equal in every world: as good as the best
             return BEST, m, lo, hi
         if lo > blunder_size(self.valued_by):
             return BLUNDER, m, lo, hi
@@ -283,6 +283,25 @@ def _findings(summary: pd.DataFrame) -> list[str]:
 
 # ------------------------------------------------------------------------------------ the verb
 
+def _work(source, seats, hand_ids):
+    """(records with their game entries, the entry, its hook, [(hook module, record, seats)])."""
+    seats = [seats] if isinstance(seats, int) else list(seats or [])
+    hand_ids = [hand_ids] if isinstance(hand_ids, int) else list(hand_ids or [])
+    found = _records(source, hand_ids)
+    entry = found[0][1]
+    hook = _hook(entry)
+    return found, entry, hook, [(entry.review, rec, _seats(rec, seats, f"hand {rec['hand_id']}")) for rec, _ in found]
+
+
+def planned(source, seats=None, hand_ids=None) -> int | None:
+    """How many decisions review() will value (None where the game's hook cannot say before it
+    values them); bad input fails here the same way, before any work."""
+    _, _, hook, work = _work(source, seats, hand_ids)
+    if not hasattr(hook, "decision_steps"):
+        return None
+    return sum(len(hook.decision_steps(rec, s)) for _, rec, s in work)
+
+
 def review(source, seats=None, hand_ids=None, worlds: int = DEFAULT_WORLDS, seed: int = DEFAULT_SEED, jobs: int = 1,
            progress=None) -> Result:
     """Review the hands of a history (a file's path, or its parsed records: one entry for both):
@@ -291,12 +310,7 @@ def review(source, seats=None, hand_ids=None, worlds: int = DEFAULT_WORLDS, seed
     `progress(k)` hears k more decisions valued. Same seed, same numbers for any `jobs`."""
     if isinstance(worlds, bool) or not isinstance(worlds, int) or not 2 <= worlds <= MAX_WORLDS:
         raise BadInput(f"--worlds {worlds!r} is not accepted; accepted: an integer from 2 to {MAX_WORLDS}")
-    seats = [seats] if isinstance(seats, int) else list(seats or [])
-    hand_ids = [hand_ids] if isinstance(hand_ids, int) else list(hand_ids or [])
-    found = _records(source, hand_ids)
-    entry = found[0][1]
-    hook = _hook(entry)
-    work = [(entry.review, rec, _seats(rec, seats, f"hand {rec['hand_id']}")) for rec, _ in found]
+    found, entry, hook, work = _work(source, seats, hand_ids)
     judged = [Judged.of(d) for d in _value_all(work, worlds, seed, jobs, progress)]
     specs = {}
     for rec, _ in found:
