@@ -36,7 +36,31 @@ def size(n_bytes: float) -> str:
 _in_parts: ContextVar[bool] = ContextVar("eta_in_parts", default=False)   # inside a Parts (see there)
 
 
-class Clock:
+def note(text: str) -> None:
+    print(f"moonshot: note: {text}", file=sys.stderr, flush=True)
+
+
+class _Watched:
+    """What Clock and Parts share: started now, a watch that calls still_running() once
+    SAY_TIME_OVER has passed, running while the object is used as a context manager."""
+
+    def _watch(self) -> None:
+        self.start, self.done = now(), 0
+        self.watch = threading.Timer(SAY_TIME_OVER, self.still_running)
+        self.watch.daemon = True
+
+    def __enter__(self):
+        self.watch.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.watch.cancel()
+
+    def still_running(self) -> None:
+        raise NotImplementedError
+
+
+class Clock(_Watched):
     """Started before a run's chunks are played; `chunk_done()` after each one, in chunk order.
     Chunks run `jobs` at a time, so a round of them takes about one chunk's time. The first chunk
     also carries the start-up (worker processes, imports, compiling), so a whole round after it is
@@ -50,27 +74,17 @@ class Clock:
         self.chunks = max(1, math.ceil(total / chunk))
         self.parallel = max(1, min(self.chunks, (os.cpu_count() or 1) if jobs == -1 else jobs))
         self.rounds = math.ceil(self.chunks / self.parallel)
-        self.start = now()
+        self._watch()
         self.first_done = None
-        self.done = 0
         self.said = False                       # the estimate, said once
         self.quiet = _in_parts.get()            # a part of a bigger run (read here: the watch is another thread)
-        self.watch = threading.Timer(SAY_TIME_OVER, self.still_running)
-        self.watch.daemon = True
-
-    def __enter__(self) -> "Clock":
-        self.watch.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.watch.cancel()
 
     def still_running(self) -> None:
         """SAY_TIME_OVER has passed and the first chunk is not done: at least that long per round."""
         if self.done == 0 and not self.quiet:
             took = now() - self.start
-            print(f"moonshot: note: this run will take at least {duration(took * self.rounds)} in all: its first "
-                  f"chunk is still running after {duration(took)} ({self._chunks()})", file=sys.stderr, flush=True)
+            note(f"this run will take at least {duration(took * self.rounds)} in all: its first chunk is still running "
+                 f"after {duration(took)} ({self._chunks()})")
 
     def chunk_done(self) -> None:
         self.watch.cancel()
@@ -86,15 +100,15 @@ class Clock:
     def _say(self, estimate: float) -> None:
         if estimate > SAY_TIME_OVER and not self.said and not self.quiet:
             self.said = True
-            print(f"moonshot: note: this run will take about {duration(estimate)} in all ({self._chunks()}; timed on "
-                  f"the first {self.done})", file=sys.stderr, flush=True)
+            note(f"this run will take about {duration(estimate)} in all ({self._chunks()}; timed on the first "
+                 f"{self.done})")
 
     def _chunks(self) -> str:
         # the run's total in its chunks ("3,000 in 12 chunks"), not "12 chunks of 3,000"
         return f"{self.total:,} in {self.chunks:,} chunk{'s' * (self.chunks > 1)}, {self.parallel} at a time"
 
 
-class Parts:
+class Parts(_Watched):
     """A run made of `parts` like runs one after another (a tournament's pairs), each with its own
     Clock: their notes would each speak of one part as if it were the run, so inside a Parts they say
     nothing, and the Parts says the whole run's time once: after its first part (that part's time
@@ -102,24 +116,22 @@ class Parts:
     Used as a context manager; `part_done()` after each part."""
 
     def __init__(self, parts: int, what: str):
-        self.parts, self.what, self.done, self.start = parts, what, 0, now()
-        self.watch = threading.Timer(SAY_TIME_OVER, self.still_running)
-        self.watch.daemon = True
+        self.parts, self.what = parts, what
+        self._watch()
 
     def __enter__(self) -> "Parts":
         self.token = _in_parts.set(True)
-        self.watch.start()
-        return self
+        return super().__enter__()
 
     def __exit__(self, *exc) -> None:
-        self.watch.cancel()
+        super().__exit__()
         _in_parts.reset(self.token)
 
     def still_running(self) -> None:
         if self.done == 0 and self.parts > 1:
             took = now() - self.start
-            print(f"moonshot: note: this run will take at least {duration(took * self.parts)} in all: the first of "
-                  f"its {self.parts} {self.what} is still running after {duration(took)}", file=sys.stderr, flush=True)
+            note(f"this run will take at least {duration(took * self.parts)} in all: the first of its {self.parts} "
+                 f"{self.what} is still running after {duration(took)}")
 
     def part_done(self) -> None:
         self.watch.cancel()
@@ -127,8 +139,8 @@ class Parts:
         if self.done == 1 and self.parts > 1:
             estimate = (now() - self.start) * self.parts
             if estimate > SAY_TIME_OVER:
-                print(f"moonshot: note: this run will take about {duration(estimate)} in all ({self.parts} "
-                      f"{self.what}; timed on the first)", file=sys.stderr, flush=True)
+                note(f"this run will take about {duration(estimate)} in all ({self.parts} {self.what}; timed on the "
+                     "first)")
 
 
 def say_history_size(path, lines: list[str], total: int) -> None:
@@ -137,5 +149,5 @@ def say_history_size(path, lines: list[str], total: int) -> None:
     each = sum(len(line) + 1 for line in lines) / max(1, games or len(lines))
     estimate = each * total
     if estimate > SAY_SIZE_OVER:
-        print(f"moonshot: note: --history {str(path)!r} will be about {size(estimate)} ({total:,} "
-              f"{'games' if games else 'hands'} at about {each:,.0f} bytes each)", file=sys.stderr, flush=True)
+        note(f"--history {str(path)!r} will be about {size(estimate)} ({total:,} {'games' if games else 'hands'} at "
+             f"about {each:,.0f} bytes each)")
