@@ -5,13 +5,16 @@ import html
 import io
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
-from moonshot.analysis.result import Result
 from moonshot.analysis.words import NO_SPREAD_NOTE, any_no_spread, plain, value
 from moonshot.simulator.files import atomic_write
+
+if TYPE_CHECKING:        # annotations only: Result's notebook display imports this module (no circle)
+    from moonshot.analysis.result import Result
 
 ESTIMATE_COLS = ("metric", "estimate", "n", "ci_low", "ci_high", "kind")
 

@@ -26,10 +26,20 @@ def _modules() -> dict[str, Path]:
     return out
 
 
+def _type_only(tree: ast.Module) -> set[ast.AST]:
+    """The statements under `if TYPE_CHECKING:`: imports for annotations, never run."""
+    return {node for block in ast.walk(tree) if isinstance(block, ast.If) and ast.unparse(block.test) == "TYPE_CHECKING"
+            for stmt in block.body for node in ast.walk(stmt)}
+
+
 def _imports(path: Path, modules: dict) -> set[str]:
-    """The package's modules `path` imports, at module level or inside a function."""
+    """The package's modules `path` imports when it runs, at module level or inside a function."""
     deps = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    tree = ast.parse(path.read_text())
+    skip = _type_only(tree)
+    for node in ast.walk(tree):
+        if node in skip:
+            continue
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             for alias in node.names:
                 full = f"{node.module}.{alias.name}"
