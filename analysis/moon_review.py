@@ -8,10 +8,12 @@ worlds dealt from that view: the same worlds for every option, each solved exact
 as winning the auction at it with the best of pimc's most promising trumps (its bidder's 7 kept by
 the threshold players' keep value); a pass is 0 for the hand, as pimc reckons it. A discard or a
 trump is valued by the whole deal solved from the first lead (a discard with its best trump), a
-play by the rest of the hand solved from it. A world's value is the bidder side's points for the
-hand under the contract (with four players less the other side's: what pimc plays for); a
-defender's values are the same with the sign turned, so every value reads "higher is better for
-the mover". The open-hands value is the exact solver's on the hands as dealt.
+play by the rest of the hand solved from it. A world's value is the margin of the hand's points: the
+bidder side's points under the contract less the other side's (three players: the mean of the two
+defenders', whose every trick is a point; pimc's outcome=margin); a defender's values are the same
+with the sign turned, so every value reads "higher is better for the mover" and every trick
+counts (the bidder's points alone would make most plays equal once a contract's fate is sealed).
+The open-hands value is the exact solver's on the hands as dealt.
 
 For hands of whole games (scores_before) each option also gets the mover's P(win the game): the
 totals after the hand (a three-player defender pair's tricks split evenly between them) and then
@@ -40,8 +42,9 @@ UNIT = "points"
 YARDSTICKS = ("threshold", "greedy")      # the built-in heuristics a seat's play is read against
 HOW = ("Moon: each option valued by pimc's machinery from the seat's own view (worlds dealt consistent with its "
        "tiles, the plays and the voids shown), every world solved exactly; values are the bidder side's points for "
-       "the hand (four players: less the other side's), with the sign turned for a defender, so higher is better "
-       "for the mover; a pass counts 0, a bid is valued as winning the auction at it.")
+       "the hand less the other side's (three players: the mean of the two defenders'), with the sign turned for a "
+       "defender, so higher is better for the mover; a pass counts 0, a bid is valued as winning the auction at it.")
+MARGIN = "margin"                         # how worlds are scored (strategies/moon_search.py's outcomes)
 CONTINUATIONS = 256                       # continuations per P(win) value
 SAMPLE_HANDS, SAMPLE_SEED = 4000, 27      # the fixed self-play sample they are drawn from
 TRICKS = np.arange(dominoes.TRICKS + 1)
@@ -50,7 +53,7 @@ TRICKS = np.arange(dominoes.TRICKS + 1)
 def _points(players, rules, bid, outcome) -> np.ndarray:
     """pimc's score of 0..7 bidder-side tricks without its tie-break (a hundredth of a point per
     trick is pimc's way to prefer more tricks, not points anyone scores)."""
-    return bidder_points(players, rules, int(bid), outcome) - TIE_BREAK * TRICKS
+    return np.round(bidder_points(players, rules, int(bid), outcome) - TIE_BREAK * TRICKS, 9)
 
 
 VIEWS = {"bid": BidView, "discard": DiscardView, "trump": TrumpView, "play": PlayView}
@@ -181,7 +184,7 @@ class _Valuer:
         self.pimc = PimcMoon(worlds=worlds)
         self.worlds = worlds
         self.n_widow = len(dominoes.TILE_SETS[tile_set_for(rules, self.P)]) - self.P * dominoes.HAND_SIZE
-        self.outcome = self.pimc.outcome(self.P)
+        self.outcome = MARGIN
 
     def _decision(self, view, kind, step, options, chosen, tricks, sign, bid, bidder, open_tricks, yard, rows=None):
         """A Decision from bidder-side tricks per world and option (None for a pass column)."""

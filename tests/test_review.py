@@ -1,0 +1,189 @@
+"""`moonshot review` (analysis/review.py) with Moon's hook (analysis/moon_review.py): the strongest
+player's own decisions are rarely mistakes and random's mostly are, forced moves are forced, the
+open-hands column is the minimax's, values come from the seat's view alone, the same review for
+any --jobs, bad input ends in one line with nothing written, and whole games are valued by P(win)."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from moonshot import cli
+from moonshot.analysis.moon_review import MARGIN, _points
+from moonshot.analysis.review import review
+from moonshot.simulator.moon import reference as ref
+from moonshot.simulator.moon import tiles
+from moonshot.simulator.moon.engine import Table, play
+from moonshot.simulator.moon.history import records
+from moonshot.simulator.moon.rules import Rules
+from moonshot.strategies.base import make_strategy
+from tests.test_moon_solver import minimax
+
+WORLDS = 16
+
+
+def moon_records(spec: str, hands: int, seed: int, players: int = 3) -> list[dict]:
+    """`hands` hands of `spec` in every seat, as the history records simulate --history writes."""
+    table = Table(players, Rules())
+    strat = make_strategy("moon", spec)
+    res = play(table, hands, [strat] * players, np.random.default_rng(seed), np.random.default_rng(seed + 1))
+    return [json.loads(line) for line in records(res, table, [spec] * players, seed, 0)]
+
+
+def chosen(result):
+    d = result.tables["decisions"]
+    return d[d["chosen"]]
+
+
+@pytest.fixture(scope="module")
+def pimc_review():
+    return review(moon_records("pimc", 3, 11), worlds=WORLDS)
+
+
+def test_pimc_rarely_errs_and_forced_moves_are_forced(pimc_review):
+    c = chosen(pimc_review)
+    free = c[c["verdict"] != "forced"]
+    assert len(free) >= 30
+    assert (free["verdict"].isin(["mistake", "blunder"])).mean() <= 0.05
+    forced = c[c["verdict"] == "forced"]
+    assert len(forced) > 0 and (forced["loss"] == 0).all()
+    d = pimc_review.tables["decisions"]
+    assert (d.groupby(["hand", "step"])["option"].count()[forced.set_index(["hand", "step"]).index] == 1).all()
+
+
+def test_random_mostly_errs():
+    r = review(moon_records("random", 2, 12), worlds=WORLDS)
+    c = chosen(r)
+    free = c[c["verdict"] != "forced"]
+    # a random choice is often as good as the best (equal tiles late in a hand); most are not
+    assert (free["verdict"].isin(["mistake", "blunder"])).mean() > 0.5
+
+
+def test_same_review_for_any_jobs():
+    recs = moon_records("threshold", 1, 13)
+    a = review(recs, seats=[0], worlds=8, jobs=1).tables["decisions"]
+    b = review(recs, seats=[0], worlds=8, jobs=2).tables["decisions"]
+    assert a.equals(b)
+
+
+def test_open_hands_column_is_the_minimax(pimc_review):
+    """The last two tricks' plays: each option's open-hands value is the bidder side's tricks by
+    the tests' own minimax (turned into the hand's points) with every hand as it then stood."""
+    rec = moon_records("pimc", 3, 11)
+    checked = 0
+    for r in rec:
+        if r["bidder"] is None:
+            continue
+        d = pimc_review.tables["decisions"]
+        d = d[(d["hand"] == r["hand_id"]) & (d["kind"] == "play")]
+        held = [set(tiles.parse_tiles(" ".join(h))) for h in r["hands"]]
+        bidder, trump = r["bidder"], tiles.TRUMP_NAMES.index(r["trump"])
+        if r["widow"] is not None:
+            held[bidder] = (held[bidder] | {tiles.parse_tiles(r["widow"])[0]}) - {tiles.parse_tiles(r["discard"])[0]}
+        P, rules = r["players"], Rules()
+        side = {s for s in range(P) if tiles.side_of_seats(P)[s] == tiles.side_of_seats(P)[bidder]}
+        steps = sorted(d["step"].unique())
+        first_play = min(steps) if steps else 0
+        plays = r["plays"]
+        offset = len(r["bids"]) + (2 if r["widow"] is not None else 1)
+        leader, trick, won = bidder, [], 0
+        for i, (seat, tile) in enumerate(plays):
+            t = tiles.parse_tiles(tile)[0]
+            step = offset + i
+            if i >= len(plays) - 2 * P and step in steps:
+                hands = tuple(frozenset(h) for h in held)
+                _, values = minimax(hands, trump, rules, side, leader, tuple(trick))
+                rows = d[(d["step"] == step) & (d["verdict"] != "forced")]
+                points = _points(P, rules, r["bid"], MARGIN)        # the hand's margin for 0..7 tricks
+                for _, row in rows.iterrows():
+                    move = tiles.parse_tiles(row["option"])[0]
+                    sign = 1 if seat in side else -1
+                    assert row["open_value"] == pytest.approx(sign * points[won + values[move]])
+                    checked += 1
+            held[seat].discard(t)
+            trick.append(t)
+            if len(trick) == P:
+                winner = r["trick_winners"][i // P]
+                won += winner in side
+                leader, trick = winner, []
+    assert checked >= 4
+
+
+def thrown_in(hands, widow, first=0, players=3):
+    """A record where everyone passes (MOON-4.6): the deal alone, no plays."""
+    rules = Rules()
+    h = ref.Hand([list(x) for x in hands], widow, first, rules)
+    for _ in range(players):
+        h.act(ref.PASS)
+    base = moon_records("threshold", 1, 14)[0]
+    keep = {k: base[k] for k in ("game", "format", "rules", "seed", "players", "sides", "strategies")}
+    return {**keep, "hand_id": 0, **h.record()}
+
+
+def test_values_come_from_the_seat_view_alone():
+    """Seat 0's bid: its values stay the same whichever way the tiles it cannot see lie among the
+    other seats and the widow."""
+    rng = np.random.default_rng(5)
+    perm = [int(t) for t in rng.permutation(22)]
+    hands, widow = [perm[0:7], perm[7:14], perm[14:21]], perm[21]
+    swapped = [perm[0:7], perm[14:21], [widow] + perm[8:14]], perm[7]
+    values = []
+    for h, w in ((hands, widow), swapped):
+        d = review([thrown_in(h, w)], seats=[0], worlds=WORLDS).tables["decisions"]
+        values.append(d[d["step"] == 0][["option", "value", "diff_low", "diff_high", "loss"]])
+    assert values[0].equals(values[1])
+
+
+def lock_record():
+    """Seat 0 holds six sixes and the 5-5 and plays sixes as trump: whatever it plays it takes
+    every trick, so no plan of its own loses anything."""
+    rules = Rules()
+    lock = tiles.parse_tiles("6-6 6-5 6-4 6-3 6-2 6-1 5-5")
+    rest = [t for t in range(22) if t not in lock]
+    hands = [lock, rest[0:7], rest[7:14]]
+    h = ref.Hand([list(x) for x in hands], rest[14], 0, rules)
+    h.act(7)
+    h.act(ref.PASS)
+    h.act(ref.PASS)
+    while h.phase != ref.DONE:
+        if h.phase == ref.DISCARD:
+            h.act(rest[14])
+        elif h.phase == ref.TRUMP:
+            h.act(6)
+        else:
+            h.act(h.legal()[0])
+    base = moon_records("threshold", 1, 14)[0]
+    keep = {k: base[k] for k in ("game", "format", "rules", "seed", "players", "sides", "strategies")}
+    return {**keep, "hand_id": 0, **h.record()}
+
+
+def test_lock_hand_loses_nothing():
+    r = review([lock_record()], seats=[0], worlds=WORLDS)
+    d = r.tables["decisions"]
+    plays = d[(d["kind"] == "play") & (d["verdict"] != "forced")]
+    assert len(plays) >= 6
+    assert (plays["loss"] == 0).all() and (plays["value"] == 7).all()
+    assert (plays["open_value"] == 7).all()
+
+
+@pytest.mark.parametrize("args", [["--seat", "5"], ["--hand-id", "9"], ["--worlds", "1"]])
+def test_bad_input_exits_2_and_writes_nothing(tmp_path, capsys, args):
+    path = tmp_path / "h.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in moon_records("threshold", 1, 15)) + "\n")
+    out = tmp_path / "rep"
+    code = 0
+    try:
+        cli.app(["review", str(path), *args, "--out", str(out), "-q"])
+    except SystemExit as exc:
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and not out.exists()
+
+
+def test_another_game_mixed_in_is_refused(tmp_path):
+    from moonshot.simulator.errors import BadInput
+    moon = moon_records("threshold", 1, 16)
+    other = dict(moon[0], game="shoot-the-moon")
+    with pytest.raises(BadInput):
+        review(moon + [other], worlds=4)
