@@ -187,3 +187,20 @@ def test_another_game_mixed_in_is_refused(tmp_path):
     other = dict(moon[0], game="shoot-the-moon")
     with pytest.raises(BadInput):
         review(moon + [other], worlds=4)
+
+
+def test_whole_games_are_judged_by_p_win():
+    """Seat 2 at 0 points against 14 and 20: a bid of 5 is worth most points this hand, but only
+    a made 21 gives it a real chance at the game, and the review judges by P(win) and says so."""
+    rec = moon_records("pimc", 12, 40)[0]
+    before = [14, 20, 0]
+    after = [b + s for b, s in zip(before, rec["score"])]
+    winner = ref.game_winner(after, Rules(), rec["bidder"])
+    rec = dict(rec, game_id=0, hand_in_game=0, scores_before=before, scores_after=after, game_over=winner is not None,
+               **({"winners": [winner]} if winner is not None else {}))
+    r = review([rec], seats=[2], worlds=WORLDS)
+    d = r.tables["decisions"]
+    bid = d[(d["kind"] == "bid") & (d["step"] == 1)].set_index("option")
+    assert bid["value"].idxmax() == "5" and bid["p_win"].idxmax() == "21"
+    assert bid.loc["21", "best"] and not bid.loc["5", "best"] and (bid["valued_by"] == "P(win)").all()
+    assert r.meta["valued_by"] == "P(win)" and any("P(win)" in note for note in r.notes)
