@@ -22,6 +22,7 @@ from moonshot.analysis.words import say
 from moonshot.reports.glossary import blunder_size, verdict_words
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.histories import PERSON, replayed
+from moonshot.simulator.records import history_lines
 from moonshot.simulator.runner import DEFAULT_SEED
 
 # The verdicts (reports/glossary.py says what each means and the blunder sizes)
@@ -69,8 +70,8 @@ def _lines(source) -> tuple[list[str], str]:
         path = Path(source)
         if not path.is_file():
             raise BadInput(f"no history file {str(path)!r}; accepted: a JSON-lines file written by --history")
-        try:
-            return path.read_text(encoding="utf-8").splitlines(), str(path)
+        try:     # JSON lines, or a typed hand record (docs/hand-records.md) read into them
+            return history_lines(path.read_text(encoding="utf-8"), str(path)), str(path)
         except UnicodeDecodeError:
             raise BadInput(f"{path}: not UTF-8 text; accepted: a JSON-lines file written by --history") from None
     if isinstance(source, dict):

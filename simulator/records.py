@@ -165,6 +165,9 @@ def parse(text: str, name: str = "record") -> list[dict]:
         except TokenError as exc:
             raise _bad(name, exc) from None
         where = f"{name}:{block[0][0].line}"
+        if record.get("game_id") not in games.last and record.get("hand_in_game", 0) > 0:
+            # a game's later hand typed alone: the hands before it are not in the file
+            games.last[record["game_id"]] = (record["hand_in_game"] - 1, record.get("scores_before"), False)
         games.check(record, where)
         out.append(record)
     return out
@@ -296,31 +299,35 @@ def _fill(typed, record: dict, at: dict) -> None:
     typed.complete(record)
     shown = [p for p in places if _get(record, p) != UNKNOWN]
     open_ = [p for p in places if _get(record, p) == UNKNOWN]
-    unseen = typed.pieces(record)
+    every = typed.pieces(record)
+    unseen = list(every)
     for p in _all_places(record, typed.PIECE_KEYS):
         if _get(record, p) != UNKNOWN:
             if _get(record, p) in unseen:
                 unseen.remove(_get(record, p))
     rng = random.Random(FILL_SEED)
-    last = None
+    dealt = [p for p in open_ if p[0] in typed.PIECE_KEYS]    # from the unseen pieces, each once
+    moves = [p for p in open_ if p[0] not in typed.PIECE_KEYS]  # a move's piece (a discard): any, the rules judge
+    if len(unseen) < len(dealt):
+        raise TokenError(at["game"], f"leaves {len(dealt)} unknown pieces but only {len(unseen)} unseen",
+                         "no more ? than pieces nobody showed")
+    errors: list[TokenError] = []
     for _ in range(FILL_TRIES if open_ else 1):
-        deal = rng.sample(unseen, len(open_)) if len(unseen) >= len(open_) else None
-        if deal is None:
-            break
-        for p, piece in zip(open_, deal):
-            _put(record, p, piece)
+        for p, piece_ in zip(dealt + moves, rng.sample(unseen, len(dealt)) + [rng.choice(every) for _ in moves]):
+            _put(record, p, piece_)
         try:
             record.update(typed.derive(record, at))
             record["unknown"] = places
             return
         except TokenError as exc:
-            last = exc
-    if last is None or not open_:
-        raise last or TokenError(Token(UNKNOWN, 0, 0), "leaves more unknown places than unseen pieces",
-                                 "no more ? than pieces nobody showed")
-    raise TokenError(last.token, f"is refused by every deal of the {len(open_)} unknown pieces tried "
-                                 f"({len(shown)} more were read from the plays): {last.why}",
-                     "a record whose ? pieces some deal fits; write more of them")
+            errors.append(exc)
+    # the deal that went furthest names the first move no deal of the unknown pieces allows
+    far = max(errors, key=lambda e: (e.token.line, e.token.col))
+    if len({(e.token, e.why) for e in errors}) == 1:
+        raise far
+    raise TokenError(far.token, f"{far.why}, with every deal of the {len(open_)} unknown pieces tried "
+                                f"({len(shown)} more were read from the plays)",
+                     far.accepted + "; or write more of the ? pieces")
 
 
 def _all_places(record: dict, keys: tuple) -> list[list]:
@@ -391,6 +398,14 @@ def is_typed(text: str) -> bool:
     for words in tokens_of(text):
         return words[0].text == "game"
     return False
+
+
+def history_lines(text: str, name: str) -> list[str]:
+    """A history file's JSON lines: the text itself, or a typed record's records as JSON lines
+    (checked as they are read; BadInput `name:line:col`). For readers built on histories.replayed."""
+    if is_typed(text):
+        return [json.dumps(r, separators=(",", ":")) for r in parse(text, name)]
+    return text.splitlines()
 
 
 def read_records(path) -> list[dict]:
