@@ -613,6 +613,17 @@ def strategies(game: str):
 
 
 @app.command()
+def record(file: Path = typer.Argument(..., help="a history: JSON lines, or typed hand records (docs/hand-records.md)"),
+           to_history: bool = typer.Option(False, "--to-history", help="print JSON lines (HISTORY.md) instead of "
+                                           "typed records")):
+    """Check a history file by the rules and print it as typed hand records, or as JSON lines."""
+    from moonshot.simulator import records
+    found = records.read_records(file)
+    print("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in found) if to_history
+          else records.write_all(found), end="")
+
+
+@app.command()
 def review(file: Path = typer.Argument(..., help="a history (simulate --history, the play page's) of one game"),
            seat: Optional[List[int]] = typer.Option(None, "--seat", help="a seat to review (repeat for more; default: "
                                                     "the seats a person played, else all)"),

@@ -47,6 +47,10 @@ class Token:
     line: int
     col: int
 
+    def part(self, start: int, text: str) -> "Token":
+        """The piece of this word that starts `start` characters in (a message names it there)."""
+        return Token(text, self.line, self.col + start)
+
 
 class TokenError(Exception):
     """A token the record cannot take: why, and what is accepted there."""
@@ -91,12 +95,12 @@ def one(lines: dict, key: str, default=None) -> list[Token] | None:
     return found[0][1:]
 
 
-def seat_move(token: Token, players_with_dummy: int) -> tuple[int, str]:
-    """`SEAT:rest` -> (seat, rest), the notation of every game's plays."""
+def seat_move(token: Token, players_with_dummy: int) -> tuple[int, Token]:
+    """`SEAT:MOVE` -> (seat, the MOVE part), the notation of every game's plays and bids."""
     seat, sep, rest = token.text.partition(":")
     if not sep or not seat.isdigit() or int(seat) >= players_with_dummy or not rest:
         raise TokenError(token, "is not a seat's move", f"SEAT:MOVE with a seat 0..{players_with_dummy - 1}, e.g. 1:6-4")
-    return int(seat), rest
+    return int(seat), token.part(len(seat) + 1, rest)
 
 
 def piece(token: Token, parse, accepted: str) -> str:

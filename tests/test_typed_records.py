@@ -105,12 +105,12 @@ def test_moon_widow_and_discard_unknown_and_deterministic():
 # ---------------------------------------------------------------------------- bad records
 
 BAD = [  # (game, replace this, with this, the place named, the word named)
-    ("moon", "plays 0:6-3 1:3-3", "plays 0:6-3 1:3-9", "16:13", "'3-9'"),
+    ("moon", "plays 0:6-3 1:3-3", "plays 0:6-3 1:3-9", "16:15", "'3-9'"),
     ("moon", "plays 0:6-6 1:5-4 2:3-1", "plays 1:5-4 0:6-6 2:3-1", "13:7", "'1:5-4'"),
     ("moon", "trump 6", "trumps 6", "12:1", "'trumps'"),
     ("moon", "game moon", "game chess", "1:6", "'chess'"),
     ("moon", "players 3", "players x", "3:9", "'x'"),
-    ("moon", "bids 0:21", "bids 0:moon", "10:6", "'0:moon'"),
+    ("moon", "bids 0:21", "bids 0:moon", "10:8", "'moon'"),
     ("moon", "trump 6", "trump 6\ntrump 5", "13:1", "'trump'"),
     ("moon", "seat 1 ? ? ? ? ? ? ?", "seat 1 ? ? ?", "7:12", "'?'"),
     ("moon", "plays 0:5-5 1:5-3 2:4-1\n", "", "18:19", "'2:5-2'"),            # a trick short
@@ -135,7 +135,7 @@ def test_the_cli_refuses_a_bad_typed_record_with_exit_2(tmp_path, capsys):
     bad = tmp_path / "hand.txt"
     bad.write_text(EXAMPLES["moon"].replace("1:5-4", "1:5-9"))
     code, out, err = run(["review", bad], capsys)
-    assert code == 2 and f"{bad}:13:13: '5-9' " in err and len(err.strip().splitlines()) == 1
+    assert code == 2 and f"{bad}:13:15: '5-9' " in err and len(err.strip().splitlines()) == 1
 
 
 # ---------------------------------------------------------------------------- files and the review
@@ -163,3 +163,15 @@ def test_review_of_the_typed_lock_hand_finds_no_loss(tmp_path):
     assert (chosen["loss"] == 0).all()
     plays = decisions[decisions["kind"] == "play"]
     assert (plays["value"].dropna() == 21).all()                  # every plan makes the Moon
+
+
+def test_the_record_verb_converts_both_ways(tmp_path, capsys):
+    typed = tmp_path / "hand.txt"
+    typed.write_text(EXAMPLES["shoot-the-moon"])
+    code, history, err = run(["record", typed, "--to-history"], capsys)
+    assert code == 0, err
+    assert [json.loads(line) for line in history.splitlines()] == records.parse(EXAMPLES["shoot-the-moon"])
+    back = tmp_path / "hand.jsonl"
+    back.write_text(history)
+    code, out, err = run(["record", back], capsys)
+    assert code == 0 and out == EXAMPLES["shoot-the-moon"], err

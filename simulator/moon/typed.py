@@ -48,12 +48,12 @@ def read(lines: dict, record: dict) -> dict:
         raise TokenError(widow[0], "is a widow, but this table deals none", "no widow line")
     record["bids"] = []
     for words in lines.get("bids", []):
-        for i, token in enumerate(words[1:]):
+        for token in words[1:]:
             seat, call = seat_move(token, players)
-            if call != "pass" and not call.isdigit():
-                raise TokenError(token, "is not a bid", "SEAT:pass or SEAT:N, e.g. 1:5")
+            if call.text != "pass" and not call.text.isdigit():
+                raise TokenError(call, "is not a bid", "SEAT:pass or SEAT:N, e.g. 1:5")
             at[("bids", len(record["bids"]))] = token
-            record["bids"].append([seat, "pass" if call == "pass" else int(call)])
+            record["bids"].append([seat, "pass" if call.text == "pass" else int(call.text)])
     discard = one(lines, "discard")
     record["discard"] = _tile(discard[0]) if discard else None
     if discard:
@@ -67,9 +67,9 @@ def read(lines: dict, record: dict) -> dict:
     record["plays"] = []
     for words in lines.get("plays", []):
         for token in words[1:]:
-            seat, text = seat_move(token, players)
-            tile, slash, end = text.partition("/")
-            play = [seat, _tile(Token_(token, tile))]
+            seat, move = seat_move(token, players)
+            tile, slash, end = move.text.partition("/")
+            play = [seat, _tile(move.part(0, tile))]
             if slash:
                 if end != "-" and not (end.isdigit() and len(end) == 1):
                     raise TokenError(token, "names no end", "SEAT:TILE/END with an end 0..6 or -, e.g. 1:6-4/4")
@@ -81,11 +81,6 @@ def read(lines: dict, record: dict) -> dict:
 
 def _rules(record: dict, players: int | None = None):
     return parse_rules([f"{k}={rule_text(v)}" for k, v in record["rules"].items()], players)
-
-
-def Token_(token, text: str):
-    """The token's piece part (same place), for a message that quotes only the tile."""
-    return type(token)(text, token.line, token.col)
 
 
 def complete(record: dict) -> None:

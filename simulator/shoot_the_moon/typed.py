@@ -43,9 +43,9 @@ def read(lines: dict, record: dict) -> dict:
     record["plays"] = []
     for words in lines.get("plays", []):
         for token in words[1:]:
-            seat, text = seat_move(token, hands_dealt(players))
+            seat, move = seat_move(token, hands_dealt(players))
             at[("plays", len(record["plays"]))] = token
-            record["plays"].append([seat, _card(type(token)(text, token.line, token.col))])
+            record["plays"].append([seat, _card(move)])
     revokes = one(lines, "detected_revokes")
     if revokes is not None:
         record["detected_revokes"] = [integer(t, "a play index") for t in revokes]
