@@ -628,7 +628,8 @@ def review(file: Path = typer.Argument(..., help="a history (simulate --history,
            seat: Optional[List[int]] = typer.Option(None, "--seat", help="a seat to review (repeat for more; default: "
                                                     "the seats a person played, else all)"),
            hand_id: Optional[List[int]] = typer.Option(None, "--hand-id", help="a hand to review (repeat; default: all)"),
-           worlds: int = typer.Option(32, "--worlds", help="worlds dealt from the seat's view per decision"),
+           worlds: Optional[int] = typer.Option(None, "--worlds", help="worlds dealt from the seat's view per "
+                                                "decision (default: the game's, moon 128)"),
            seed: int = SeedOpt, jobs: int = JobsOpt,
            format: Optional[str] = typer.Option(None, "--format", "-f", help="table, json, csv, markdown or html on "
                                                 "stdout; parquet with --out FILE.parquet"),

@@ -39,6 +39,7 @@ from moonshot.strategies.base import make_strategy
 from moonshot.strategies.moon_search import SEATS, TIE_BREAK, PimcMoon, _mask, bidder_points
 
 UNIT = "points"
+WORLDS = 128                              # the default worlds per decision: a whole hand in about a second
 YARDSTICKS = ("threshold", "greedy")      # the built-in heuristics a seat's play is read against
 HOW = ("Moon: each option valued by pimc's machinery from the seat's own view (worlds dealt consistent with its "
        "tiles, the plays and the voids shown), every world solved exactly; values are the bidder side's points for "

@@ -54,7 +54,7 @@ class Decision:
         return len(self.options) == 1
 
 
-DEFAULT_WORLDS = 32          # worlds per decision: pimc's own default (strategies/moon_search.py)
+DEFAULT_WORLDS = 32          # worlds per decision for a hook that names none (its WORLDS)
 
 
 def decision_rng(seed: int, hand_id: int, step: int) -> np.random.Generator:
@@ -303,15 +303,18 @@ def planned(source, seats=None, hand_ids=None) -> int | None:
     return sum(len(hook.decision_steps(rec, s)) for _, rec, s in work)
 
 
-def review(source, seats=None, hand_ids=None, worlds: int = DEFAULT_WORLDS, seed: int = DEFAULT_SEED, jobs: int = 1,
+def review(source, seats=None, hand_ids=None, worlds: int | None = None, seed: int = DEFAULT_SEED, jobs: int = 1,
            progress=None) -> Result:
     """Review the hands of a history (a file's path, or its parsed records: one entry for both):
     every decision of `seats` (default: the seats a person played, else all) in the hands
-    `hand_ids` (default: all), each option valued on `worlds` worlds dealt from the seat's view.
+    `hand_ids` (default: all), each option valued on `worlds` worlds dealt from the seat's view
+    (default: the game's hook's WORLDS, else DEFAULT_WORLDS).
     `progress(k)` hears k more decisions valued. Same seed, same numbers for any `jobs`."""
-    if isinstance(worlds, bool) or not isinstance(worlds, int) or not 2 <= worlds <= MAX_WORLDS:
+    if worlds is not None and (isinstance(worlds, bool) or not isinstance(worlds, int)
+                               or not 2 <= worlds <= MAX_WORLDS):
         raise BadInput(f"--worlds {worlds!r} is not accepted; accepted: an integer from 2 to {MAX_WORLDS}")
     found, entry, hook, work = _work(source, seats, hand_ids)
+    worlds = worlds or getattr(hook, "WORLDS", DEFAULT_WORLDS)
     judged = [Judged.of(d) for d in _value_all(work, worlds, seed, jobs, progress)]
     specs = {}
     for rec, _ in found:

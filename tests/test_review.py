@@ -53,11 +53,17 @@ def test_pimc_rarely_errs_and_forced_moves_are_forced(pimc_review):
 
 
 def test_random_mostly_errs():
+    """Where a decision has a wrong option at all (one whose loss clears zero), random takes one
+    most of the time; many of its decisions have none (equal tiles late in a hand, a contract
+    already sealed), so over all of them its rate is lower (43% at 128 worlds, 12 hands) but far
+    above pimc's."""
     r = review(moon_records("random", 2, 12), worlds=WORLDS)
-    c = chosen(r)
+    d = r.tables["decisions"]
+    wrong = d.groupby(["hand", "step"])["verdict"].apply(lambda v: v.isin(["mistake", "blunder"]).any())
+    c = chosen(r).set_index(["hand", "step"])
     free = c[c["verdict"] != "forced"]
-    # a random choice is often as good as the best (equal tiles late in a hand); most are not
-    assert (free["verdict"].isin(["mistake", "blunder"])).mean() > 0.5
+    erred = free["verdict"].isin(["mistake", "blunder"])
+    assert erred[wrong[free.index]].mean() > 0.5 and erred.mean() > 0.25
 
 
 def test_same_review_for_any_jobs():
