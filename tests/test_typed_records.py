@@ -175,3 +175,22 @@ def test_the_record_verb_converts_both_ways(tmp_path, capsys):
     back.write_text(history)
     code, out, err = run(["record", back], capsys)
     assert code == 0 and out == EXAMPLES["shoot-the-moon"], err
+
+
+@pytest.mark.parametrize("table", [0, 3], ids=["moon", "shoot-the-moon"])
+def test_pieces_filled_in_for_question_marks_do_not_move_a_review(histories, table):
+    """Reviewing one seat of a hand whose other hands (and a Moon widow and discard) are typed as `?`
+    gives the values of the hand as dealt: the review deals what the seat could not see afresh in
+    every world, so what the record filled in never enters them (the open-hands column aside)."""
+    import moonshot
+    record = next(r for r in histories[table] if r.get("bidder", 0) is not None)
+    seat = (record.get("bidder") or 0) + 1
+    masked = copy.deepcopy(record)
+    masked["hands"] = [h if s == seat else ["?"] * len(h) for s, h in enumerate(record["hands"])]
+    if masked.get("widow"):
+        masked["widow"] = masked["discard"] = "?"
+    [typed] = records.parse(records.write(masked))
+    assert typed["hands"] != record["hands"] or typed.get("widow") != record.get("widow")   # another deal
+    as_dealt, as_typed = (moonshot.review([r], seats=[seat], worlds=4).tables["decisions"] for r in (record, typed))
+    columns = [c for c in as_dealt.columns if "open" not in c]
+    assert len(as_dealt) > 1 and as_dealt[columns].equals(as_typed[columns])
