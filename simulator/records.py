@@ -203,6 +203,8 @@ def _record(block: list[list[Token]], index: int) -> dict:
         raise TokenError(players_line[-1] if players_line else head[0], "needs one players line",
                          "players N (the table's seat count)")
     players = integer(players_line[0], "a seat count", 1)
+    if players not in game.players:
+        raise TokenError(players_line[0], f"is not a table size of {game.name}", ", ".join(map(str, game.players)))
     record = {"game": game.name, "format": 1}
     hand = one(lines, "hand")
     record["hand_id"] = integer(hand[0], "a hand id") if hand else index

@@ -194,3 +194,29 @@ def test_pieces_filled_in_for_question_marks_do_not_move_a_review(histories, tab
     as_dealt, as_typed = (moonshot.review([r], seats=[seat], worlds=4).tables["decisions"] for r in (record, typed))
     columns = [c for c in as_dealt.columns if "open" not in c]
     assert len(as_dealt) > 1 and as_dealt[columns].equals(as_typed[columns])
+
+
+WORDS = ["?", "-", "0", "7", "99", "-1", "x", "6-6", "R1", "BM", "HH", "pass", "1:", "1:?", ":", "0:6-6/9", "0:R1",
+         "2:draw:-", "seat", "plays", "game", "yes", "1.5", "0:slap:1,2:0", "extra", "{}", "a=b", "moon.min_bid=5"]
+
+
+@settings(max_examples=size(40, 400))
+@given(game=st.sampled_from(sorted(EXAMPLES)), data=st.data())
+def test_any_mangled_record_is_read_or_refused_in_one_line(game, data):
+    """A word of an example replaced, dropped or added, or a line repeated: the record is read, or
+    refused with one BadInput line naming its place; never another exception."""
+    lines = EXAMPLES[game].splitlines()
+    i = data.draw(st.integers(0, len(lines) - 1))
+    words = lines[i].split()
+    how = data.draw(st.sampled_from(["replace", "drop", "add", "repeat"]))
+    j = data.draw(st.integers(1, max(1, len(words) - 1)))
+    word = data.draw(st.sampled_from(WORDS))
+    if how == "repeat":
+        lines.insert(i, lines[i])
+    else:
+        words[j:j + (how != "add")] = [] if how == "drop" else [word]
+        lines[i] = " ".join(words)
+    try:
+        records.parse("\n".join(lines) + "\n", "hand.txt")
+    except BadInput as exc:
+        assert "\n" not in str(exc) and re.match(r"hand\.txt:\d+(:\d+)?: ", str(exc)), str(exc)
