@@ -238,11 +238,15 @@ def _record(block: list[list[Token]], index: int) -> dict:
             record[words[1].text] = json.loads(" ".join(t.text for t in words[2:]))
         except json.JSONDecodeError:
             raise TokenError(words[2], "is not JSON", "extra KEY JSON") from None
+    try:
+        common_keys(record, "record")                   # e.g. strategies: person or a registered name
+    except BadInput as exc:
+        named = next((words[0] for key, found in lines.items() if key in str(exc) for words in found), head[1])
+        raise TokenError(named, f"is refused ({str(exc).split(': ', 1)[-1]})", "HISTORY.md's common keys") from None
     at = typed.read(lines, record)
     at["game"] = head[1]
     _fill(typed, record, at)
     try:
-        common_keys(record, "record")
         game.replay(record, "record", head[0].line)     # the history's own check, as for a JSON line
     except BadInput as exc:
         raise TokenError(head[1], f"gives a hand the history check refuses ({exc})", "a hand by the rules") from None
