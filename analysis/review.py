@@ -141,7 +141,7 @@ def _value_part(review: str, record: dict, seats: set[int], worlds: int, seed: i
 
 def _value_all(work: list, worlds: int, seed: int, jobs: int, progress) -> list[Decision]:
     """Every decision of every (hook, record, seats): in this process with jobs=1, else one task
-    per decision on joblib's workers (hooks with decision_steps) or per hand and seat."""
+    per few decisions on joblib's workers (hooks with decision_steps) or per hand and seat."""
     if jobs == 1:
         out = []
         for review, record, seats in work:
@@ -151,8 +151,10 @@ def _value_all(work: list, worlds: int, seed: int, jobs: int, progress) -> list[
     tasks = []
     for review, record, seats in work:
         hook = importlib.import_module(review)
-        if hasattr(hook, "decision_steps"):
-            tasks += [(review, record, seats, [s]) for s in hook.decision_steps(record, seats)]
+        if hasattr(hook, "decision_steps"):     # a few decisions a task: each task replays its hand once
+            steps = hook.decision_steps(record, seats)
+            size = max(1, -(-len(steps) // (4 * jobs)))
+            tasks += [(review, record, seats, steps[i:i + size]) for i in range(0, len(steps), size)]
         else:
             tasks += [(review, record, {s}, None) for s in sorted(seats)]
     out = []
