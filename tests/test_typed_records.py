@@ -220,3 +220,11 @@ def test_any_mangled_record_is_read_or_refused_in_one_line(game, data):
         records.parse("\n".join(lines) + "\n", "hand.txt")
     except BadInput as exc:
         assert "\n" not in str(exc) and re.match(r"hand\.txt:\d+(:\d+)?: ", str(exc)), str(exc)
+
+
+def test_hit_the_deck_hands_come_back_from_the_plays_less_the_draws():
+    """The documented Hit the Deck hand: seat 1 played all 7 cards it was dealt (it drew none), so its
+    hand comes back whole; seat 2 drew R3 and played it, so of its plays only BCUT, B5 and B4 were dealt."""
+    [record] = records.parse(EXAMPLES["hit-the-deck"])
+    assert sorted(record["hands"][1]) == sorted("R3 HCG Y3 HH R5 R3 G4".split())
+    assert {"BCUT", "B5", "B4"} <= set(record["hands"][2]) and record["hands"][2].count("R3") == 0
