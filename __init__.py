@@ -190,7 +190,8 @@ def report(game: str, out, hands: int = 200_000, seed: int = _DEFAULT_SEED, jobs
 
 
 @_own_words(**{"--worlds": "worlds", "--hand-id": "hand_ids", "--seat": "seats"})
-def review(source, seats=None, hand_ids=None, worlds: int | None = None, seed: int = _DEFAULT_SEED, jobs: int = 1) -> Result:
+def review(source, seats=None, hand_ids=None, worlds: int | None = None, seed: int = _DEFAULT_SEED,
+           jobs: int = 1) -> Result:
     """Review played hands (a history file's path, or its parsed records): every decision of
     `seats` valued from what the seat knew, with the loss of the choice made (analysis/review.py)."""
     from moonshot.analysis.review import review as run

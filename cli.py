@@ -627,7 +627,8 @@ def record(file: Path = typer.Argument(..., help="a history: JSON lines, or type
 def review(file: Path = typer.Argument(..., help="a history (simulate --history, the play page's) of one game"),
            seat: Optional[List[int]] = typer.Option(None, "--seat", help="a seat to review (repeat for more; default: "
                                                     "the seats a person played, else all)"),
-           hand_id: Optional[List[int]] = typer.Option(None, "--hand-id", help="a hand to review (repeat; default: all)"),
+           hand_id: Optional[List[int]] = typer.Option(None, "--hand-id",
+                                                       help="a hand to review (repeat; default: all)"),
            worlds: Optional[int] = typer.Option(None, "--worlds", help="worlds dealt from the seat's view per "
                                                 "decision (default: the game's, moon 128)"),
            seed: int = SeedOpt, jobs: int = JobsOpt,

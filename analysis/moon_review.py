@@ -22,6 +22,7 @@ totals before the hand with a sampled hand in its place.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import fields
 from functools import lru_cache
 
@@ -127,7 +128,6 @@ def _rules(record):
 def _shown(text: str):
     """The record's decisions as shown to each seat: [(kind, view, hands then, choice)] (cached by
     the record's text: decision_steps and decisions replay the same hand)."""
-    import json
     record = json.loads(text)
     P = record["players"]
     table = Table(P, _rules(record))
@@ -141,7 +141,6 @@ def _shown(text: str):
 
 
 def _record_key(record: dict) -> str:
-    import json
     return json.dumps(record, sort_keys=True)
 
 

@@ -246,7 +246,7 @@ def _summary(judged: list[Judged], specs: dict[int, str]) -> pd.DataFrame:
         players = [(PLAYED, d.chosen)] + sorted(d.yardstick.items())
         for name, k in players:
             keys.setdefault((d.seat, name, j.valued_by), []).append((j, k))
-    for (seat, name, unit), items in keys.items():
+    for (seat, name, unit), items in sorted(keys.items(), key=lambda kv: (kv[0][0], kv[0][1] != PLAYED)):
         verdicts = [j.verdict(k) for j, k in items]
         told = [v for v in verdicts if v[0] != FORCED]
         var = sum(((hi - m) / Z) ** 2 for _, m, lo, hi in told if not np.isnan(hi))
