@@ -210,3 +210,50 @@ def test_whole_games_are_judged_by_p_win():
     assert bid["value"].idxmax() == "5" and bid["p_win"].idxmax() == "21"
     assert bid.loc["21", "best"] and not bid.loc["5", "best"] and (bid["valued_by"] == "P(win)").all()
     assert r.meta["valued_by"] == "P(win)" and any("P(win)" in note for note in r.notes)
+
+
+def test_a_play_is_valued_from_the_view_alone():
+    """A mid-hand play: moving unplayed tiles between the two other seats (each where that seat has
+    shown no void) changes the open-hands values at most, never the values or the yardsticks."""
+    from moonshot.analysis import moon_review as mr
+    from moonshot.analysis.review import decision_rng
+    rec = next(r for r in moon_records("pimc", 3, 11) if r["bidder"] is not None)
+    shown, widow = mr._shown(mr._record_key(rec))
+    rules, checked = Rules(), 0
+    for step, (kind, view, held, choice) in enumerate(shown):
+        if kind != "play" or view.trick_no not in (1, 2) or np.asarray(view.legal[0]).sum() < 2:
+            continue
+        seat, trump = int(view.seat[0]), int(view.trump[0])
+        a, b = [s for s in range(3) if s != seat]
+        void = np.asarray(view.void[0])
+        fits = [(x, y) for x in held[a] for y in held[b]
+                if not any(void[b][u] for u in ref.suits(x, trump, rules))
+                and not any(void[a][u] for u in ref.suits(y, trump, rules))]
+        if not fits:
+            continue
+        x, y = fits[0]
+        moved = [list(h) for h in held]
+        moved[a][moved[a].index(x)], moved[b][moved[b].index(y)] = y, x
+        got = [mr._Valuer(rec, rules, WORLDS, decision_rng(1, rec["hand_id"], step), h, widow).play(view, choice, step)
+               for h in (held, moved)]
+        assert np.array_equal(got[0].outcomes, got[1].outcomes) and got[0].yardstick == got[1].yardstick
+        checked += 1
+    assert checked >= 2
+
+
+def test_review_report_and_text_formats(tmp_path, capsys):
+    """--out DIR writes the report folder with its figure; -f markdown prints the tables as
+    Markdown; --out FILE.html writes one page."""
+    path = tmp_path / "h.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in moon_records("threshold", 1, 15)) + "\n")
+    for args in (["--out", str(tmp_path / "rep")], ["-f", "markdown"], ["--out", str(tmp_path / "r.html")]):
+        code = 0
+        try:
+            cli.app(["review", str(path), "--seat", "0", "--worlds", "4", "-q", *args])
+        except SystemExit as exc:
+            code = exc.code
+        assert not code
+    out = capsys.readouterr().out
+    assert (tmp_path / "rep" / "figures" / "loss.png").exists() and (tmp_path / "rep" / "report.md").exists()
+    assert "| hand | seat | step | kind | option |" in out
+    assert (tmp_path / "r.html").read_text().startswith("<!doctype html>")
