@@ -331,5 +331,10 @@ def review(source, seats=None, hand_ids=None, worlds: int | None = None, seed: i
              f"Each option's value is its mean over the same {worlds} worlds; its difference from the best option "
              f"is paired world by world, with a 95% interval (mean +- 1.96 sd/sqrt(worlds)).",
              verdict_words(hook.UNIT, whole)]
+    tables = {"decisions": decisions, "summary": summary}
+    if hasattr(hook, "slaps"):          # reactions, not decisions (Hit the Deck): times against the profile
+        slaps = [row for _, rec, s in work for row in hook.slaps(rec, s)]
+        if slaps:
+            tables["slaps"] = pd.DataFrame(slaps)
     return Result(f"{entry.title}: review of {len(found)} hand{'s' * (len(found) != 1)}", meta,
-                  {"decisions": decisions, "summary": summary}, notes, _findings(summary) if len(summary) else [])
+                  tables, notes, _findings(summary) if len(summary) else [])

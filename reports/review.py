@@ -60,6 +60,8 @@ def _document(result: Result, figure: bool = False) -> Document:
                    "with its 95% interval (paired on the same worlds).")
     doc.table("summary", result.tables["summary"], "Per seat")
     doc.table("decisions", result.tables["decisions"], "Every option of every decision")
+    if "slaps" in result.tables:
+        doc.table("slaps", result.tables["slaps"], "Slap races: the seat's time against its profile's")
     for note in result.notes:
         doc.note(note)
     return doc
