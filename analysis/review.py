@@ -5,6 +5,14 @@ entry, `Game.review`) turns one history record into `Decision`s, each holding th
 option on the same sampled worlds (worlds dealt from the seat's own view, as pimc and rollout deal them,
 every option played out by the game's strongest player). Everything after that is shared here: the best
 option, the loss of the option chosen with its paired interval, the verdict, the per-seat summary.
+
+A hook module has `decisions(record, seats, worlds, seed, progress=None, steps=None)`, UNIT (its
+unit's name, which keys the glossary's blunder size) and HOW (a note on how it values options); it
+may have WORLDS (its default worlds per decision), `decision_steps(record, seats)` (the steps it
+will value: the progress bar's total, and --jobs spreads a hand's decisions over the workers) and
+`slaps(record, seats)` (reactions reported apart). Verdicts: "forced" (one option), "best" (the
+best found, or equal to it in every world), "mistake" (the loss's 95% interval clears zero),
+"blunder" (it clears reports.glossary.BLUNDERS' size for the unit), "cannot be told" otherwise.
 """
 from __future__ import annotations
 
