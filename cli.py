@@ -38,14 +38,19 @@ class App(typer.Typer):
         return super().command(*args, cls=cls or RegistryHelp, **kwargs)
 
     def __call__(self, *args, **kwargs):
-        _STOPPED.update(by="interrupted", kept=None)
-        previous = _catch_sigterm()
+        from moonshot.simulator import stopping
+        _STOPPED.update(by="interrupted", kept=None, signalled=False)
+        previous = _catch_signals()
         try:
-            code = super().__call__(*args, standalone_mode=False, **kwargs)
+            # The watch hears a signal whose KeyboardInterrupt was swallowed (numba's compiler calls
+            # back through ctypes, which prints and drops an exception raised there): the run then
+            # stops at its next check, between chunks or inside one.
+            with stopping.watching(stop=lambda: _STOPPED["signalled"]):
+                code = super().__call__(*args, standalone_mode=False, **kwargs)
             if code == 130:                 # typer turns Ctrl-C into this exit code when not standalone
                 _interrupted()
             return code
-        except (KeyboardInterrupt, typer.Abort):
+        except (KeyboardInterrupt, typer.Abort, stopping.Stopped):
             _interrupted()
         except BadInput as exc:
             _fail(str(exc))
@@ -57,8 +62,8 @@ class App(typer.Typer):
                 _fail(_usage_line(exc))
             raise
         finally:
-            if previous is not None:
-                signal.signal(signal.SIGTERM, previous)
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
 
 
 class Terminated(KeyboardInterrupt):
@@ -67,17 +72,24 @@ class Terminated(KeyboardInterrupt):
     SIGTERM) rather than Python's default of dying on the spot with every temporary file left."""
 
 
-def _on_sigterm(signum, frame) -> None:
-    _STOPPED["by"] = "terminated"
-    raise Terminated()
+def _on_signal(signum, frame) -> None:
+    _STOPPED["signalled"] = True
+    if signum == signal.SIGTERM:
+        _STOPPED["by"] = "terminated"
+        raise Terminated()
+    raise KeyboardInterrupt
 
 
-def _catch_sigterm():
-    """Turn SIGTERM into Terminated while a command runs; the handler there was before (to put back),
-    or None where signals cannot be set (not the main thread: a test's or a host's thread)."""
+def _catch_signals() -> dict:
+    """While a command runs, SIGTERM raises Terminated and SIGINT KeyboardInterrupt, and both are
+    remembered (see App.__call__). The handlers there were before, to put back; none where signals
+    cannot be set (not the main thread: a test's or a host's thread), or where SIGINT is ignored."""
     if threading.current_thread() is not threading.main_thread():
-        return None
-    return signal.signal(signal.SIGTERM, _on_sigterm)
+        return {}
+    previous = {signal.SIGTERM: signal.signal(signal.SIGTERM, _on_signal)}
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        previous[signal.SIGINT] = signal.signal(signal.SIGINT, _on_signal)
+    return previous
 
 
 def _usage_line(exc) -> str:
@@ -102,7 +114,7 @@ def _fail(message: str) -> None:
 
 # What an interrupted run leaves to say: set where it is known, read by _interrupted (typer turns the
 # KeyboardInterrupt into exit code 130 and drops it, so these cannot ride on the exception).
-_STOPPED = {"by": "interrupted", "kept": None}
+_STOPPED = {"by": "interrupted", "kept": None, "signalled": False}
 
 
 def _interrupted() -> None:
