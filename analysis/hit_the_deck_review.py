@@ -33,6 +33,7 @@ from moonshot.strategies.htd_search import FUTURE_HANDS, FUTURES, SCORE_SAMPLE, 
 from moonshot.strategies.htd_worlds import deal_worlds
 
 UNIT = "penalty points"
+WORLDS = 128       # the default worlds per decision: a hand's points are noisy, and a hand takes a few seconds
 HOW = ("Hit the Deck: each option (a card, the voluntary draw, keeping a drawn card) played out to the end of the "
        "hand by the tactician in every seat, slap races included, on worlds dealt as the rollout player deals them "
        "from the seat's view rebuilt from the record (its hand, the public counts and piles, the cards seen; not its "
@@ -48,7 +49,7 @@ class _Stop(Exception):
 def positions(record: dict, stop: int | None = None) -> list[tuple]:
     """The record's decisions in order as (step, view, options, chosen): the one-row batch PlayView
     the seat had, its option columns (card kinds, DRAW) and the column it took. `stop`: only the
-    first `stop` decisions (the replay ends there, so later events are not read)."""
+    first `stop` decisions (the replay ends at the last one's question, so no later event is read)."""
     from moonshot.simulator.hit_the_deck.page import batch_view
     players = int(record["players"])
     rules = parse_rules(rule_args(record["rules"]), players)
@@ -57,10 +58,10 @@ def positions(record: dict, stop: int | None = None) -> list[tuple]:
     found = []
 
     def choose(view: ref.View, legal) -> int:
-        if stop is not None and len(found) >= stop:
-            raise _Stop
         choice = chance.choose(view, legal)
         found.append((len(found), batch_view(view, legal), sorted(legal), choice))
+        if stop is not None and len(found) >= stop:
+            raise _Stop                 # before the choice is played: no later event is read
         return choice
 
     hands = [[deck.parse_card(c) for c in h] for h in record["hands"]]
@@ -117,7 +118,7 @@ def decisions(record: dict, seats: set[int], worlds: int, seed: int, progress=No
     hand_id = int(record.get("hand_id", 0))
     whole = "scores_before" in record
     out = []
-    for step, view, options, chosen in positions(record):
+    for step, view, options, chosen in positions(record, None if steps is None else max(steps, default=-1) + 1):
         seat = int(view.seat[0])
         if seat not in seats or (steps is not None and step not in steps):
             continue
