@@ -28,7 +28,7 @@ def read(data: bytes, name: str) -> dict:
         hands.append({"hand_id": record.get("hand_id"), "game": entry.name, "text": shown,
                       "steps": entry.page.steps(record, shown),
                       # what the page's review sends back (POST /api/review checks it again) and offers
-                      "record": record, "review": entry.review is not None, "players": record["players"],
+                      "record": record, "review": entry.review is not None, "players": record.get("players", len(specs)),
                       "people": [s for s, spec in enumerate(specs) if spec == PERSON]})
         if len(hands) >= MAX_HANDS:
             break

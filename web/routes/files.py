@@ -15,7 +15,8 @@ from moonshot.web.routes import Site, bad
 def add(app: FastAPI, site: Site) -> None:
     @app.get("/replay", response_class=HTMLResponse)
     def replay_page(request: Request):
-        return site.page(request, "replay.html", upload_limit=app.state.upload_limit)
+        from moonshot.web.replay import QUICK_WORLDS
+        return site.page(request, "replay.html", upload_limit=app.state.upload_limit, quick_worlds=QUICK_WORLDS)
 
     @app.post("/api/replay")
     async def replay_upload(request: Request):
