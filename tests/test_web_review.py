@@ -1,0 +1,142 @@
+"""The serve pages' review of a played hand (issue 27, POST /api/review): the Replay page sends back
+one hand's record; the run gives the library's numbers for the same seed, places each decision on
+the replay step it was taken at, and bad input is one line beside its field with HTTP 400."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from moonshot.analysis.review import review  # noqa: E402
+from moonshot.simulator import games as registry  # noqa: E402
+from moonshot.web.app import create_app  # noqa: E402
+from moonshot.web.forms import Limits  # noqa: E402
+from moonshot.web.replay import places  # noqa: E402
+from tests.test_web import play_out, wait  # noqa: E402
+from tests.toy_game import GAME as TOY  # noqa: E402
+
+WORLDS = 8                  # tiny: these tests check the plumbing, tests/test_review*.py the values
+REVIEWED = [g for g, entry in registry.GAMES.items() if entry.review]
+VERDICTS = {"forced", "best", "mistake", "blunder", "cannot be told"}
+
+
+@pytest.fixture(scope="module")
+def client():
+    return TestClient(create_app(Limits(max_samples=5_000, default_samples=500), hosts=("testserver",)))
+
+
+def uploaded(client, tmp_path, game: str, hands: int = 1) -> list[dict]:
+    path = tmp_path / "h.jsonl"
+    subprocess.run([sys.executable, "-m", "moonshot.cli", "simulate", game, "-n", str(hands), "--history", str(path),
+                    "--quiet"], check=True, capture_output=True)
+    r = client.post("/api/replay", files={"file": ("h.jsonl", path.read_bytes(), "application/json")})
+    assert r.status_code == 200, r.text
+    return r.json()["hands"]
+
+
+def reviewed(client, form: dict) -> tuple[dict, dict]:
+    r = client.post("/api/review", json=form)
+    assert r.status_code == 202, r.text
+    status = wait(client, r.json()["id"])
+    assert status["state"] == "done", status
+    return status, client.get(f"/api/jobs/{status['id']}/result?format=json").json()
+
+
+@pytest.mark.parametrize("game", REVIEWED)
+def test_a_reviewed_hand_gives_the_librarys_numbers_with_each_decision_on_its_replay_step(client, tmp_path, game):
+    hand = uploaded(client, tmp_path, game)[0]
+    assert hand["review"] and hand["people"] == [] and hand["players"] == hand["record"]["players"]
+    status, result = reviewed(client, {"record": hand["record"], "seats": [0], "worlds": WORLDS, "seed": 5})
+    rows = result["tables"]["decisions"]
+    chosen = [r for r in rows if r["chosen"]]
+    assert status["total"] == status["done"] == len(chosen) > 0          # progress counted per decision
+    assert {r["seat"] for r in rows} == {0} and {r["verdict"] for r in rows} <= VERDICTS
+    assert result["tables"]["summary"] and result["findings"]
+    lib = review([hand["record"]], seats=[0], worlds=WORLDS, seed=5).to_json_obj()["tables"]
+    assert [{k: v for k, v in r.items() if k != "replay_step"} for r in rows] == lib["decisions"]
+    assert result["tables"]["summary"] == lib["summary"]
+    texts = [s["text"] for s in hand["steps"]]
+    placed = [r for r in chosen if r["replay_step"] >= 0]
+    assert len(placed) >= len(chosen) / 2
+    for r in placed:                               # the step it sits on shows that seat taking that option
+        text = texts[r["replay_step"]]
+        assert r["step"] == r["replay_step"] or (f"seat {r['seat']} " in text and r["option"] in text), (r, text)
+    html = client.get(f"/api/jobs/{status['id']}/result").text          # the summary as every run shows it
+    assert "table-summary" in html and "What it found" in html
+
+
+def test_a_hand_played_on_the_page_reviews_the_persons_seat(client):
+    """What the Play page's "Review this hand" does: its history read as an upload, then reviewed
+    with no seats named: the person's seat only."""
+    state = play_out(client, "shoot-the-moon", {"players": "4", "seat": "2", "seed": "8"})
+    history = client.get(f"/api/play/{state['id']}/history").content
+    hand = client.post("/api/replay", files={"file": ("played.jsonl", history, "application/json")}).json()["hands"][0]
+    assert hand["people"] == [2]
+    _, result = reviewed(client, {"record": hand["record"], "seats": [], "worlds": str(WORLDS)})
+    seats = {r["seat"] for r in result["tables"]["decisions"]}
+    assert seats == {2}
+    assert all(r["replay_step"] == r["step"] for r in result["tables"]["decisions"])
+
+
+def test_places_follow_the_replay_where_it_shows_more_than_decisions():
+    texts = ["turn 0  R3 is turned up", "turn 1  seat 1 plays G4", "turn 1  seat 2 draws B5",
+             "turn 2  seat 2 plays R4 (top R4)", "turn 3  seat 1 plays R4"]
+    assert places(texts, [(0, 1, "G4"), (1, 2, "R4"), (2, 1, "R4"), (3, 2, "Y9")], None) == {0: 1, 1: 3, 2: 4}
+    assert places(texts[:3], [(0, 0, "x"), (2, 1, "y")], 3) == {0: 0, 2: 2}    # one step per decision
+
+
+@pytest.fixture(scope="module")
+def moon_record(client, tmp_path_factory) -> dict:
+    return uploaded(client, tmp_path_factory.mktemp("moon"), "moon")[0]["record"]
+
+
+@pytest.mark.parametrize("change, field, words", [
+    (lambda r: {"record": "hand 0"}, "record", "not a hand"),
+    (lambda r: {}, "record", "not a hand"),
+    (lambda r: {"record": {**r, "bids": [[0, "banana"]]}}, "record", "banana"),
+    (lambda r: {"record": {**r, "game": "chess"}}, "record", "chess"),
+    (lambda r: {"record": r, "seats": [7]}, "seats", "did not play"),
+    (lambda r: {"record": r, "seats": "0"}, "seats", "list of seat numbers"),
+    (lambda r: {"record": r, "seats": [True]}, "seats", "list of seat numbers"),
+    (lambda r: {"record": r, "worlds": 1}, "worlds", "--worlds"),
+    (lambda r: {"record": r, "worlds": "lots"}, "worlds", "--worlds"),
+    (lambda r: {"record": r, "seed": -1}, "seed", "--seed"),
+])
+def test_bad_review_input_is_one_line_beside_its_field(client, moon_record, change, field, words):
+    r = client.post("/api/review", json=change(moon_record))
+    assert r.status_code == 400, r.text
+    body = r.json()
+    assert body["field"] == field and words in body["error"] and "accepted" in body["error"] and "\n" not in body["error"]
+
+
+def test_a_game_without_a_review_and_an_unknown_hand_are_refused_in_one_line(client):
+    registry.register(TOY)
+    try:
+        state = play_out(client, TOY.name, {"players": "3", "seat": "1", "seed": "3"})
+        record = json.loads(client.get(f"/api/play/{state['id']}/history").text)
+        shown = client.post("/api/replay", files={"file": ("t.jsonl", json.dumps(record).encode())}).json()
+        assert shown["hands"][0]["review"] is False                # the page offers no review
+        r = client.post("/api/review", json={"record": record})
+        assert r.status_code == 400 and "no review for" in r.json()["error"] and "accepted" in r.json()["error"]
+    finally:
+        registry.GAMES.pop(TOY.name, None)
+    r = client.get("/api/play/no-such-hand/history")          # the Play page's link with a forgotten hand
+    assert r.status_code == 400 and "no hand 'no-such-hand'" in r.json()["error"]
+    assert client.post("/api/review", content=b"[1", headers={"content-type": "application/json"}).status_code == 400
+
+
+def test_a_review_can_be_cancelled(client, moon_record):
+    r = client.post("/api/review", json={"record": moon_record, "seats": [0, 1, 2], "worlds": 4096})
+    assert r.status_code == 202
+    job = r.json()["id"]
+    client.post(f"/api/jobs/{job}/cancel")
+    start = time.monotonic()
+    assert wait(client, job, 120)["state"] == "cancelled"
+    assert time.monotonic() - start < 60
+    assert client.get(f"/api/jobs/{job}/result").status_code == 409
