@@ -68,7 +68,11 @@ def test_a_reviewed_hand_gives_the_librarys_numbers_with_each_decision_on_its_re
         text = texts[r["replay_step"]]
         assert r["step"] == r["replay_step"] or (f"seat {r['seat']} " in text and r["option"] in text), (r, text)
     html = client.get(f"/api/jobs/{status['id']}/result").text          # the summary as every run shows it
-    assert "table-summary" in html and "What it found" in html
+    assert "table-summary" in html and "table-decisions" in html and "What it found" in html
+    html = client.get(f"/api/jobs/{status['id']}/result?tables=summary").text    # the page's: decisions on steps
+    assert "table-summary" in html and "table-decisions" not in html and "What it found" in html
+    r = client.get(f"/api/jobs/{status['id']}/result?tables=summary,nope")
+    assert r.status_code == 400 and r.json()["field"] == "tables" and "decisions, summary" in r.json()["error"]
 
 
 def test_a_hand_played_on_the_page_reviews_the_persons_seat(client):

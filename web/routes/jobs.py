@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import html
+from dataclasses import replace
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -31,7 +32,7 @@ def add(app: FastAPI, site: Site) -> None:
         return runner.cancel(job_of(job_id).id).status()
 
     @app.get("/api/jobs/{job_id}/result")
-    def job_result(job_id: str, format: str = "html"):
+    def job_result(job_id: str, format: str = "html", tables: str | None = None):
         job = job_of(job_id)
         if job.state != "done":
             return bad("job", f"run {job_id} is {job.state}; accepted: a finished run", 409)
@@ -39,6 +40,12 @@ def add(app: FastAPI, site: Site) -> None:
         if isinstance(result, Path):                 # a report: its folder's link
             name = html.escape(str(result.parent.relative_to(app.state.reports_dir)))    # text, never markup
             return HTMLResponse(f"<p>Report written: <a href='/reports/{name}/report.html'>{name}</a></p>")
+        if tables is not None:                       # a page that shows the other tables its own way
+            keep = [t for t in tables.split(",") if t]
+            if not keep or any(t not in result.tables for t in keep):
+                return bad("tables", f"tables {short(tables)} is not accepted; accepted: names among "
+                           f"{', '.join(result.tables)}, comma-separated")
+            result = replace(result, tables={t: result.tables[t] for t in keep})
         if format == "json":
             from moonshot.reports.text import render_json
             return Response(render_json(result), media_type="application/json")

@@ -109,8 +109,8 @@ async function follow(job, bar, status) {
   }
 }
 
-async function showResult(out, job) {
-  const r = await fetch(`/api/jobs/${job.id}/result`);
+async function showResult(out, job, query = "") {
+  const r = await fetch(`/api/jobs/${job.id}/result${query}`);
   out.innerHTML = await r.text();      // the server's own markup: web/render.py escapes every value in it
   out.dataset.job = job.id;
 }
@@ -344,7 +344,8 @@ function replayPage() {
     if (job.state === "done") {
       const result = await (await fetch(`/api/jobs/${job.id}/result?format=json`)).json();
       reviewed = {hand: at, rows: result.tables.decisions};
-      await showResult($("#review-result"), job);        // the summary and findings, as every run shows them
+      // the summary and findings as every run shows them (the decisions: on their steps above)
+      await showResult($("#review-result"), job, `?tables=${Object.keys(result.tables).filter(t => t !== "decisions")}`);
       status.textContent = `done: ${job.total} decision(s) in ${job.elapsed.toFixed(1)} s; step through the hand ` +
         "to see each one";
       if (h === at) draw();
