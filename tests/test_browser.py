@@ -311,14 +311,19 @@ def test_what_if_and_replay_in_the_browser(server, page, tmp_path):
     page.wait_for_selector("#result h2")
     shot(page, tmp_path, "whatif")
     assert "stm.moon_chip_netting=sequential" in page.inner_text("#result")
+    replay_a_moon_hand(page, server, tmp_path)
+    for _ in range(8):
+        page.keyboard.press("ArrowRight")
+    assert page.locator("#steps li").count() == 8
+    shot(page, tmp_path, "replay")
+    assert "bidder side's tricks" in page.inner_text("#values") or "End of the hand" in page.inner_text("#values")
+
+
+def replay_a_moon_hand(page, server, tmp_path: Path) -> None:
+    """The Replay page with a simulated Moon hand uploaded."""
     path = tmp_path / "moon.jsonl"
     cli("simulate", "moon", "-n", "1", "--history", str(path), "--quiet")
     page.goto(f"{server}/replay")
     page.set_input_files("#file", str(path))
     page.click("#upload button.go")
     page.wait_for_selector("#hands:not([hidden])")
-    for _ in range(8):
-        page.keyboard.press("ArrowRight")
-    assert page.locator("#steps li").count() == 8
-    shot(page, tmp_path, "replay")
-    assert "bidder side's tricks" in page.inner_text("#values") or "End of the hand" in page.inner_text("#values")

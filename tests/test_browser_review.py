@@ -3,7 +3,7 @@ the Replay page shows a verdict on a step, and a Shoot the Moon hand played by c
 from its "Review this hand" button. Small worlds ("quick"): the plumbing, not the values."""
 from __future__ import annotations
 
-from tests.test_browser import browser, cli, page, play_by_clicks, server, shot  # noqa: F401 (fixtures)
+from tests.test_browser import browser, page, play_by_clicks, replay_a_moon_hand, server, shot  # noqa: F401 (fixtures)
 
 VERDICTS = ("forced", "best", "mistake", "blunder", "cannot be told")
 
@@ -18,12 +18,8 @@ def step_to_a_review(page) -> str:
 
 
 def test_an_uploaded_moon_history_is_reviewed_step_by_step(server, page, tmp_path):  # noqa: F811
-    path = tmp_path / "moon.jsonl"
-    cli("simulate", "moon", "-n", "1", "--history", str(path), "--quiet")
-    page.goto(f"{server}/replay")
-    page.set_input_files("#file", str(path))
-    page.click("#upload button.go")
-    page.wait_for_selector("#review:not([hidden])")
+    replay_a_moon_hand(page, server, tmp_path)
+    assert page.locator("#review").is_visible()
     boxes = page.locator("#review-seats input")
     assert boxes.count() == 3 and all(boxes.nth(i).is_checked() for i in range(3))   # no person: every seat
     boxes.nth(1).uncheck()
