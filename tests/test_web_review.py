@@ -93,6 +93,8 @@ def test_places_follow_the_replay_where_it_shows_more_than_decisions():
              "turn 2  seat 2 plays R4 (top R4)", "turn 3  seat 1 plays R4"]
     assert places(texts, [(0, 1, "G4"), (1, 2, "R4"), (2, 1, "R4"), (3, 2, "Y9")], None) == {0: 1, 1: 3, 2: 4}
     assert places(texts[:3], [(0, 0, "x"), (2, 1, "y")], 3) == {0: 0, 2: 2}    # one step per decision
+    bids = ["seat 1 bids 6", "seat 2 passes", "seat 0 passes", "everyone passed: the hand is thrown in"]
+    assert places(bids, [(0, 1, "6"), (1, 2, "pass"), (2, 0, "pass")], 3) == {0: 0, 1: 1, 2: 2}
 
 
 @pytest.fixture(scope="module")

@@ -67,13 +67,14 @@ def places(texts: list[str], decisions: list[tuple[int, int, str]], every: int |
     """Decision step -> replay step for (step, seat, chosen option) decisions. Where the replay has
     one step per decision (`every` == its length) they are the same; else each decision goes to the
     first replay step at or after the previous one placed whose text names its seat and the option
-    it took (a game whose replay shows events besides decisions); one not found is left out."""
+    it took, or its verb (a game whose replay shows events besides decisions); one not found is left out."""
     if every is not None and every == len(texts):
         return {int(step): int(step) for step, _, _ in decisions if 0 <= step < len(texts)}
     out, at = {}, 0
     for step, seat, option in sorted(decisions):
         for i in range(at, len(texts)):
-            if re.search(rf"\bseat {int(seat)}\b", texts[i]) and option in re.findall(r"[^\s(),:;]+", texts[i]):
+            words = re.findall(r"[^\s(),:;]+", texts[i])       # "pass" shows as "passes", "draw" as "draws"
+            if re.search(rf"\bseat {int(seat)}\b", texts[i]) and {option, option + "s", option + "es"} & set(words):
                 out[int(step)], at = i, i + 1
                 break
     return out
