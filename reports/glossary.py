@@ -91,7 +91,7 @@ def verdict_words(unit: str, whole: bool) -> str:
     """The note saying which valuation the verdicts used and the sizes behind them."""
     size, why = BLUNDERS.get(unit, (np.inf, "none stated"))
     text = (f"Verdicts: 'mistake' where the loss's 95% interval clears zero, 'blunder' where it clears {size:g} "
-            f"{unit} ({why}), 'cannot be told' otherwise; 'best' is the best option found, 'forced' the only one.")
+            f"{unit.removesuffix('s') if size == 1 else unit} ({why}), 'cannot be told' otherwise; 'best' is the best option found, 'forced' the only one.")
     if whole:
         w, wwhy = BLUNDERS["P(win)"]
         text += (f" These hands belong to whole games, so the verdicts use each option's P(win) (blunder: a loss "
