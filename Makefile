@@ -9,6 +9,7 @@ HANDS ?= 100000     # make run: the Shoot the Moon report at half its default si
 	python3 -m venv .venv
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test]'
+	-$(PY) -m moonshot.compile   # every game's numba kernels, once, so later commands and tests load them (a failure only costs time)
 	touch $@
 
 run: .venv/.installed

@@ -131,6 +131,8 @@ def main() -> None:
     parser.add_argument("--cli", action="store_true", help="also time the 10M-hand CLI run (about 30 s)")
     parser.add_argument("--no-search", action="store_true", help="skip the solver and search players (about 40 s)")
     args = parser.parse_args()
+    from startup_bench import print_startups
+    print_startups()
     print("Shoot the Moon, 4 players individual, one core (batch engine, hands/s):")
     rates = {}
     for strategy in ("random", "greedy", "odd"):

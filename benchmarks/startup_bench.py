@@ -1,0 +1,45 @@
+"""Whole-process start-up of `moonshot simulate GAME -n 10000` per game, the figure of issue 29
+(target: at most 1.5 s once the kernels are compiled). Wall time of a fresh process, median of 3;
+10,000 hands are a fraction of one chunk, so this is nearly all imports and loading the compiled code.
+
+    python benchmarks/startup_bench.py
+"""
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+MOONSHOT = Path(sys.executable).with_name("moonshot")
+
+
+def startup(game: str, runs: int = 3) -> float:
+    """Median wall seconds of `moonshot simulate GAME -n 10000 -q` in a fresh process."""
+    took = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run([str(MOONSHOT), "simulate", game, "-n", "10000", "-q"], check=True,
+                       stdout=subprocess.DEVNULL)
+        took.append(time.perf_counter() - t0)
+    return statistics.median(took)
+
+
+def startups(runs: int = 3):
+    """(game, median seconds) per game; the first, untimed run compiles whatever is not cached."""
+    from moonshot.simulator.games import GAMES
+    for game in GAMES:
+        startup(game, runs=1)
+        yield game, startup(game, runs)
+
+
+def print_startups() -> None:
+    print("Start-up: moonshot simulate GAME -n 10000, whole process, median of 3 (target 1.5 s):")
+    for game, took in startups():
+        print(f"  {game:<15} {took:5.2f} s  (load {os.getloadavg()[0]:.1f})", flush=True)
+
+
+if __name__ == "__main__":
+    print_startups()

@@ -1,0 +1,40 @@
+"""Compile every game's numba kernels once, so no later command pays for it.
+
+    python -m moonshot.compile          # `make run`/`make test` call this right after the install
+
+The kernels are `@njit(cache=True)`: numba writes the machine code beside each source file (the
+`__pycache__` folders of this editable install, or NUMBA_CACHE_DIR when that is set), and every
+later process finds it there whatever its working folder, shell or `--jobs` worker, until that source file
+changes. Kernels compile lazily, for the types of their first call, so the way to compile them is to
+run what calls them: per game a few hands under its default strategies and the hand analyzer on the
+page's example hand (the search players and solvers), as the server's warm-up does. A game whose
+code is already compiled only loads it (about a second). Numbers are never affected: nothing here
+is kept.
+"""
+from __future__ import annotations
+
+import sys
+import time
+
+
+def warm(out=sys.stderr) -> float:
+    """Compile (or load) every game's kernels, one progress line per game; the seconds it took."""
+    from moonshot.analysis.common import make_setup, simulate
+    from moonshot.simulator.games import GAMES
+    start = time.perf_counter()
+    print("compiling the games' kernels once (later runs load them from the cache) ...", file=out, flush=True)
+    for i, (name, game) in enumerate(GAMES.items(), 1):
+        began = time.perf_counter()
+        setup = make_setup(name)
+        simulate(setup, 64, None, 1, 1)
+        simulate(setup, None, 2, 1, 1)                   # whole games: the scoring to a target
+        if game.hand_analyzer is not None:
+            game.hand_analyzer(setup, game.page.EXAMPLE, "first", 8, 0, 1)
+        print(f"  [{i}/{len(GAMES)}] {name}: {time.perf_counter() - began:.1f} s", file=out, flush=True)
+    took = time.perf_counter() - start
+    print(f"compiled in {took:.1f} s", file=out, flush=True)
+    return took
+
+
+if __name__ == "__main__":
+    warm()
