@@ -35,10 +35,32 @@ def startups(runs: int = 3):
         yield game, startup(game, runs)
 
 
+def serve_ready(port: int = 8765, limit: float = 60.0) -> float:
+    """Seconds from launching `moonshot serve` to its first answered request (the home page);
+    issue 29's target is 5 s once the kernels are compiled."""
+    import urllib.request
+    t0 = time.perf_counter()
+    server = subprocess.Popen([str(MOONSHOT), "serve", "--port", str(port)], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        while time.perf_counter() - t0 < limit:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=limit) as answer:
+                    answer.read()
+                return time.perf_counter() - t0
+            except OSError:                       # not listening yet
+                time.sleep(0.05)
+        raise TimeoutError(f"moonshot serve did not answer within {limit:.0f} s")
+    finally:
+        server.terminate()
+        server.wait()
+
+
 def print_startups() -> None:
     print("Start-up: moonshot simulate GAME -n 10000, whole process, median of 3 (target 1.5 s):")
     for game, took in startups():
         print(f"  {game:<15} {took:5.2f} s  (load {os.getloadavg()[0]:.1f})", flush=True)
+    print(f"  moonshot serve to its first answered request: {serve_ready():.2f} s (target 5 s)")
 
 
 if __name__ == "__main__":
