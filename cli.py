@@ -261,6 +261,8 @@ ResumeOpt = typer.Option(None, "--resume", help="finish the run stored in this f
 
 def _setup(game, players, partners, rules, strategies, profiles=None):
     from moonshot.analysis.common import make_setup
+    from moonshot.compile import announce
+    announce(game.name)                  # a first run says why it waits: the kernels compile once
     return make_setup(game.name, players, partners, rules, strategies, profiles)
 
 

@@ -14,6 +14,7 @@ is kept.
 from __future__ import annotations
 
 import compileall
+import os
 import re
 import sys
 import time
@@ -21,6 +22,30 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 SKIP = re.compile(r"[/\\](\.venv|\.git|tests|out|build)[/\\]")     # not the package's own modules
+
+
+def compiled(game: str) -> bool:
+    """Whether the game's engine kernels are in numba's cache: an index file (`*.nbi`) in the
+    `__pycache__` beside a source folder of its package, or under NUMBA_CACHE_DIR where numba files
+    that folder (its name and a hash of its path)."""
+    from numba.core.caching import _CacheLocator
+    from moonshot.simulator.games import get
+    package = ROOT / "simulator" / get(game).package.rsplit(".", 1)[-1]
+    folders = [package, *(d for d in package.rglob("*") if d.is_dir() and d.name != "__pycache__")]
+    where = os.environ.get("NUMBA_CACHE_DIR")
+    for folder in folders:
+        cache = (Path(where) / _CacheLocator.get_suitable_cache_subpath(str(folder / "x.py")) if where
+                 else folder / "__pycache__")
+        if next(cache.glob("*.nbi"), None) is not None:
+            return True
+    return False
+
+
+def announce(game: str, out=sys.stderr) -> None:
+    """The line a first run prints before it waits for the compiler (on 2 cores, about a minute)."""
+    if not compiled(game):
+        print(f"compiling {game}'s kernels, once (about a minute; later runs load them; "
+              "`python -m moonshot.compile` compiles every game's) ...", file=out, flush=True)
 
 
 def bytecode() -> None:
