@@ -34,6 +34,7 @@ import inspect
 import json
 import os
 import queue
+import sys
 import tempfile
 import threading
 import time
@@ -297,6 +298,8 @@ def run_chunks(task: Callable[..., Tally], args: Sequence[Any], total: int, seed
 def backend_configured() -> bool:
     """Whether the caller chose a joblib backend (``joblib.parallel_config``, e.g. a Dask cluster)
     other than joblib's default process pool: then every chunk goes through it, even at --jobs 1."""
+    if "joblib" not in sys.modules:      # nobody could have configured one; importing joblib costs ~0.05 s of start-up
+        return False
     from joblib.parallel import DEFAULT_BACKEND, get_active_backend
     backend, _ = get_active_backend()
     return type(backend).__name__.lower() != DEFAULT_BACKEND + "backend"
