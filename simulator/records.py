@@ -95,6 +95,14 @@ def one(lines: dict, key: str, default=None) -> list[Token] | None:
     return found[0][1:]
 
 
+def one_seat(lines: dict, key: str, accepted: str) -> int:
+    """The seat a one-seat keyword line names (the dealer, Moon's first bidder)."""
+    found = one(lines, key)
+    if not found or len(found) != 1:
+        raise TokenError((lines.get(key) or lines["players"])[0][-1], f"needs one {key}", accepted)
+    return integer(found[0], "a seat")
+
+
 def seat_move(token: Token, players_with_dummy: int) -> tuple[int, Token]:
     """`SEAT:MOVE` -> (seat, the MOVE part), the notation of every game's plays and bids."""
     seat, sep, rest = token.text.partition(":")

@@ -9,7 +9,7 @@ from moonshot.simulator.hit_the_deck import reference as ref
 from moonshot.simulator.hit_the_deck.history import profile_from_entry
 from moonshot.simulator.hit_the_deck.profiles import parse_profile
 from moonshot.simulator.hit_the_deck.rules import parse_rules, rule_args
-from moonshot.simulator.records import (UNKNOWN, Token, TokenError, integer, move_error, one, piece, seat_lines,
+from moonshot.simulator.records import (Token, TokenError, move_error, one, one_seat, piece, seat_lines,
                                         shown_in_slots)
 
 KEYS = ("dealer", "reaction", "seat", "draw_pile", "events")
@@ -36,10 +36,7 @@ def _name(text: str) -> str:
 
 def read(lines: dict, record: dict) -> dict:
     players = record["players"]
-    dealer = one(lines, "dealer")
-    if not dealer or len(dealer) != 1:
-        raise TokenError((lines.get("dealer") or lines["players"])[0][-1], "needs one dealer", "dealer SEAT")
-    record["dealer"] = integer(dealer[0], "a seat")
+    record["dealer"] = one_seat(lines, "dealer", "dealer SEAT")
     specs = one(lines, "reaction") or [Token(record["rules"]["htd.reaction"], 0, 0)] * players
     if len(specs) != players:
         raise TokenError(specs[-1], f"ends {len(specs)} reaction profiles", f"one per seat ({players})")

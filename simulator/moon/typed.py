@@ -7,8 +7,8 @@ from moonshot.simulator.moon import reference as ref
 from moonshot.simulator.moon.rules import parse_rules
 from moonshot.simulator.moon.tiles import (HAND_SIZE, TILE_SETS, TRUMP_NAMES, parse_tile, side_of_seats, tile_name,
                                            tile_set_for)
-from moonshot.simulator.records import (UNKNOWN, TokenError, integer, move_error, one, piece, rule_text, seat_lines, seat_move,
-                                        shown_in_slots)
+from moonshot.simulator.records import (UNKNOWN, TokenError, move_error, one, one_seat, piece, rule_text, seat_lines,
+                                        seat_move, shown_in_slots)
 
 KEYS = ("first_bidder", "seat", "widow", "bids", "discard", "trump", "plays")
 REPEATED = {"seat", "bids", "plays"}
@@ -32,11 +32,7 @@ def _tile(token):
 
 def read(lines: dict, record: dict) -> dict:
     players = record["players"]
-    first = one(lines, "first_bidder")
-    if not first or len(first) != 1:
-        raise TokenError((lines.get("first_bidder") or lines["players"])[0][-1], "needs one first_bidder",
-                         f"first_bidder SEAT (0..{players - 1})")
-    record["first_bidder"] = integer(first[0], "a seat")
+    record["first_bidder"] = one_seat(lines, "first_bidder", f"first_bidder SEAT (0..{players - 1})")
     record["hands"], at = seat_lines(lines, players, HAND_SIZE, _tile)
     set_size = len(TILE_SETS[tile_set_for(_rules(record), players)])
     widow = one(lines, "widow")

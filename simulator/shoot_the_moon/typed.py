@@ -4,7 +4,7 @@ two players), plays and the revokes that were caught."""
 from __future__ import annotations
 
 from moonshot.simulator.errors import BadInput
-from moonshot.simulator.records import (UNKNOWN, TokenError, integer, move_error, one, piece, rule_text, seat_lines,
+from moonshot.simulator.records import (TokenError, integer, move_error, one, one_seat, piece, rule_text, seat_lines,
                                         seat_move, shown_in_slots)
 from moonshot.simulator.shoot_the_moon import reference as ref
 from moonshot.simulator.shoot_the_moon.cards import DECK_SIZE, HAND_SIZE, card_name, hands_dealt, parse_card
@@ -31,10 +31,7 @@ def _card(token):
 
 def read(lines: dict, record: dict) -> dict:
     players = record["players"]
-    dealer = one(lines, "dealer")
-    if not dealer or len(dealer) != 1:
-        raise TokenError((lines.get("dealer") or lines["players"])[0][-1], "needs one dealer", "dealer SEAT")
-    record["dealer"] = integer(dealer[0], "a seat")
+    record["dealer"] = one_seat(lines, "dealer", "dealer SEAT")
     chips = one(lines, "chips_before")
     sides = max(record["sides"]) + 1
     record["chips_before"] = ([integer(t, "a chip count") for t in chips] if chips
