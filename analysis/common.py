@@ -453,7 +453,7 @@ def unfinished_said(rows, games: int) -> str:
     if (rows["estimate"] == 0).all():
         return f"None of the {games:,} games was left unfinished at the cap on game length."
     worst = rows.loc[rows["estimate"].abs().idxmax()]
-    return (f"Games left unfinished at the cap on game length (no winner, lost by every side): "
+    return ("Games left unfinished at the cap on game length (no winner, lost by every side): "
             + ("" if len(rows) == 1 else "up to ") + f"{say(worst)}.")
 
 

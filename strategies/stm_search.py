@@ -200,7 +200,7 @@ class RolloutPlay:
         round's end, and side (n,) the side whose chips count for the mover (`moonshot review`
         reads the worlds one by one)."""
         table = view.table
-        n, W, H = len(view), self.worlds, table.hands_dealt
+        W, H = self.worlds, table.hands_dealt
         hands, live = deal_worlds(view, rng, W)
         legal = np.asarray(view.legal)                                     # (n, 5)
         cand_game, cand_slot = np.nonzero(legal)                            # one row per candidate
