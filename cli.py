@@ -55,6 +55,8 @@ class App(typer.Typer):
         except BadInput as exc:
             _fail(str(exc))
         except Exception as exc:   # click's / typer's usage errors (the module differs by version)
+            if _STOPPED["signalled"]:   # an interrupt raised inside compiled code's call comes out as a
+                _interrupted()          # SystemError ("returned a result with an exception set")
             if type(exc).__name__ == "NoArgsIsHelpError":
                 print(exc.format_message() if hasattr(exc, "format_message") else exc, file=sys.stderr)
                 sys.exit(2)
@@ -291,8 +293,8 @@ def _runs(ctx: typer.Context, setup, scheduler: Optional[str], save: Optional[Pa
     with cluster.scheduler(scheduler), store.recording(save, resume, manifest) as kept:
         try:
             yield (lambda result: kept.finish(render(result, "json"))) if kept is not None else (lambda result: None)
-        except KeyboardInterrupt:                        # Ctrl-C or SIGTERM: say what the store kept
-            if kept is not None:
+        except BaseException as exc:                     # Ctrl-C or SIGTERM: say what the store kept
+            if kept is not None and (isinstance(exc, KeyboardInterrupt) or _STOPPED["signalled"]):
                 p = kept.progress()
                 _STOPPED["kept"] = (f"{p['done']} of {p['chunks']} chunks kept in {kept.path}; finish with: "
                                     f"{kept.command()} --resume {kept.path}")
