@@ -462,6 +462,8 @@ def unfinished_words(d_win, d_unfinished, sides: int, rates: dict, what: str = "
     that change the unfinished games make. They count as lost by every side; shared evenly (1/sides
     to each side) they would move the change by d_unfinished / sides, so -d_unfinished / sides of
     it is theirs. 'Mostly' only when that part's whole interval is beyond half the change."""
+    if all(row["estimate"] == 0 for row in rates.values()) and d_unfinished["estimate"] == 0:
+        return f"No game was left unfinished at the cap on game length ({d_unfinished['n']:,} games)."
     text = ("Games left unfinished at the cap on game length (no winner, lost by every side): "
             + ", ".join(f"{label} {say(row)}" for label, row in rates.items()))
     part = {"estimate": -d_unfinished["estimate"] / sides, "ci_low": -d_unfinished["ci_high"] / sides,

@@ -42,12 +42,13 @@ def pivot_estimates(df: pd.DataFrame, labels=None) -> pd.DataFrame:
 
 
 def zero_everywhere(df: pd.DataFrame) -> list[str]:
-    """The metrics of a long estimates table that are exactly 0, interval and all, in every row
-    (P(unfinished) where no game reached the cap), when some other metric is not: a column of
-    zeros a player need not read. JSON, CSV and Parquet keep them."""
+    """The metrics of a long estimates table that are 0 in every row, never seen (estimate and the
+    interval's low end 0: P(unfinished) where no game reached the cap, whose Wilson interval still
+    reaches a little above 0), when some other metric is not: a column of zeros a player need not
+    read. JSON, CSV and Parquet keep them, intervals and all."""
     if not {"metric", "estimate", "ci_low", "ci_high"} <= set(df.columns):
         return []
-    zero = (df[["estimate", "ci_low", "ci_high"]] == 0).all(axis=1).groupby(df["metric"], sort=False).all()
+    zero = (df[["estimate", "ci_low"]] == 0).all(axis=1).groupby(df["metric"], sort=False).all()
     return list(zero[zero].index) if not zero.all() else []
 
 
@@ -55,7 +56,7 @@ def zero_note(game: str | None, metrics: list[str]) -> str:
     from moonshot.reports.glossary import label
     names = ", ".join(label(game, m) for m in metrics)
     return (f"{names} {'is' if len(metrics) == 1 else 'are'} 0 in every row, so left out of the table (the CSV "
-            "and JSON keep it).")
+            "and JSON keep it, with its interval).")
 
 
 def _tables(result: Result):
