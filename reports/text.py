@@ -59,9 +59,9 @@ def zero_note(game: str | None, metrics: list[str]) -> str:
             "and JSON keep it, with its interval).")
 
 
-def _tables(result: Result):
+def shown_tables(result: Result):
     """(name, legend, the table as a player reads it, its zero-everywhere metrics) for each table of
-    the result: the same cells in the terminal and in HTML (a notebook's display)."""
+    the result: the same cells in the terminal, in HTML (a notebook's display) and on the pages."""
     from moonshot.reports.glossary import label
     game = result.meta.get("game")
     for name, df in result.tables.items():
@@ -78,7 +78,7 @@ def with_thousands(table: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def _notes(result: Result) -> list[str]:
+def notes_in_words(result: Result) -> list[str]:
     """The result's notes in a player's words (no metric names), and what the tables left out."""
     from moonshot.reports.glossary import in_words
     game = result.meta.get("game")
@@ -87,21 +87,21 @@ def _notes(result: Result) -> list[str]:
     return [in_words(game, n) for n in notes] + ([zero_note(game, zero)] if zero else [])
 
 
-def _meta(result: Result) -> str:
+def meta_line(result: Result) -> str:
     return ", ".join(f"{k}={v}" for k, v in result.meta.items() if v not in (None, {}, []) and k != "strategies")
 
 
 def render_table(result: Result) -> str:
     from moonshot.reports.glossary import glossary_lines, in_words, strategy_lines
     game = result.meta.get("game")
-    out = [result.title, "=" * len(result.title), _meta(result)]
+    out = [result.title, "=" * len(result.title), meta_line(result)]
     out += strategy_lines(game, result.meta.get("strategies"))
-    for name, legend, shown, _ in _tables(result):
+    for name, legend, shown, _ in shown_tables(result):
         out += ["", f"{name}{f'  ({legend})' if legend else ''}", ""]
         out.append(shown.to_string(index=False, float_format=plain))
     if result.findings:
         out += ["", "What it found:"] + [f"  {in_words(game, f)}" for f in result.findings]
-    notes = _notes(result)
+    notes = notes_in_words(result)
     if notes:
         out.append("")
         out += [f"* {note}" for note in notes]
@@ -120,11 +120,11 @@ def render_html(result: Result) -> str:
     if result.findings:
         parts.append("<ul>" + "".join(f"<li>{e(in_words(result.meta.get('game'), f))}</li>" for f in result.findings)
                      + "</ul>")
-    for name, legend, shown, _ in _tables(result):
+    for name, legend, shown, _ in shown_tables(result):
         parts.append(f"<h4>{e(name)}{f' <small>({e(legend)})</small>' if legend else ''}</h4>")
         parts.append(shown.to_html(index=False, escape=True, float_format=plain, border=0))
-    lines = [*strategy_lines(result.meta.get("game"), result.meta.get("strategies")), *_notes(result)]
-    parts += [f"<p><small>{e(x)}</small></p>" for x in [*lines, _meta(result)]]
+    lines = [*strategy_lines(result.meta.get("game"), result.meta.get("strategies")), *notes_in_words(result)]
+    parts += [f"<p><small>{e(x)}</small></p>" for x in [*lines, meta_line(result)]]
     return "\n".join(parts)
 
 

@@ -1,5 +1,5 @@
-"""A Result as HTML: the CLI's tables (the same cells, from reports.text.pivot_estimates and
-analysis.words), its findings and notes, and a dot-and-whisker chart of its first estimates
+"""A Result as HTML: the CLI's tables (the same cells, from reports.text.shown_tables), its
+findings and notes, and a dot-and-whisker chart of its first estimates
 table drawn as inline SVG. No number is formatted here except chart axis ticks."""
 from __future__ import annotations
 
@@ -8,37 +8,35 @@ import html
 import pandas as pd
 
 from moonshot.analysis.result import Result
-from moonshot.analysis.words import NO_SPREAD_NOTE, any_no_spread, plain, value
-from moonshot.reports.glossary import glossary_lines, label, strategy_lines
-from moonshot.reports.text import pivot_estimates
+from moonshot.analysis.words import plain, value
+from moonshot.reports.glossary import glossary_lines, in_words, label, strategy_lines
+from moonshot.reports.text import meta_line, notes_in_words, shown_tables
 
 CHART_ROWS = 24      # more rows than this make an unreadable chart on a phone
 
 
 def result_html(result: Result) -> str:
+    """The page's view of a result: the terminal's tables, findings, notes and run line
+    (reports.text: the same cells and words), with a chart and the glossary folded away."""
     game = result.meta.get("game")
     e = html.escape
     parts = [f"<h2>{e(result.title)}</h2>"]
     if result.findings:
         parts.append("<section class='findings'><h3>What it found</h3><ul>"
-                     + "".join(f"<li>{e(f)}</li>" for f in result.findings) + "</ul></section>")
+                     + "".join(f"<li>{e(in_words(game, f))}</li>" for f in result.findings) + "</ul></section>")
     chart = chart_svg(result)
     if chart:
         parts.append(f"<figure class='chart'>{chart}</figure>")
-    for name, df in result.tables.items():
-        legend = " <small>(estimate [95% interval]; n = sample size)</small>" if "ci_low" in df.columns else ""
-        # the pivot's column axis is named "metric": to_html would draw that name as an empty column
-        shown = pivot_estimates(df, lambda m: label(game, m)).rename_axis(columns=None)
+    for name, legend, shown, _ in shown_tables(result):
         table = shown.to_html(index=False, escape=True, float_format=plain, border=0,
                               classes="estimates", table_id=f"table-{name}")
-        parts.append(f"<h3>{e(name)}{legend}</h3><div class='scroll'>{table}</div>")
-    lines = strategy_lines(game, result.meta.get("strategies"))
-    notes = result.notes + ([NO_SPREAD_NOTE] if any(any_no_spread(df) for df in result.tables.values()) else [])
-    meta = ", ".join(f"{k}={v}" for k, v in result.meta.items() if v not in (None, {}, []) and k != "strategies")
+        small = f" <small>({e(legend)})</small>" if legend else ""
+        parts.append(f"<h3>{e(name)}{small}</h3><div class='scroll'>{table}</div>")
+    lines = [*strategy_lines(game, result.meta.get("strategies")), *notes_in_words(result)]
     parts.append("<details><summary>How to read it: strategies, notes, glossary, run</summary>"
-                 + "".join(f"<p>{e(x)}</p>" for x in [*lines, *notes])
+                 + "".join(f"<p>{e(x)}</p>" for x in lines)
                  + "<ul>" + "".join(f"<li>{e(w)}</li>" for w in glossary_lines(game, result.tables)) + "</ul>"
-                 + f"<p class='meta'>{e(meta)}</p></details>")
+                 + f"<p class='meta'>{e(meta_line(result))}</p></details>")
     return "\n".join(parts)
 
 
