@@ -679,13 +679,7 @@ def _review_output(format: Optional[str], out: Optional[Path]) -> tuple[str, Opt
                            "of them, or --out FILE with the format's extension")
         check_report_folder(out)
         return "report", out
-    implied = REVIEW_FILES.get(out.suffix.lower()) if out is not None else None
-    if format in REVIEW_FILES.values() or implied:
-        if format is not None and implied is not None and format != implied:
-            raise BadInput(f"--format {format} but --out {str(out)!r} names {implied}; accepted: matching ones")
-        inputs.out_file(out)
-        return format or implied, None
-    fmt = inputs.out_format(format, out)
+    fmt = inputs.out_format(format, out, REVIEW_FILES)
     inputs.out_file(out)
     return fmt, None
 

@@ -144,20 +144,22 @@ def jobs(value) -> int:
     return int(value)
 
 
-def out_format(fmt: str | None, out: Path | None) -> str:
+def out_format(fmt: str | None, out: Path | None, extra: dict[str, str] | None = None) -> str:
     """--format, or the one --out's extension names; an extension naming no format, or a conflict
-    between the two, is an error."""
+    between the two, is an error. `extra` (extension -> format) adds a verb's own file formats."""
+    extensions = {**EXTENSIONS, **(extra or {})}
+    formats = (*FORMATS, *dict.fromkeys((extra or {}).values()))
     implied = None
     if out is not None and out.suffix:
-        implied = EXTENSIONS.get(out.suffix.lower())
+        implied = extensions.get(out.suffix.lower())
         if implied is None:
-            names = ", ".join(f"{ext} ({f})" for ext, f in EXTENSIONS.items())
+            names = ", ".join(f"{ext} ({f})" for ext, f in extensions.items())
             raise BadInput(f"--out {str(out)!r}: the extension {out.suffix} names no --format; accepted: {names}, "
                            "or a name without an extension (a table)")
     if fmt is None:
         return implied or "table"
-    if fmt not in FORMATS:
-        raise BadInput(f"unknown --format {fmt!r}; accepted: {', '.join(FORMATS)}")
+    if fmt not in formats:
+        raise BadInput(f"unknown --format {fmt!r}; accepted: {', '.join(formats)}")
     if implied is not None and implied != fmt:
         raise BadInput(f"--format {fmt} but --out {str(out)!r} names {implied}; accepted: matching ones, or "
                        "leave out --format")
