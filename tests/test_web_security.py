@@ -93,7 +93,7 @@ def test_every_response_carries_the_security_headers(client, url):
 
 
 def test_no_value_goes_into_the_page_as_markup():
-    js = (Path(__file__).parents[1] / "web" / "static" / "app.js").read_text()
+    js = "\n".join(f.read_text() for f in sorted((Path(__file__).parents[1] / "web" / "static").glob("*.js")))
     assert js.count("innerHTML") == 1 and "out.innerHTML = await r.text();" in js   # render.py's escaped result
     templates = Path(__file__).parents[1] / "web" / "templates"
     for page in templates.glob("*.html"):

@@ -1,0 +1,120 @@
+// moonshot serve: the Play page (a hand against the built-in strategies, with hints).
+"use strict";
+
+// ------------------------------------------------------------------ play a hand
+function playPage() {
+  const form = $("#deal"), game = form.dataset.game;
+  const table = $("#table"), over = $("#over");
+  let sid = null, turn = null, slapStart = null;
+  const players = $("#players", form), seatSel = $("#seat", form);
+  const seats = () => {
+    const keep = seatSel.value;
+    seatSel.replaceChildren(...Array.from({length: +players.value}, (_, i) => el("option", {selected: String(i) === keep}, i)));
+  };
+  players.addEventListener("change", seats); seats();
+
+  form.addEventListener("submit", async ev => {
+    ev.preventDefault();
+    showErrors(form);
+    $(".status", form).textContent = "dealing…";
+    const {status, body} = await postJSON(`/api/${game}/play`, formData(form));
+    $(".status", form).textContent = "";
+    if (status !== 200) { showErrors(form, body.field, body.error); return; }
+    sid = body.id;
+    $(".status", form).textContent = `seed ${body.seed}`;
+    over.hidden = true;
+    show(body);
+  });
+  $("#again").addEventListener("click", () => { over.hidden = true; form.requestSubmit(); });
+
+  function show(state) {
+    $("#log").textContent = state.log.join("\n");
+    $("#log").scrollTop = 1e9;
+    $("#hint").replaceChildren();
+    if (state.state === "over") return finish(state);
+    if (state.state === "failed") { table.hidden = true; showErrors(form, "form", state.error); return; }
+    if (state.state !== "your turn") { setTimeout(async () => show(await (await fetch(`/api/play/${sid}`)).json()), 300); return; }
+    const p = state.prompt;
+    turn = p.turn;
+    table.hidden = false; $("#hand-row").hidden = false; $("#prompt-title").hidden = false;
+    $("#prompt-title").textContent = p.title;
+    $("#facts").replaceChildren(...p.facts.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]));
+    $("#hand").replaceChildren(...p.hand.flatMap((t, i) => [i ? " " : "", el("span", {class: `piece p-${t[0]}`}, t)]));
+    $("#hint-button").hidden = !p.has_hint;
+    if (p.phase === "slap") {
+      $("#choices").replaceChildren(el("button", {type: "button", class: "slap", "data-timed": "1"}, "SLAP!"));
+      requestAnimationFrame(() => { slapStart = performance.now(); });
+      $(".slap").focus();
+    } else {
+      slapStart = null;
+      $("#choices").replaceChildren(...p.choices.map((c, i) => el("button", {type: "button", "data-i": i, "aria-keyshortcuts": i + 1},
+        ...(i < 9 ? [el("small", {}, i + 1), " "] : []), c.label)));
+      const first = $("#choices button"); if (first) first.focus();
+    }
+    $("#choices").onclick = ev => {
+      const b = ev.target.closest("button"); if (!b) return;
+      if (b.dataset.timed) slap(); else answer(p.choices[+b.dataset.i].value);
+    };
+  }
+
+  async function answer(choice) {
+    $("#choices").replaceChildren(el("em", {}, "…"));
+    const {status, body} = await postJSON(`/api/play/${sid}/answer`, {turn, choice});
+    if (status !== 200) { $(`.error[data-for="answer"]`).textContent = body.error; return; }
+    $(`.error[data-for="answer"]`).textContent = "";
+    show(body);
+  }
+  function slap() {
+    if (slapStart === null) return;
+    const ms = Math.round((performance.now() - slapStart) * 100) / 100;
+    slapStart = null;
+    answer(ms);
+  }
+  async function hint() {
+    if ($("#hint-button").hidden || !sid) return;
+    $("#hint").textContent = "thinking…";
+    const r = await fetch(`/api/play/${sid}/hint`);
+    const h = await r.json();
+    if (r.status !== 200) { $("#hint").textContent = h.error; return; }
+    $("#hint").replaceChildren(el("p", {}, el("strong", {}, h.by), `: ${h.value}`),
+      el("table", {class: "hints"}, el("tr", {}, el("th", {}, "choice"), el("th", {}, "value")),
+        ...h.rows.map(r => el("tr", {}, el("td", {}, r.move), el("td", {}, Number(r.value).toFixed(2))))));
+  }
+  $("#hint-button").addEventListener("click", hint);
+  document.addEventListener("keydown", ev => {
+    if (table.hidden || ev.target.matches("input, select, textarea")) return;
+    if (slapStart !== null && (ev.key === "s" || ev.key === "S" || ev.key === " ")) { ev.preventDefault(); slap(); return; }
+    if (ev.key === "h" || ev.key === "H") { hint(); return; }
+    const n = parseInt(ev.key, 10);
+    if (n >= 1 && n <= 9) { const b = $(`#choices button[data-i="${n - 1}"]`); if (b) { ev.preventDefault(); b.click(); } }
+  });
+
+  // a game with timed answers (slaps): every one of this tab (over hands) fits the person's reaction profile
+  async function profile(slaps) {
+    const key = "moonshot-slaps", seen = JSON.parse(sessionStorage.getItem(key) || "[]");
+    const done = JSON.parse(sessionStorage.getItem(key + "-hands") || "[]");
+    if (!done.includes(sid)) { seen.push(...slaps); done.push(sid); }
+    sessionStorage.setItem(key, JSON.stringify(seen)); sessionStorage.setItem(key + "-hands", JSON.stringify(done));
+    const {status, body} = await postJSON(`/api/${game}/profile`, {seat: +seatSel.value, ms: seen});
+    $("#profile").replaceChildren(...(status === 200 ?
+      [el("p", {}, `Your reaction profile from ${body.slaps} slaps: `, el("code", {id: "profile-spec"}, body.spec)),
+       el("p", {class: "meta"}, body.note)] : [el("p", {class: "meta"}, body.error)]));
+  }
+
+  function finish(state) {
+    table.hidden = false;
+    $("#choices").replaceChildren(); $("#hint-button").hidden = true;
+    $("#prompt-title").hidden = true; $("#hand-row").hidden = true;   // the over section says so; the log stays
+    $("#facts").replaceChildren(); $("#hand").replaceChildren();
+    over.hidden = false;
+    const s = state.summary;
+    $("#score").textContent = `You were seat ${s.seat}. ${s.result}`;
+    $("#download").href = `/api/play/${sid}/history`;
+    if ($("#review-hand")) $("#review-hand").href = `/replay?play=${encodeURIComponent(sid)}`;
+    $("#replay").textContent = s.replay;
+    $("#profile").replaceChildren();
+    if (state.slaps) profile(state.slaps);
+    $("#download").focus();
+  }
+}
+PAGES.play = playPage;
