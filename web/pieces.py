@@ -1,16 +1,50 @@
-"""The hand picker of a game's explorer: the pieces a hand is picked from (HISTORY.md notation),
-the example hand and the seat orders, from the game's page parts (its registry entry's `page`)."""
+"""The pieces a page draws (static/pieces.js) and the explorer's hand picker, from the game's page
+parts (its registry entry's `page`; web/ names no game).
+
+A game's page module gives `face(name)`: one piece in HISTORY.md notation as a JSON-safe dict,
+the shape static/pieces.js's drawPiece takes:
+    name   the notation ("6-5", "R12", "BCUT")
+    label  its accessible name in words ("six-five", "red rocket 12", "red Cut the Deck")
+    kind   "card" or "tile"
+    cards: colour (a CSS hex colour, the card's face), rank (the short text drawn big), suit (a short
+           word drawn small), optionally mark (a small shape drawn in the corner: one of MARKS) and
+           accent (a hex colour for the rank, where the rank itself names a colour)
+    tiles: ends [a, b], the pips of each half (0..6)
+and `pieces(players=None, rules=None)`: the pieces in play at that table under those rules (the
+game's Rules), or with no arguments every piece the notation has."""
 from __future__ import annotations
 
 import importlib
 
 from moonshot.simulator.games import Game
 
+# The colours the games' cards are printed in, as drawn (dark enough for white text, but yellow,
+# whose text pieces.js draws dark): one palette so that every game's red is the same red.
+PALETTE = {"red": "#c62828", "green": "#2e7d32", "blue": "#1565c0", "yellow": "#f9c80e", "purple": "#6a1b9a",
+           "orange": "#ef6c00", "black": "#263238"}
+MARKS = ("rocket", "crescent", "star", "disc")     # the shapes pieces.js can draw
+
+
+def faces(entry: Game, names) -> dict[str, dict]:
+    """name -> face of each piece named (HISTORY.md notation), as the game's page draws it; a game
+    whose page has no face() gets its notation on a plain card."""
+    face = getattr(entry.page, "face", None)
+    plain = lambda n: {"name": n, "label": n, "kind": "card", "colour": PALETTE["black"], "rank": n, "suit": ""}  # noqa: E731
+    return {n: face(n) if face else plain(n) for n in dict.fromkeys(names)}
+
+
+def in_play(entry: Game, setup) -> list[str]:
+    """The pieces in play at the table of `setup` (players and rules) in the picker's order."""
+    table = setup.table
+    return list(entry.page.pieces(table.players, table.rules))
+
 
 def picker(entry: Game) -> dict:
     page = entry.page
-    return {"pieces": page.pieces(), "size": page.HAND_SIZE, "example": page.EXAMPLE, "repeats": page.REPEATS,
-            "piece": page.PIECE, "extra_keys": page.KEYS, "seat_orders": seat_orders(entry),
+    from moonshot.analysis.common import make_setup
+    shown = in_play(entry, make_setup(entry.name))          # the default table's set; the page asks again on a change
+    return {"pieces": shown, "faces": faces(entry, shown), "size": page.HAND_SIZE, "example": page.EXAMPLE,
+            "repeats": page.REPEATS, "piece": page.PIECE, "extra_keys": page.KEYS, "seat_orders": seat_orders(entry),
             "fixed_orders": page.FIXED_ORDERS, "explorer": entry.hand_analyzer is not None}
 
 

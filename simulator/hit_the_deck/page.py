@@ -27,6 +27,7 @@ from moonshot.simulator.hit_the_deck.history import describe
 from moonshot.simulator.hit_the_deck.reference_chance import RandomChance
 from moonshot.simulator.hit_the_deck.views import KNOWN_DEPTH, N_CHOICES, PlayView
 from moonshot.simulator.runner import chunk_rngs
+from moonshot.web.pieces import PALETTE
 from moonshot.web.play import common
 
 SLAP_TIMEOUT = 3000.0      # ms: a slap not made by then counts as this slow
@@ -39,8 +40,35 @@ FIXED_ORDERS = False                              # the seat orders follow the t
 KEYS = ((("S", "space"), "slaps"),)               # the play page's keys beyond the choices' and the hint's
 
 
-def pieces() -> list[str]:
-    return list(deck.NAMES)
+COLOUR_WORDS = dict(zip(deck.COLOURS, ("red", "green", "blue", "yellow")))    # HTD-1.2's colours by notation letter
+
+
+def pieces(players: int | None = None, rules=None) -> list[str]:
+    """The card kinds in the deck: under `rules`, only the Hit the Deck with a Number values that
+    htd.htd_number_values lists (M2); with no table, every kind."""
+    if rules is None:
+        return list(deck.NAMES)
+    return [n for n, copies in zip(deck.NAMES, deck.deck_counts(rules).tolist()) if copies]
+
+
+def face(name: str) -> dict:
+    """One card as static/pieces.js draws it (web/pieces.py): "red 3", "red Cut the Deck", "Hit the
+    Deck with a Number (3)"; the Hit the Deck cards have no colour (HTD-1.2) and are drawn black."""
+    kind = deck.parse_card(name)
+    card, cls = deck.NAMES[kind], int(deck.CLASS[kind])
+    out = {"name": card, "kind": "card"}
+    if cls in (deck.NUMBER, deck.CUT, deck.FLIP):
+        colour = COLOUR_WORDS[card[0]]
+        word = {deck.CUT: "Cut the Deck", deck.FLIP: "Flip the Deck"}.get(cls)
+        return {**out, "label": f"{colour} {word or card[1:]}", "colour": PALETTE[colour], "rank": card[1:],
+                "suit": colour}
+    hit = {**out, "colour": PALETTE["black"], "suit": "HIT"}
+    if cls == deck.HTD_N:
+        return {**hit, "label": f"Hit the Deck with a Number ({card[2:]})", "rank": card[2:]}
+    if cls == deck.HTD_C:
+        colour = COLOUR_WORDS[card[2]]
+        return {**hit, "label": f"Hit the Deck with a Colour ({colour})", "rank": card[2], "accent": PALETTE[colour]}
+    return {**hit, "label": "Hit the Deck with a Hand", "rank": "HAND"}
 
 
 def steps(record: dict, shown: str) -> list[dict]:

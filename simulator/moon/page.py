@@ -28,8 +28,23 @@ FIXED_ORDERS = True                               # the seat orders do not depen
 KEYS: tuple = ()                                  # no keys beyond the choices' and the hint's
 
 
-def pieces() -> list[str]:
-    return sorted((dominoes.tile_name(i) for i in range(dominoes.N_TILES)), key=lambda s: (-int(s[0]), -int(s[2])))
+PIP_WORDS = ("blank", "one", "two", "three", "four", "five", "six")
+
+
+def pieces(players: int | None = None, rules=None) -> list[str]:
+    """The tiles in play, highest first: at `players` under `rules` the tile set they deal (22 tiles
+    at 3 players, 21 with moon.tile_set=no_blanks21 or moon.widow=none, 28 at 4: MOON-1.2, MOON-1.3,
+    A-MOON-2); with no table, all 28."""
+    ids = range(dominoes.N_TILES) if players is None else dominoes.tile_set(players, rules)
+    return sorted((dominoes.tile_name(int(i)) for i in ids), key=lambda s: (-int(s[0]), -int(s[2])))
+
+
+def face(name: str) -> dict:
+    """One tile as static/pieces.js draws it (web/pieces.py): its two ends' pips, named in words
+    ("six-five", "double blank")."""
+    high, low = dominoes.ends(dominoes.parse_tile(name))
+    label = f"double {PIP_WORDS[high]}" if high == low else f"{PIP_WORDS[high]}-{PIP_WORDS[low]}"
+    return {"name": dominoes.tile_name(dominoes.tile_id(high, low)), "label": label, "kind": "tile", "ends": [high, low]}
 
 
 def _bid_label(b: int) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from moonshot.simulator.shoot_the_moon import cards as deck
+from moonshot.web.pieces import PALETTE
 from moonshot.web.play import common
 
 PIECE = "card"
@@ -23,8 +24,27 @@ FIXED_ORDERS = False                              # the seat orders follow the t
 KEYS: tuple = ()
 
 
-def pieces() -> list[str]:
+# How each suit is printed (STM-1.1): colour, the suit's word and the mark drawn on the card.
+SUIT_FACES = {"R": ("red", "rocket", "rocket"), "G": ("green", "crescent", "crescent"),
+              "P": ("purple", "star", "star"), "B": ("blue", "full moon", "disc")}
+MOON_FACES = {"BM": ("Big Moon", "+1"), "LM": ("Little Moon", "\u22121")}     # orange, marked +1 / -1
+
+
+def pieces(players: int | None = None, rules=None) -> list[str]:
+    """Every card of the deck (each name once): all 52 are dealt or in play at any table and rules."""
     return list(dict.fromkeys(deck.card_name(i) for i in range(deck.DECK_SIZE)))
+
+
+def face(name: str) -> dict:
+    """One card as static/pieces.js draws it (web/pieces.py): "red rocket 12", "Big Moon"."""
+    card = deck.card_name(deck.parse_card(name))
+    if card in MOON_FACES:
+        label, rank = MOON_FACES[card]
+        return {"name": card, "label": label, "kind": "card", "colour": PALETTE["orange"], "rank": rank,
+                "suit": label.split()[0].lower(), "mark": "disc"}
+    colour, word, mark = SUIT_FACES[card[0]]
+    return {"name": card, "label": f"{colour} {word} {card[1:]}", "kind": "card", "colour": PALETTE[colour],
+            "rank": card[1:], "suit": word.split()[-1], "mark": mark}
 
 
 def steps(record: dict, shown: str) -> list[dict]:

@@ -12,7 +12,7 @@ FIXED_ORDERS = True
 KEYS: tuple = ()
 
 
-def pieces() -> list[str]:
+def pieces(players=None, rules=None) -> list[str]:
     return [str(c) for c in range(10)]
 
 
