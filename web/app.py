@@ -23,7 +23,7 @@ from moonshot.web.forms import FieldError, Limits
 from moonshot.web.guard import UPLOAD_ROOM, Guard, served_names
 from moonshot.web.jobs import Runner, warm
 from moonshot.web.play.session import IDLE as PLAY_IDLE, Table as PlayTable
-from moonshot.web.routes import Site, bad, files, jobs, pages, play, review, runs
+from moonshot.web.routes import Site, bad, files, jobs, links, pages, play, review, runs
 
 HERE = Path(__file__).parent
 
@@ -55,6 +55,6 @@ def create_app(limits: Limits = Limits(), reports_dir: Path = Path("out"), uploa
         return bad("form", str(exc))
 
     site = Site(Jinja2Templates(directory=str(HERE / "templates")), limits)
-    for group in (pages, runs, play, files, review, jobs):   # pages first: its /{game}/{what} is the catch-all
+    for group in (pages, runs, play, files, review, jobs, links):   # pages first: its /{game}/{what} is the catch-all
         group.add(app, site)
     return app

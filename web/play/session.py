@@ -22,7 +22,7 @@ import threading
 import time
 from typing import Any
 
-from moonshot.simulator.errors import BadInput
+from moonshot.simulator.errors import BadInput, short
 
 IDLE = 900.0           # seconds a hand waits for the person before it is dropped
 KEEP = 200             # hands kept at once; the least recently used go first
@@ -35,6 +35,18 @@ class _Paused(BaseException):
     def __init__(self, prompt: dict):
         super().__init__()
         self.prompt = prompt
+
+
+def check(prompt: dict, choice: Any) -> None:
+    """BadInput unless `choice` answers `prompt`: one of its choices' values, or for a timed answer
+    (the slap) milliseconds measured by the page. Also the check of a shared hand's answers (web/links.py)."""
+    legal = [c["value"] for c in prompt["choices"]]
+    if legal == ["timed"]:
+        if isinstance(choice, bool) or not isinstance(choice, (int, float)) or not 0 <= choice <= 60_000:
+            raise BadInput(f"slap time {short(choice)} is not accepted; accepted: milliseconds from 0 to 60000")
+    elif isinstance(choice, bool) or choice not in legal:     # True == 1 in Python: not a choice's number
+        names = ", ".join(str(c["label"]) for c in prompt["choices"])
+        raise BadInput(f"choice {short(choice)} is not legal here; accepted: {names}")
 
 
 class Session:
@@ -102,13 +114,7 @@ class Session:
             if self.prompt is None or self.prompt["turn"] != turn:
                 raise BadInput(f"no decision {turn} is waiting; accepted: the decision on the page "
                                f"({'none: the hand is over' if self.over else 'reload the page'})")
-            legal = [c["value"] for c in self.prompt["choices"]]
-            if legal == ["timed"]:               # a timed answer (the slap): milliseconds measured by the page
-                if isinstance(choice, bool) or not isinstance(choice, (int, float)) or not 0 <= choice <= 60_000:
-                    raise BadInput(f"slap time {choice!r} is not accepted; accepted: milliseconds from 0 to 60000")
-            elif choice not in legal:
-                names = ", ".join(str(c["label"]) for c in self.prompt["choices"])
-                raise BadInput(f"choice {choice!r} is not legal here; accepted: {names}")
+            check(self.prompt, choice)
             self.answers.append(choice)
             self._advance()
         return self.state()

@@ -43,11 +43,13 @@ async def body(request: Request) -> dict:
     return forms.json_form(await request.body())      # web/guard.py let only application/json this far
 
 
-async def started(job) -> JSONResponse:
-    """The job's id, or its one-line input error when it failed before any chunk ran."""
+async def started(job, used: dict | None = None) -> JSONResponse:
+    """The job's id, or its one-line input error when it failed before any chunk ran. `used`: the
+    values the run took where the form left them empty (seed, size), which the page's link carries
+    (static/links.js) so that it reopens the same numbers."""
     deadline = time.monotonic() + FAST_FAIL
     while job.state == "running" and job.done == 0 and time.monotonic() < deadline:
         await asyncio.sleep(0.01)
     if job.state == "failed":
         return bad(forms.field_of(job.error or ""), job.error or "failed")
-    return JSONResponse(job.status(), status_code=202)
+    return JSONResponse({**job.status(), "used": used or {}}, status_code=202)

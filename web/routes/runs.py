@@ -28,7 +28,7 @@ def add(app: FastAPI, site: Site) -> None:
         samples, seed = forms.samples(form, limits), forms.seed(form)
         job = runner.start(f"{entry.title}: hand {hand_text}", samples, lambda progress: analyzer(
             setup, hand_text, seat_order, samples, seed, limits.jobs, progress=progress))
-        return await started(job)
+        return await started(job, {"samples": samples, "seed": seed})
 
     @app.post("/api/{game}/whatif")
     async def whatif(request: Request, game: str):
@@ -50,7 +50,7 @@ def add(app: FastAPI, site: Site) -> None:
         job = runner.start(f"{entry.title}: what if {' '.join(rules)}", n, lambda progress: run(
             setup, rules, n if unit == "hands" else None, n if unit == "games" else None, seed, limits.jobs,
             progress=progress))
-        return await started(job)
+        return await started(job, {"n": n, "seed": seed})
 
     @app.post("/api/{game}/report")
     async def report_start(request: Request, game: str):

@@ -69,7 +69,8 @@ function runForm(form) {
     showErrors(form);
     go.disabled = true;
     status.textContent = "starting…";
-    const {status: code, body} = await postJSON(form.dataset.api, formData(form));
+    const sent = formData(form);
+    const {status: code, body} = await postJSON(form.dataset.api, sent);
     if (code !== 202) {
       go.disabled = false;
       status.textContent = "";
@@ -77,6 +78,7 @@ function runForm(form) {
       return;
     }
     current = body.id;
+    form.dispatchEvent(new CustomEvent("run-started", {detail: {sent, used: body.used}}));   // links.js: the URL
     cancel.hidden = false; bar.hidden = false; bar.value = 0;
     out.replaceChildren();
     poll(body);

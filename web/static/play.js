@@ -17,11 +17,13 @@ function playPage() {
     ev.preventDefault();
     showErrors(form);
     $(".status", form).textContent = "dealing…";
-    const {status, body} = await postJSON(`/api/${game}/play`, formData(form));
+    const sent = formData(form);
+    const {status, body} = await postJSON(`/api/${game}/play`, sent);
     $(".status", form).textContent = "";
     if (status !== 200) { showErrors(form, body.field, body.error); return; }
     sid = body.id;
     $(".status", form).textContent = `seed ${body.seed}`;
+    form.dispatchEvent(new CustomEvent("run-started", {detail: {sent, used: {seed: body.seed}}}));   // links.js: the URL
     over.hidden = true;
     show(body);
   });
@@ -115,6 +117,7 @@ function playPage() {
     $("#profile").replaceChildren();
     if (state.slaps) profile(state.slaps);
     $("#download").focus();
+    over.dispatchEvent(new CustomEvent("hand-over", {bubbles: true, detail: {sid}}));   // links.js: the hand's link
   }
 }
 PAGES.play = playPage;

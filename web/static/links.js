@@ -1,0 +1,129 @@
+// moonshot serve: links that reopen a page (issue 28, item 6).
+// - The Explorer, What-if and Play pages: when a run starts or a hand is dealt, the form as the API
+//   took it, with the seed and size the server used (its answer's `used`; the Play page's seed), goes
+//   into the address bar's query string. A page opened with one fills its form from it and runs (or
+//   deals) at once: the same seed and size give the same numbers, the same seed the same hand.
+// - A played hand: the over section offers "Copy a link to this hand", a Replay page link whose
+//   token the server plays again (POST /api/hand-link) into the history shown as an upload.
+// app.js's runForm and play.js's deal send "run-started" on their form; play.js's finish sends
+// "hand-over". This file is loaded after them (base.html), so its start comes after theirs.
+"use strict";
+
+// The form as sent and what the server filled in, as a query: a list as repeated keys, true as 1,
+// nothing for false or empty.
+function linkQuery(sent, used = {}) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries({...sent, ...used})) {
+    for (const x of Array.isArray(v) ? v : [v]) {
+      if (x === false || x === null || x === undefined || String(x).trim() === "") continue;
+      q.append(k, x === true ? "1" : String(x));
+    }
+  }
+  return q;
+}
+
+// The form filled from a link's query: [field, message] for each value the page cannot take (a
+// choice it does not offer, a flag it does not have), so that nothing runs with a value the link
+// did not mean. A field the query leaves out is empty (a select keeps its default).
+function fillForm(form, q) {
+  const problems = [];
+  const set = (input, value) => {
+    const offered = input.tagName === "SELECT" ? Array.from(input.options, o => o.value) : null;
+    if (offered && !offered.includes(value)) {
+      problems.push([input.name, `the link's ${input.dataset.flag || input.name} ${JSON.stringify(value)} is not ` +
+        `offered here; accepted: ${offered.join(", ")}`]);
+      return;
+    }
+    input.value = value;
+    input.dispatchEvent(new Event(offered ? "change" : "input", {bubbles: true}));   // the picker, seat lists
+  };
+  const wanted = {rules: new Map(), change: new Map()};       // the rules flags the link sets, per list
+  for (const list of Object.keys(wanted)) {
+    for (const item of q.getAll(list)) {
+      const at = item.indexOf("=");
+      wanted[list].set(at < 0 ? item : item.slice(0, at), at < 0 ? "" : item.slice(at + 1));
+    }
+  }
+  const players = form.elements.namedItem("players");
+  if (players && q.has("players")) set(players, q.get("players"));   // first: it refills the seat choices
+  for (const input of form.elements) {
+    if (!input.name || input.disabled || input === players || ["submit", "button"].includes(input.type)) continue;
+    if (input.dataset.flag) {
+      const list = wanted[input.name === "change" ? "change" : "rules"], flag = input.dataset.flag;
+      set(input, list.has(flag) ? list.get(flag) : input.dataset.default);
+      list.delete(flag);
+    } else if (input.type === "checkbox") {
+      input.checked = ["1", "true", "on"].includes(q.get(input.name));
+    } else if (input.name === "strategy" || input.name === "profile") {
+      set(input, q.getAll(input.name).join(" "));
+    } else if (input.tagName !== "SELECT" || q.has(input.name)) {
+      set(input, q.get(input.name) ?? "");
+    }
+  }
+  for (const [list, left] of Object.entries(wanted)) {
+    for (const flag of left.keys()) {
+      const here = Array.from(form.querySelectorAll(`[data-flag]`), e => e.dataset.flag);
+      problems.push([list, `the link's rules flag ${JSON.stringify(flag)} is not one of this page's; accepted: ` +
+        (here.join(", ") || "none")]);
+    }
+  }
+  return problems;
+}
+
+// The Replay page opened with a hand's link: the server plays the hand again and sends its history,
+// which goes through the upload form as a file would (nothing shown unless the whole hand is good).
+async function openHandLink(token) {
+  const form = $("#upload");
+  const {status, body} = await postJSON("/api/hand-link", {hand: token});
+  if (status !== 200) { showErrors(form, "file", body.error); return; }
+  const files = new DataTransfer();
+  files.items.add(new File([body.history], body.file, {type: "application/x-ndjson"}));
+  $("#file", form).files = files.files;
+  form.requestSubmit();
+}
+
+// The over section's "Copy a link to this hand" (with the link itself, to copy by hand where the
+// browser does not let the page write the clipboard).
+async function offerHandLink(over, sid) {
+  let box = $("#hand-link-box", over);
+  if (!box) {
+    box = el("p", {id: "hand-link-box"});
+    const again = $("#again", over);
+    if (again && again.parentNode === over) over.insertBefore(box, again); else over.append(box);
+  }
+  box.replaceChildren();
+  const r = await fetch(`/api/play/${encodeURIComponent(sid)}/link`);
+  const body = await readBody(r);
+  if (r.status !== 200) { box.replaceChildren(el("span", {class: "error"}, body.error)); return; }
+  const url = new URL(body.url, location.href).href;
+  const field = el("input", {id: "hand-link", readonly: true, value: url, "aria-label": "the link to this hand"});
+  const said = el("span", {role: "status"});
+  const copy = el("button", {type: "button", id: "copy-hand-link"}, "Copy a link to this hand");
+  copy.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      said.textContent = "copied";
+    } catch (e) {
+      field.select();
+      said.textContent = "the browser did not let the page copy: the link is selected, copy it from there";
+    }
+  });
+  box.replaceChildren(copy, " ", said, el("br"), field, el("br"),
+    el("small", {class: "meta"}, "It opens the Replay page, which plays the hand again from its seed and your answers."));
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  const q = new URLSearchParams(location.search);
+  const form = $("main form.run, main form#deal");
+  if (form) {
+    form.addEventListener("run-started", ev => {
+      history.replaceState(history.state, "", `${location.pathname}?${linkQuery(ev.detail.sent, ev.detail.used)}`);
+    });
+    if (Array.from(q.keys()).length) {
+      const problems = fillForm(form, q);
+      if (problems.length) showErrors(form, ...problems[0]); else form.requestSubmit();
+    }
+  }
+  document.addEventListener("hand-over", ev => offerHandLink(ev.target, ev.detail.sid));
+  if (document.body.dataset.page === "replay" && q.get("hand")) openHandLink(q.get("hand"));
+});
