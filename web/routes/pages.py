@@ -16,6 +16,17 @@ def add(app: FastAPI, site: Site) -> None:
     def index(request: Request):
         return site.page(request, "index.html")
 
+    @app.get("/api/{game}/pieces")
+    def pieces_in_play(request: Request, game: str):
+        """The pieces in play at ?players=N&rules=flag=value&rules=... (the explorer's picker asks on
+        every change of the table): {"pieces": [names], "faces": {name: face}}; a bad value is the
+        one-line 400 beside its field."""
+        entry = game_or_404(game)
+        q = request.query_params
+        setup = forms.setup({"players": q.get("players"), "rules": q.getlist("rules")}, entry.name, partners_ok=False)
+        shown = pieces.in_play(entry, setup)
+        return {"pieces": shown, "faces": pieces.faces(entry, shown)}
+
     @app.get("/{game}/{what}", response_class=HTMLResponse)
     def game_page(request: Request, game: str, what: str):
         entry = game_or_404(game)

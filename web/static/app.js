@@ -125,14 +125,42 @@ function fieldOf(message) {
 }
 
 // ------------------------------------------------------------------ the hand picker
+// The pieces in play at the chosen table and rules, drawn (static/pieces.js): the server's faces for
+// the default table first (data-faces), then /api/<game>/pieces again on every change of the players
+// or a rules flag, so a piece the table does not deal is never offered. The text input stays for typing;
+// the note says how many are in play and names any typed piece that is not.
 function picker(form) {
-  const box = $(".picker", form), input = $("#hand", form);
+  const box = $(".picker", form), input = $("#hand", form), note = $(".picker-note", form);
   if (!box || !input) return;
-  const repeats = box.dataset.repeats === "yes", size = +box.dataset.size;
+  const repeats = box.dataset.repeats === "yes", size = +box.dataset.size, piece = box.dataset.piece || "piece";
   const words = () => input.value.split(/\s+/).filter(Boolean);
+  let offered = $$(".piece", box).map(b => b.dataset.piece), asked = 0;
   const mark = () => {
     const held = words().map(w => w.toUpperCase());
     $$(".piece", box).forEach(b => b.setAttribute("aria-pressed", held.includes(b.dataset.piece.toUpperCase()) ? "true" : "false"));
+    if (!note) return;
+    const known = new Set(offered.map(n => n.toUpperCase()));
+    const out = words().filter(w => !known.has(w.toUpperCase()));
+    note.textContent = `${offered.length} ${piece}s in play at this table and rules` +
+      (out.length ? `; not in play here: ${out.join(" ")}` : "");
+  };
+  const draw = (names, faces) => {
+    offered = names;
+    box.replaceChildren(...names.map(n => el("button", {type: "button", class: "piece drawn", "data-piece": n},
+      typeof drawPiece === "function" && faces[n] ? drawPiece(faces[n]) : n)));
+    mark();
+  };
+  const refresh = async () => {
+    const data = formData(form), q = new URLSearchParams();
+    if (data.players) q.append("players", data.players);
+    (data.rules || []).forEach(r => q.append("rules", r));
+    const mine = ++asked;                  // answers can cross: only the latest question's answer is drawn
+    const r = await fetch(`/api/${encodeURIComponent(form.dataset.game)}/pieces?${q}`);
+    const body = await readBody(r);
+    if (mine !== asked) return;
+    if (r.ok && body.pieces.join(" ") === offered.join(" ")) mark();      // the same set: keep the buttons (and focus)
+    else if (r.ok) draw(body.pieces, body.faces);
+    else if (note) note.textContent = `${piece}s in play: ${body.error}`;
   };
   box.addEventListener("click", ev => {
     const b = ev.target.closest(".piece");
@@ -145,9 +173,13 @@ function picker(form) {
     input.value = held.join(" ");
     mark();
   });
+  form.addEventListener("change", ev => {
+    if (ev.target.id === "players" || (ev.target.dataset.flag && ev.target.name !== "change")) refresh();
+  });
   input.addEventListener("input", mark);
   $(".clear-hand", form).addEventListener("click", () => { input.value = ""; mark(); input.focus(); });
-  mark();
+  draw(offered, JSON.parse(box.dataset.faces || "{}"));
+  refresh();                               // the form may not hold the default table (a link, the browser's memory)
 }
 
 function seatOrders(form) {
