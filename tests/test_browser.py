@@ -142,27 +142,41 @@ def deal(page, server, game: str, players: str, seed: int, rules: dict | None = 
     page.click("#deal button.go")
 
 
+# A choice on the Play page: a piece of the hand (a button drawn as the piece) or a button below the table
+CHOICE = "#table button[data-i]:not(:disabled), #table button[data-timed]"
+
+
+def choice_labels(page) -> list[str]:
+    """The prompt's choices' labels in the prompt's order (keys 1-9), wherever each is drawn."""
+    return page.evaluate("() => [...document.querySelectorAll('#table button[data-i], #table button[data-timed]')]"
+                         ".sort((a, b) => (+a.dataset.i || 0) - (+b.dataset.i || 0)).map(b => b.dataset.label)")
+
+
+def click_choice(page, i: int) -> None:
+    """Click choice `i` (the SLAP button where it is the one choice) and wait for the next prompt or the end."""
+    slap = page.locator("#table button[data-timed]")
+    (slap if slap.count() else page.locator(f"#table button[data-i='{i}']")).click()
+    page.wait_for_function(f"() => !document.querySelector('#over').hidden || document.querySelector({CHOICE!r})")
+
+
 def play_by_clicks(page, server, game: str, players: str, tmp_path: Path, seed: int = 17, pick=first,
                    rules: dict | None = None) -> tuple[Path, list[str]]:
     """A whole hand by clicks: at each prompt `pick(labels, title)` gives the button to click (the
     slap is a button too). The history downloaded at the end, and the prompts' titles in order."""
     deal(page, server, game, players, seed, rules)
-    page.wait_for_selector("#choices button")
+    page.wait_for_selector(CHOICE)
     shot(page, tmp_path, f"play-{game}")
     titles = []
     for _ in range(120):
         if page.locator("#over").is_visible():
             break
         title = page.inner_text("#prompt-title")
-        labels = [b.split(" ", 1)[-1] if b[:1].isdigit() and " " in b else b       # "1 6-6": the key, the label
-                  for b in page.locator("#choices button").all_inner_texts()]
+        labels = choice_labels(page)
         titles.append(title)
-        page.locator("#choices button").nth(pick(labels, title)).click()
-        page.wait_for_function("() => !document.querySelector('#over').hidden || "
-                               "document.querySelector('#choices button')")
+        click_choice(page, pick(labels, title))
     assert page.locator("#over").is_visible()
-    # after the hand only the over section and the log: no empty prompt or hand
-    assert not page.locator("#prompt-title").is_visible() and not page.locator("#hand-row").is_visible()
+    # after the hand only the over section and the log: no empty prompt or table
+    assert not page.locator("#prompt-title").is_visible() and not page.locator("#felt").is_visible()
     shot(page, tmp_path, f"over-{game}")
     with page.expect_download() as info:
         page.click("#download")
@@ -267,13 +281,11 @@ def test_a_hit_the_deck_slap_is_timed_from_a_key_press(server, page, tmp_path):
     for seed in range(30, 60):
         page.fill("#seed", str(seed))
         page.click("#deal button.go")
-        page.wait_for_selector("#choices button")
+        page.wait_for_selector(CHOICE)
         for _ in range(80):
             if page.locator("#over").is_visible() or page.locator("button.slap").count():
                 break
-            page.locator("#choices button").first.click()
-            page.wait_for_function("() => !document.querySelector('#over').hidden || "
-                                   "document.querySelector('#choices button')")
+            click_choice(page, 0)
         if page.locator("button.slap").count():
             break
     shown = time.monotonic()                               # the SLAP button is on the page

@@ -10,6 +10,7 @@ import re
 
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.histories import PERSON, replayed
+from moonshot.web.play.common import faces, pieces_in
 
 MAX_HANDS = 200        # hands shown from one file
 QUICK_WORLDS = 8       # the page's "quick" review: a rough look in seconds
@@ -25,8 +26,10 @@ def read(data: bytes, name: str) -> dict:
     hands = []
     for record, entry, shown in replayed(text.splitlines(), name):      # checked as `moonshot replay` does
         specs = record.get("strategies") if isinstance(record.get("strategies"), list) else []
+        steps = entry.page.steps(record, shown)
+        names = [p for s in steps for t in (s.get("before"), s.get("table")) for p in pieces_in(t)]
         hands.append({"hand_id": record.get("hand_id"), "game": entry.name, "text": shown,
-                      "steps": entry.page.steps(record, shown),
+                      "steps": steps, "faces": faces(entry.name, names),     # each piece's drawing, once a hand
                       # what the page's review sends back (POST /api/review checks it again) and offers
                       "record": record, "review": entry.review is not None, "players": record.get("players", len(specs)),
                       "people": [s for s, spec in enumerate(specs) if spec == PERSON]})

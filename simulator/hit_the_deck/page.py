@@ -72,8 +72,48 @@ def face(name: str) -> dict:
 
 
 def steps(record: dict, shown: str) -> list[dict]:
-    """The event lines of the replay, each with the table state it leaves."""
-    return [{"text": line.strip()} for line in shown.splitlines() if line.startswith("  turn ")]
+    """The event lines of the replay, each with the table it leaves (every hand face up; the first
+    also carries the deal's as `before`): the record played again through the reference engine,
+    which `moonshot replay` has already checked it against."""
+    from moonshot.simulator.hit_the_deck.history import profile_from_entry
+    from moonshot.simulator.hit_the_deck.rules import parse_rules, rule_args
+    lines = [line.strip() for line in shown.splitlines() if line.startswith("  turn ")]
+    P, you = record["players"], common.person_seat(record)
+    tables: list[dict] = []
+    box: list[ref.Hand] = []
+    chance = ref.RecordedChance(record["events"])
+    h = ref.Hand(record["dealer"], [[deck.parse_card(c) for c in x] for x in record["hands"]],
+                 [deck.parse_card(c) for c in record["draw_pile"]], parse_rules(rule_args(record["rules"]), P),
+                 tuple(profile_from_entry(e) for e in record["reaction"]), chance.choose, chance,
+                 on_event=lambda i, ev: tables.append(table(box[0], you, shown=True)))
+    box.append(h)
+    before = table(h, you, shown=True, words="the deal")
+    h.play()
+    out = [{"text": text, "table": t, "chapter": text.split()[0] + " " + text.split()[1]} for text, t in zip(lines, tables)]
+    if out:
+        out[0]["before"] = before
+        out[-1]["table"] = table(h, you, shown=True, words=f"{'blocked: nobody went out' if h.went_out is None else _who(h.went_out, you) + ' went out'}",
+                                 tally=[f"{x} penalty points" for x in h.score])
+    return out
+
+
+def _who(s: int, you: int | None) -> str:
+    return "you" if s == you else f"seat {s}"
+
+
+def table(h: ref.Hand, you: int | None, shown: bool = False, words: str = "", tally: list[str] | None = None) -> dict:
+    """The Play and Replay pages' table of a hand (web.play.common.table), from the reference hand
+    `h` as it stands: each seat's cards (`shown`: face up, else only the person's count), the
+    discard pile's top with the draw pile's count in the middle, the demand and the direction."""
+    # whose turn it is only while the person plays: an event is shown before the engine moves the turn on
+    seats = [common.seat(s, _who(s, you), side=s, held=len(x), you=s == you, to_move=not shown and s == h.seat,
+                         pieces=[deck.name(k) for k in sorted(x)] if shown else None,
+                         tally=", ".join(w for w in ((tally or [""] * h.players)[s], "dealer" if s == h.dealer else "") if w))
+             for s, x in enumerate(h.hands)]
+    top = [(None, deck.name(h.discard[0]))] if h.discard else []
+    lines = [("demand", deck.demand_name(h.demand)), ("direction", "clockwise" if h.direction > 0 else "counter-clockwise"),
+             ("piles", f"draw {len(h.draw)}, discard {len(h.discard)}")]
+    return common.table(PIECE, seats, top, words or f"demand: {deck.demand_name(h.demand)}", lines, pile=len(h.draw))
 
 
 def batch_view(view: ref.View, legal) -> PlayView:
@@ -168,13 +208,14 @@ class HtdHand(common.Hand):
                    for k in sorted(legal)]
         title = f"You drew {deck.name(view.drawn)}: play it?" if kept else "Your turn"
         return self.ask("play", title, view.hand, self.facts(view), choices,
-                        hint=lambda: self.hint(view, legal))
+                        hint=lambda: self.hint(view, legal), table=table(self._hand, self.seat))
 
     def slap(self, shouter: int) -> float:
         who = "you" if shouter == self.seat else f"seat {shouter}"
         prompt_facts = [("shouted by", who), ("how", "press S or the space bar, or click SLAP, as fast as you can")]
         ms = self.ask("slap", "Hit the Deck! Slap the pile", [], prompt_facts,
-                      [{"value": "timed", "label": "SLAP"}])
+                      [{"value": "timed", "label": "SLAP"}],
+                      table=table(self._hand, self.seat, words=f"Hit the Deck! shouted by {who}"))
         ms = min(float(ms), SLAP_TIMEOUT)
         self.latencies.append(ms)
         return round(ms, 2)

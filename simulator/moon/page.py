@@ -60,20 +60,35 @@ class Human(common.Person):
         facts = [("your seat", str(self.g.seat)), ("bids so far", ", ".join(
             f"seat {s}: {_bid_label(int(c))}" for s, c in enumerate(calls) if c >= 0) or "none yet")]
         choices = [{"value": int(b), "label": _bid_label(int(b))} for b, ok in zip(BID_VALUES, view.legal[0]) if ok]
-        return self.g.ask("bid", "Your bid", view.hand[0], facts, choices, hint=lambda: self.g.bid_hint(view))
+        P, me = view.players, self.g.seat
+        order = [(me - view.position + i) % P for i in range(P)]          # the auction goes clockwise
+        self.g.calls = [(s, _bid_label(int(calls[s]))) for s in order if calls[s] >= 0]
+        shown = table(P, me, [7] * P, to_move=me, bids=self.g.calls, words="the auction")
+        call = self.g.ask("bid", "Your bid", view.hand[0], facts, choices, hint=lambda: self.g.bid_hint(view),
+                          table=shown)
+        self.g.calls.append((me, _bid_label(int(call))))
+        return call
 
     @common.decision
     def discard(self, view, rng):
         facts = [("contract", f"you bid {int(view.bid[0])}"), ("widow", f"{dominoes.tile_name(int(view.hand[0][7]))} "
                                                                           "(taken into your hand)")]
         choices = [{"value": i, "label": dominoes.tile_name(int(t))} for i, t in enumerate(view.hand[0])]
-        return self.g.ask("discard", "Discard one tile", view.hand[0], facts, choices)
+        return self.g.ask("discard", "Discard one tile", view.hand[0], facts, choices, table=self._contract(view, 8))
+
+    def _contract(self, view, mine: int, trump: int | None = None) -> dict:
+        """The table after the auction, before the play: the bidder (the person) holds `mine` tiles."""
+        P, me = view.players, self.g.seat
+        held = [mine if s == me else 7 for s in range(P)]
+        return table(P, me, held, to_move=me, bids=self.g.calls, bidder=me, bid=int(view.bid[0]), trump=trump,
+                     words="you won the auction")
 
     @common.decision
     def trump(self, view, rng):
         facts = [("contract", f"you bid {int(view.bid[0])}")]
         choices = [{"value": int(t), "label": TRUMPS[int(t)]} for t in np.flatnonzero(view.legal[0])]
-        return self.g.ask("trump", "Name trump", view.hand[0], facts, choices)
+        return self.g.ask("trump", "Name trump", view.hand[0], facts, choices,
+                          table=self._contract(view, len(view.hand[0])))
 
     @common.decision
     def play(self, view, rng):
@@ -87,13 +102,59 @@ class Human(common.Person):
                  ("this trick", ", ".join(trick) or "you lead"),
                  ("played before", " ".join(played) or "nothing yet")]
         choices = [{"value": int(i), "label": dominoes.tile_name(int(view.hand[0][i]))} for i in np.flatnonzero(view.legal[0])]
-        return self.g.ask("play", "Your play", hand, facts, choices, hint=lambda: self.g.hint(view))
+        return self.g.ask("play", "Your play", hand, facts, choices, hint=lambda: self.g.hint(view),
+                          table=self._play_table(view))
+
+    def _play_table(self, view) -> dict:
+        P, me, no = view.players, self.g.seat, int(view.trick_no)
+        trick = [(int(s), dominoes.tile_name(int(t))) for t, s in zip(view.trick[0], view.trick_seats[0]) if t >= 0]
+        held = [7 - no - any(s == x for x, _ in trick) for s in range(P)]
+        bids = self.g.calls + [(int(view.bidder[0]), f"won the auction at {int(view.bid[0])}")]
+        return table(P, me, held, to_move=me, leader=trick[0][0] if trick else me, trick=trick, bids=bids,
+                     bidder=int(view.bidder[0]), bid=int(view.bid[0]), trump=int(view.trump[0]),
+                     tricks=[int(v) for v in view.tricks[0]], trick_no=no)
 
     @common.decision
     def call_end(self, view, slot, rng):
         tile = int(view.hand[0][slot[0]])
         choices = [{"value": int(e), "label": f"call {int(e)}s"} for e in dominoes.ends(tile)]
-        return self.g.ask("call", f"Which end of {dominoes.tile_name(tile)} do you call?", view.hand[0], [], choices)
+        return self.g.ask("call", f"Which end of {dominoes.tile_name(tile)} do you call?", view.hand[0], [], choices,
+                          table=self._play_table(view))
+
+
+def _name(s: int, you: int | None) -> str:
+    return "you" if s == you else f"seat {s}"
+
+
+def _trump_words(trump: int) -> str:
+    name = TRUMPS[trump]
+    return f"{name}s" if name.isdigit() else "no trump" if name == "notrump" else name
+
+
+def table(P: int, you: int | None, held: list, *, to_move: int | None = None, leader: int | None = None,
+          trick=(), bids=(), bidder: int | None = None, bid: int | None = None, trump: int | None = None,
+          tricks: list[int] | None = None, trick_no: int | None = None, words: str = "") -> dict:
+    """The Play and Replay pages' table of a Moon hand (web.play.common.table): `held` per seat is a
+    count, or the tiles' names where they are shown face up (the replay); `trick` (seat, tile) in
+    play order; `bids` (seat, call) in the auction's order; `tricks` won by side."""
+    sides = dominoes.side_of_seats(P)
+    seats = []
+    for s in range(P):
+        shown = held[s] if isinstance(held[s], list) else None
+        tally = "" if tricks is None else f"{tricks[sides[s]]} trick{'s' if tricks[sides[s]] != 1 else ''}"
+        seats.append(common.seat(s, _name(s, you), side=sides[s], held=len(shown) if shown is not None else held[s],
+                                 you=s == you, leads=s == leader, to_move=s == to_move, pieces=shown,
+                                 tally=tally + (f" (side {sides[s]})" if tally and P == 4 else "")))
+    lines = []
+    if bidder is not None:
+        lines.append(("contract", f"{_name(bidder, you)} bid {bid}"))
+    if trump is not None:
+        lines.append(("trump", _trump_words(trump)))
+    if trick_no is not None:
+        lines.append(("trick", f"{min(trick_no, 6) + 1} of 7"))
+    if not words and leader is not None and not trick:
+        words = f"{_name(leader, you)} to lead"
+    return common.table(PIECE, seats, list(trick), words, lines, [f"{_name(s, you)}: {c}" for s, c in bids])
 
 
 class MoonHand(common.Hand):
@@ -103,6 +164,7 @@ class MoonHand(common.Hand):
     def __init__(self, setup: Setup, seat: int, seed: int):
         super().__init__(setup, seat, seed)
         self._pimc = None
+        self.calls: list[tuple[int, str]] = []     # the auction as the person's last bid prompt saw it
 
     def tiles(self, hand) -> list[str]:
         return [dominoes.tile_name(int(t)) for t in hand]
@@ -146,25 +208,40 @@ ADAPTER = MoonHand
 
 
 def steps(record: dict, shown: str) -> list[dict]:
-    """The hand's moves, one step each; every play carries the exact solver's value of each legal
-    move from the position before it: the bidder side's tricks under best play by all, with every
-    hand known (which the record holds)."""
+    """The hand's moves, one step each, with the table each leaves (every hand face up; the first
+    step also carries the deal's as `before`); every play carries the exact solver's value of each
+    legal move from the position before it: the bidder side's tricks under best play by all, with
+    every hand known (which the record holds)."""
     from moonshot.simulator.moon import solver as moon_solver
     from moonshot.simulator.moon.rules import parse_rules
     P = record["players"]
     args = [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in record["rules"].items()]
     rules = parse_rules(args, P)
-    out = [{"text": f"seat {s} {'passes' if b == 'pass' else f'bids {b}'}"} for s, b in record["bids"]]
-    if record["bidder"] is None:
-        return out + [{"text": "everyone passed: the hand is thrown in"}]
+    you = common.person_seat(record)
     held = [[dominoes.parse_tiles(t)[0] for t in h] for h in record["hands"]]
-    bidder, trump = record["bidder"], dominoes.parse_trump(record["trump"], P, rules)
+    names = lambda: [[dominoes.tile_name(t) for t in h] for h in held]          # noqa: E731
+    bids = [(s, _bid_label(0) if b == "pass" else str(b)) for s, b in record["bids"]]
+    before = table(P, you, names(), to_move=bids[0][0] if bids else None, words="the deal")
+    out = [{"text": f"seat {s} {'passes' if b == 'pass' else f'bids {b}'}",
+            "table": table(P, you, names(), bids=bids[:i + 1], words="the auction"), "chapter": "the auction"}
+           for i, (s, b) in enumerate(record["bids"])]
+    if out:
+        out[0]["before"] = before
+    if record["bidder"] is None:
+        return out + [{"text": "everyone passed: the hand is thrown in", "chapter": "the auction",
+                       "table": table(P, you, names(), bids=bids, words="thrown in")}]
+    bidder, bid, trump = record["bidder"], record["bid"], dominoes.parse_trump(record["trump"], P, rules)
+    contract = dict(bids=bids, bidder=bidder, bid=bid)
     if record.get("widow") is not None:
         held[bidder].append(dominoes.parse_tiles(record["widow"])[0])
         held[bidder].remove(dominoes.parse_tiles(record["discard"])[0])
-        out.append({"text": f"seat {bidder} takes the widow {record['widow']} and discards {record['discard']}"})
-    out.append({"text": f"trump: {record['trump']}"})
+        out.append({"text": f"seat {bidder} takes the widow {record['widow']} and discards {record['discard']}",
+                    "table": table(P, you, names(), **contract, words=f"the widow was {record['widow']}"),
+                    "chapter": "the auction"})
+    out.append({"text": f"trump: {record['trump']}", "chapter": "the auction",
+                "table": table(P, you, names(), **contract, trump=trump, leader=bidder, trick_no=0)})
     leader, trick, called = bidder, [], None
+    won = [0] * (max(dominoes.side_of_seats(P)) + 1)
     winners = iter(record["trick_winners"])
     for i, play in enumerate(record["plays"]):
         seat, tile = play[0], dominoes.parse_tiles(play[1])[0]
@@ -178,13 +255,20 @@ def steps(record: dict, shown: str) -> list[dict]:
         played_value = dict(sol.moves).get(chosen)
         out.append({"text": f"seat {seat} plays {play[1]}" + (f" calling {end}" if end is not None else ""),
                     "values": values, "best_tricks": sol.tricks, "played_tricks": played_value,
-                    "mover_side": "bidder's side" if bidder_side else "defenders"})
+                    "mover_side": "bidder's side" if bidder_side else "defenders", "chapter": f"trick {i // P + 1}"})
         held[seat].remove(tile)
         if not trick:
             called = end
         trick = trick + [tile]
+        shown = [(s, t) for s, t, *_ in record["plays"][i + 1 - len(trick):i + 1]]
+        words = ""
         if len(trick) == P:
             leader = next(winners)
+            won[dominoes.side_of_seats(P)[leader]] += 1
             out[-1]["text"] += f"  -> seat {leader} wins the trick"
+            words = f"{_name(leader, you)} win{'' if leader == you else 's'} the trick"
             trick, called = [], None
+        out[-1]["table"] = table(P, you, names(), **contract, trump=trump, leader=shown[0][0], trick=shown,
+                                 tricks=list(won), trick_no=i // P, words=words,
+                                 to_move=None if words else (seat + 1) % P)
     return out

@@ -48,12 +48,56 @@ def face(name: str) -> dict:
 
 
 def steps(record: dict, shown: str) -> list[dict]:
-    return [{"text": f"seat {s} plays {c}" if s < record["players"] else f"dummy plays {c}"}
-            for s, c in record["plays"]]
+    """One step per card, with the table it leaves (every hand face up; the first step also carries
+    the deal's as `before`)."""
+    P, you = record["players"], common.person_seat(record)
+    held = [list(h) for h in record["hands"]]
+    H, sides = len(held), list(record["sides"]) + [-1] * (len(held) - P)
+    won = [0] * (max(sides) + 1)
+    plays, winners = record["plays"], iter(record["trick_winners"])
+    at = lambda **kw: table(P, you, sides, [list(h) for h in held], tricks=won, **kw)   # noqa: E731
+    out = []
+    for i, (s, c) in enumerate(plays):
+        held[s].remove(c)
+        trick = [tuple(p) for p in plays[i - i % H:i + 1]]
+        words, to_move = "", plays[i + 1][0] if i + 1 < len(plays) else None
+        if len(trick) == H:
+            w = next(winners)
+            if sides[w] >= 0:
+                won[sides[w]] += 1
+            words, to_move = f"{_seat(P, w, you)} win{'' if w == you else 's'} the trick", None
+        last = i + 1 == len(plays)
+        out.append({"text": f"{_seat(P, s)} plays {c}", "chapter": f"trick {i // H + 1}",
+                    "table": at(trick=trick, trick_no=i // H, to_move=to_move, words=words,
+                                chips=record["chips_after" if last else "chips_before"])})
+    if out:
+        out[0]["before"] = table(P, you, sides, record["hands"], tricks=[0] * len(won), trick_no=0, to_move=plays[0][0],
+                                 chips=record["chips_before"], words="the deal")
+    return out
 
 
-def _seat(table, s: int) -> str:
-    return "dummy" if table.dummy is not None and s == table.dummy else f"seat {s}"
+def _seat(P: int, s: int, you: int | None = None) -> str:
+    return "you" if s == you else "dummy" if s >= P else f"seat {s}"
+
+
+def table(P: int, you: int | None, sides: list[int], held: list, *, trick=(), trick_no: int = 0,
+          to_move: int | None = None, tricks: list[int], chips: list[int], words: str = "") -> dict:
+    """The Play and Replay pages' table of a round (web.play.common.table): `held` per hand (the
+    dummy's last) is a count, or the cards' names face up; `trick` (seat, card) in play order;
+    `tricks` and `chips` by side; the dummy belongs to no side."""
+    seats = []
+    for s, h in enumerate(held):
+        shown = h if isinstance(h, list) else None
+        k = sides[s]
+        tally = "" if k < 0 else (f"{tricks[k]} trick{'s' if tricks[k] != 1 else ''}, {chips[k]} chip{'s' if chips[k] != 1 else ''}"
+                                  + (f" (side {k})" if len(tricks) < P else ""))
+        seats.append(common.seat(s, _seat(P, s, you), side=None if k < 0 else k, held=len(shown) if shown is not None else h,
+                                 you=s == you, leads=bool(trick) and s == trick[0][0], to_move=s == to_move,
+                                 tally=tally, pieces=shown))
+    lines = [("trick", f"{min(trick_no, 4) + 1} of 5")]
+    if not words and not trick and to_move is not None:
+        words = f"{_seat(P, to_move, you)} to lead"
+    return common.table(PIECE, seats, [(s, c) for s, c in trick], words, lines)
 
 
 class Human(common.Person):
@@ -61,21 +105,28 @@ class Human(common.Person):
 
     @common.decision
     def play(self, view, rng):
-        table, H = view.table, view.table.hands_dealt
+        tbl = view.table
+        H = tbl.hands_dealt
         hand = [c for c, live in zip(view.hand[0], view.live[0]) if live]
         plays = [(int(s), int(c)) for s, c in zip(view.play_seats[0], view.play_cards[0]) if c >= 0]
         done = len(plays) - view.position
         tricks = [plays[i:i + H] for i in range(0, done, H)]
         now = plays[done:]
-        facts = [("you play for", _seat(table, int(view.seat[0]))), ("your side", str(int(view.side[0]))),
+        name = lambda s: _seat(tbl.players, s)          # noqa: E731
+        facts = [("you play for", name(int(view.seat[0]))), ("your side", str(int(view.side[0]))),
                  ("trick", f"{int(view.trick_no) + 1} of 5"),
                  ("tricks won by side", ", ".join(f"side {k}: {int(v)}" for k, v in enumerate(view.tricks[0]))),
                  ("chips by side", ", ".join(f"side {k}: {int(v)}" for k, v in enumerate(view.chips[0]))),
-                 ("this trick", ", ".join(f"{_seat(table, s)}: {deck.card_name(c)}" for s, c in now) or "you lead")]
+                 ("this trick", ", ".join(f"{name(s)}: {deck.card_name(c)}" for s, c in now) or "you lead")]
         for i, t in enumerate(tricks):
-            facts.append((f"trick {i + 1}", ", ".join(f"{_seat(table, s)}: {deck.card_name(c)}" for s, c in t)))
+            facts.append((f"trick {i + 1}", ", ".join(f"{name(s)}: {deck.card_name(c)}" for s, c in t)))
         choices = [{"value": int(i), "label": deck.card_name(int(view.hand[0][i]))} for i in np.flatnonzero(view.legal[0])]
-        return self.g.ask("play", "Your play", hand, facts, choices, hint=lambda: self.g.hint(view))
+        played = [sum(1 for s, _ in plays if s == x) for x in range(H)]
+        shown = table(tbl.players, self.g.seat, [int(k) for k in tbl.side_of_seat], [5 - n for n in played],
+                      trick=[(s, deck.card_name(c)) for s, c in now], trick_no=int(view.trick_no),
+                      to_move=int(view.seat[0]), tricks=[int(v) for v in view.tricks[0]],
+                      chips=[int(v) for v in view.chips[0]])
+        return self.g.ask("play", "Your play", hand, facts, choices, hint=lambda: self.g.hint(view), table=shown)
 
 
 class StmHand(common.Hand):

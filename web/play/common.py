@@ -88,11 +88,15 @@ class Hand:
         return specs
 
     def ask(self, phase: str, title: str, hand, facts: list[tuple[str, str]], choices: list[dict],
-            hint: Callable[[], dict] | None = None) -> Any:
-        """One decision of the person: returns the chosen value (one of the choices')."""
+            hint: Callable[[], dict] | None = None, table: dict | None = None) -> Any:
+        """One decision of the person: returns the chosen value (one of the choices'). `table` is
+        the seats, middle, lines and auction the page draws (see `table` below); the pieces named
+        in the hand, the table and the choices go with their faces, so the page draws them at once."""
         self.hint_for = hint
-        prompt = {"phase": phase, "title": title, "hand": self.tiles(hand), "facts": [list(f) for f in facts],
-                  "choices": choices, "has_hint": hint is not None}
+        names = self.tiles(hand)
+        prompt = {"phase": phase, "title": title, "hand": names, "facts": [list(f) for f in facts],
+                  "choices": choices, "has_hint": hint is not None, "table": table,
+                  "faces": faces(self.game, names + pieces_in(table) + [c["label"] for c in choices])}
         choice = self._ask(prompt)
         self.hint_for = None
         label = next((c["label"] for c in choices if c["value"] == choice), None) or f"{choice:.0f} ms"
@@ -103,3 +107,50 @@ class Hand:
         """The HISTORY.md record of the engine's one-hand result."""
         lines = self.setup.entry.module("history").records(result, self.setup.table, self.specs(), self.seed, 0)
         return json.loads(lines[0])
+
+
+# ---------------------------------------------------------------- the table the pages draw
+# One shape for every game, for the Play page's prompts and the Replay page's steps (web/static/table.js
+# draws it): seats round the table, the middle (the trick, or the piles), lines of words (contract,
+# trump, demand, scores) and the auction. Piece names are HISTORY.md notation; their faces travel beside.
+
+def seat(number: int, name: str, *, side: int | None = None, held: int = 0, you: bool = False,
+         leads: bool = False, to_move: bool = False, tally: str = "", pieces: list[str] | None = None) -> dict:
+    """One seat: `held` pieces (shown as backs unless `pieces` names them face up: the replay knows
+    every hand), whether it is the person's, leads the trick or is to move, and its tally in words."""
+    return {"seat": number, "name": name, "side": side, "held": held, "you": you, "leads": leads,
+            "to_move": to_move, "tally": tally, "pieces": pieces}
+
+
+def table(kind: str, seats: list[dict], middle: list[tuple[int | None, str]] = (), words: str = "",
+          lines: list[tuple[str, str]] = (), auction: list[str] = (), pile: int | None = None) -> dict:
+    """The table: `kind` of piece ("tile", "card"), the seats, the middle's pieces ((seat or None,
+    piece name): the trick in order, or the discard pile's top) with `words` about it and, where
+    there is one, the face-down `pile`'s count; `lines` of (label, words); the auction's calls."""
+    return {"kind": kind, "seats": seats, "lines": [list(x) for x in lines], "auction": list(auction),
+            "middle": {"pieces": [{"seat": s, "piece": p} for s, p in middle], "words": words, "pile": pile}}
+
+
+def person_seat(record: dict) -> int | None:
+    """The seat a person played in a recorded hand (the replay draws the table from it), else None."""
+    specs = record.get("strategies") if isinstance(record.get("strategies"), list) else []
+    return next((s for s, spec in enumerate(specs) if spec == PERSON), None)
+
+
+def pieces_in(shown: dict | None) -> list[str]:
+    if not shown:
+        return []
+    return [p["piece"] for p in shown["middle"]["pieces"]] + [x for s in shown["seats"] for x in s["pieces"] or ()]
+
+
+def faces(game: str, names: list[str]) -> dict:
+    """Each piece name's face for the page's drawings (web.pieces.faces), {} where there is none yet:
+    the page then writes the name."""
+    from moonshot.simulator.games import get
+    from moonshot.web import pieces
+    make = getattr(pieces, "faces", None)
+    if make is None:
+        return {}
+    names = list(dict.fromkeys(names))
+    known = set(get(game).page.pieces())
+    return make(get(game), [n for n in names if n in known])

@@ -38,29 +38,46 @@ function playPage() {
     if (state.state !== "your turn") { setTimeout(async () => show(await (await fetch(`/api/play/${sid}`)).json()), 300); return; }
     const p = state.prompt;
     turn = p.turn;
-    table.hidden = false; $("#hand-row").hidden = false; $("#prompt-title").hidden = false;
+    table.hidden = false; $("#felt").hidden = false; $("#prompt-title").hidden = false;
     $("#prompt-title").textContent = p.title;
     $("#facts").replaceChildren(...p.facts.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]));
-    $("#hand").replaceChildren(...p.hand.flatMap((t, i) => [i ? " " : "", el("span", {class: `piece p-${t[0]}`}, t)]));
     $("#hint-button").hidden = !p.has_hint;
+    const key = i => (i < 9 ? {"aria-keyshortcuts": i + 1} : {});
+    const mark = i => (i < 9 ? [el("small", {class: "key"}, i + 1)] : []);
+    // the choices that are pieces of the hand (the first unmatched piece of that name) are those pieces
+    const onPiece = new Map();
+    if (p.phase !== "slap") p.choices.forEach((c, i) => {
+      const at = p.hand.findIndex((t, j) => t === c.label && !onPiece.has(j));
+      if (at >= 0) onPiece.set(at, i);
+    });
+    const hand = () => el("div", {class: "seat-pieces hand", id: "hand"}, ...p.hand.map((t, j) => {
+      if (!onPiece.has(j)) return el("span", {class: onPiece.size ? "held" : "free"}, tablePiece(t, p.faces));   // dimmed: not playable now
+      const i = onPiece.get(j);
+      return el("button", {type: "button", class: "piece-choice", "data-i": i, "data-label": p.choices[i].label, ...key(i)},
+        tablePiece(t, p.faces), ...mark(i));
+    }));
+    if (p.table) drawTable($("#felt"), p.table, p.faces, {hand});
+    else $("#felt").replaceChildren(hand());
+    const taken = new Set(onPiece.values());
     if (p.phase === "slap") {
-      $("#choices").replaceChildren(el("button", {type: "button", class: "slap", "data-timed": "1"}, "SLAP!"));
+      $("#choices").replaceChildren(el("button", {type: "button", class: "slap", "data-timed": "1", "data-label": "SLAP"}, "SLAP!"));
       requestAnimationFrame(() => { slapStart = performance.now(); });
       $(".slap").focus();
     } else {
       slapStart = null;
-      $("#choices").replaceChildren(...p.choices.map((c, i) => el("button", {type: "button", "data-i": i, "aria-keyshortcuts": i + 1},
-        ...(i < 9 ? [el("small", {}, i + 1), " "] : []), c.label)));
-      const first = $("#choices button"); if (first) first.focus();
+      $("#choices").replaceChildren(...p.choices.flatMap((c, i) => (taken.has(i) ? [] :
+        [el("button", {type: "button", "data-i": i, "data-label": c.label, ...key(i)}, ...mark(i), " ", c.label)])));
+      const first = $("#table button[data-i]"); if (first) first.focus();
     }
-    $("#choices").onclick = ev => {
-      const b = ev.target.closest("button"); if (!b) return;
+    table.onclick = ev => {
+      const b = ev.target.closest("button[data-i], button[data-timed]"); if (!b) return;
       if (b.dataset.timed) slap(); else answer(p.choices[+b.dataset.i].value);
     };
   }
 
   async function answer(choice) {
     $("#choices").replaceChildren(el("em", {}, "…"));
+    $$("#felt button[data-i]").forEach(b => { b.disabled = true; });     // one answer per prompt
     const {status, body} = await postJSON(`/api/play/${sid}/answer`, {turn, choice});
     if (status !== 200) { $(`.error[data-for="answer"]`).textContent = body.error; return; }
     $(`.error[data-for="answer"]`).textContent = "";
@@ -88,7 +105,7 @@ function playPage() {
     if (slapStart !== null && (ev.key === "s" || ev.key === "S" || ev.key === " ")) { ev.preventDefault(); slap(); return; }
     if (ev.key === "h" || ev.key === "H") { hint(); return; }
     const n = parseInt(ev.key, 10);
-    if (n >= 1 && n <= 9) { const b = $(`#choices button[data-i="${n - 1}"]`); if (b) { ev.preventDefault(); b.click(); } }
+    if (n >= 1 && n <= 9) { const b = $(`#table button[data-i="${n - 1}"]`); if (b) { ev.preventDefault(); b.click(); } }
   });
 
   // a game with timed answers (slaps): every one of this tab (over hands) fits the person's reaction profile
@@ -106,8 +123,8 @@ function playPage() {
   function finish(state) {
     table.hidden = false;
     $("#choices").replaceChildren(); $("#hint-button").hidden = true;
-    $("#prompt-title").hidden = true; $("#hand-row").hidden = true;   // the over section says so; the log stays
-    $("#facts").replaceChildren(); $("#hand").replaceChildren();
+    $("#prompt-title").hidden = true; $("#felt").hidden = true;   // the over section says so; the log stays
+    $("#facts").replaceChildren(); $("#felt").replaceChildren();
     over.hidden = false;
     const s = state.summary;
     $("#score").textContent = `You were seat ${s.seat}. ${s.result}`;
