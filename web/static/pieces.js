@@ -14,11 +14,11 @@ function svgEl(tag, attrs = {}, text) {
   return e;
 }
 
-// The drawing's root: sized by CSS (.piece-svg.card / .piece-svg.tile) unless opts.width is given.
+// The drawing's root: sized by app.css (.piece-svg.card / .tile / .upright) unless opts.width (px) is given.
 function svgRoot(kind, w, h, label, opts = {}) {
   const root = svgEl("svg", {viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": label,
     class: `piece-svg ${kind}${opts.className ? " " + opts.className : ""}`, focusable: "false"});
-  if (opts.width) { root.setAttribute("width", opts.width); root.setAttribute("height", opts.width * h / w); }
+  if (opts.width) root.style.width = `${opts.width}px`;       // over the style sheet's size; the height follows the viewBox
   root.append(svgEl("title", {}, label));      // the name on hover too, and for readers that skip aria-label
   return root;
 }
