@@ -110,11 +110,13 @@ def _read(text: Any) -> dict:
         data = json.loads(raw.decode("utf-8"), parse_constant=lambda name: _no(name))
     except (binascii.Error, ValueError, UnicodeDecodeError, RecursionError):
         raise _bad(f"{short(text, 30)} is not a token (base64url of a JSON object); accepted: {ACCEPTED}") from None
-    if not isinstance(data, dict) or sorted(data) != sorted(KEYS):
-        keys = sorted(data) if isinstance(data, dict) else type(data).__name__
-        raise _bad(f"its keys {short(keys)} are not accepted; accepted: {', '.join(KEYS)}")
+    if not isinstance(data, dict):
+        raise _bad(f"{short(data)} is not a JSON object; accepted: {ACCEPTED}")
+    if sorted(data) != sorted(KEYS):
+        raise _bad(f"its keys {short(sorted(data))} are not accepted; accepted: {', '.join(KEYS)}")
     try:
-        forms.bounded(data, "value")                # numbers within int64 and finite, at any depth
+        for key, value in data.items():
+            forms.bounded(value, key)               # numbers within int64 and finite, at any depth
     except FieldError as exc:
         raise _bad(f"its {exc}") from None
     whole = lambda v: isinstance(v, int) and not isinstance(v, bool)      # noqa: E731
