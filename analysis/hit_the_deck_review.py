@@ -122,21 +122,32 @@ def decisions(record: dict, seats: set[int], worlds: int, seed: int, progress=No
         seat = int(view.seat[0])
         if seat not in seats or (steps is not None and step not in steps):
             continue
-        drawn = int(view.drawn[0])
-        if len(options) == 1:
-            outcomes, win = np.zeros((0, 1)), (np.zeros((0, 1)) if whole else None)
-        else:
-            outcomes, win = value(view, options, worlds, decision_rng(seed, hand_id, step), whole)
-        yard = {}
-        for name, cls in YARDSTICK.items():
-            pick = int(cls().play(view, decision_rng(seed, hand_id, step))[0])
-            yard[name] = options.index(pick)
-        out.append(Decision(hand_id=hand_id, seat=seat, step=step, kind="play" if drawn < 0 else "drawn card",
-                            options=[label(c, drawn) for c in options], chosen=options.index(chosen),
-                            outcomes=outcomes, unit=UNIT, higher_better=False, win=win, yardstick=yard))
+        out.append(decision(view, options, hand_id, step, worlds, seed, whole, chosen))
         if progress is not None:
             progress(1)
     return out
+
+
+def decision(view, options: list[int], hand_id: int, step: int, worlds: int, seed: int, whole: bool,
+             chosen: int | None = None) -> Decision:
+    """One decision valued from the seat's view alone (`options`: its choice columns, sorted) on
+    `worlds` worlds of decision_rng(seed, hand_id, step): the review's valuation of it and the Play
+    page's hint (which knows no `chosen` column yet: the chosen index is then 0). The mover's P(win
+    the game) per world is kept either way: judged by where the record holds whole games
+    (`win`), shown beside the points otherwise (`p_win`: from the totals the view shows)."""
+    drawn = int(view.drawn[0])
+    if len(options) == 1:
+        outcomes, win = np.zeros((0, 1)), np.zeros((0, 1))
+    else:
+        outcomes, win = value(view, options, worlds, decision_rng(seed, hand_id, step), True)
+    yard = {}
+    for name, cls in YARDSTICK.items():
+        pick = int(cls().play(view, decision_rng(seed, hand_id, step))[0])
+        yard[name] = options.index(pick)
+    return Decision(hand_id=hand_id, seat=int(view.seat[0]), step=step, kind="play" if drawn < 0 else "drawn card",
+                    options=[label(c, drawn) for c in options], chosen=0 if chosen is None else options.index(chosen),
+                    outcomes=outcomes, unit=UNIT, higher_better=False, win=win if whole else None,
+                    p_win=None if whole else win, yardstick=yard)
 
 
 def slaps(record: dict, seats: set[int]) -> list[dict]:

@@ -160,16 +160,34 @@ def decisions(record: dict, seats: set[int], worlds: int, seed: int, progress=No
     shown, widow = _shown(_record_key(record))
     wanted = set(decision_steps(record, seats) if steps is None else steps)
     rules = _rules(record)
+    discard = None if record["discard"] is None else dominoes.parse_tiles(record["discard"])[0]
     out = []
     for step, (kind, view, held, choice) in enumerate(shown):
         if step not in wanted:
             continue
-        rng = decision_rng(seed, record["hand_id"], step)
-        valuer = _Valuer(record, rules, worlds, rng, held, widow)
-        out.append(getattr(valuer, kind)(view, choice, step))
+        out.append(value(kind, view, record["players"], rules, record["hand_id"], step, worlds, seed, choice,
+                         record.get("scores_before"), discard, held, widow))
         if progress is not None:
             progress(1)
     return out
+
+
+def value(kind: str, view, players: int, rules, hand_id: int, step: int, worlds: int, seed: int, choice=None,
+          scores_before=None, discard=None, held=None, widow=None) -> Decision:
+    """One decision (`kind`: bid, discard, trump or play) valued from the seat's view alone on
+    `worlds` worlds of decision_rng(seed, hand_id, step): the review's valuation of it, and the
+    Play page's hint (which knows no `choice` yet and no hands but its own: `held`, the hands as
+    they stood, gives the open-hands values, None leaves them out). `scores_before`: the game's
+    scores before the hand (whole games: P(win) too); `discard`: the bidder's own discard, known
+    to it when it names trump after discarding."""
+    valuer = _Valuer(hand_id, players, rules, worlds, decision_rng(seed, hand_id, step), held, widow,
+                     scores_before, discard)
+    return getattr(valuer, kind)(view, choice, step)
+
+
+def _at(options: list, choice) -> int:
+    """The chosen option's index (0 where nothing is chosen yet: a hint)."""
+    return 0 if choice is None else options.index(choice)
 
 
 # ------------------------------------------------------------------------------------ valuing options
@@ -178,9 +196,10 @@ class _Valuer:
     """One decision's options valued on one set of worlds (pimc's machinery), plus open-hands
     values and, for whole games, P(win)."""
 
-    def __init__(self, record, rules, worlds, rng, held, widow):
-        self.record, self.rules, self.rng, self.held, self.widow = record, rules, rng, held, widow
-        self.P = record["players"]
+    def __init__(self, hand_id, players, rules, worlds, rng, held, widow, scores_before, discard):
+        self.hand_id, self.rules, self.rng, self.held, self.widow = hand_id, rules, rng, held, widow
+        self.before, self.own_discard = scores_before, discard
+        self.P = players
         self.pimc = PimcMoon(worlds=worlds)
         self.worlds = worlds
         self.n_widow = len(dominoes.TILE_SETS[tile_set_for(rules, self.P)]) - self.P * dominoes.HAND_SIZE
@@ -191,8 +210,8 @@ class _Valuer:
         W, K = self.worlds, len(options)
         seat = int(view.seat[0])
         if K == 1:
-            whole = np.zeros((0, 1)) if "scores_before" in self.record else None
-            return Decision(self.record["hand_id"], seat, step, kind, options, 0, np.zeros((0, 1)), UNIT,
+            whole = np.zeros((0, 1)) if self.before is not None else None
+            return Decision(self.hand_id, seat, step, kind, options, 0, np.zeros((0, 1)), UNIT,
                             win=whole, open_values=[np.nan], yardstick={n: 0 for n in yard})
         outcomes = np.zeros((W, K))
         opens = []
@@ -205,20 +224,20 @@ class _Valuer:
             outcomes[:, k] = sign * pts[tricks[k]]
             opens.append(float(sign * pts[open_tricks[k]]) if open_tricks[k] is not None else np.nan)
         win = None
-        if "scores_before" in self.record:
+        if self.before is not None:
             win = np.zeros((W, K))
             for k in range(K):
                 b = bid[k] if isinstance(bid, list) else bid
                 win[:, k] = [self._p_win(seat, bidder, b, t) for t in
                              (tricks[k] if tricks[k] is not None else [None] * W)]
-        return Decision(self.record["hand_id"], seat, step, kind, options, chosen, outcomes, UNIT, win=win,
+        return Decision(self.hand_id, seat, step, kind, options, chosen, outcomes, UNIT, win=win,
                         open_values=opens, yardstick=yard)
 
     # --- whole games
 
     def _p_win(self, seat, bidder, bid, tricks) -> float:
         side = dominoes.side_of_seats(self.P)[seat]
-        before = tuple(self.record["scores_before"])
+        before = tuple(self.before)
         if tricks is None:                        # a pass: a sampled hand in this one's place
             return _continue(self.P, self.rules, before, None, None, None)[side]
         return _continue(self.P, self.rules, before, int(bidder), int(bid), int(tricks))[side]
@@ -262,7 +281,7 @@ class _Valuer:
         found = pimc._race_trumps(P, rules, seat, hand, hands, aside, self.n_widow,
                                   pimc._trump_order(np.array(hand), mask)[:pimc.n_trumps])
         caution = pimc.caution if pimc.caution >= 0 else (0 if P == 3 else 1)
-        opened = self._open_bid_tricks(seat, hand, mask)
+        opened = self._open_bid_tricks(seat, hand, mask) if self.held is not None else None
         tricks, opens = [], []
         for b in legal:
             if b == PASS:
@@ -272,8 +291,8 @@ class _Valuer:
             pts = _points(P, rules, b, self.outcome)
             t_best = max(found, key=lambda t: pts[np.maximum(found[t] - caution, 0)].mean())
             tricks.append(np.maximum(found[t_best] - caution, 0))
-            opens.append(max(opened.values(), key=lambda t: pts[t]))
-        return self._decision(view, "bid", step, options, legal.index(call), tricks, 1, legal, seat, opens, yard)
+            opens.append(None if opened is None else max(opened.values(), key=lambda t: pts[t]))
+        return self._decision(view, "bid", step, options, _at(legal, call), tricks, 1, legal, seat, opens, yard)
 
     def _open_bid_tricks(self, seat, hand, mask) -> dict[int, int]:
         """{trump: the bidder's tricks} with every hand as dealt, the widow taken (keep value)."""
@@ -292,7 +311,9 @@ class _Valuer:
         hands[:, seat] = mine
         return self.pimc._values(self.P, self.rules, int(trump), seat, hands, seat, True)
 
-    def _actual_others(self, seat) -> np.ndarray:
+    def _actual_others(self, seat) -> np.ndarray | None:
+        if self.held is None:                    # a hint: no other hand is known
+            return None
         deal = np.zeros((1, SEATS), dtype=np.int64)
         for s, h in enumerate(self.held):
             if s != seat:
@@ -316,11 +337,11 @@ class _Valuer:
             mine = _mask(np.delete(hand8, slot))
             per = {t: self._deal_tricks(seat, hands, mine, t) for t in trumps}
             tricks.append(per[max(per, key=lambda t: pts[per[t]].mean())])
-            opens.append(max((int(self._deal_tricks(seat, actual, mine, t)[0]) for t in
-                              ([named] if named >= 0 else allowed)), key=lambda x: pts[x]))
+            opens.append(None if actual is None else max((int(self._deal_tricks(seat, actual, mine, t)[0]) for t in
+                                                          ([named] if named >= 0 else allowed)), key=lambda x: pts[x]))
         options = [dominoes.tile_name(t) for t in hand8]
         yard = self._yardstick("discard", view, lambda s: s)
-        return self._decision(view, "discard", step, options, hand8.index(tile), tricks, 1, bid, seat, opens, yard)
+        return self._decision(view, "discard", step, options, _at(hand8, tile), tricks, 1, bid, seat, opens, yard)
 
     def trump(self, view: TrumpView, trump, step) -> Decision:
         P, rules, pimc = self.P, self.rules, self.pimc
@@ -332,10 +353,10 @@ class _Valuer:
         if len(legal) == 1:
             return self._decision(view, "trump", step, options, 0, [None], 1, bid, seat, [None], yard)
         known = _mask(hand)
-        record_discard = self.record["discard"]
-        if len(hand) == dominoes.HAND_SIZE and record_discard is not None:
-            known |= 1 << dominoes.parse_tiles(record_discard)[0]     # the bidder knows its own discard
-        pool_aside = 0 if (len(hand) > dominoes.HAND_SIZE or record_discard is not None) else self.n_widow
+        own = self.own_discard
+        if len(hand) == dominoes.HAND_SIZE and own is not None:
+            known |= 1 << own                                          # the bidder knows its own discard
+        pool_aside = 0 if (len(hand) > dominoes.HAND_SIZE or own is not None) else self.n_widow
         hands, _ = pimc._others_worlds(self.rng, P, rules, seat, known, pool_aside)
         actual = self._actual_others(seat)
         tricks, opens = [], []
@@ -346,8 +367,8 @@ class _Valuer:
             else:
                 mine = _mask(hand)
             tricks.append(self._deal_tricks(seat, hands, mine, t))
-            opens.append(int(self._deal_tricks(seat, actual, mine, t)[0]))
-        return self._decision(view, "trump", step, options, legal.index(trump), tricks, 1, bid, seat, opens, yard)
+            opens.append(None if actual is None else int(self._deal_tricks(seat, actual, mine, t)[0]))
+        return self._decision(view, "trump", step, options, _at(legal, trump), tricks, 1, bid, seat, opens, yard)
 
     def play(self, view: PlayView, choice, step) -> Decision:
         P, rules = self.P, self.rules
@@ -356,7 +377,6 @@ class _Valuer:
         sign = 1 if sides[seat] == sides[bidder] else -1
         calls = rules.lead_suit_rule == "leader_calls_end" and view.position == 0
         slots = np.flatnonzero(np.asarray(view.legal[0]))
-        tile, end = choice
 
         def label(m):
             return dominoes.tile_name(m[0]) + (f" calling {m[1]}" if m[1] is not None else "")
@@ -376,10 +396,12 @@ class _Valuer:
         leader = (seat - int(view.position)) % P
         called = None if view.called_end is None or int(view.called_end[0]) < 0 else int(view.called_end[0])
         first = view.trick_no == 0 and view.position == 0
-        sol = moon_solver.solve(self.held, trump, rules, bidder, leader, trick, called, first_lead=first)
-        exact = {(m if isinstance(m, tuple) else (m, None)): v for m, v in sol.moves}
+        exact = {}
+        if self.held is not None:
+            sol = moon_solver.solve(self.held, trump, rules, bidder, leader, trick, called, first_lead=first)
+            exact = {(m if isinstance(m, tuple) else (m, None)): v for m, v in sol.moves}
         opens = [min(done + exact[m], dominoes.TRICKS) if m in exact else None for m in moves]
-        return self._decision(view, "play", step, [label(m) for m in moves], to_option((tile, end)),
+        return self._decision(view, "play", step, [label(m) for m in moves], 0 if choice is None else to_option(choice),
                               [tricks[:, k] for k in range(len(moves))], sign, int(view.bid[0]), bidder, opens, yard)
 
 

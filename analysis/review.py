@@ -54,6 +54,8 @@ class Decision:
     higher_better: bool = True  # False where the unit is a cost (Hit the Deck's penalty points)
     win: np.ndarray | None = None          # (worlds, options) the mover's P(win the game) per world, when the
                                            # record holds whole games (scores_before)
+    p_win: np.ndarray | None = None        # (worlds, options) the mover's P(win the game) shown beside the unit's
+                                           # values where the verdict is not judged by it (Hit the Deck's single hands)
     open_values: list[float] | None = None  # Moon: each option's value with every hand known (the exact solver)
     yardstick: dict[str, int] = field(default_factory=dict)   # built-in strategy -> the option it would take here
 
@@ -223,24 +225,39 @@ class Judged:
         return (MISTAKE if lo > 0 else UNTOLD), m, lo, hi
 
 
-def _option_rows(j: Judged) -> list[dict]:
+def option_values(j: Judged) -> list[dict]:
+    """Each option of a judged decision as a player reads it (the review's rows and the Play page's
+    hint both): its mean value in the game's unit with a 95% interval, its paired difference from
+    the best option in that unit, the mover's P(win) where the decision has one, whether it is the
+    best, and the verdict of taking it with its loss."""
     d = j.decision
-    rows = []
-    taken_by = {k: [name for name, y in d.yardstick.items() if y == k] for k in range(len(d.options))}
     out = np.asarray(d.outcomes, dtype=float)
     best_points = int(np.argmax(out.mean(axis=0) * (1 if d.higher_better else -1))) if out.shape[0] else 0
+    rows = []
     for k, label in enumerate(d.options):
         value, lo, hi = _interval(out[:, k]) if out.shape[0] else (np.nan, np.nan, np.nan)
         diff, dlo, dhi = _interval(out[:, k] - out[:, best_points]) if out.shape[0] else (0.0, 0.0, 0.0)
         verdict, loss, llo, lhi = j.verdict(k)
-        row = {"hand": d.hand_id, "seat": d.seat, "step": d.step, "kind": d.kind, "option": label,
-               "value": value, "diff": diff, "diff_low": dlo, "diff_high": dhi}
-        if d.win is not None:
-            row["p_win"] = float(np.mean(d.win[:, k])) if len(d.win) else np.nan
+        row = {"option": label, "value": value, "value_low": lo, "value_high": hi,
+               "diff": diff, "diff_low": dlo, "diff_high": dhi}
+        chance = d.win if d.win is not None else d.p_win
+        if chance is not None:
+            row["p_win"] = float(np.mean(chance[:, k])) if len(chance) else np.nan
+        row.update({"best": k == j.best, "loss": loss, "loss_low": llo, "loss_high": lhi, "verdict": verdict,
+                    "valued_by": j.valued_by})
+        rows.append(row)
+    return rows
+
+
+def _option_rows(j: Judged) -> list[dict]:
+    d = j.decision
+    taken_by = {k: [name for name, y in d.yardstick.items() if y == k] for k in range(len(d.options))}
+    rows = []
+    for k, values in enumerate(option_values(j)):
+        row = {"hand": d.hand_id, "seat": d.seat, "step": d.step, "kind": d.kind, **values}
         if d.open_values is not None:
             row["open_value"] = d.open_values[k]
-        row.update({"chosen": k == d.chosen, "best": k == j.best, "loss": loss, "loss_low": llo, "loss_high": lhi,
-                    "verdict": verdict, "valued_by": j.valued_by, "taken_by": ", ".join(taken_by[k])})
+        row.update({"chosen": k == d.chosen, "taken_by": ", ".join(taken_by[k])})
         rows.append(row)
     return rows
 

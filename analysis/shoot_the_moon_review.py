@@ -101,35 +101,45 @@ def decisions(record: dict, seats: set[int], worlds: int, seed: int, progress=No
     table = table_of(record)
     hand_id = int(record.get("hand_id", 0))
     whole = "scores_before" in record
-    rollout = RolloutPlay(worlds=worlds)
-    start = np.asarray(record["chips_before"], dtype=float)
     out = []
     for step, chooser, view, card in positions(record):
         if view is None or chooser not in seats or (steps is not None and step not in steps):
             continue
-        rng = decision_rng(seed, hand_id, step)
-        hand, legal = view.hand[0], np.flatnonzero(view.legal[0])
-        names = [deck.card_name(int(hand[i])) for i in legal]
-        options = list(dict.fromkeys(names))        # twin Moons are one option
-        col = {name: options.index(name) for name in names}
-        if len(options) == 1:
-            outcomes, win = np.zeros((0, 1)), (np.zeros((0, 1)) if whole else None)
-        else:
-            _, _, after, side = rollout.playouts(view, rng)
-            keep = [names.index(o) for o in options]        # candidates are the legal slots in order
-            mine = int(side[0])
-            outcomes = (after[keep, :, mine] - start[mine]).T.astype(float)            # (worlds, options)
-            win = win_chance(table, after[keep], mine, int(record["dealer"]), rng).T if whole else None
-        yard = {}
-        for name, cls in YARDSTICK.items():
-            slot = int(cls().play(view, decision_rng(seed, hand_id, step))[0])
-            yard[name] = col[deck.card_name(int(hand[slot]))]
-        out.append(Decision(hand_id=hand_id, seat=int(chooser), step=step, kind="play", options=options,
-                            chosen=options.index(deck.card_name(card)), outcomes=outcomes, unit=UNIT,
-                            win=win, yardstick=yard))
+        out.append(value(view, table, int(chooser), hand_id, step, worlds, seed, record["chips_before"], whole,
+                         int(record["dealer"]), card))
         if progress is not None:
             progress(1)
     return out
+
+
+def value(view, table: engine.Table, seat: int, hand_id: int, step: int, worlds: int, seed: int, chips_before,
+          whole: bool, dealer: int, card: int | None = None) -> Decision:
+    """One play of `seat` (for the open dummy's card, its chooser) valued from the view alone:
+    every legal card on the same `worlds` worlds of decision_rng(seed, hand_id, step), the mover
+    side's chips gained over the round from `chips_before` (and its P(win) when `whole`). The
+    review's valuation of the play and the Play page's hint (which knows no `card` yet: the chosen
+    index is then 0)."""
+    rng = decision_rng(seed, hand_id, step)
+    hand, legal = view.hand[0], np.flatnonzero(view.legal[0])
+    names = [deck.card_name(int(hand[i])) for i in legal]
+    options = list(dict.fromkeys(names))        # twin Moons are one option
+    col = {name: options.index(name) for name in names}
+    if len(options) == 1:
+        outcomes, win = np.zeros((0, 1)), (np.zeros((0, 1)) if whole else None)
+    else:
+        _, _, after, side = RolloutPlay(worlds=worlds).playouts(view, rng)
+        keep = [names.index(o) for o in options]        # candidates are the legal slots in order
+        mine = int(side[0])
+        start = np.asarray(chips_before, dtype=float)
+        outcomes = (after[keep, :, mine] - start[mine]).T.astype(float)            # (worlds, options)
+        win = win_chance(table, after[keep], mine, dealer, rng).T if whole else None
+    yard = {}
+    for name, cls in YARDSTICK.items():
+        slot = int(cls().play(view, decision_rng(seed, hand_id, step))[0])
+        yard[name] = col[deck.card_name(int(hand[slot]))]
+    return Decision(hand_id=hand_id, seat=seat, step=step, kind="play", options=options,
+                    chosen=0 if card is None else options.index(deck.card_name(card)), outcomes=outcomes, unit=UNIT,
+                    win=win, yardstick=yard)
 
 
 @lru_cache(maxsize=None)

@@ -51,6 +51,8 @@ COMMON = {
 
 # `moonshot review` (analysis/review.py): a decision's options against the best one found on the same worlds
 REVIEW = {
+    "value_low": ("value 95% low", "the low end of the 95% interval of the option's mean value over the worlds"),
+    "value_high": ("value 95% high", "the high end of the 95% interval of the option's mean value over the worlds"),
     "diff": ("change from best", "the option's mean value less the best option's, on the same worlds"),
     "diff_low": ("change 95% low", "the low end of the paired 95% interval of the change from the best option"),
     "diff_high": ("change 95% high", "the high end of the paired 95% interval of the change from the best option"),

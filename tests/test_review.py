@@ -216,7 +216,6 @@ def test_a_play_is_valued_from_the_view_alone():
     """A mid-hand play: moving unplayed tiles between the two other seats (each where that seat has
     shown no void) changes the open-hands values at most, never the values or the yardsticks."""
     from moonshot.analysis import moon_review as mr
-    from moonshot.analysis.review import decision_rng
     rec = next(r for r in moon_records("pimc", 3, 11) if r["bidder"] is not None)
     shown, widow = mr._shown(mr._record_key(rec))
     rules, checked = Rules(), 0
@@ -234,8 +233,8 @@ def test_a_play_is_valued_from_the_view_alone():
         x, y = fits[0]
         moved = [list(h) for h in held]
         moved[a][moved[a].index(x)], moved[b][moved[b].index(y)] = y, x
-        got = [mr._Valuer(rec, rules, WORLDS, decision_rng(1, rec["hand_id"], step), h, widow).play(view, choice, step)
-               for h in (held, moved)]
+        got = [mr.value("play", view, 3, rules, rec["hand_id"], step, WORLDS, 1, choice, rec.get("scores_before"),
+                        held=h, widow=widow) for h in (held, moved)]
         assert np.array_equal(got[0].outcomes, got[1].outcomes) and got[0].yardstick == got[1].yardstick
         checked += 1
     assert checked >= 2

@@ -7,8 +7,9 @@ deal; the person's turns and slaps are prompts, the other seats are the built-in
 the batch PlayView built from the reference's view: their own hand and public counts; no memory of
 the draw pile, htd.memory's known_draw is left unknown). The slap race is real: the page times
 the person's slap from the moment it shows the Hit-the-Deck card, and the bots' latencies come
-from the chance model (RandomChance) as in any simulated hand. Hints: the tactician's score of
-every legal choice (strategies/hit_the_deck.py).
+from the chance model (RandomChance) as in any simulated hand. Hints: each legal choice valued as
+`moonshot review` values it (analysis/hints.py over hit_the_deck_review.decision) by the rollout
+player's play-outs, in penalty points and P(win the game) with 95% intervals.
 
 It imports web.play.common, the play base every game shares: page parts are the web layer's
 plug-in kept with the game, imported only by the web layer (see simulator/moon/page.py).
@@ -163,6 +164,7 @@ class HtdHand(common.Hand):
         super().__init__(setup, seat, seed)
         self.latencies: list[float] = []          # the person's slaps (ms), for the profile fit
         self._hand: ref.Hand | None = None
+        self.step = self.steps = 0                # the decision being taken, the decisions so far (every seat's)
 
     def tiles(self, hand) -> list[str]:
         return [deck.name(int(k)) for k in hand]
@@ -177,6 +179,7 @@ class HtdHand(common.Hand):
         bots = setup.seats.strategies
 
         def choose(view: ref.View, legal) -> int:
+            self.step, self.steps = self.steps, self.steps + 1     # every seat's decisions: the review's steps
             if view.seat == self.seat:
                 return self.turn(view, legal)
             return int(bots[view.seat].play(batch_view(view, legal), play_rng)[0])
@@ -222,19 +225,17 @@ class HtdHand(common.Hand):
 
     # ---------------------------------------------------------------- hints
     def hint(self, view: ref.View, legal) -> dict:
-        from moonshot.strategies.base import make_strategy
-        from moonshot.strategies.hit_the_deck import legal_bits
-        best = make_strategy("hit-the-deck", "tactician")
-        bv = batch_view(view, legal)
-        score = best.scores(bv, legal_bits(bv), np.random.default_rng(self.seed))[0]
-        rows = [{"move": deck.name(int(k)) if k != deck.DRAW else DRAW_LABEL[view.drawn >= 0], "value": float(score[k])}
-                for k in sorted(legal)]
-        low = min(r["value"] for r in rows)
-        for r in rows:
-            r["value"] -= low                     # the scores only order the choices: the worst reads 0
-        rows.sort(key=lambda r: -r["value"])
-        return {"by": "the tactician (the strongest built-in player)", "value": "its score for each choice, "
-                "relative to the worst (higher is better; it plays the highest)", "rows": rows}
+        """The choice valued as `moonshot review` values it (analysis.hints): each option played out to
+        the hand's end by the tactician in every seat, slap races included (the rollout player's
+        play-outs), on worlds dealt from this seat's view, in penalty points and P(win the game)."""
+        from moonshot.analysis import hints
+        from moonshot.analysis import hit_the_deck_review as review
+        worlds = hints.worlds_for(self.setup.entry.review, getattr(self, "hint_worlds", None))
+        d = review.decision(batch_view(view, legal), sorted(legal), hints.HAND_ID, self.step, worlds, hints.SEED,
+                            False)
+        return hints.hint(d, "rollout", "Each option's value is your penalty points for this hand (lower is better); "
+                          "P(win) is your chance of winning the game from the scores before the hand (0 each here), "
+                          "its later hands drawn from tactician self-play.", worlds)
 
 
 ADAPTER = HtdHand

@@ -4,7 +4,8 @@ value of every legal move) and the play adapter.
 
 Play a Moon hand: the batch engine plays one deal with the built-in strategies, and the person's
 seat is a strategy that asks the page (prompts hold only what moon.views shows that seat).
-Hints: the pimc player's expected score of every legal play (strategies/moon_search.py).
+Hints (bid, pass included, discard, trump and play): each option valued as `moonshot review` values
+it (analysis/hints.py over moon_review.value), in the side's points with 95% intervals.
 
 This module imports web.play.common, the play base every game shares: a game's page parts are the
 web layer's plug-in that lives with the game, and only the web layer imports them (nothing in
@@ -74,7 +75,8 @@ class Human(common.Person):
         facts = [("contract", f"you bid {int(view.bid[0])}"), ("widow", f"{dominoes.tile_name(int(view.hand[0][7]))} "
                                                                           "(taken into your hand)")]
         choices = [{"value": i, "label": dominoes.tile_name(int(t))} for i, t in enumerate(view.hand[0])]
-        return self.g.ask("discard", "Discard one tile", view.hand[0], facts, choices, table=self._contract(view, 8))
+        return self.g.ask("discard", "Discard one tile", view.hand[0], facts, choices, table=self._contract(view, 8),
+                          hint=lambda: self.g.discard_hint(view))
 
     def _contract(self, view, mine: int, trump: int | None = None) -> dict:
         """The table after the auction, before the play: the bidder (the person) holds `mine` tiles."""
@@ -88,7 +90,7 @@ class Human(common.Person):
         facts = [("contract", f"you bid {int(view.bid[0])}")]
         choices = [{"value": int(t), "label": TRUMPS[int(t)]} for t in np.flatnonzero(view.legal[0])]
         return self.g.ask("trump", "Name trump", view.hand[0], facts, choices,
-                          table=self._contract(view, len(view.hand[0])))
+                          table=self._contract(view, len(view.hand[0])), hint=lambda: self.g.trump_hint(view))
 
     @common.decision
     def play(self, view, rng):
@@ -163,45 +165,88 @@ class MoonHand(common.Hand):
 
     def __init__(self, setup: Setup, seat: int, seed: int):
         super().__init__(setup, seat, seed)
-        self._pimc = None
         self.calls: list[tuple[int, str]] = []     # the auction as the person's last bid prompt saw it
+        self.step = self.steps = 0     # the decision being taken and the decisions so far, every seat's
+                                       # counted (the review's steps)
+        self.discarded: int | None = None          # the person's own discard, which its trump hint knows
 
     def tiles(self, hand) -> list[str]:
         return [dominoes.tile_name(int(t)) for t in hand]
 
-    @property
-    def pimc(self):
-        from moonshot.strategies.base import make_strategy
-        if self._pimc is None:
-            self._pimc = make_strategy("moon", "pimc")
-        return self._pimc
+    def deal_and_play(self) -> dict:
+        """common.Hand's one hand, every seat's strategy wrapped to count the decisions (_Counted)."""
+        from moonshot.simulator.runner import chunk_rngs
+        setup, counted = self.setup, {}
+        strategies = [counted.setdefault(id(s), _Counted(s, self)) for s in setup.seats.strategies]
+        strategies[self.seat] = _Counted(self.human(self), self)
+        res = setup.hooks.play(setup, strategies, chunk_rngs(self.seed, 0, setup.entry.streams), 1)
+        return self.first_record(res)
 
+    # ---------------------------------------------------------------- hints
     def bid_hint(self, view) -> dict:
-        """pimc's expected score of every legal bid, with the best of the trumps it searched."""
-        searched = self.pimc.bid_values(view, 0, np.random.default_rng(self.seed))
-        if searched is None:
-            return {"by": "pimc", "value": "its rough trick estimate falls short of every bid left: it passes "
-                    "without searching", "rows": [{"move": "pass", "value": 0.0}]}
-        best: dict[int, tuple[float, int]] = {}
-        for t, b, v in searched[0]:
-            if b not in best or v > best[b][0]:
-                best[b] = (v, t)
-        rows = [{"move": f"{_bid_label(b)} (trump {TRUMPS[t]})", "value": v} for b, (v, t) in best.items()]
-        rows.sort(key=lambda r: -r["value"])
-        return {"by": "pimc: 32 deals of the unseen tiles (the widow taken where there is one), each solved exactly",
-                "value": f"your expected points this hand if you win the contract at that bid (it bids the best "
-                         f"when that reaches {self.pimc.min_gain:g} point, else passes)", "rows": rows}
+        return self._hint("bid", view)
+
+    def discard_hint(self, view) -> dict:
+        return self._hint("discard", view)
+
+    def trump_hint(self, view) -> dict:
+        return self._hint("trump", view)
 
     def hint(self, view) -> dict:
-        """pimc's expected score for the bidder after each legal play (32 dealt worlds)."""
-        moves, score, bidder_side = self.pimc.move_values(view, 0, np.random.default_rng(self.seed))
-        rows = [{"move": dominoes.tile_name(t) + (f" calling {e}" if e is not None else ""), "value": float(v)}
-                for (t, e), v in zip(moves, score)]
-        rows.sort(key=lambda r: -r["value"] if bidder_side else r["value"])
-        return {"by": "pimc: 32 deals of the unseen tiles that fit what your seat has seen, each solved exactly",
-                "value": "the bidder's expected points this hand after the play"
-                         + (" (your side bid: higher is better)" if bidder_side else " (you defend: lower is better)"),
-                "rows": rows}
+        return self._hint("play", view)
+
+    def _hint(self, kind: str, view) -> dict:
+        """The decision valued as `moonshot review` values it (analysis.hints): pimc's machinery on
+        worlds dealt from this seat's view, every world solved exactly, in the side's points."""
+        from moonshot.analysis import hints, moon_review
+        worlds = hints.worlds_for(self.setup.entry.review, getattr(self, "hint_worlds", None))
+        d = moon_review.value(kind, moon_review._copy(view, kind), view.players, view.rules, hints.HAND_ID,
+                              self.step, worlds, hints.SEED, discard=self.discarded)
+        return hints.hint(d, "pimc", HINT_WORDS[kind], worlds)
+
+
+HINT_WORDS = {
+    "bid": "Each bid's value is your side's points for the hand less the other side's (three players: the mean of "
+           "the two defenders') if you win the auction at it, playing the best of the trumps pimc races; a pass is 0.",
+    "discard": "Each discard's value is your side's points for the hand less the other side's (three players: the "
+               "mean of the two defenders'), naming the best trump after it.",
+    "trump": "Each trump's value is your side's points for the hand less the other side's (three players: the mean "
+             "of the two defenders').",
+    "play": "Each play's value is your side's points for the hand less the other side's (three players: the mean "
+            "of the two defenders'), the rest of the hand played out by best play in every world."}
+
+
+class _Counted:
+    """A seat's strategy as the hand's engine asks it, counting every seat's bids, discards, trumps
+    and plays in order (the review's steps, which seed the hint's worlds: analysis.review.decision_rng)
+    and noting the person's discard; everything else is the strategy's own."""
+
+    def __init__(self, strategy, hand: MoonHand):
+        self._strategy, self._hand = strategy, hand
+
+    def __getattr__(self, name):
+        return getattr(self._strategy, name)
+
+    def _decide(self, kind: str, view, rng):
+        if len(view):
+            self._hand.step = self._hand.steps
+            self._hand.steps = self._hand.step + len(view)
+        out = getattr(self._strategy, kind)(view, rng)
+        if kind == "discard" and len(view) and int(view.seat[0]) == self._hand.seat:
+            self._hand.discarded = int(view.hand[0][int(out[0])])
+        return out
+
+    def bid(self, view, rng):
+        return self._decide("bid", view, rng)
+
+    def discard(self, view, rng):
+        return self._decide("discard", view, rng)
+
+    def trump(self, view, rng):
+        return self._decide("trump", view, rng)
+
+    def play(self, view, rng):
+        return self._decide("play", view, rng)
 
 
 ADAPTER = MoonHand

@@ -3,8 +3,8 @@ the pieces, the example hand, the replay's steps and the play adapter.
 
 Play a Shoot the Moon round: the batch engine plays one deal with the built-in strategies, and
 the person's seat is a strategy that asks the page (prompts hold only what shoot_the_moon.views
-shows that seat: every card played is face up). Hints: the rollout player's mean chips for each
-legal card (strategies/stm_search.py).
+shows that seat: every card played is face up). Hints: each legal card valued as `moonshot review`
+values it (analysis/hints.py over shoot_the_moon_review.value), in chips with 95% intervals.
 
 It imports web.play.common, the play base every game shares: page parts are the web layer's
 plug-in kept with the game, imported only by the web layer (see simulator/moon/page.py).
@@ -133,10 +133,6 @@ class StmHand(common.Hand):
     human = Human
     game = "shoot-the-moon"
 
-    def __init__(self, setup, seat: int, seed: int):
-        super().__init__(setup, seat, seed)
-        self._rollout = None
-
     def tiles(self, hand) -> list[str]:
         return [deck.card_name(int(c)) for c in hand]
 
@@ -146,16 +142,17 @@ class StmHand(common.Hand):
                 f"yours (side {side}): {record['chips_after'][side]}, with {record['tricks'][side]} trick(s).")
 
     def hint(self, view) -> dict:
-        from moonshot.strategies.base import make_strategy
-        if self._rollout is None:
-            self._rollout = make_strategy("shoot-the-moon", "rollout")
-        values = self._rollout.values(view, np.random.default_rng(self.seed))[0]
-        rows = [{"move": deck.card_name(int(view.hand[0][i])), "value": float(values[i])}
-                for i in np.flatnonzero(view.legal[0])]
-        rows.sort(key=lambda r: -r["value"])
-        return {"by": "rollout: 32 deals of the unseen cards that fit what your seat has seen, each played out "
-                      "by the odd planner", "value": "your side's mean chip gain this round after the card "
-                                                    "(higher is better)", "rows": rows}
+        """The play valued as `moonshot review` values it (analysis.hints): every legal card played out
+        to the round's end by the odd planner in every seat (the rollout player's play-outs), on worlds
+        dealt from this seat's view, in the side's chips."""
+        from moonshot.analysis import hints
+        from moonshot.analysis import shoot_the_moon_review as review
+        worlds = hints.worlds_for(self.setup.entry.review, getattr(self, "hint_worlds", None))
+        step = int(view.trick_no) * view.table.hands_dealt + int(view.position)      # the round's plays so far
+        d = review.value(view, self.setup.table, self.seat, hints.HAND_ID, step, worlds, hints.SEED,
+                         np.asarray(view.chips)[0], False, int(np.asarray(view.dealer)[0]))
+        return hints.hint(d, "rollout", "Each card's value is your side's chips gained over the round (odd-planner "
+                          "play-outs, as the rollout player values it).", worlds)
 
 
 ADAPTER = StmHand

@@ -68,11 +68,16 @@ def add(app: FastAPI, site: Site) -> None:
         return await asyncio.to_thread(play_state, session)
 
     @app.get("/api/play/{sid}/hint")
-    async def play_hint(sid: str):
+    async def play_hint(request: Request, sid: str):
+        """The decision in front of the person valued as `moonshot review` values it (analysis.hints):
+        {by, unit, note, rows}; `?worlds=` (2..4096) asks for other than the game's default worlds."""
+        from moonshot.analysis.review import MAX_WORLDS
         session = hands.get(sid)
+        worlds = forms.integer(dict(request.query_params), "worlds", None, 2, MAX_WORLDS, "worlds")
         hint = session.adapter.hint_for
         if hint is None:
             raise FieldError("hint", "no hint now; accepted: ask at one of your plays")
+        session.adapter.hint_worlds = worlds         # the game's hint reads it (None: the review's default)
         return await asyncio.to_thread(hint)
 
     @app.get("/api/play/{sid}/history")
