@@ -95,9 +95,23 @@ function playPage() {
     const r = await fetch(`/api/play/${sid}/hint`);
     const h = await r.json();
     if (r.status !== 200) { $("#hint").textContent = h.error; return; }
-    $("#hint").replaceChildren(el("p", {}, el("strong", {}, h.by), `: ${h.value}`),
-      el("table", {class: "hints"}, el("tr", {}, el("th", {}, "choice"), el("th", {}, "value")),
-        ...h.rows.map(r => el("tr", {}, el("td", {}, r.move), el("td", {}, Number(r.value).toFixed(2))))));
+    // each option's value with its 95% interval in one unbroken cell, the best marked, the verdict in words
+    const num = v => (v === null || v === undefined ? "" : Number(v).toFixed(2));
+    const est = (m, lo, hi) => (m === null || m === undefined ? "–" : lo === null || lo === undefined ? num(m)
+      : `${num(m)} [${num(lo)}, ${num(hi)}]`);
+    const says = {"cannot be told": "cannot be told from the best", forced: "the only legal option"};
+    const win = h.rows.some(r => r.p_win !== undefined && r.p_win !== null);
+    const head = ["choice", `${h.unit} [95%]`, "vs best [95%]", ...(win ? ["P(win the game)"] : []), "verdict"];
+    $("#hint").replaceChildren(el("p", {}, "Hint by ", el("strong", {}, h.by), ` in ${h.unit}`),
+      el("div", {class: "scroll", tabindex: 0}, el("table", {class: "hints"},
+        el("tr", {}, ...head.map(t => el("th", {}, t))),
+        ...h.rows.map(r => el("tr", {class: r.best ? "best" : null},
+          el("td", {}, r.best ? el("strong", {}, `${r.move} ★ best`) : r.move),
+          el("td", {class: "est"}, est(r.value, r.low, r.high)),
+          el("td", {class: "est"}, r.best ? "" : est(r.diff, r.diff_low, r.diff_high)),
+          ...(win ? [el("td", {class: "est"}, r.p_win === null || r.p_win === undefined ? "" : `${(100 * r.p_win).toFixed(1)}%`)] : []),
+          el("td", {}, says[r.verdict] || r.verdict))))),
+      el("p", {class: "meta"}, h.note));
   }
   $("#hint-button").addEventListener("click", hint);
   document.addEventListener("keydown", ev => {
