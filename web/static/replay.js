@@ -31,10 +31,13 @@ function replayPage() {
   $("#hand-pick").addEventListener("change", e => { h = +e.target.value; k = 0; pick(); });
   $("#prev").addEventListener("click", () => { k = Math.max(0, k - 1); draw(); });
   $("#next").addEventListener("click", () => { k = Math.min(hands[h].steps.length, k + 1); draw(); });
+  // a trick (or turn) chosen: the table as it starts, its first move next
+  $("#chapter").addEventListener("change", e => { k = +e.target.value; draw(); });
   document.addEventListener("keydown", ev => {
     if ($("#hands").hidden || ev.target.matches("input, select")) return;
     if (ev.key === "ArrowRight") $("#next").click();
     if (ev.key === "ArrowLeft") $("#prev").click();
+    if (ev.key === "Home" || ev.key === "End") { ev.preventDefault(); k = ev.key === "Home" ? 0 : hands[h].steps.length; draw(); }
   });
   // a hand picked: the review's seats (default: the seats a person played, else all)
   function pick() {
@@ -44,6 +47,12 @@ function replayPage() {
     $("#review-seats").replaceChildren("Seats: ", ...Array.from({length: n}, (_, i) =>
       el("label", {}, el("input", {type: "checkbox", value: i, checked: mine.includes(i)}), ` ${i} `)));
     if (!reviewed || reviewed.hand !== h) $("#review-result").replaceChildren();
+    // the chapters (the auction, trick 1, ... or turn 1, ...): each starts at its first step
+    const starts = new Map();
+    hand.steps.forEach((s, i) => { if (s.chapter && !starts.has(s.chapter)) starts.set(s.chapter, i); });
+    $("#chapter").replaceChildren(el("option", {value: 0}, "the deal"),
+      ...[...starts].map(([name, i]) => el("option", {value: i, "data-chapter": name}, name)),
+      el("option", {value: hand.steps.length}, "the end"));
     draw();
   }
   rv.addEventListener("submit", async ev => {
@@ -75,6 +84,13 @@ function replayPage() {
     const hand = hands[h], steps = hand.steps;
     $("#text").textContent = hand.text;
     $("#where").textContent = `step ${k} of ${steps.length}`;
+    const shown = k ? steps[k - 1].table : steps.length && steps[0].before;
+    if (shown) drawTable($("#replay-felt"), shown, hand.faces); else $("#replay-felt").replaceChildren();
+    // the select follows the movie: the chapter of the next step (the deal before any, the end after all)
+    const at = k >= steps.length ? String(steps.length) : k === 0 ? "0" : null;
+    const opt = at !== null ? $(`#chapter option[value="${at}"]`) :
+      $$("#chapter option[data-chapter]").find(o => o.dataset.chapter === steps[k].chapter);
+    if (opt) $("#chapter").value = opt.value;
     $("#steps").replaceChildren(...steps.slice(0, k).map(s => el("li", {}, s.text)));
     $("#steps").scrollTop = 1e9;
     const next = steps[k];

@@ -1,0 +1,62 @@
+"""The README's screenshots of the Play page's table, one per game at phone (390 px) and desktop
+(1280 px) width: docs/play-<game>-<width>.png. Run by hand after a change to the table's look
+(not by the tests):
+
+    .venv/bin/python docs/screenshots.py
+
+It serves the app on a free local port, deals each game's hand from a fixed seed in Debian's
+Chromium (never `playwright install`), takes the first choice until a trick or pile shows in the
+middle, and saves the table's section only, so each file stays small (the script prints sizes)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent.parent))            # the repository root is the moonshot package
+
+from moonshot.tests.test_browser import CHROMIUM, running  # noqa: E402
+from moonshot.web.app import create_app  # noqa: E402
+from moonshot.web.forms import Limits  # noqa: E402
+
+# game -> (players, seed, clicks at most until the middle shows pieces)
+HANDS = {"moon": ("4", 3, 12), "shoot-the-moon": ("4", 5, 6), "hit-the-deck": ("4", 7, 4)}
+WIDTHS = {"phone": (390, 844), "desktop": (1280, 900)}
+
+
+def play_until_the_middle_shows(page, clicks: int) -> None:
+    """The first choice taken until the middle holds another seat's piece (a trick under way, or
+    Hit the Deck's pile) with the person to play a piece, or `clicks` run out."""
+    for _ in range(clicks):
+        if page.locator("#felt .trick figure").count() >= 2 and page.locator("#felt button.piece-choice").count():
+            return
+        page.locator("#table button[data-i]").first.click()
+        page.wait_for_function("() => !document.querySelector('#over').hidden || "
+                               "document.querySelector('#table button[data-i]:not(:disabled)')")
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+    import tempfile
+    with running(create_app(Limits(max_samples=2_000, default_samples=300), Path(tempfile.mkdtemp()))) as url, \
+            sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        for game, (players, seed, clicks) in HANDS.items():
+            for name, (w, h) in WIDTHS.items():
+                page = browser.new_page(viewport={"width": w, "height": h})
+                page.goto(f"{url}/{game}/play")
+                page.select_option("#players", players)
+                page.fill("#seed", str(seed))
+                page.click("#deal button.go")
+                page.wait_for_selector("#felt .felt")
+                play_until_the_middle_shows(page, clicks)
+                out = HERE / f"play-{game}-{name}.png"
+                page.locator("#table").screenshot(path=str(out))
+                print(f"{out.relative_to(HERE.parent)}: {out.stat().st_size / 1000:.0f} kB, page "
+                      f"{page.evaluate('document.documentElement.scrollWidth')} px wide at {w}")
+                page.close()
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()
