@@ -116,6 +116,8 @@ def test_a_played_hands_link_shows_the_same_history_steps(server, browser, page,
     page.wait_for_function("() => document.querySelector('#hand-link-box [role=status]').textContent === 'copied'")
     assert page.evaluate("navigator.clipboard.readText()") == link          # what the button copied
     assert re.fullmatch(rf"{re.escape(server)}/replay\?hand=[A-Za-z0-9_-]+", link)
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 400          # the link fits a phone
     shot(page, tmp_path, "hand-link")
     from moonshot.web.replay import read
     want = [s["text"] for s in read(path.read_bytes(), path.name)["hands"][0]["steps"]]

@@ -88,8 +88,8 @@ async function offerHandLink(over, sid) {
   let box = $("#hand-link-box", over);
   if (!box) {
     box = el("p", {id: "hand-link-box"});
-    const again = $("#again", over);
-    if (again && again.parentNode === over) over.insertBefore(box, again); else over.append(box);
+    const beside = ($("#review-hand", over) || $("#download", over) || over).closest("p");   // with the other ways out
+    if (beside && over.contains(beside)) beside.after(box); else over.append(box);
   }
   box.replaceChildren();
   const r = await fetch(`/api/play/${encodeURIComponent(sid)}/link`);
