@@ -65,6 +65,8 @@ class Human(common.Person):
         order = [(me - view.position + i) % P for i in range(P)]          # the auction goes clockwise
         self.g.calls = [(s, _bid_label(int(calls[s]))) for s in order if calls[s] >= 0]
         shown = table(P, me, [7] * P, to_move=me, bids=self.g.calls, words="the auction")
+        self.g.log.extend(f"seat {s} {'passes' if c == 'pass' else f'bids {c}'}" for s, c in self.g.calls[self.g.told:])
+        self.g.told = len(self.g.calls) + 1            # and the person's own call, which the prompt logs
         call = self.g.ask("bid", "Your bid", view.hand[0], facts, choices, hint=lambda: self.g.bid_hint(view),
                           table=shown)
         self.g.calls.append((me, _bid_label(int(call))))
@@ -104,8 +106,30 @@ class Human(common.Person):
                  ("this trick", ", ".join(trick) or "you lead"),
                  ("played before", " ".join(played) or "nothing yet")]
         choices = [{"value": int(i), "label": dominoes.tile_name(int(view.hand[0][i]))} for i in np.flatnonzero(view.legal[0])]
-        return self.g.ask("play", "Your play", hand, facts, choices, hint=lambda: self.g.hint(view),
+        self.tell(view)
+        slot = self.g.ask("play", "Your play", hand, facts, choices, hint=lambda: self.g.hint(view),
                           table=self._play_table(view))
+        self.g.seen_then = {int(t) for t in np.flatnonzero(view.seen[0])} | {int(view.hand[0][slot])}
+        return slot
+
+    def tell(self, view) -> None:
+        """The log, in words, of the tiles played since the person's last: those after it in the last
+        trick (the view does not say which seat played which: named together), who won that trick,
+        and this trick's plays before the person's."""
+        me, no = self.g.seat, int(view.trick_no)
+        trick = [(int(s), int(t)) for t, s in zip(view.trick[0], view.trick_seats[0]) if t >= 0]
+        if no > 0:
+            then = sorted({int(t) for t in np.flatnonzero(view.seen[0])} - self.g.seen_then - {t for _, t in trick})
+            if len(then) == 1:                         # one play after the person's: the next seat's
+                self.g.log.append(f"seat {(me + 1) % view.players} plays {dominoes.tile_name(then[0])}")
+            elif then:
+                self.g.log.append("then " + ", ".join(dominoes.tile_name(t) for t in then))
+            leader = trick[0][0] if trick else me
+            self.g.log.append(f"{_name(leader, me)} won trick {no}")
+        elif not self.g.seen_then:
+            self.g.log.append(f"{_name(int(view.bidder[0]), me)} won the auction at {int(view.bid[0])}; trump "
+                              f"{_trump_words(int(view.trump[0]))}")
+        self.g.log.extend(f"seat {s} plays {dominoes.tile_name(t)}" for s, t in trick)
 
     def _play_table(self, view) -> dict:
         P, me, no = view.players, self.g.seat, int(view.trick_no)
@@ -166,6 +190,7 @@ class MoonHand(common.Hand):
     def __init__(self, setup: Setup, seat: int, seed: int):
         super().__init__(setup, seat, seed)
         self.calls: list[tuple[int, str]] = []     # the auction as the person's last bid prompt saw it
+        self.seen_then: set[int] = set()           # the tiles seen played once the person's last play was made
         self.step = self.steps = 0     # the decision being taken and the decisions so far, every seat's
                                        # counted (the review's steps)
         self.discarded: int | None = None          # the person's own discard, which its trump hint knows

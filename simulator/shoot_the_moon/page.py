@@ -121,12 +121,27 @@ class Human(common.Person):
         for i, t in enumerate(tricks):
             facts.append((f"trick {i + 1}", ", ".join(f"{name(s)}: {deck.card_name(c)}" for s, c in t)))
         choices = [{"value": int(i), "label": deck.card_name(int(view.hand[0][i]))} for i in np.flatnonzero(view.legal[0])]
+        self.tell(plays, H, int(view.seat[0]), name)
         played = [sum(1 for s, _ in plays if s == x) for x in range(H)]
         shown = table(tbl.players, self.g.seat, [int(k) for k in tbl.side_of_seat], [5 - n for n in played],
                       trick=[(s, deck.card_name(c)) for s, c in now], trick_no=int(view.trick_no),
                       to_move=int(view.seat[0]), tricks=[int(v) for v in view.tricks[0]],
                       chips=[int(v) for v in view.chips[0]])
         return self.g.ask("play", "Your play", hand, facts, choices, hint=lambda: self.g.hint(view), table=shown)
+
+
+    def tell(self, plays: list[tuple[int, int]], H: int, mover: int, name) -> None:
+        """The log, in words, of the plays since the person's last (theirs the prompt logs) and of
+        who won each trick (the seat that leads the next, or the mover now)."""
+        for i in range(self.g.told, len(plays)):
+            s, c = plays[i]
+            if i not in self.g.asked:
+                self.g.log.append(f"{name(s)} plays {deck.card_name(c)}")
+            if (i + 1) % H == 0:
+                won = plays[i + 1][0] if i + 1 < len(plays) else mover
+                self.g.log.append(f"{name(won)} won trick {(i + 1) // H}")
+        self.g.told = len(plays)
+        self.g.asked.add(len(plays))                   # the play asked for now: the prompt logs it
 
 
 class StmHand(common.Hand):

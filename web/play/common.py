@@ -42,6 +42,8 @@ class Hand:
             raise BadInput(f"seat {seat} does not exist at {setup.players} players; accepted: 0..{setup.players - 1}")
         self.setup, self.seat, self.seed = setup, seat, seed
         self.log: list[str] = []
+        self.told = 0                          # moves the log has told so far (batch-engine games tell the others')
+        self.asked: set[int] = set()           # those the person made (their prompts log them)
         self.hint_for: Callable[[], dict] | None = None
         self._ask: Callable[[dict], Any] | None = None
 
