@@ -1,12 +1,13 @@
 """Drawn pieces in a real browser (issue 28 item 1), launched as tests/test_browser.py launches
 Chromium: every piece the explorer's picker offers is an SVG drawing with a non-empty accessible
 name at phone (390 px) and desktop (1280 px) width, the picker is still used by keyboard, and
-changing Moon's players changes the tiles offered before any run."""
+changing Moon's players changes the tiles offered before any run; every piece of the Play page's
+table is a named drawing too (tests/test_browser_table.py tests the table itself)."""
 from __future__ import annotations
 
 import pytest
 
-from tests.test_browser import browser, server, shot  # noqa: F401 (fixtures)
+from tests.test_browser import CHOICE, browser, server, shot  # noqa: F401 (fixtures)
 from tests.test_web_pieces import FULL28, KEEP00_22, NO_BLANKS21
 
 GAMES = ("shoot-the-moon", "moon", "hit-the-deck")
@@ -85,3 +86,24 @@ def test_moon_players_and_flags_change_the_tiles_offered_before_any_run(server, 
     page.select_option("select[data-flag='moon.widow']", "none")
     until_offered(page, NO_BLANKS21)
     assert page.locator("#result").inner_text().strip() == ""            # nothing was run
+
+
+EVERY_PIECE_DRAWN = """() => {
+    const svgs = [...document.querySelectorAll('svg.piece-svg')];
+    return {drawn: svgs.length, unnamed: svgs.filter(s => s.getAttribute('role') !== 'img' ||
+                                                          !(s.getAttribute('aria-label') || '').trim()).length,
+            written: [...document.querySelectorAll('span.piece')].map(s => s.textContent)};
+}"""
+
+
+@pytest.mark.parametrize("game, players", [("moon", "4"), ("shoot-the-moon", "3"), ("hit-the-deck", "4")])
+def test_every_piece_on_the_play_page_is_a_drawing_with_a_name(server, page, game, players):  # noqa: F811
+    """Whatever the table shows at the first prompt (your hand, the others' backs, the middle), each
+    piece is a drawing with its name in words: none falls back to its notation as text."""
+    page.goto(f"{server}/{game}/play")
+    page.select_option("#players", players)
+    page.click("#deal button.go")
+    page.wait_for_selector(CHOICE)
+    page.wait_for_selector("#felt svg.piece-svg")
+    seen = page.evaluate(EVERY_PIECE_DRAWN)
+    assert seen["drawn"] >= 5 and seen["unnamed"] == 0 and seen["written"] == [], seen
