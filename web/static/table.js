@@ -42,7 +42,7 @@ function drawTable(root, t, faces, opts = {}) {
   const felt = el("div", {class: "felt", role: "group", "aria-label": "the table"},
     box.top, box.left, middle(t, faces), box.right, mine);
   const lines = t.lines.length ? el("dl", {class: "table-lines"},
-    ...t.lines.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)])) : "";
+    ...t.lines.map(([k, v]) => el("div", {}, el("dt", {}, k), el("dd", {}, v)))) : "";   // a pair never splits over lines
   const auction = t.auction.length ? el("p", {class: "auction"}, el("strong", {}, "Auction: "), t.auction.join(" · ")) : "";
   root.replaceChildren(lines, felt, auction);
 }
