@@ -52,8 +52,10 @@ class Game:
     @property
     def page(self) -> ModuleType:
         """The game's page parts (`moonshot serve`; web/ names no game): PIECE, HAND_SIZE, EXAMPLE,
-        REPEATS, FIXED_ORDERS and KEYS, pieces(), steps(record, shown) for the Replay page, the play
-        adapter ADAPTER (a web.play.common.Hand) and, where the game has one, profile(ms, seat)."""
+        REPEATS, FIXED_ORDERS and KEYS, pieces(players, rules) (the pieces in play; no arguments:
+        every piece), face(name) (one piece as static/pieces.js draws it), steps(record, shown) for
+        the Replay page, the play adapter ADAPTER (a web.play.common.Hand) and, where the game has
+        one, profile(ms, seat)."""
         return importlib.import_module(self.page_module or f"{self.package}.page")
 
     @property
