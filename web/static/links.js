@@ -114,7 +114,7 @@ async function offerHandLink(over, sid) {
 
 document.addEventListener("DOMContentLoaded", () => {
   const q = new URLSearchParams(location.search);
-  const form = $("main form.run, main form#deal");
+  const form = $("form#explore, form#whatif, form#deal");    // not the Reports page's forms: a report is no link
   if (form) {
     form.addEventListener("run-started", ev => {
       history.replaceState(history.state, "", `${location.pathname}?${linkQuery(ev.detail.sent, ev.detail.used)}`);
