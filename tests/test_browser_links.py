@@ -139,3 +139,16 @@ def test_a_bad_hand_link_says_so_and_shows_nothing(server, page, tmp_path):  # n
     error.wait_for(state="visible")
     assert error.inner_text().startswith("hand link: ") and "accepted" in error.inner_text()
     assert not page.locator("#hands").is_visible()
+
+
+def test_a_link_with_a_value_the_page_does_not_offer_runs_nothing(server, page):  # noqa: F811
+    page.goto(f"{server}/moon/whatif?change=moon.nonsense%3D1&n=100&seed=3")
+    error = page.locator(".error[data-for='change']")
+    error.wait_for(state="visible")
+    assert "moon.nonsense" in error.inner_text() and "accepted: moon." in error.inner_text()
+    page.goto(f"{server}/moon/explore?players=9&hand=6-6")
+    error = page.locator(".error[data-for='players']")
+    error.wait_for(state="visible")
+    assert "accepted: 3, 4" in error.inner_text()
+    page.wait_for_timeout(300)
+    assert page.inner_text("#result") == "" and "?players=9" in page.url       # no run, no new address
