@@ -23,7 +23,7 @@ from moonshot.analysis.words import clear_of_zero, effects, say, shift, stands_o
 from moonshot.analysis.stats import estimate
 from moonshot.simulator import stopping
 from moonshot.simulator.errors import BadInput
-from moonshot.simulator.flags import changed_flags, check_table
+from moonshot.simulator.flags import changed_flags, check_table, whole_games_only
 from moonshot.simulator.games import GAMES, Game, get
 from moonshot.simulator.versions import behaviour, package_version
 from moonshot.simulator.runner import (CHUNK, Change, Share, Tally, chunk_rngs, chunk_seeds, chunk_sizes, difference,
@@ -405,10 +405,13 @@ def _whatif_findings(res: Result, names: list[str], variant_args: list[str], n: 
     seats = res.tables["seats"]
     diffs = seats[seats["metric"].str.startswith("d_")]
     if (diffs["estimate"] == 0).all() and (diffs["ci_low"] == diffs["ci_high"]).all():
-        res.findings.append(f"{' '.join(variant_args)} changed nothing measured here on any of these {n:,} {unit}: "
-                            "under these strategies the situation the rule governs never came up, or never changed "
-                            "an outcome (e.g. a rule about bids the strategies never make). Other strategies (-s) "
-                            "may show what it does.")
+        # a rule about a game's end (its target, a tie at the top, who deals next) never shows in single hands
+        games_only = whole_games_only(get(res.meta["game"]).flags, variant_args) if unit == "hands" else []
+        why = (f"{' and '.join(games_only)} changes only how a game ends or goes on, which only whole games can "
+               "show (--games N; on the what-if page, Count: whole games)." if games_only else
+               "under these strategies the situation the rule governs never came up, or never changed an outcome "
+               "(e.g. a rule about bids the strategies never make). Other strategies (-s) may show what it does.")
+        res.findings.append(f"{' '.join(variant_args)} changed nothing measured here on any of these {n:,} {unit}: {why}")
         return
     seat = lambda r: f"seat {int(r['seat'])}"        # noqa: E731
     rows = {name: diffs[diffs["metric"] == f"d_{name.removeprefix('p_')}"] for name in names}

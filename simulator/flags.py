@@ -22,6 +22,12 @@ class Flag:
     parse: Callable[[str], Any]
     sweep: tuple[str, ...] = ()   # values a rules sweep tries where `accepted` lists none (ranges, free text)
     needs: str = ""               # why it may never change play on its own (e.g. it needs another flag on)
+    # each value a player can pick, as written and in a player's words: (("strictly_greater",
+    # "only more tricks than the bid make it"), ...); the pages show the words, never only the name
+    value_words: tuple[tuple[str, str], ...] = ()
+    # True when it changes only how a game ends or goes on (the target, a tie at the end, who deals
+    # next): single hands never show it, only whole games (the what-if page counts games for it)
+    whole_games: bool = False
 
     @property
     def field(self) -> str:
@@ -41,15 +47,29 @@ class Flag:
                 out.append(text)
         return out
 
+    def words(self, text: str) -> str:
+        """A value (as written in --rule flag=VALUE) in a player's words, or "" when none are declared."""
+        return dict(self.value_words).get(text, "")
 
-def one_of(name: str, values: tuple[str, ...], rules_id: str, help: str, **extra) -> Flag:
-    """A flag taking one of ``values``, the first being the default (values are written once)."""
-    return Flag(name, values[0], ", ".join(values), rules_id, help, choice(*values), **extra)
+
+def one_of(name: str, values: tuple[str, ...], rules_id: str, help: str, words: tuple[str, ...] = (),
+           **extra) -> Flag:
+    """A flag taking one of ``values``, the first being the default (values are written once);
+    ``words``: each value in a player's words, in the same order."""
+    return Flag(name, values[0], ", ".join(values), rules_id, help, choice(*values),
+                value_words=_paired(name, values, words), **extra)
 
 
-def switch(name: str, default: bool, rules_id: str, help: str, **extra) -> Flag:
-    """A true/false flag."""
-    return Flag(name, default, "true, false", rules_id, help, boolean, **extra)
+def switch(name: str, default: bool, rules_id: str, help: str, words: tuple[str, str] = (), **extra) -> Flag:
+    """A true/false flag; ``words``: what true and what false mean, in a player's words."""
+    return Flag(name, default, "true, false", rules_id, help, boolean,
+                value_words=_paired(name, ("true", "false"), words), **extra)
+
+
+def _paired(name: str, values: tuple[str, ...], words: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    if words and len(words) != len(values):
+        raise ValueError(f"{name}: {len(words)} value words for {len(values)} values")
+    return tuple(zip(values, words))
 
 
 def whole_number(name: str, default: int, lo: int, hi: int | None, rules_id: str, help: str, **extra) -> Flag:
@@ -109,6 +129,15 @@ def apply_rule_args(rules: Any, flags: Sequence[Flag], args: Sequence[str]) -> A
                            f"and {as_text(value)}); accepted: one value per flag")
         changes[flag.field] = value
     return dataclasses.replace(rules, **changes)
+
+
+def whole_games_only(flags: Sequence[Flag], args: Sequence[str]) -> list[str]:
+    """The full names of the flags among ``"k=v"`` args that only whole games can show (Flag.whole_games)."""
+    by_name = {f.name: f for f in flags}
+    prefix = flags[0].name.split(".", 1)[0] + "." if flags else ""
+    keys = [arg.partition("=")[0].strip() for arg in args]
+    found = [by_name.get(k) or by_name.get(prefix + k) for k in keys]
+    return list(dict.fromkeys(f.name for f in found if f is not None and f.whole_games))
 
 
 def as_text(value: Any) -> str:

@@ -167,8 +167,7 @@ def info(g: Game) -> dict:
         "title": g.title, "players": list(g.players), "default_players": g.default_players,
         "default_strategy": g.default_strategy, "hand_notation": g.hand_notation,
         "strategies": {k: rule_of_thumb(v) for k, v in registered(g.name).items()},
-        "flags": [{"name": f.name, "default": _text(f.default), "accepted": f.accepted, "help": f.help,
-                   "choices": _choices(f)} for f in g.flags],
+        "flags": [_flag(f) for f in g.flags],
         "analyses": {k: a.help for k, a in g.analyses.items()},
         "has_profiles": "profile" in g.options,
         "partners": _takes_partners(g.name, g.players),
@@ -187,7 +186,18 @@ def _takes_partners(game: str, sizes) -> bool:
 
 
 def _text(value) -> str:
-    return "off" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+    """A default as the command line writes it (R,G,B,Y, not a Python tuple): the field's value."""
+    from moonshot.simulator.flags import as_text
+    return as_text(value)
+
+
+def _flag(f) -> dict:
+    """A rules flag as the pages show it: its description, RULES.md id and values in words (visible
+    text: a phone has no hover), and whether only whole games can show it."""
+    default = _text(f.default)
+    return {"name": f.name, "default": default, "accepted": f.accepted, "help": f.help, "rules_id": f.rules_id,
+            "choices": [{"value": c, "words": f.words(c)} for c in _choices(f)],
+            "default_words": f.words(default), "whole_games": f.whole_games, "needs": f.needs}
 
 
 def _choices(flag) -> list[str]:

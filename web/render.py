@@ -4,6 +4,7 @@ table drawn as inline SVG. No number is formatted here except chart axis ticks."
 from __future__ import annotations
 
 import html
+import math
 
 import pandas as pd
 
@@ -28,16 +29,31 @@ def result_html(result: Result) -> str:
     if chart:
         parts.append(f"<figure class='chart'>{chart}</figure>")
     for name, legend, shown, _ in shown_tables(result):
-        table = shown.to_html(index=False, escape=True, float_format=plain, border=0,
-                              classes="estimates", table_id=f"table-{name}")
+        table = changes_first(shown).to_html(index=False, escape=True, float_format=plain, border=0,
+                                             classes="estimates", table_id=f"table-{name}")
         small = f" <small>({e(legend)})</small>" if legend else ""
-        parts.append(f"<h3>{e(name)}{small}</h3><div class='scroll'>{table}</div>")
+        # a wide table scrolls in its own box (reachable from the keyboard), never the page
+        parts.append(f"<h3>{e(name)}{small}</h3><div class='scroll' tabindex='0' role='region' "
+                     f"aria-label='{e(name)} table'>{table}</div>")
     lines = [*strategy_lines(game, result.meta.get("strategies")), *notes_in_words(result)]
     parts.append("<details><summary>How to read it: strategies, notes, glossary, run</summary>"
                  + "".join(f"<p>{e(x)}</p>" for x in lines)
                  + "<ul>" + "".join(f"<li>{e(w)}</li>" for w in glossary_lines(game, result.tables)) + "</ul>"
                  + f"<p class='meta'>{e(meta_line(result))}</p></details>")
     return "\n".join(parts)
+
+
+def changes_first(shown: pd.DataFrame) -> pd.DataFrame:
+    """The page's column order: the paired changes ("change: ...", what a what-if or a comparison
+    is asked for) right after the row's keys and n, before the base and variant columns they come
+    from, so they are on screen without scrolling (the CLI's order is base, variant, change)."""
+    cols = [str(c) for c in shown.columns]
+    changes = [c for c in cols if c.startswith("change:")]
+    if not changes:
+        return shown
+    rest = [c for c in cols if c not in changes]
+    at = rest.index("n") + 1 if "n" in rest else 1
+    return shown[rest[:at] + changes + rest[at:]]
 
 
 def _estimates(result: Result) -> tuple[str, pd.DataFrame] | None:
@@ -49,7 +65,12 @@ def _estimates(result: Result) -> tuple[str, pd.DataFrame] | None:
 
 def chart_svg(result: Result) -> str:
     """The first estimates table's paired difference (d_*) if it has one, else its first metric
-    with more than one row (else its first metric): one dot and 95% whisker per row."""
+    with more than one row (else its first metric): one dot and 95% whisker per row.
+
+    Drawn without a viewBox, in CSS pixels, x in percent of the width: the bars stretch to the box
+    while every label stays at the style sheet's size (a scaled viewBox shrank them to ~5 px on a
+    phone). Each row's label sits above its bar so the scale gets the whole width; the title is the
+    figure's caption (HTML, so it wraps)."""
     found = _estimates(result)
     if found is None:
         return ""
@@ -70,28 +91,46 @@ def chart_svg(result: Result) -> str:
         names = [" ".join(f"{k} {r[k]}" for k in keys) for _, r in rows.iterrows()]
         title = f"{name}: {label(result.meta.get('game'), metric)}" + (f", the {CHART_ROWS} highest" if cut else "")
     rows = rows.reset_index(drop=True)
-    lo = float(min(rows["ci_low"].min(), rows["estimate"].min(), 0.0))
-    hi = float(max(rows["ci_high"].max(), rows["estimate"].max(), 0.0))
-    if not hi > lo:
-        hi = lo + 1.0
-    left, width, step = 190, 400, 20
-    height = 40 + step * len(rows)
-    x = lambda v: left + (float(v) - lo) / (hi - lo) * width      # noqa: E731
+    kind = rows.iloc[0].get("kind", "mean")
+    scale = 100.0 if kind in ("proportion", "share", "change") else 1.0
+    unit = {"change": "percentage points", "proportion": "%", "share": "%"}.get(kind, "")
+    lo = scale * float(min(rows["ci_low"].min(), rows["estimate"].min(), 0.0))
+    hi = scale * float(max(rows["ci_high"].max(), rows["estimate"].max(), 0.0))
+    ticks, digits = axis_ticks(lo, hi)
+    lo, hi = ticks[0], ticks[-1]
+    x = lambda v: f"{3 + (scale * float(v) - lo) / (hi - lo) * 94:.2f}%"      # noqa: E731
+    step = 36
+    height = 24 + step * len(rows)
     e = html.escape
-    out = [f"<svg viewBox='0 0 {left + width + 20} {height}' role='img' aria-label='{e(title)}' "
+    caption = f"{title} (dot: estimate; bar: 95% interval{f'; axis in {unit}' if unit else ''})"
+    out = [f"<figcaption class='ct'>{e(caption)}</figcaption>",
+           f"<svg width='100%' height='{height}' role='img' aria-label='{e(title)}' "
            f"xmlns='http://www.w3.org/2000/svg' class='svgchart'><title>{e(title)}</title>",
-           f"<text x='4' y='14' class='ct'>{e(title)} (dot: estimate; bar: 95% interval)</text>",
-           f"<line x1='{x(0):.1f}' y1='22' x2='{x(0):.1f}' y2='{height - 14}' class='zero'/>"]
+           f"<line x1='{x(0)}' y1='2' x2='{x(0)}' y2='{height - 18}' class='zero'/>"]
     for i, r in rows.iterrows():
-        y = 32 + step * i
-        shown = value(r)
-        out.append(f"<text x='{left - 6}' y='{y + 4}' text-anchor='end' class='cl'>{e(names[i][:28])}</text>")
+        y = 4 + step * i
+        out.append(f"<text x='3%' y='{y + 12}' class='cl'>{e(names[i][:40])}</text>")
         if pd.notna(r["ci_low"]) and pd.notna(r["ci_high"]):
-            out.append(f"<line x1='{x(r['ci_low']):.1f}' y1='{y}' x2='{x(r['ci_high']):.1f}' y2='{y}' class='ci'/>")
-        out.append(f"<circle cx='{x(r['estimate']):.1f}' cy='{y}' r='4' class='dot'><title>{e(names[i])}: "
-                   f"{e(shown)}</title></circle>")
-    scale = 100.0 if rows.iloc[0].get("kind", "mean") in ("proportion", "share", "change") else 1.0
-    for v in (lo, (lo + hi) / 2, hi):
-        out.append(f"<text x='{x(v):.1f}' y='{height - 2}' text-anchor='middle' class='tick'>{plain(v * scale, 1)}</text>")
+            out.append(f"<line x1='{x(r['ci_low'])}' y1='{y + 24}' x2='{x(r['ci_high'])}' y2='{y + 24}' class='ci'/>")
+        out.append(f"<circle cx='{x(r['estimate'])}' cy='{y + 24}' r='4.5' class='dot'><title>{e(names[i])}: "
+                   f"{e(value(r))}</title></circle>")
+    for k, v in enumerate(ticks):
+        anchor = "start" if k == 0 else "end" if k == len(ticks) - 1 else "middle"
+        out.append(f"<text x='{x(v / scale)}' y='{height - 3}' text-anchor='{anchor}' class='tick'>"
+                   f"{plain(v, digits)}</text>")
     out.append("</svg>")
     return "".join(out)
+
+
+def axis_ticks(lo: float, hi: float, most: int = 7) -> tuple[list[float], int]:
+    """Round ticks (1, 2 or 5 times a power of ten apart, the closest that gives at most `most`)
+    covering lo..hi, and the decimals that tell each apart ("-0.10 -0.05 0", never "-0.1 0.0 0")."""
+    if not hi > lo:
+        lo, hi = lo - 1.0, hi + 1.0
+    power = 10.0 ** math.floor(math.log10((hi - lo) / most))
+    for step in (m * power * t for t in (1, 10, 100) for m in (1, 2, 5)):
+        first, last = math.floor(lo / step + 1e-9), math.ceil(hi / step - 1e-9)
+        if last - first + 1 <= most:
+            break
+    ticks = [round(k * step, 12) for k in range(first, last + 1)]
+    return ticks, max(0, -math.floor(math.log10(step) + 1e-9))
