@@ -87,12 +87,15 @@ def dealt(pg, action) -> dict:
     return info.value.json()
 
 
-def test_a_play_link_deals_the_same_hand(server, browser, page, tmp_path):  # noqa: F811
-    page.goto(f"{server}/moon/play")
-    page.select_option("#players", "4")
+@pytest.mark.parametrize("game, players, flag", [("moon", "4", ("moon.min_bid", "3")),
+                                                 ("shoot-the-moon", "3", CASES["shoot-the-moon"][1]),
+                                                 ("hit-the-deck", "3", CASES["hit-the-deck"][2])])
+def test_a_play_link_deals_the_same_hand(server, browser, page, tmp_path, game, players, flag):  # noqa: F811
+    page.goto(f"{server}/{game}/play")
+    page.select_option("#players", players)
     page.select_option("#seat", "2")
     page.click("details.flags summary")
-    page.select_option("select[data-flag='moon.min_bid']", "3")
+    page.select_option(f"select[data-flag='{flag[0]}']", flag[1])
     page.fill("#seed", "")                       # a new deal: the link carries the seed it was dealt from
     first = dealt(page, lambda: page.click("#deal button.go"))
     assert f"seed={first['seed']}" in page.url and "seat=2" in page.url
@@ -100,9 +103,9 @@ def test_a_play_link_deals_the_same_hand(server, browser, page, tmp_path):  # no
     try:
         second = dealt(again, lambda: again.goto(page.url))
         assert second["seed"] == first["seed"] and second["prompt"] == first["prompt"]
-        assert again.input_value("#seat") == "2" and again.input_value("select[data-flag='moon.min_bid']") == "3"
+        assert again.input_value("#seat") == "2" and again.input_value(f"select[data-flag='{flag[0]}']") == flag[1]
         assert again.inner_text("#table") == page.inner_text("#table")
-        shot(again, tmp_path, "reopened-play")
+        shot(again, tmp_path, f"reopened-play-{game}")
     finally:
         context.close()
 
