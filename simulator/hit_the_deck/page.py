@@ -216,7 +216,7 @@ class HtdHand(common.Hand):
     def slap(self, shouter: int) -> float:
         who = "you" if shouter == self.seat else f"seat {shouter}"
         prompt_facts = [("shouted by", who), ("how", "press S or the space bar, or click SLAP, as fast as you can")]
-        ms = self.ask("slap", "Hit the Deck! Slap the pile", [], prompt_facts,
+        ms = self.ask("slap", "Hit the Deck! Slap the pile", sorted(self._hand.hands[self.seat]), prompt_facts,
                       [{"value": "timed", "label": "SLAP"}],
                       table=table(self._hand, self.seat, words=f"Hit the Deck! shouted by {who}"))
         ms = min(float(ms), SLAP_TIMEOUT)
