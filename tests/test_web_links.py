@@ -63,6 +63,7 @@ def test_a_hands_link_plays_the_same_hand_again(client, game, form):
     assert link["url"] == f"/replay?hand={link['token']}" and len(link["token"]) < 600
     data = decoded(link["token"])
     assert data["game"] == game and data["seat"] == int(form["seat"]) and data["seed"] == int(form["seed"])
+    assert (250.5 in data["answers"]) == (game == "hit-the-deck")      # a slap's time travels in the link too
     r = client.post("/api/hand-link", json={"hand": link["token"]})
     assert r.status_code == 200, r.text
     assert r.json()["history"] == client.get(f"/api/play/{sid}/history").text        # the same record, byte for byte
