@@ -106,7 +106,7 @@ function playPage() {
       el("div", {class: "scroll", tabindex: 0}, el("table", {class: "hints"},
         el("tr", {}, ...head.map(t => el("th", {}, t))),
         ...h.rows.map(r => el("tr", {class: r.best ? "best" : null},
-          el("td", {}, r.best ? el("strong", {}, `${r.move} ★ best`) : r.move),
+          el("td", {}, r.best ? el("strong", {title: "the best option found"}, `★ ${r.move}`) : r.move),
           el("td", {class: "est"}, est(r.value, r.low, r.high)),
           el("td", {class: "est"}, r.best ? "" : est(r.diff, r.diff_low, r.diff_high)),
           ...(win ? [el("td", {class: "est"}, r.p_win === null || r.p_win === undefined ? "" : `${(100 * r.p_win).toFixed(1)}%`)] : []),
