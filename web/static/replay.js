@@ -118,7 +118,7 @@ function decisionTables(rows) {
   return [...new Set(rows.map(r => r.step))].map(step => {
     const opts = rows.filter(r => r.step === step), taken = opts.find(r => r.chosen) || opts[0];
     const has = key => opts.some(r => r[key] !== null && r[key] !== undefined);
-    const cols = [["option", r => r.option], ["value", r => num(r.value)],
+    const cols = [["option", r => r.option], ["value [95%]", r => span(r.value, r.value_low, r.value_high)],
       ["vs best [95%]", r => span(r.diff, r.diff_low, r.diff_high)],
       ...(has("open_value") ? [["open hands", r => num(r.open_value)]] : []),
       ...(has("p_win") ? [["P(win)", r => num(r.p_win)]] : []),
