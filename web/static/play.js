@@ -26,6 +26,8 @@ function playPage() {
     form.dispatchEvent(new CustomEvent("run-started", {detail: {sent, used: {seed: body.seed}}}));   // links.js: the URL
     over.hidden = true;
     show(body);
+    // the table to the top of the screen: on a phone the form above fills it
+    if (!table.hidden) table.scrollIntoView({block: "start"});
   });
   $("#again").addEventListener("click", () => { over.hidden = true; form.requestSubmit(); });
 

@@ -90,7 +90,7 @@ function replayPage() {
     const at = k >= steps.length ? String(steps.length) : k === 0 ? "0" : null;
     const opt = at !== null ? $(`#chapter option[value="${at}"]`) :
       $$("#chapter option[data-chapter]").find(o => o.dataset.chapter === steps[k].chapter);
-    if (opt) $("#chapter").value = opt.value;
+    if (opt) opt.selected = true;            // by the option: a chapter may start where the deal is (value 0)
     $("#steps").replaceChildren(...steps.slice(0, k).map(s => el("li", {}, s.text)));
     $("#steps").scrollTop = 1e9;
     const next = steps[k];
