@@ -12,7 +12,8 @@ WIDTHS = (390, 1280)
 
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("game, by, unit", [("moon", "pimc", "points"), ("shoot-the-moon", "rollout", "chips")])
-def test_the_hint_keeps_each_estimate_with_its_interval_and_fits_the_page(server, browser, width, game, by, unit):  # noqa: F811
+def test_the_hint_keeps_each_estimate_with_its_interval_and_fits_the_page(server, browser,  # noqa: F811
+                                                                         width, game, by, unit):
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     page.set_default_timeout(60_000)
