@@ -77,15 +77,18 @@ class Human(common.Person):
         facts = [("contract", f"you bid {int(view.bid[0])}"), ("widow", f"{dominoes.tile_name(int(view.hand[0][7]))} "
                                                                           "(taken into your hand)")]
         choices = [{"value": i, "label": dominoes.tile_name(int(t))} for i, t in enumerate(view.hand[0])]
-        return self.g.ask("discard", "Discard one tile", view.hand[0], facts, choices, table=self._contract(view, 8),
+        named = int(view.trump[0])                     # trump comes first under moon.widow_timing=trump_first
+        shown = self._contract(view, 8, named if named >= 0 else None,
+                               f"the widow {dominoes.tile_name(int(view.hand[0][7]))} joined your hand: discard one")
+        return self.g.ask("discard", "Discard one tile", view.hand[0], facts, choices, table=shown,
                           hint=lambda: self.g.discard_hint(view))
 
-    def _contract(self, view, mine: int, trump: int | None = None) -> dict:
+    def _contract(self, view, mine: int, trump: int | None = None, words: str = "you won the auction") -> dict:
         """The table after the auction, before the play: the bidder (the person) holds `mine` tiles."""
         P, me = view.players, self.g.seat
         held = [mine if s == me else 7 for s in range(P)]
         return table(P, me, held, to_move=me, bids=self.g.calls, bidder=me, bid=int(view.bid[0]), trump=trump,
-                     words="you won the auction")
+                     words=words)
 
     @common.decision
     def trump(self, view, rng):
@@ -135,7 +138,8 @@ class Human(common.Person):
         P, me, no = view.players, self.g.seat, int(view.trick_no)
         trick = [(int(s), dominoes.tile_name(int(t))) for t, s in zip(view.trick[0], view.trick_seats[0]) if t >= 0]
         held = [7 - no - any(s == x for x, _ in trick) for s in range(P)]
-        bids = self.g.calls + [(int(view.bidder[0]), f"won the auction at {int(view.bid[0])}")]
+        won = (int(view.bidder[0]), str(int(view.bid[0])))
+        bids = self.g.calls + ([] if won in self.g.calls else [(won[0], f"won the auction at {won[1]}")])
         return table(P, me, held, to_move=me, leader=trick[0][0] if trick else me, trick=trick, bids=bids,
                      bidder=int(view.bidder[0]), bid=int(view.bid[0]), trump=int(view.trump[0]),
                      tricks=[int(v) for v in view.tricks[0]], trick_no=no)
@@ -152,9 +156,11 @@ def _name(s: int, you: int | None) -> str:
     return "you" if s == you else f"seat {s}"
 
 
+TRUMP_WORDS = ("blanks", "ones", "twos", "threes", "fours", "fives", "sixes", "doubles", "no trump")
+
+
 def _trump_words(trump: int) -> str:
-    name = TRUMPS[trump]
-    return f"{name}s" if name.isdigit() else "no trump" if name == "notrump" else name
+    return TRUMP_WORDS[trump]
 
 
 def table(P: int, you: int | None, held: list, *, to_move: int | None = None, leader: int | None = None,
