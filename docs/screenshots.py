@@ -1,5 +1,6 @@
 """The README's screenshots of the Play page's table, one per game at phone (390 px) and desktop
-(1280 px) width: docs/play-<game>-<width>.png. Run by hand after a change to the table's look
+(1280 px) width (docs/play-<game>-<width>.png), and of the Replay page of a Moon hand at both
+(docs/replay-moon-<width>.png). Run by hand after a change to the table's look
 (not by the tests):
 
     .venv/bin/python docs/screenshots.py
@@ -55,7 +56,32 @@ def main() -> None:
                 print(f"{out.relative_to(HERE.parent)}: {out.stat().st_size / 1000:.0f} kB, page "
                       f"{page.evaluate('document.documentElement.scrollWidth')} px wide at {w}")
                 page.close()
+        replay(browser, url)
         browser.close()
+
+
+def replay(browser, url: str) -> None:
+    """The Replay page of a simulated Moon hand (seed 2026), gone to trick 3's second play, at each width."""
+    import subprocess
+    import tempfile
+    path = Path(tempfile.mkdtemp()) / "moon.jsonl"
+    subprocess.run([sys.executable, "-m", "moonshot.cli", "simulate", "moon", "-n", "1", "--history", str(path),
+                    "--quiet"], check=True, capture_output=True)
+    for name, (w, h) in WIDTHS.items():
+        page = browser.new_page(viewport={"width": w, "height": h})
+        page.goto(f"{url}/replay")
+        page.set_input_files("#file", str(path))
+        page.click("#upload button.go")
+        page.wait_for_selector("#hands:not([hidden])")
+        page.select_option("#chapter", label="trick 3")
+        page.click("#next")
+        page.click("#next")
+        out = HERE / f"replay-moon-{name}.png"
+        top, end = page.locator(".replay-nav").bounding_box(), page.locator("#values").bounding_box()
+        page.screenshot(path=str(out), full_page=True, clip={"x": 0, "y": top["y"] - 8, "width": w,
+                                                               "height": end["y"] + end["height"] - top["y"] + 16})
+        print(f"{out.relative_to(HERE.parent)}: {out.stat().st_size / 1000:.0f} kB")
+        page.close()
 
 
 if __name__ == "__main__":
