@@ -1,0 +1,78 @@
+"""The table the Play and Replay pages draw (issue 28 item 2), without a browser: one shape for every
+game (web/play/common.table), every prompt's table and faces, and each replay step's table agreeing
+with the record (pieces leave the hands one a play, the person's seat is "you")."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from moonshot.simulator.histories import replayed
+from moonshot.web import forms
+from moonshot.web.play import adapter
+from moonshot.web.play.session import Table
+
+SEAT_KEYS = {"seat", "name", "side", "held", "you", "leads", "to_move", "tally", "pieces"}
+GAMES = {"moon": "4", "shoot-the-moon": "2", "hit-the-deck": "3"}     # Shoot the Moon's 2 players: a dummy
+
+
+def play_first_choices(game: str, players: str, seed: int = 5):
+    """A hand played through the session by the first choice (the SLAP's 300 ms): its prompts and record."""
+    setup = forms.setup({"players": players}, game, partners_ok=True)
+    session = Table().start(game, 0, adapter(game)(setup, 0, seed))
+    state, prompts = session.state(), []
+    while state["state"] == "your turn":
+        p = state["prompt"]
+        prompts.append(p)
+        first = p["choices"][0]["value"]
+        state = session.answer(p["turn"], 300 if first == "timed" else first)
+    assert state["state"] == "over", state
+    return prompts, session.record
+
+
+def check_shape(t: dict, players: int) -> None:
+    assert set(t) == {"kind", "seats", "lines", "auction", "middle"} and t["kind"] in ("tile", "card")
+    assert set(t["middle"]) == {"pieces", "words", "pile"}
+    assert all(set(s) == SEAT_KEYS for s in t["seats"]) and len(t["seats"]) >= players
+    assert all(len(line) == 2 and all(isinstance(x, str) for x in line) for line in t["lines"])
+
+
+@pytest.mark.parametrize("game, players", GAMES.items())
+def test_every_prompt_carries_the_table_and_the_faces_of_its_pieces(game, players):
+    prompts, record = play_first_choices(game, players)
+    for p in prompts:
+        t = p["table"]
+        check_shape(t, int(players))
+        you = [s for s in t["seats"] if s["you"]]
+        assert [s["seat"] for s in you] == [0] and you[0]["name"] == "you"
+        # the person's count is their hand's; the others' hands are counts only
+        assert you[0]["held"] == len(p["hand"]) or p["phase"] == "discard"
+        assert all(s["pieces"] is None for s in t["seats"])
+        shown = p["hand"] + [x["piece"] for x in t["middle"]["pieces"]]
+        assert set(shown) <= set(p["faces"]) and all(p["faces"][n]["name"] == n for n in shown)
+    if game == "shoot-the-moon":
+        assert "dummy" in [s["name"] for s in prompts[0]["table"]["seats"]]
+
+
+@pytest.mark.parametrize("game, players", GAMES.items())
+def test_each_replay_step_carries_the_table_it_leaves(game, players):
+    _, record = play_first_choices(game, players)
+    (checked, entry, shown), = replayed([json.dumps(record)], "record")
+    steps = entry.page.steps(checked, shown)
+    tables = [steps[0]["before"]] + [s["table"] for s in steps]
+    for t in tables:
+        check_shape(t, int(players))
+        assert [s["name"] for s in t["seats"]][0] == "you"                    # the person's seat, from the record
+        assert all(s["pieces"] is not None and len(s["pieces"]) == s["held"] for s in t["seats"])   # face up
+    held = [sum(s["held"] for s in t["seats"]) for t in tables]
+    if game == "hit-the-deck":                    # cards come and go (draws, penalties): the record's end
+        out = record["went_out"]
+        assert out is None or tables[-1]["seats"][out]["held"] == 0
+        assert [s["tally"].split(",")[0] for s in tables[-1]["seats"]] == [f"{x} penalty points" for x in record["score"]]
+        assert all(s["chapter"].startswith("turn ") for s in steps)
+    else:                                         # one piece leaves a hand at each play, none otherwise
+        plays = [s for s in steps if " plays " in s["text"]]
+        assert held[0] - held[-1] == len(plays) == len(record["plays"]) and held[-1] == 0
+        assert all(s["chapter"] == f"trick {i // len(tables[0]['seats']) + 1}" for i, s in enumerate(plays))
+        done = tables[-1]["middle"]
+        assert len(done["pieces"]) == len(tables[0]["seats"]) and "the trick" in done["words"]
