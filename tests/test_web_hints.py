@@ -6,6 +6,7 @@ hand finished, and the review (the library call, with its default seed, as the R
 from __future__ import annotations
 
 import json
+import time
 import warnings
 
 import numpy as np
@@ -143,3 +144,23 @@ def test_bad_worlds_for_a_hint_is_a_400_naming_what_is_accepted(client):
     state = client.post("/api/moon/play", json={"seat": "0", "seed": "9"}).json()
     r = client.get(f"/api/play/{state['id']}/hint?worlds=1")
     assert r.status_code == 400 and "2 to 4,096" in r.json()["error"]
+
+
+def test_the_replay_pages_review_of_the_played_hand_gives_the_hints_numbers(client):
+    """The Replay page's "Review this hand" posts the record, the seats and the worlds and no seed
+    (replay.js): the route's default seed is the hint's, so its job's numbers are the hint's."""
+    record, hints = play_with_hints(client, "shoot-the-moon", {"players": "4", "seed": "8"}, first, {"play"})
+    n, hint, _ = hints["play"]
+    job = client.post("/api/review", json={"record": record, "seats": [0], "worlds": WORLDS})
+    assert job.status_code == 202, job.text
+    for _ in range(600):
+        status = client.get(f"/api/jobs/{job.json()['id']}").json()
+        if status["state"] != "running":
+            break
+        time.sleep(0.05)
+    assert status["state"] == "done", status
+    result = client.get(f"/api/jobs/{status['id']}/result?format=json").json()
+    rows = [r for r in result["tables"]["decisions"] if r["seat"] == 0]
+    step = sorted({r["step"] for r in rows})[n]
+    theirs = {r["option"]: (r["value"], r["value_low"], r["value_high"], r["verdict"]) for r in rows if r["step"] == step}
+    assert theirs == {r["move"]: (r["value"], r["low"], r["high"], r["verdict"]) for r in hint["rows"]}
