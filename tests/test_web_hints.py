@@ -162,5 +162,6 @@ def test_the_replay_pages_review_of_the_played_hand_gives_the_hints_numbers(clie
     result = client.get(f"/api/jobs/{status['id']}/result?format=json").json()
     rows = [r for r in result["tables"]["decisions"] if r["seat"] == 0]
     step = sorted({r["step"] for r in rows})[n]
-    theirs = {r["option"]: (r["value"], r["value_low"], r["value_high"], r["verdict"]) for r in rows if r["step"] == step}
+    theirs = {r["option"]: (r["value"], r["value_low"], r["value_high"], r["verdict"])
+              for r in rows if r["step"] == step}
     assert theirs == {r["move"]: (r["value"], r["low"], r["high"], r["verdict"]) for r in hint["rows"]}
