@@ -88,7 +88,9 @@ def chart_svg(result: Result) -> str:
         names = [label(result.meta.get("game"), m) for m in rows["metric"]]
         title = name
     else:
-        names = [" ".join(f"{k} {r[k]}" for k in keys) for _, r in rows.iterrows()]
+        # a row is named by the keys that tell the rows apart (a review's unit is the same in every row)
+        varying = [k for k in keys if rows[k].astype(str).nunique() > 1] or keys[:1]
+        names = [", ".join(f"{k} {r[k]}" for k in varying) for _, r in rows.iterrows()]
         title = f"{name}: {label(result.meta.get('game'), metric)}" + (f", the {CHART_ROWS} highest" if cut else "")
     rows = rows.reset_index(drop=True)
     kind = rows.iloc[0].get("kind", "mean")
@@ -109,7 +111,8 @@ def chart_svg(result: Result) -> str:
            f"<line x1='{x(0)}' y1='2' x2='{x(0)}' y2='{height - 18}' class='zero'/>"]
     for i, r in rows.iterrows():
         y = 4 + step * i
-        out.append(f"<text x='3%' y='{y + 12}' class='cl'>{e(names[i][:40])}</text>")
+        shown_name = names[i] if len(names[i]) <= 46 else names[i][:45] + "…"      # fits 390 px
+        out.append(f"<text x='3%' y='{y + 12}' class='cl'>{e(shown_name)}</text>")
         if pd.notna(r["ci_low"]) and pd.notna(r["ci_high"]):
             out.append(f"<line x1='{x(r['ci_low'])}' y1='{y + 24}' x2='{x(r['ci_high'])}' y2='{y + 24}' class='ci'/>")
         out.append(f"<circle cx='{x(r['estimate'])}' cy='{y + 24}' r='4.5' class='dot'><title>{e(names[i])}: "
