@@ -110,3 +110,20 @@ def test_a_replay_steps_forward_back_and_to_a_trick(server, browser, tmp_path): 
     assert held() == [7] * record["players"] and page.evaluate(NO_SIDEWAYS)
     shot(page, tmp_path, "replay-390")
     context.close()
+
+
+def test_a_second_hand_of_a_file_draws_its_table_when_picked(server, browser, tmp_path):  # noqa: F811
+    from tests.test_web_table import play_first_choices
+    path = tmp_path / "two.jsonl"
+    path.write_text("".join(json.dumps(play_first_choices("shoot-the-moon", "4", seed)[1]) + "\n" for seed in (5, 6)))
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(f"{server}/replay")
+    page.set_input_files("#file", str(path))
+    page.click("#upload button.go")
+    page.wait_for_selector("#replay-felt .seat")
+    page.select_option("#hand-pick", "1")                  # its tables come from the server now
+    page.wait_for_function("() => document.querySelectorAll('#replay-felt .seat svg.piece-svg').length === 20")
+    page.keyboard.press("End")
+    assert page.locator("#replay-felt .middle figure").count() == 4 and page.evaluate(NO_SIDEWAYS)
+    context.close()

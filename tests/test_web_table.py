@@ -58,8 +58,8 @@ def test_every_prompt_carries_the_table_and_the_faces_of_its_pieces(game, player
 def test_each_replay_step_carries_the_table_it_leaves(game, players):
     _, record = play_first_choices(game, players)
     (checked, entry, shown), = replayed([json.dumps(record)], "record")
-    steps = entry.page.steps(checked, shown)
-    tables = [steps[0]["before"]] + [s["table"] for s in steps]
+    steps, tables = entry.page.steps(checked, shown), entry.page.tables(checked)
+    assert len(tables) == len(steps) + 1                                  # the deal's, then each step's
     for t in tables:
         check_shape(t, int(players))
         assert [s["name"] for s in t["seats"]][0] == "you"                    # the person's seat, from the record
@@ -76,3 +76,27 @@ def test_each_replay_step_carries_the_table_it_leaves(game, players):
         assert all(s["chapter"] == f"trick {i // len(tables[0]['seats']) + 1}" for i, s in enumerate(plays))
         done = tables[-1]["middle"]
         assert len(done["pieces"]) == len(tables[0]["seats"]) and "the trick" in done["words"]
+
+
+def test_an_upload_carries_its_first_hands_tables_and_the_others_come_on_demand(tmp_path):
+    """A file of many hands stays small: the first hand's tables come with it, any other's from
+    POST /api/replay/tables, which checks the record again (a changed move is refused in one line)."""
+    from fastapi.testclient import TestClient
+
+    from moonshot.web.app import create_app
+    from moonshot.web.forms import Limits
+    client = TestClient(create_app(Limits(max_samples=2_000, default_samples=300), reports_dir=tmp_path,
+                                   hosts=("testserver",)))
+    records = [play_first_choices("shoot-the-moon", "4", seed)[1] for seed in (5, 6)]
+    text = "".join(json.dumps(r) + "\n" for r in records).encode()
+    r = client.post("/api/replay", files={"file": ("h.jsonl", text, "application/json")})
+    assert r.status_code == 200
+    first, second = r.json()["hands"]
+    assert len(first["tables"]) == len(first["steps"]) + 1 and first["faces"]
+    assert "tables" not in second and not any("table" in s for s in first["steps"] + second["steps"])
+    r = client.post("/api/replay/tables", json={"record": second["record"]})
+    assert r.status_code == 200 and len(r.json()["tables"]) == len(second["steps"]) + 1
+    assert r.json()["tables"][-1]["middle"]["pieces"][-1]["piece"] == records[1]["plays"][-1][1]
+    bad = dict(second["record"], plays=[[0, "R99"]] + second["record"]["plays"][1:])
+    r = client.post("/api/replay/tables", json={"record": bad})
+    assert r.status_code == 400 and r.json()["field"] == "record" and "\n" not in r.json()["error"]

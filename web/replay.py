@@ -17,7 +17,8 @@ QUICK_WORLDS = 8       # the page's "quick" review: a rough look in seconds
 
 
 def read(data: bytes, name: str) -> dict:
-    """The file's first MAX_HANDS hands, {hand_id, game, text (the replay), steps} each, and how many
+    """The file's first MAX_HANDS hands, {hand_id, game, text (the replay), steps} each (the first
+    also with its `tables` and `faces`: see `tables`), and how many
     hands it holds (`total`: its non-blank lines, one hand each), so the page can say what it left out."""
     try:
         text = data.decode("utf-8")
@@ -26,10 +27,9 @@ def read(data: bytes, name: str) -> dict:
     hands = []
     for record, entry, shown in replayed(text.splitlines(), name):      # checked as `moonshot replay` does
         specs = record.get("strategies") if isinstance(record.get("strategies"), list) else []
-        steps = entry.page.steps(record, shown)
-        names = [p for s in steps for t in (s.get("before"), s.get("table")) for p in pieces_in(t)]
         hands.append({"hand_id": record.get("hand_id"), "game": entry.name, "text": shown,
-                      "steps": steps, "faces": faces(entry.name, names),     # each piece's drawing, once a hand
+                      "steps": entry.page.steps(record, shown),
+                      **(drawn(entry, record) if not hands else {}),      # the first hand's tables; others' on demand
                       # what the page's review sends back (POST /api/review checks it again) and offers
                       "record": record, "review": entry.review is not None, "players": record.get("players", len(specs)),
                       "people": [s for s, spec in enumerate(specs) if spec == PERSON]})
@@ -38,6 +38,24 @@ def read(data: bytes, name: str) -> dict:
     if not hands:
         raise BadInput(f"{name}: no hands; accepted: a JSON-lines file written by --history")
     return {"hands": hands, "total": sum(1 for line in text.splitlines() if line.strip())}
+
+
+def drawn(entry, record: dict) -> dict:
+    """The table at the deal and after each step of a hand, by the game's page (none where it draws
+    no table), and the faces of every piece on them."""
+    make = getattr(entry.page, "tables", None)
+    shown = make(record) if make else []
+    return {"tables": shown, "faces": faces(entry.name, [p for t in shown for p in pieces_in(t)])}
+
+
+def tables(record) -> dict:
+    """One hand's tables and faces (POST /api/replay/tables: the Replay page asks when a hand other
+    than the file's first is picked, so an upload of many hands stays small), its record checked
+    again as for an upload: the page's copy is input like any other."""
+    if not isinstance(record, dict):
+        raise BadInput("record is not a hand; accepted: one hand's record as the Replay page read it")
+    (checked, entry, _), = replayed([json.dumps(record)], "record")
+    return drawn(entry, checked)
 
 
 def review(record, seats: list[int], worlds: int | None, seed: int, jobs: int, progress):

@@ -73,28 +73,28 @@ def face(name: str) -> dict:
 
 
 def steps(record: dict, shown: str) -> list[dict]:
-    """The event lines of the replay, each with the table it leaves (every hand face up; the first
-    also carries the deal's as `before`): the record played again through the reference engine,
-    which `moonshot replay` has already checked it against."""
+    """The event lines of the replay, each with its turn as its chapter."""
+    lines = [line.strip() for line in shown.splitlines() if line.startswith("  turn ")]
+    return [{"text": text, "chapter": " ".join(text.split()[:2])} for text in lines]
+
+
+def tables(record: dict) -> list[dict]:
+    """The table at the deal and after each event (every hand face up), for the Replay page: the
+    record played again through the reference engine, which `moonshot replay` has checked it against."""
     from moonshot.simulator.hit_the_deck.history import profile_from_entry
     from moonshot.simulator.hit_the_deck.rules import parse_rules, rule_args
-    lines = [line.strip() for line in shown.splitlines() if line.startswith("  turn ")]
     P, you = record["players"], common.person_seat(record)
-    tables: list[dict] = []
     box: list[ref.Hand] = []
     chance = ref.RecordedChance(record["events"])
     h = ref.Hand(record["dealer"], [[deck.parse_card(c) for c in x] for x in record["hands"]],
                  [deck.parse_card(c) for c in record["draw_pile"]], parse_rules(rule_args(record["rules"]), P),
                  tuple(profile_from_entry(e) for e in record["reaction"]), chance.choose, chance,
-                 on_event=lambda i, ev: tables.append(table(box[0], you, shown=True)))
+                 on_event=lambda i, ev: out.append(table(box[0], you, shown=True)))
     box.append(h)
-    before = table(h, you, shown=True, words="the deal")
+    out = [table(h, you, shown=True, words="the deal")]
     h.play()
-    out = [{"text": text, "table": t, "chapter": text.split()[0] + " " + text.split()[1]} for text, t in zip(lines, tables)]
-    if out:
-        out[0]["before"] = before
-        out[-1]["table"] = table(h, you, shown=True, words=f"{'blocked: nobody went out' if h.went_out is None else _who(h.went_out, you) + ' went out'}",
-                                 tally=[f"{x} penalty points" for x in h.score])
+    out[-1] = table(h, you, shown=True, words="blocked: nobody went out" if h.went_out is None else
+                    f"{_who(h.went_out, you)} went out", tally=[f"{x} penalty points" for x in h.score])
     return out
 
 

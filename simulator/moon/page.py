@@ -284,10 +284,19 @@ ADAPTER = MoonHand
 
 
 def steps(record: dict, shown: str) -> list[dict]:
-    """The hand's moves, one step each, with the table each leaves (every hand face up; the first
-    step also carries the deal's as `before`); every play carries the exact solver's value of each
-    legal move from the position before it: the bidder side's tricks under best play by all, with
-    every hand known (which the record holds)."""
+    """The hand's moves, one step each; every play carries the exact solver's value of each legal
+    move from the position before it: the bidder side's tricks under best play by all, with every
+    hand known (which the record holds)."""
+    return common.without_tables(_steps(record))
+
+
+def tables(record: dict) -> list[dict]:
+    """The table at the deal and after each step (every hand face up), for the Replay page."""
+    return common.tables_of(_steps(record))
+
+
+def _steps(record: dict) -> list[dict]:
+    """The steps, each with the table it leaves (the first also with the deal's as `before`)."""
     from moonshot.simulator.moon import solver as moon_solver
     from moonshot.simulator.moon.rules import parse_rules
     P = record["players"]

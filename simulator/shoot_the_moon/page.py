@@ -48,8 +48,17 @@ def face(name: str) -> dict:
 
 
 def steps(record: dict, shown: str) -> list[dict]:
-    """One step per card, with the table it leaves (every hand face up; the first step also carries
-    the deal's as `before`)."""
+    """One step per card."""
+    return common.without_tables(_steps(record))
+
+
+def tables(record: dict) -> list[dict]:
+    """The table at the deal and after each card (every hand face up), for the Replay page."""
+    return common.tables_of(_steps(record))
+
+
+def _steps(record: dict) -> list[dict]:
+    """The steps, each with the table it leaves (the first also with the deal's as `before`)."""
     P, you = record["players"], common.person_seat(record)
     held = [list(h) for h in record["hands"]]
     H, sides = len(held), list(record["sides"]) + [-1] * (len(held) - P)

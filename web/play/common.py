@@ -139,6 +139,16 @@ def person_seat(record: dict) -> int | None:
     return next((s for s, spec in enumerate(specs) if spec == PERSON), None)
 
 
+def without_tables(steps: list[dict]) -> list[dict]:
+    """Replay steps without their tables (a game's page gives those by its `tables`)."""
+    return [{k: v for k, v in s.items() if k not in ("table", "before")} for s in steps]
+
+
+def tables_of(steps: list[dict]) -> list[dict]:
+    """The deal's table and each step's, of steps that carry theirs."""
+    return [steps[0]["before"]] + [s["table"] for s in steps] if steps else []
+
+
 def pieces_in(shown: dict | None) -> list[str]:
     if not shown:
         return []

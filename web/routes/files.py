@@ -9,7 +9,7 @@ from fastapi.responses import HTMLResponse
 
 from moonshot.simulator.errors import BadInput
 from moonshot.web.forms import FieldError
-from moonshot.web.routes import Site, bad
+from moonshot.web.routes import Site, bad, body
 
 
 def add(app: FastAPI, site: Site) -> None:
@@ -35,6 +35,16 @@ def add(app: FastAPI, site: Site) -> None:
         except BadInput as exc:
             raise FieldError("file", str(exc)) from None
         return {"file": name, **read}
+
+    @app.post("/api/replay/tables")
+    async def replay_tables(request: Request):
+        """The table at each step of one hand the page holds (web/replay.tables)."""
+        from moonshot.web import replay
+        form = await body(request)
+        try:
+            return await asyncio.to_thread(replay.tables, form.get("record"))
+        except BadInput as exc:
+            raise FieldError("record", str(exc)) from None
 
     @app.get("/reports", response_class=HTMLResponse)
     def reports_page(request: Request):

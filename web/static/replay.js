@@ -54,6 +54,14 @@ function replayPage() {
       ...[...starts].map(([name, i]) => el("option", {value: i, "data-chapter": name}, name)),
       el("option", {value: hand.steps.length}, "the end"));
     draw();
+    if (!hand.tables) tablesOf(h);
+  }
+  // a hand's tables come with the upload for its first hand only (a file of many stays small): the others' on demand
+  async function tablesOf(at) {
+    const {status, body} = await postJSON("/api/replay/tables", {record: hands[at].record});
+    if (status !== 200) { $("#replay-felt").replaceChildren(el("p", {class: "error"}, body.error)); return; }
+    Object.assign(hands[at], body);
+    if (h === at) draw();
   }
   rv.addEventListener("submit", async ev => {
     ev.preventDefault();
@@ -84,7 +92,7 @@ function replayPage() {
     const hand = hands[h], steps = hand.steps;
     $("#text").textContent = hand.text;
     $("#where").textContent = `step ${k} of ${steps.length}`;
-    const shown = k ? steps[k - 1].table : steps.length && steps[0].before;
+    const shown = hand.tables && hand.tables[k];      // the table after k steps (the deal's first)
     if (shown) drawTable($("#replay-felt"), shown, hand.faces); else $("#replay-felt").replaceChildren();
     // the select follows the movie: the chapter of the next step (the deal before any, the end after all)
     const at = k >= steps.length ? String(steps.length) : k === 0 ? "0" : null;
