@@ -20,6 +20,7 @@ from moonshot.analysis.common import make_setup, whatif  # noqa: E402
 from moonshot.simulator.games import GAMES  # noqa: E402
 from moonshot.web.app import create_app  # noqa: E402
 from moonshot.web.forms import Limits, _choices  # noqa: E402
+from moonshot.web.render import result_html  # noqa: E402
 
 PAGES = ("explore", "play", "whatif")
 # the rules that change only how a game ends or goes on: what each changes in the engines (the
@@ -130,6 +131,9 @@ def test_counting_hands_the_what_if_says_only_whole_games_show_such_a_rule(flag,
     said = unescape(res.findings[0])
     assert said.startswith(f"{flag}={value} changed nothing measured here on any of these 300 hands")
     assert f"{flag} changes only how a game ends or goes on, which only whole games can show" in said
+    f = next(f for g in GAMES.values() for f in g.flags if f.name == flag)      # the change in words above it
+    shown = unescape(result_html(res))
+    assert f"Changed in the what-if: {f.help}: {f.words(value) or value} ({flag}={value}, {f.rules_id})." in shown
 
 
 def test_a_rule_hands_do_show_keeps_the_strategies_sentence():

@@ -12,6 +12,9 @@ from moonshot.analysis.result import Result
 from moonshot.analysis.words import plain, value
 from moonshot.reports.glossary import glossary_lines, in_words, label, strategy_lines
 from moonshot.reports.text import meta_line, notes_in_words, shown_tables
+from moonshot.simulator.errors import BadInput
+from moonshot.simulator.flags import as_text
+from moonshot.simulator.games import get
 
 CHART_ROWS = 24      # more rows than this make an unreadable chart on a phone
 
@@ -21,7 +24,7 @@ def result_html(result: Result) -> str:
     (reports.text: the same cells and words), with a chart and the glossary folded away."""
     game = result.meta.get("game")
     e = html.escape
-    parts = [f"<h2>{e(result.title)}</h2>"]
+    parts = [f"<h2>{e(result.title)}</h2>"] + [f"<p class='rules-words'>{e(x)}</p>" for x in rules_in_words(result.meta)]
     if result.findings:
         parts.append("<section class='findings'><h3>What it found</h3><ul>"
                      + "".join(f"<li>{e(in_words(game, f))}</li>" for f in result.findings) + "</ul></section>")
@@ -41,6 +44,27 @@ def result_html(result: Result) -> str:
                  + "<ul>" + "".join(f"<li>{e(w)}</li>" for w in glossary_lines(game, result.tables)) + "</ul>"
                  + f"<p class='meta'>{e(meta_line(result))}</p></details>")
     return "\n".join(parts)
+
+
+def rules_in_words(meta: dict) -> list[str]:
+    """The rules a result was run under (those not the default) and a what-if's changes, each in a
+    player's words: what the rule decides, the value in words, then flag=value and its RULES.md id."""
+    try:
+        flags = {f.name: f for f in get(meta.get("game") or "").flags}
+    except BadInput:
+        return []
+    prefix = next(iter(flags), ".").split(".", 1)[0] + "."
+    lines = []
+    for title, pairs in (("Rules at this table", [(k, as_text(v)) for k, v in (meta.get("rules_changed") or {}).items()]),
+                         ("Changed in the what-if", [a.partition("=")[::2] for a in meta.get("variant") or []])):
+        said = []
+        for name, text in pairs:
+            f = flags.get(name.strip()) or flags.get(prefix + name.strip())
+            if f is not None:
+                said.append(f"{f.help}: {f.words(text.strip()) or text.strip()} ({f.name}={text.strip()}, {f.rules_id})")
+        if said:
+            lines.append(f"{title}: " + "; ".join(said) + ".")
+    return lines
 
 
 def changes_first(shown: pd.DataFrame) -> pd.DataFrame:
