@@ -9,6 +9,7 @@ each arm builds fresh generators from the same chunk seeds (common random number
 """
 from __future__ import annotations
 
+import os
 import threading
 from contextlib import nullcontext
 from contextvars import ContextVar
@@ -27,7 +28,7 @@ from moonshot.simulator.flags import changed_flags, check_table, whole_games_onl
 from moonshot.simulator.games import GAMES, Game, get
 from moonshot.simulator.versions import behaviour, package_version
 from moonshot.simulator.runner import (CHUNK, Change, Share, Tally, chunk_rngs, chunk_seeds, chunk_sizes, difference,
-                                       generators, run_chunks)
+                                       generators)
 from moonshot.strategies.base import parse_seat_specs
 
 Progress = Callable[[int], None] | None
@@ -133,28 +134,63 @@ def run(task, args: tuple, total: int, seed: int, jobs: int, progress: Progress 
     Under ``--save-hands`` (simulator.store.hands_file) simulate's hands chunks also return one row
     per hand (the game hook's ``hand_rows`` plus the hand number), written chunk by chunk. The
     chunks keep their name in a run store either way (--save-hands changes no number)."""
-    from moonshot.simulator.eta import Clock
     from moonshot.simulator.store import hands_sink
-    progress = progress or SECTION_PROGRESS.get()
-    if chunk is None:
-        chunk = next((a.chunk() for a in args if isinstance(a, Setup)), CHUNK)
-    name = f"{task.__module__}.{task.__qualname__}"
     sink = hands_sink() if task is _hands_chunk else None
     if sink is not None:
         args = (*args[:-1], True)             # _hands_chunk's rows: keep one row per hand too
 
-    counted = _Counted(progress, chunk_sizes(total, chunk))
-
-    def on_chunk(part: Tally, size: int) -> None:
-        clock.chunk_done()
+    def kept(part: Tally) -> None:
         if on_records is not None and part.records:
             on_records(part.records)
         if sink is not None and part.rows is not None:
             sink.write(part.rows)
-        counted.chunk_done(size)
-    with Clock(total, chunk, jobs) as clock:       # says the run's time, if long
-        return run_chunks(task, args, total, seed, jobs, chunk=chunk, on_chunk=on_chunk, name=name,
-                          on_step=None if progress is None else counted.step)
+    return run_many([Call(task, args, total, chunk)], seed, jobs, progress, kept)[0]
+
+
+@dataclass(frozen=True)
+class Call:
+    """One chunked run of run_many: task(*args, seed, index, size) over `total` hands or games in
+    chunks of `chunk` (None: what the first Setup in `args` asks for, Setup.chunk)."""
+    task: Callable
+    args: tuple
+    total: int
+    chunk: int | None = None
+
+    @property
+    def size(self) -> int:
+        return self.chunk or next((a.chunk() for a in self.args if isinstance(a, Setup)), CHUNK)
+
+
+def run_many(calls: list[Call], seed: int, jobs: int, progress: Progress = None,
+             kept: Callable[[Tally], None] | None = None) -> list[Tally]:
+    """The tally of each call, as `run` gives it alone, with every call's chunks handed to the
+    --jobs workers (or a cluster) as one stream (runner.run_batch): independent runs of a verb (a
+    tournament's pairs, both lineups of a strong-play section) keep every worker busy to the end.
+    `progress(n)` hears the hands or games of every chunk as it plays (the sum of the calls'
+    totals in all); `kept(tally)` sees each chunk's tally before its records are dropped."""
+    from moonshot.simulator.eta import Clock
+    from moonshot.simulator.runner import Run, run_batch
+    progress = progress or SECTION_PROGRESS.get()
+    sizes = [chunk_sizes(c.total, c.size) for c in calls]
+    clock = Clock(sum(c.total for c in calls), calls[0].size, jobs, chunks=sum(map(len, sizes)))
+    runs = []
+    for c, chunks in zip(calls, sizes):
+        counted = _Counted(progress, chunks)
+
+        def on_chunk(part: Tally, size: int, counted=counted) -> None:
+            clock.chunk_done()
+            if kept is not None:
+                kept(part)
+            counted.chunk_done(size)
+        runs.append(Run(c.task, tuple(c.args), c.total, seed, c.size, on_chunk,
+                        f"{c.task.__module__}.{c.task.__qualname__}", None if progress is None else counted.step))
+    with clock:       # says the run's time, if long
+        return run_batch(runs, jobs)
+
+
+def workers(jobs: int) -> int:
+    """How many chunks --jobs runs at a time (-1: every core)."""
+    return (os.cpu_count() or 1) if jobs < 0 else max(1, jobs)
 
 
 class _Counted:
@@ -314,7 +350,7 @@ def _match_chunk(setup: Setup, spec_a: str, spec_b: str, games: bool, seed: int,
     outs, unfinished, traces = [], [], []
     for k, lineup in enumerate(lineups):
         if games:
-            with _lineup_of(k, len(lineups)):
+            with lineup_of(k, len(lineups)):
                 g = hooks.play_games(setup, lineup, generators(seeds), size)
             outs.append({"win": hooks.wins(setup, g)})
             unfinished.append(hooks.unfinished(g))
@@ -335,7 +371,7 @@ def _match_chunk(setup: Setup, spec_a: str, spec_b: str, games: bool, seed: int,
     return tally
 
 
-def _lineup_of(k: int, lineups: int):
+def lineup_of(k: int, lineups: int):
     """While lineup (or arm) k of a match (what-if) chunk plays its games, the games it reports ended (stopping.games_done)
     count as that share of the chunk: the bar moves through every lineup instead of filling up
     with the first one's games."""
@@ -359,15 +395,25 @@ def outcomes_differ(traces: list[list[np.ndarray]]) -> np.ndarray:
 def match(setup: Setup, spec_a: str, spec_b: str, hands: int | None, games: int | None, seed: int,
           jobs: int = 1, progress: Progress = None) -> Result:
     """Strategy A against B on the same deals: A takes each side's seats in turn against B."""
+    call = match_call(setup, spec_a, spec_b, hands, games)
+    return match_result(setup, spec_a, spec_b, hands, games, seed, run_many([call], seed, jobs, progress)[0])
+
+
+def match_call(setup: Setup, spec_a: str, spec_b: str, hands: int | None, games: int | None) -> Call:
+    """A match's chunked run (checked), for run_many; match_result reads its tally."""
     setup.validate()
     setup.strategy(spec_a), setup.strategy(spec_b)
     if spec_a.strip() == spec_b.strip():
         raise BadInput(f"strategy A and B are both {spec_a!r}: a strategy against itself differs by exactly 0; "
                        f"accepted: two different strategies")
+    return Call(_match_chunk, (setup, spec_a, spec_b, bool(games)), games or hands, setup.chunk((spec_a, spec_b)))
+
+
+def match_result(setup: Setup, spec_a: str, spec_b: str, hands: int | None, games: int | None, seed: int,
+                 t: Tally) -> Result:
+    """The match's estimates, findings and notes from its tally `t`."""
     hooks = setup.hooks
     n = games or hands
-    t = run(_match_chunk, (setup, spec_a, spec_b, bool(games)), n, seed, jobs, progress,
-            chunk=setup.chunk((spec_a, spec_b)))
     names = ["win"] if games else hooks.side_outcome_names
     metrics = [f"{x}_{name}" for name in names for x in "abd"]
     if games:
@@ -537,7 +583,7 @@ def _whatif_chunk(setup: Setup, variant: tuple[str, ...], games: bool, seed: int
     values = []
     for k, arm in enumerate((setup, replace(setup, rule_args=variant))):
         if games:
-            with _lineup_of(k, 2):
+            with lineup_of(k, 2):
                 values.append(game_values(arm, hooks.play_games(arm, arm.seats.strategies, generators(seeds), size)))
         else:
             values.append(hooks.seat_outcomes(arm, hooks.play(arm, arm.seats.strategies, generators(seeds), size)))

@@ -11,7 +11,8 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from moonshot.analysis.common import Analysis, Hooks, Progress, Setup, one_row, run, unfinished_said
+from moonshot.analysis.common import (Analysis, Call, Hooks, Progress, Setup, lineup_of, one_row, run, run_many,
+                                      unfinished_said)
 from moonshot.analysis.result import Result
 from moonshot.analysis.strong_play import MIN_N, lineups
 from moonshot.analysis.words import effects, say, stands_out
@@ -205,20 +206,21 @@ def _card_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
     dealer = deal_rng.integers(0, table.players, size).astype(np.int8)
     swap_rng = np.random.default_rng(stream_seed(seed, index, setup.entry.streams))   # the stream after the engine's
 
-    def outcome(h, d):
+    def outcome(h, d, arm: int):
         _, play_rng, chance_rng = generators(seeds)
-        g = engine.play_games(table, size, strategies, np.random.default_rng(seeds[0]), play_rng, chance_rng,
-                         first_hands=h, first_draw=d, dealer0=dealer)
+        with lineup_of(arm, 1 + len(CARD_KINDS)):         # the games of arm k count as that share of the chunk
+            g = engine.play_games(table, size, strategies, np.random.default_rng(seeds[0]), play_rng, chance_rng,
+                                  first_hands=h, first_draw=d, dealer0=dealer)
         m = seat_metrics(g.first_hand)
         return {"p_out": m["p_out"][:, 0], "penalty": m["penalty"][:, 0], "win": g.winners[:, 0],
                 "unfinished": ~g.winners.any(axis=1)}
 
-    base = outcome(hands, draw)
+    base = outcome(hands, draw, 0)
     unfinished = base["unfinished"].copy()             # in any arm: as dealt or with any card swapped in
     tally = Tally()
-    for label, kinds in CARD_KINDS.items():
+    for arm, (label, kinds) in enumerate(CARD_KINDS.items(), 1):
         h2, d2, ok = swap_in(hands, draw, 0, kinds, swap_rng)
-        treat = outcome(h2, d2)
+        treat = outcome(h2, d2, arm)
         unfinished |= treat["unfinished"]
         e = np.flatnonzero(ok)
         tally.add("paired", {"card": np.full(len(e), list(CARD_KINDS).index(label))},
@@ -227,12 +229,20 @@ def _card_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
     return tally
 
 
-def card_value(setups: list[Setup], games: int, seed: int, jobs: int = 1, progress: Progress = None) -> Result:
-    """For each card kind, the paired value of one more in seat 0's opening hand, by table size."""
-    parts, unfinished = [], []
+def card_value(setups: list[Setup], games: int, seed: int, jobs: int = 1, progress: Progress = None,
+               chunk: int | None = None) -> Result:
+    """For each card kind, the paired value of one more in seat 0's opening hand, by table size
+    (every table's chunks in one stream over the workers; `chunk` games each, Setup.chunk's by default)."""
     for s in setups:
         s.validate()
-        t = run(_card_chunk, (s,), games, seed, jobs, progress)
+    calls = [Call(_card_chunk, (s,), games, chunk) for s in setups]
+    return _card_values(setups, games, seed, run_many(calls, seed, jobs, progress))
+
+
+def _card_values(setups: list[Setup], games: int, seed: int, tallies: list[Tally]) -> Result:
+    """card_value's Result from each setup's tally."""
+    parts, unfinished = [], []
+    for s, t in zip(setups, tallies):
         unfinished.append(estimate(t.get("unfinished"), [], ["p_unfinished"]))
         p = estimate(t.get("paired"), ["card"], ["d_p_out", "d_penalty", "d_win", "d_unfinished"])
         p["card"] = [list(CARD_KINDS)[int(i)] for i in p["card"]]
@@ -262,6 +272,7 @@ def card_value(setups: list[Setup], games: int, seed: int, jobs: int = 1, progre
 # --------------------------------------------------------------------------------------------
 
 STRONG = "rollout"          # the search player (strategies/htd_search.py) at its default worlds per option
+SEARCH_CHUNK = 5            # paired games per chunk (each 11 games a lineup): a few seconds of rollout, so --jobs share them
 
 
 def strong_play(setup: Setup, games: int, seed: int, jobs: int = 1, strong: str = STRONG) -> Result:
@@ -269,8 +280,11 @@ def strong_play(setup: Setup, games: int, seed: int, jobs: int = 1, strong: str 
     the same deals and swaps (card_value at this table): table card_value, each lineup's rows and
     their difference (analysis.strong_play.versus)."""
     base = setup.seats.specs[0]
-    res = lineups(setup, strong, lambda s: card_value([s], games, seed, jobs).tables,
-                  {"card_value": ["card"]}, "Hit the Deck: strong play", setup.meta(games=games, seed=seed))
+    def measure(s: Setup):
+        return ([Call(_card_chunk, (s,), games, SEARCH_CHUNK)],
+                lambda tallies: _card_values([s], games, seed, tallies).tables)
+    res = lineups(setup, strong, measure, {"card_value": ["card"]}, "Hit the Deck: strong play",
+                  setup.meta(games=games, seed=seed), seed, jobs)
     res.findings += _strong_findings(res.tables["card_value"], strong, base)
     player = setup.strategy(strong)
     res.notes += [

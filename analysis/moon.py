@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from moonshot.analysis.common import Analysis, Hooks, Progress, Setup, match, one_row, run, unfinished_words
+from moonshot.analysis.common import Analysis, Call, Hooks, Progress, Setup, match, one_row, run, unfinished_words
 from moonshot.analysis.result import Result, pick
 from moonshot.analysis.strong_play import MIN_N, lineups
 from moonshot.analysis.words import change, effects, say, standing, stands_out, value
@@ -394,11 +394,15 @@ STRONG = "pimc"          # the search player (strategies/moon_search.py) at its 
 SEARCH_CHUNK = 250       # hands per chunk: about 13 s of pimc on a core, so --jobs share a strong-play run
 
 
-def bid_tables(setup: Setup, hands: int, seed: int, jobs: int = 1, chunk: int = SEARCH_CHUNK) -> dict[str, pd.DataFrame]:
+def bid_tables(setup: Setup, hands: int, chunk: int = SEARCH_CHUNK):
     """P(make) and the bidder side's points of setup's lineup by bid (and over every bid: "all") and
     by trump tiles held (number-suit contracts, every bid), from bid-success's chunks in pieces of
-    `chunk` hands (the same seed and chunks give every lineup the same deals)."""
-    t = run(_bid_success_chunk, (setup,), hands, seed, jobs, chunk=chunk)
+    `chunk` hands (the same seed and chunks give every lineup the same deals): its run, and the
+    reading of its tally (analysis.strong_play.Measure)."""
+    return [Call(_bid_success_chunk, (setup,), hands, chunk)], lambda tallies: _bid_tables(tallies[0])
+
+
+def _bid_tables(t: Tally) -> dict[str, pd.DataFrame]:
     bids = t.get("by_bid").astype({"bid": str})
     bids = pd.concat([bids, bids.drop(columns="bid").sum().to_frame().T.assign(bid="all")], ignore_index=True)
     cls = t.get("by_class")
@@ -412,9 +416,9 @@ def strong_play(setup: Setup, hands: int, seed: int, jobs: int = 1, strong: str 
     """Bid success with `strong` in every seat beside setup's lineup on the same deals: tables by_bid
     and by_trump_tiles, each lineup's rows and their difference (analysis.strong_play.versus)."""
     base = setup.seats.specs[0]
-    res = lineups(setup, strong, lambda s: bid_tables(s, hands, seed, jobs),
+    res = lineups(setup, strong, lambda s: bid_tables(s, hands),
                   {"by_bid": ["bid"], "by_trump_tiles": ["trump_tiles"]}, "Moon: strong play",
-                  setup.meta(hands=hands, seed=seed))
+                  setup.meta(hands=hands, seed=seed), seed, jobs)
     res.findings += _strong_findings(res.tables["by_bid"], strong, base, hands)
     res.notes += [
         f"Every seat plays {strong} (it deals the hidden tiles {setup.strategy(strong).worlds} ways consistent "

@@ -13,15 +13,14 @@ The defaults are played once per chunk and paired with every change.
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, replace
 from itertools import combinations
 
 import numpy as np
 import pandas as pd
 
-from moonshot.analysis.common import (GAME_WORDS, Progress, Setup, game_values, one_row, outcomes_differ,
-                                      paired, run, variant_rules)
+from moonshot.analysis.common import (GAME_WORDS, Call, Progress, Setup, game_values, one_row, outcomes_differ,
+                                      paired, run_many, variant_rules, workers)
 from moonshot.analysis.result import Result
 from moonshot.analysis.stats import Z, estimate
 from moonshot.analysis.words import CORRECTION, clear_of_zero, effects, say, shift, widen, widened
@@ -123,6 +122,21 @@ def _arms(setup: Setup, arms: tuple[tuple[str, ...], ...]) -> list[Setup]:
     return [setup] + [replace(setup, rule_args=setup.rule_args + args) for args in arms]
 
 
+def _played(setup: Setup, arms: tuple[tuple[str, ...], ...], pairs: tuple[tuple[int, int], ...]) -> list[tuple[int, Setup]]:
+    """The arms (index, Setup) that `pairs` compare: a chunk may take a group of the comparisons
+    (_groups); every arm replays the chunk's seeds, so an arm's games are the same in any group."""
+    every = _arms(setup, arms)
+    return [(a, every[a]) for a in sorted({a for pair in pairs for a in pair})]
+
+
+def _groups(pairs: tuple[tuple[int, int], ...], chunks: int, jobs: int) -> list[tuple[tuple[int, int], ...]]:
+    """`pairs` split so that `chunks` chunks of each group give every worker two tasks or more (a
+    report's lab is one chunk of games and one of hands): each group replays its base arms, which
+    costs a little more in all and changes no number (the same arms on the same seeds)."""
+    n = max(1, min(len(pairs), -(-2 * workers(jobs) // max(1, chunks))))
+    return [pairs[k::n] for k in range(n)]
+
+
 def _edge(arm: Setup, strong: str, weak: str, seeds, size: int) -> tuple[np.ndarray, list]:
     """One `strong` player (seat 0; its position is random, as the first player is) at a table of
     `weak` ones: per game its P(win) minus a weak side's average, and what to compare for 'never
@@ -161,7 +175,7 @@ def _game_measures(arm: Setup, strong: str, weak: str, seeds, size: int) -> tupl
 def _lab_games_chunk(setup: Setup, arms: tuple[tuple[str, ...], ...], pairs: tuple[tuple[int, int], ...],
                      strong: str, weak: str, seed: int, index: int, size: int) -> Tally:
     seeds = chunk_seeds(seed, index, setup.entry.streams)
-    played = [_game_measures(arm, strong, weak, seeds, size) for arm in _arms(setup, arms)]
+    played = {a: _game_measures(arm, strong, weak, seeds, size) for a, arm in _played(setup, arms, pairs)}
     tally = Tally()
     for v, b in pairs:
         (mv, pv, tv, sv), (mb, pb, tb, sb) = played[v], played[b]
@@ -178,9 +192,8 @@ def _lab_games_chunk(setup: Setup, arms: tuple[tuple[str, ...], ...], pairs: tup
 def _lab_hands_chunk(setup: Setup, arms: tuple[tuple[str, ...], ...], pairs: tuple[tuple[int, int], ...],
                      seed: int, index: int, size: int) -> Tally:
     seeds = chunk_seeds(seed, index, setup.entry.streams)
-    played = []
-    for arm in _arms(setup, arms):
-        played.append(arm.hooks.headline(arm, arm.hooks.play(arm, arm.seats.strategies, generators(seeds), size)))
+    played = {a: arm.hooks.headline(arm, arm.hooks.play(arm, arm.seats.strategies, generators(seeds), size))
+              for a, arm in _played(setup, arms, pairs)}
     tally = Tally()
     for v, b in pairs:
         tally.add(f"hands_{v}_{b}", one_row(size), paired(played[b], played[v]))
@@ -357,8 +370,7 @@ def trial_seconds(setup: Setup, games: int, hands: int, strong: str | None = Non
     setup.hooks.play(setup, setup.seats.strategies, generators(seeds), h)
     end = time.perf_counter()
     per_arm = (mid - start) * -(-games // g) + (end - mid) * -(-hands // h)
-    workers = (os.cpu_count() or 1) if jobs < 0 else jobs           # -1: every core
-    return per_arm * (len(arms) + 1) / max(1, min(workers, -(-games // g)))
+    return per_arm * (len(arms) + 1) / max(1, min(workers(jobs), -(-games // g)))
 
 
 def players(setup: Setup, strong: str | None, weak: str | None) -> tuple[str, str]:
@@ -397,9 +409,17 @@ def rules_lab(setup: Setup, games: int | None = None, hands: int | None = None, 
     strong, weak = players(setup, strong, weak)
     arms, skipped, pairs = plan(setup, sets)
     args = tuple(a.args for a in arms)
-    t_games = run(_lab_games_chunk, (setup, args, pairs, strong, weak), games, seed, jobs, progress,
-                  chunk=GAMES_CHUNK)
-    t_hands = run(_lab_hands_chunk, (setup, args, pairs), hands, seed, jobs, progress, chunk=HANDS_CHUNK)
+    # Games and hands, each comparison group's chunks, all in one stream over the workers
+    g_groups = _groups(pairs, -(-games // GAMES_CHUNK), jobs)
+    h_groups = _groups(pairs, -(-hands // HANDS_CHUNK), jobs)
+    tallies = run_many([Call(_lab_games_chunk, (setup, args, g, strong, weak), games, GAMES_CHUNK) for g in g_groups]
+                       + [Call(_lab_hands_chunk, (setup, args, h), hands, HANDS_CHUNK) for h in h_groups],
+                       seed, jobs, progress)
+    t_games, t_hands = Tally(), Tally()
+    for t in tallies[:len(g_groups)]:
+        t_games.merge(t)
+    for t in tallies[len(g_groups):]:
+        t_hands.merge(t)
     names = ([DEFAULTS] + [a.label for a in arms])
     labels = [((v, b), names[v] if b == 0 else f"{names[v]} vs {names[b]}") for v, b in pairs]
     table, fired, skill_fired = _estimates(setup, t_games, t_hands, labels)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from moonshot.analysis.common import Analysis, Hooks, Progress, Setup, one_row, run, unfinished_said
+from moonshot.analysis.common import Analysis, Call, Hooks, Progress, Setup, one_row, run, run_many, unfinished_said
 from moonshot.analysis.result import Result, pick
 from moonshot.analysis.strong_play import MIN_N, lineups
 from moonshot.analysis.words import change, say, shift, spans
@@ -249,8 +249,8 @@ def big_moon_value(setups: list[Setup], deals: int, seed: int, jobs: int = 1, pr
         if not 0 <= seat < s.players:
             raise BadInput(f"--seat {seat} does not exist at a {s.players}-player table; accepted: 0..{s.players - 1}")
     holding, paired = [], []
-    for s in setups:
-        t = run(_big_moon_chunk, (s, seat), deals, seed, jobs, progress)
+    tallies = run_many([Call(_big_moon_chunk, (s, seat), deals) for s in setups], seed, jobs, progress)
+    for s, t in zip(setups, tallies):
         h = estimate(t.get("by_holding"), ["big", "little"], ["chips", "p_odd", "p_shoot", "p_win", "p_unfinished"])
         holding.append(h.assign(table=s.label, players=s.players, partners=s.partners))
         p = _by_big_before(t, ["d_chips", "d_odd", "d_shoot", "d_win", "d_unfinished"])
@@ -301,20 +301,21 @@ SEARCH_CHUNK = 500       # deals per chunk: about 15 s of rollout games on a cor
 PAIRED = ["d_chips", "d_win"]
 
 
-def big_moon_paired(setup: Setup, deals: int, seed: int, jobs: int = 1, chunk: int = SEARCH_CHUNK,
-                    seat: int = 0) -> pd.DataFrame:
+def big_moon_paired(setup: Setup, deals: int, chunk: int = SEARCH_CHUNK, seat: int = 0):
     """big-moon-value's paired value of a Big Moon swapped into `seat`'s hand for setup's lineup (chips
     that round and P(win)), by Big Moons held before (and "any"), from its chunks in pieces of `chunk`
-    deals (the same seed and chunks give every lineup the same deals, swaps and later deals)."""
-    return _by_big_before(run(_big_moon_chunk, (setup, seat), deals, seed, jobs, chunk=chunk), PAIRED)
+    deals (the same seed and chunks give every lineup the same deals, swaps and later deals): its
+    run, and the reading of its tally as table paired_value (analysis.strong_play.Measure)."""
+    return ([Call(_big_moon_chunk, (setup, seat), deals, chunk)],
+            lambda tallies: {"paired_value": _by_big_before(tallies[0], PAIRED)})
 
 
 def strong_play(setup: Setup, deals: int, seed: int, jobs: int = 1, strong: str = STRONG) -> Result:
     """What a Big Moon is worth with `strong` in every seat beside setup's lineup, same deals: table
     paired_value, each lineup's rows and their difference (analysis.strong_play.versus)."""
     base = setup.seats.specs[0]
-    res = lineups(setup, strong, lambda s: {"paired_value": big_moon_paired(s, deals, seed, jobs)},
-                  {"paired_value": ["big_before"]}, "Shoot the Moon: strong play", setup.meta(deals=deals, seed=seed))
+    res = lineups(setup, strong, lambda s: big_moon_paired(s, deals), {"paired_value": ["big_before"]},
+                  "Shoot the Moon: strong play", setup.meta(deals=deals, seed=seed), seed, jobs)
     res.findings += _strong_findings(res.tables["paired_value"], strong, base, deals)
     res.notes += [
         f"Whole games at {setup.label}, every seat playing {strong} (for each legal card it deals the unseen cards "

@@ -14,11 +14,14 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from moonshot.analysis.common import Setup
+from moonshot.analysis.common import Call, Setup, run_many
+from moonshot.simulator.runner import Tally
 from moonshot.analysis.result import Result
 from moonshot.analysis.words import PERCENT_KINDS
 
 MIN_N = 30          # a row gets a difference when both lineups have this many (contracts, deals, games) in it
+# A lineup's measure: its chunked runs, and how its tables are read from their tallies (in that order)
+Measure = Callable[[Setup], tuple[list[Call], Callable[[list[Tally]], dict[str, pd.DataFrame]]]]
 
 
 def difference(first: pd.DataFrame, second: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -54,16 +57,19 @@ def in_every_seat(setup: Setup, strong: str) -> Setup:
     return replace(setup, strategy_specs=(strong,)).validate()
 
 
-def lineups(setup: Setup, strong: str, measure: Callable[[Setup], dict[str, pd.DataFrame]],
-            keys: dict[str, list[str]], title: str, meta: dict, min_n: int = MIN_N) -> Result:
+def lineups(setup: Setup, strong: str, measure: Measure, keys: dict[str, list[str]], title: str, meta: dict,
+            seed: int, jobs: int, min_n: int = MIN_N) -> Result:
     """`measure`'s tables with `strong` in every seat beside setup's own lineup (the search player
     first, then the default, each from the same seed and chunks): a Result holding, for each table
-    named in `keys` (its key columns), the `versus` table of the two. The caller words it."""
-    strong_tables = measure(in_every_seat(setup, strong))
-    base_tables = measure(setup)
+    named in `keys` (its key columns), the `versus` table of the two. Both lineups' chunks go to the
+    workers as one stream (analysis.common.run_many), so the fast lineup's chunks fill the time the
+    search player's last ones leave. The caller words it."""
+    plans = [measure(in_every_seat(setup, strong)), measure(setup)]
+    tallies = run_many([c for calls, _ in plans for c in calls], seed, jobs)
+    (strong_calls, read_strong), (_, read_base) = plans
+    strong_tables, base_tables = read_strong(tallies[:len(strong_calls)]), read_base(tallies[len(strong_calls):])
     res = Result(title, meta)
     base = setup.seats.specs[0]
     for name, key in keys.items():
         res.tables[name] = versus(strong, strong_tables[name], base, base_tables[name], key, min_n)
     return res
-

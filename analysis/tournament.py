@@ -23,12 +23,11 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from moonshot.analysis.common import Progress, Setup, match
+from moonshot.analysis.common import Progress, Setup, match_call, match_result, run_many
 from moonshot.analysis.result import Result
 from moonshot.analysis.words import say, stands_out
 from moonshot.analysis.stats import Z
 from moonshot.simulator.errors import BadInput
-from moonshot.simulator.eta import Parts
 
 ELO = 400 / np.log(10)
 PRIOR = 0.5          # a win and a loss of this weight added to every pair
@@ -143,12 +142,11 @@ def tournament(setup: Setup, specs, games: int, seed: int, jobs: int = 1, progre
     K = len(specs)
     S = setup.table.n_sides
     rows, a_win, same = [], {}, []
-    with Parts(K * (K - 1) // 2, "pairs") as clock:        # says the tournament's time, if long
-        results = []
-        for i, j in combinations(range(K), 2):
-            results.append(((i, j), match(setup, specs[i], specs[j], hands=None, games=games, seed=seed, jobs=jobs,
-                                          progress=progress)))
-            clock.part_done()
+    pairs = list(combinations(range(K), 2))
+    # Every pair's chunks in one stream over the workers (a pair alone may be a single chunk of a search player)
+    calls = [match_call(setup, specs[i], specs[j], None, games) for i, j in pairs]
+    tallies = run_many(calls, seed, jobs, progress)
+    results = [((i, j), match_result(setup, specs[i], specs[j], None, games, seed, t)) for (i, j), t in zip(pairs, tallies)]
     for (i, j), res in results:
         table = res.tables["match"].set_index("metric")
         for metric in PAIR_METRICS:

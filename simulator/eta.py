@@ -8,7 +8,6 @@ import os
 import sys
 import threading
 import time
-from contextvars import ContextVar
 
 SAY_TIME_OVER = 180.0            # seconds: a run estimated longer says so after its first chunk
 SAY_SIZE_OVER = 1_000_000_000    # bytes: a --history estimated bigger says so before its first lines
@@ -33,15 +32,12 @@ def size(n_bytes: float) -> str:
     return f"{n_bytes / 1e9:,.1f} GB" if n_bytes >= 1e9 else f"{n_bytes / 1e6:,.0f} MB"
 
 
-_in_parts: ContextVar[bool] = ContextVar("eta_in_parts", default=False)   # inside a Parts (see there)
-
-
 def note(text: str) -> None:
     print(f"moonshot: note: {text}", file=sys.stderr, flush=True)
 
 
 class _Watched:
-    """What Clock and Parts share: started now, a watch that calls still_running() once
+    """What a Clock is: started now, a watch that calls still_running() once
     SAY_TIME_OVER has passed, running while the object is used as a context manager."""
 
     def _watch(self) -> None:
@@ -67,21 +63,21 @@ class Clock(_Watched):
     timed before the run's time is said, once, if it is over SAY_TIME_OVER. A run of two rounds has
     no such round: the first chunk's time stands for both. A first chunk still running after
     SAY_TIME_OVER says the least the run will take. (A cluster may run more at a time than --jobs:
-    then the run takes less.) Used as a context manager, which stops that watch when the run ends."""
+    then the run takes less.) Used as a context manager, which stops that watch when the run ends.
+    `chunks` counts them when they are not all of one size (several runs in one batch)."""
 
-    def __init__(self, total: int, chunk: int, jobs: int):
+    def __init__(self, total: int, chunk: int, jobs: int, chunks: int | None = None):
         self.total = total
-        self.chunks = max(1, math.ceil(total / chunk))
+        self.chunks = max(1, chunks if chunks is not None else math.ceil(total / chunk))
         self.parallel = max(1, min(self.chunks, (os.cpu_count() or 1) if jobs == -1 else jobs))
         self.rounds = math.ceil(self.chunks / self.parallel)
         self._watch()
         self.first_done = None
         self.said = False                       # the estimate, said once
-        self.quiet = _in_parts.get()            # a part of a bigger run (read here: the watch is another thread)
 
     def still_running(self) -> None:
         """SAY_TIME_OVER has passed and the first chunk is not done: at least that long per round."""
-        if self.done == 0 and not self.quiet:
+        if self.done == 0:
             took = now() - self.start
             note(f"this run will take at least {duration(took * self.rounds)} in all: its first chunk is still running "
                  f"after {duration(took)} ({self._chunks()})")
@@ -98,7 +94,7 @@ class Clock(_Watched):
             self._say(t - self.start + (t - self.first_done) * (self.rounds - 2))
 
     def _say(self, estimate: float) -> None:
-        if estimate > SAY_TIME_OVER and not self.said and not self.quiet:
+        if estimate > SAY_TIME_OVER and not self.said:
             self.said = True
             note(f"this run will take about {duration(estimate)} in all ({self._chunks()}; timed on the first "
                  f"{self.done})")
@@ -106,41 +102,6 @@ class Clock(_Watched):
     def _chunks(self) -> str:
         # the run's total in its chunks ("3,000 in 12 chunks"), not "12 chunks of 3,000"
         return f"{self.total:,} in {self.chunks:,} chunk{'s' * (self.chunks > 1)}, {self.parallel} at a time"
-
-
-class Parts(_Watched):
-    """A run made of `parts` like runs one after another (a tournament's pairs), each with its own
-    Clock: their notes would each speak of one part as if it were the run, so inside a Parts they say
-    nothing, and the Parts says the whole run's time once: after its first part (that part's time
-    for each), or, if the first part is still running after SAY_TIME_OVER, the least it will take.
-    Used as a context manager; `part_done()` after each part."""
-
-    def __init__(self, parts: int, what: str):
-        self.parts, self.what = parts, what
-        self._watch()
-
-    def __enter__(self) -> "Parts":
-        self.token = _in_parts.set(True)
-        return super().__enter__()
-
-    def __exit__(self, *exc) -> None:
-        super().__exit__()
-        _in_parts.reset(self.token)
-
-    def still_running(self) -> None:
-        if self.done == 0 and self.parts > 1:
-            took = now() - self.start
-            note(f"this run will take at least {duration(took * self.parts)} in all: the first of its {self.parts} "
-                 f"{self.what} is still running after {duration(took)}")
-
-    def part_done(self) -> None:
-        self.watch.cancel()
-        self.done += 1
-        if self.done == 1 and self.parts > 1:
-            estimate = (now() - self.start) * self.parts
-            if estimate > SAY_TIME_OVER:
-                note(f"this run will take about {duration(estimate)} in all ({self.parts} {self.what}; timed on the "
-                     "first)")
 
 
 def say_history_size(path, lines: list[str], total: int) -> None:

@@ -271,28 +271,56 @@ def run_chunks(task: Callable[..., Tally], args: Sequence[Any], total: int, seed
     records or rows) and only the others are played; each played chunk is stored before on_chunk
     sees it. Stored and played tallies merge in the same chunk order, so the numbers are the same.
     """
-    sizes = chunk_sizes(total, chunk)
-    part = store.begin_part(name or f"{task.__module__}.{task.__qualname__}", total, seed, chunk, len(sizes))
-    stored = part.done() if part is not None else set()
-    todo = [(i, size) for i, size in enumerate(sizes) if i not in stored]
-    played = _results(task, args, todo, seed, jobs, on_step)
-    merged = Tally()
+    return run_batch([Run(task, tuple(args), total, seed, chunk, on_chunk, name, on_step)], jobs)[0]
+
+
+@dataclass(frozen=True)
+class Run:
+    """One chunked run of a batch (run_batch), with run_chunks' arguments."""
+    task: Callable[..., Tally]
+    args: tuple
+    total: int
+    seed: int
+    chunk: int = CHUNK
+    on_chunk: Callable[[Tally, int], None] | None = None
+    name: str | None = None
+    on_step: Callable[[int, int, int], None] | None = None
+
+
+def run_batch(runs: Sequence[Run], jobs: int = 1) -> list[Tally]:
+    """Each run's merged tally, as run_chunks gives it alone, but with the chunks of all of them
+    handed to the workers as one stream: a worker that finishes one run's last chunk takes the next
+    run's first instead of waiting for the slowest chunk of the run (a tournament's pairs, the two
+    lineups of a strong-play section, the tables of a card-value run). A chunk's numbers depend on
+    its run's seed and its own index only, so the batch changes none of them."""
+    plans = []
+    for r in runs:
+        sizes = chunk_sizes(r.total, r.chunk)
+        part = store.begin_part(r.name or f"{r.task.__module__}.{r.task.__qualname__}", r.total, r.seed, r.chunk,
+                                len(sizes))
+        plans.append((r, sizes, part, part.done() if part is not None else set()))
+    todo = [(r, i, size) for r, sizes, _, stored in plans for i, size in enumerate(sizes) if i not in stored]
+    played = _results(todo, jobs)
+    out = []
     try:
-        for i, size in enumerate(sizes):
-            stopping.check()
-            if i in stored:
-                piece = part.load(i, Tally.from_arrow)
-            else:
-                piece = next(played)
-                if part is not None:
-                    part.save(i, piece.to_arrow())
-            if on_chunk is not None:
-                on_chunk(piece, size)
-            piece.records, piece.rows = [], None
-            merged.merge(piece)
+        for r, sizes, part, stored in plans:
+            merged = Tally()
+            for i, size in enumerate(sizes):
+                stopping.check()
+                if i in stored:
+                    piece = part.load(i, Tally.from_arrow)
+                else:
+                    piece = next(played)
+                    if part is not None:
+                        part.save(i, piece.to_arrow())
+                if r.on_chunk is not None:
+                    r.on_chunk(piece, size)
+                piece.records, piece.rows = [], None
+                merged.merge(piece)
+            out.append(merged)
     finally:
         played.close()               # joblib stops handing out chunks; a step reader stops reading
-    return merged
+    return out
 
 
 def backend_configured() -> bool:
@@ -312,37 +340,44 @@ def _takes_progress(task) -> bool:
         return False
 
 
-def _results(task, args, chunks: list[tuple[int, int]], seed, jobs,
-             on_step: Callable[[int, int, int], None] | None = None) -> Iterator[Tally]:
-    """The tallies of `chunks` ((index, size) pairs), in that order."""
+def _results(chunks: list[tuple[Run, int, int]], jobs: int) -> Iterator[Tally]:
+    """The tallies of `chunks` ((run, index, size)), in that order."""
     if not chunks:
         return
     configured = backend_configured()
-    takes = on_step is not None and _takes_progress(task)
+    takes = {id(r): r.on_step is not None and _takes_progress(r.task) for r, _, _ in chunks}
     if (jobs == 1 or len(chunks) == 1) and not configured:
-        for i, size in chunks:        # nothing to gain from joblib: run in this process
+        for r, i, size in chunks:        # nothing to gain from joblib: run in this process
             stopping.check()
-            hear = None if on_step is None else (lambda done, of, i=i: on_step(i, done, of))
+            hear = None if r.on_step is None else (lambda done, of, r=r, i=i: r.on_step(i, done, of))
             with stopping.watching(steps=hear):
-                piece = task(*args, seed, i, size, **({"progress": hear} if takes else {}))
+                piece = r.task(*r.args, r.seed, i, size, **({"progress": hear} if takes[id(r)] else {}))
             yield piece
         return
     from joblib import Parallel, delayed
     # A configured backend with --jobs 1 keeps its own worker count (joblib would run n_jobs=1 inline).
     n_jobs = None if jobs == 1 else jobs
     parallel = Parallel(n_jobs=n_jobs, return_as="generator", pre_dispatch="2*n_jobs", batch_size=1)
+    # A worker's step line names the chunk by its place k in `chunks`; each goes to its own run's on_step.
+    heard = [(r.on_step, i) for r, i, _ in chunks]
+
+    def on_step(k: int, done: int, of: int) -> None:
+        hear, i = heard[k]
+        if hear is not None:
+            hear(i, done, of)
     # A configured backend (a cluster) may run chunks on other machines: no step reports or stop file there.
-    steps = _Steps(on_step) if on_step is not None and not configured else None
+    any_steps = any(r.on_step is not None for r, _, _ in chunks)
+    steps = _Steps(on_step) if any_steps and not configured else None
     watch = stopping.current()
     flag = _StopFlag(watch.stop) if watch is not None and watch.stop is not None and not configured else None
 
-    def call(i: int, size: int):
-        writer = None if steps is None else _StepWriter(steps.path, i)
-        step = {"progress": writer} if takes and writer is not None else {}
+    def call(k: int, r: Run, i: int, size: int):
+        writer = None if steps is None or r.on_step is None else _StepWriter(steps.path, k)
+        step = {"progress": writer} if takes[id(r)] and writer is not None else {}
         if flag is None and writer is None:
-            return delayed(task)(*args, seed, i, size, **step)
-        return delayed(_Watched(task, None if flag is None else flag.path, writer))(*args, seed, i, size, **step)
-    calls = (call(i, size) for i, size in chunks)
+            return delayed(r.task)(*r.args, r.seed, i, size, **step)
+        return delayed(_Watched(r.task, None if flag is None else flag.path, writer))(*r.args, r.seed, i, size, **step)
+    calls = (call(k, r, i, size) for k, (r, i, size) in enumerate(chunks))
     if flag is None:
         try:
             yield from parallel(calls)

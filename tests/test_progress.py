@@ -1,5 +1,5 @@
 """Progress that moves in every long verb, and estimates in the run's own scale: a tournament's bar
-counts games within a pair's chunk, a tournament says its whole time once, and no estimate reads
+counts games within a pair's chunk, a tournament says its whole time once (all its pairs), and no estimate reads
 "0 min" (or "0 s")."""
 from moonshot.analysis.common import make_setup
 from moonshot.analysis.tournament import tournament
@@ -24,14 +24,15 @@ def test_a_tournament_counts_games_as_they_finish_through_every_lineup(monkeypat
     assert counted == 20 and len(heard) > 8
 
 
-def test_a_tournament_says_its_whole_time_once_and_its_pairs_say_nothing(monkeypatch, capsys):
+def test_a_tournament_says_its_whole_time_once(monkeypatch, capsys):
+    """Its pairs' chunks are one run over the workers (analysis.common.run_many): one clock, one note."""
     ticks = iter(range(0, 100_000, 50))                  # 50 s a look at the clock: every run is long
     monkeypatch.setattr(eta, "now", lambda: float(next(ticks)))
     monkeypatch.setattr(eta, "SAY_TIME_OVER", 120.0)
     tournament(make_setup("moon"), ["greedy", "random", "threshold"], 10, 1, 1)
     notes = [line for line in capsys.readouterr().err.splitlines() if "note" in line]
     assert len(notes) == 1 and notes[0].startswith("moonshot: note: this run will take about ")
-    assert notes[0].endswith(" in all (3 pairs; timed on the first)")
+    assert notes[0].endswith(" in all (30 in 3 chunks, 1 at a time; timed on the first 2)")
 
 
 def test_no_estimate_says_zero():
