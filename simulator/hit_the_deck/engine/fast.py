@@ -58,6 +58,7 @@ class FastRun(HandRun):
                       hashes=np.zeros(PILE, np.uint64), order=np.zeros(PILE, np.int64), lat=np.zeros(self.P))
         sel, ask_bits, counts = np.zeros((4, n), np.int64), np.zeros(n, np.uint64), np.zeros(4, np.int64)
         normal_cut = g.cut_mode == kernels.CUT_NORMAL
+        no_card = np.full(n, -1, dtype=np.int8)      # a turn's `drawn`: none (the view hands out copies)
         while True:
             s = kernels.arrays(st)
             kernels.plan(s, g, sel, ask_bits, counts)
@@ -70,7 +71,7 @@ class FastRun(HandRun):
                 kernels.cuts_and_flips(s, g, b, cut_rows, z, flip_rows)
             if na or nd:
                 ask = sel[2, :na].copy()            # the strategies' view keeps its rows
-                choice = self.ask(ask, st.cur[ask], ask_bits[:na].copy(), np.full(na, -1, dtype=np.int8)) \
+                choice = self.ask(ask, st.cur[ask], ask_bits[:na].copy(), no_card[:na]) \
                     if na else np.zeros(0, dtype=np.intp)
                 kernels.turns(s, g, b, ask, choice, sel[3, :nd])
                 if b.n_wait[0]:

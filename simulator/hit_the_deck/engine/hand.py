@@ -14,6 +14,7 @@ from moonshot.simulator import stopping
 from moonshot.simulator.batch import ask, illegal
 from moonshot.simulator.hit_the_deck import cards as deck
 from moonshot.simulator.hit_the_deck.engine import keyed_chance
+from moonshot.simulator.hit_the_deck.engine.kernels import all_legal
 from moonshot.simulator.hit_the_deck.engine.state import (CAUSES, CUT, DONE, FALSE_SLAP, FLIP, FORGOT, PILE, SLAP,
                                                  TURN, State)
 from moonshot.simulator.hit_the_deck.engine.table import DRAW, DRAW_BIT, KIND_BIT, N_KINDS, Table
@@ -547,10 +548,8 @@ def _check(strat, view, choice) -> np.ndarray:
     c = np.asarray(choice)
     ok = c.shape == (len(view),) and np.issubdtype(c.dtype, np.integer)
     if ok:
-        c = c.astype(np.intp, copy=False)
-        ok = bool(((c >= 0) & (c <= DRAW)).all())
-        if ok:
-            ok = bool(((view.legal_bits >> c.astype(np.uint64)) & np.uint64(1)).all())
+        c = np.ascontiguousarray(c, dtype=np.intp)          # one compiled signature whatever a strategy returns
+        ok = all_legal(np.ascontiguousarray(view.legal_bits, dtype=np.uint64), c)
     if not ok:
         raise illegal(strat, "play", "one card kind 0..37 per game where view.legal is True, or DRAW (38) where "
                                      "that column is")

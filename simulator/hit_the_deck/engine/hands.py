@@ -27,7 +27,9 @@ def shuffled_decks(rng: np.random.Generator, n: int, deck: np.ndarray) -> np.nda
     i + floor(u * (M - i)) for a 32-bit uniform u (multiply-shift: bias below M / 2**32)."""
     M = len(deck)
     raw = rng.bit_generator.random_raw(((M - 1) * n + 1) // 2).view(np.uint32)[:(M - 1) * n].reshape(M - 1, n)
-    return shuffle_decks(raw, np.asarray(deck, dtype=np.int8), n).T      # compiled: one game at a time
+    decks = np.empty((n, M), dtype=np.int8)
+    shuffle_decks(raw, np.asarray(deck, dtype=np.int8), decks)          # compiled: one game at a time
+    return decks.T
 
 
 def deal(rng: np.random.Generator, n: int, table: Table,

@@ -21,6 +21,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from moonshot.simulator import cached_kernels
 from moonshot.simulator.hit_the_deck import cards
 from moonshot.simulator.hit_the_deck.engine.keyed_chance import (FORGET_SLOT, NOTICE_SLOT, RACE_SLOT0, RACE_SLOTS,
                                                                  TIE_SLOT)
@@ -65,6 +66,7 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _TO_UNIT = 1.0 / 9007199254740992.0
 _ONE = np.uint64(1)
+cached_kernels.install()          # a process that finds these in the cache only loads them (start-up)
 
 # no reference counting (_nrt=False): every step takes the state's ~50 arrays, and counting
 # references to each on every call costs more than most steps do; the kernels allocate nothing
@@ -358,7 +360,7 @@ def settle_races(s, g, b, U, log_u, cos_u, sin_u, tie):
             d = mu + sd * z1 - tau * log_u[j, at + 2]
             d = d + (-g.react[LAPSE_MEAN, i] * log_u[j, at + 4] if U[j, at + 3] < g.react[P_LAPSE, i] else 0.0)
             move = max(0.0, g.react[MOVE_MU, i] + g.react[MOVE_SD, i] * z2)
-            b.lat[i] = np.round(d + move, 2)
+            b.lat[i] = np.rint((d + move) * 100.0) / 100.0      # np.round(x, 2), as numpy and numba do it
             slowest = max(slowest, b.lat[i])
         count = 0
         for i in range(P):
@@ -690,21 +692,44 @@ def known_draw_rows(s, rows, seats, kind, param, recall_salt, out):
             out[i, d] = s.draw[r, at] if at >= 0 and _remembers(s, r, at, seats[i], kind, param, recall_salt) else -1
 
 
-@numba.njit(cache=True)
-def shuffle_decks(raw, deck, n):
-    """(n, M) int8: engine.hands.shuffled_decks's Fisher-Yates (the same swaps), one game per row."""
-    M = len(deck)
-    decks = np.empty((n, M), dtype=np.int8)
+@jit
+def shuffle_decks(raw, deck, decks):
+    """decks (n, M) int8: engine.hands.shuffled_decks's Fisher-Yates (the same swaps), one game per
+    row. It fills the caller's array: a kernel that allocates needs numba's runtime, and loading one
+    from the cache brings in numba's array and string modules (~0.1 s of every start-up)."""
+    n, M = decks.shape
     for g in range(n):
-        row = decks[g]
-        row[:] = deck
+        for i in range(M):
+            decks[g, i] = deck[i]
         for i in range(M - 1):
             j = np.int64((np.uint64(raw[i, g]) * np.uint64(M - i)) >> np.uint64(32)) + i
-            row[i], row[j] = row[j], row[i]
-    return decks
+            decks[g, i], decks[g, j] = decks[g, j], decks[g, i]
 
 
-@numba.njit(cache=True)
+@jit
+def all_legal(bits, choice):
+    """Whether every choice[i] is 0..DRAW with bit choice[i] set in bits[i] (hand._check, one
+    sweep: the numpy form took six passes over each pass's answers)."""
+    for i in range(len(choice)):
+        c = choice[i]
+        if c < 0 or c > DRAW or (bits[i] >> np.uint64(c)) & _ONE == 0:
+            return False
+    return True
+
+
+@jit
+def hand_points(hand, rows, penalty, out):
+    """out[i, p] = the penalty points of seat p's hand in state row rows[i] (HTD-1.4, HTD-7.2;
+    State.retire: numpy's integer matrix product has no fast path)."""
+    for i in range(len(rows)):
+        for p in range(hand.shape[1]):
+            total = 0
+            for k in range(hand.shape[2]):
+                total += hand[rows[i], p, k] * penalty[k]
+            out[i, p] = total
+
+
+@jit
 def count_kinds(hands, out):
     """out[i, k] += copies of kind k in hands[i] ((m, cards) kinds -> (m, 38) counts)."""
     for i in range(hands.shape[0]):

@@ -35,7 +35,7 @@ import numpy as np
 
 from moonshot.simulator.hit_the_deck import cards as deck
 from moonshot.simulator.hit_the_deck.engine import keyed_chance
-from moonshot.simulator.hit_the_deck.engine.kernels import count_kinds
+from moonshot.simulator.hit_the_deck.engine.kernels import count_kinds, hand_points
 from moonshot.simulator.hit_the_deck.engine.table import KIND_BIT, N_KINDS, Table
 
 PILE = deck.DECK_SIZE          # a pile's room: the whole deck can lie in one pile
@@ -143,7 +143,8 @@ class State:
         """Write the per-hand results of finished rows into the n-game outputs (self.res)."""
         g = self.gid[rows]
         res = self.res
-        points = self.hand[rows].astype(np.int16) @ PENALTY16            # HTD-1.4, HTD-7.2
+        points = np.empty((len(rows), self.P), dtype=np.int16)           # HTD-1.4, HTD-7.2
+        hand_points(self.hand, np.ascontiguousarray(rows, dtype=np.int64), PENALTY16, points)
         res["score"][g] = points
         res["went_out"][g] = self.out[rows]
         res["turns"][g] = self.turns[rows]
