@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_browser import CHROMIUM, playwright, running  # noqa: F401  (skips without chromium)
+# its Chromium (skipping without it), the served app and the browser, shared
+from tests.test_browser import browser, server  # noqa: F401
 from moonshot.simulator.games import GAMES
-from moonshot.web.app import create_app
-from moonshot.web.forms import Limits
 
 WIDTHS = (1280, 390)
 SMALL = "200"                 # deals, hands: enough for tables, intervals and a chart
@@ -48,20 +47,6 @@ MEASURE = """() => {
   }
   return out;
 }"""
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    with running(create_app(Limits(max_samples=2_000, default_samples=200), tmp_path_factory.mktemp("reports"))) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        yield b
-        b.close()
 
 
 # a few recorded hands per game (the golden files: nothing to simulate here)
