@@ -141,18 +141,22 @@ def _hook(entry):
     return importlib.import_module(entry.review)
 
 
-def _value_part(review: str, record: dict, seats: set[int], worlds: int, seed: int, steps) -> list[Decision]:
-    """One worker's share: the hook's decisions of `record` (only `steps` where the hook can split)."""
+def _value_part(review: str, record: dict, seats: set[int], worlds: int, seed: int, steps,
+                k: int) -> tuple[int, list[Decision]]:
+    """Task k, one worker's share: the hook's decisions of `record` (only `steps` where the hook can split)."""
     hook = importlib.import_module(review)
     if steps is None:
-        return hook.decisions(record, seats, worlds, seed)
-    return hook.decisions(record, seats, worlds, seed, steps=steps)
+        return k, hook.decisions(record, seats, worlds, seed)
+    return k, hook.decisions(record, seats, worlds, seed, steps=steps)
 
 
 def _value_all(work: list, worlds: int, seed: int, jobs: int, progress) -> list[Decision]:
-    """Every decision of every (hook, record, seats): in this process with jobs=1, else one task
-    per few decisions on joblib's workers (hooks with decision_steps) or per hand and seat."""
-    if jobs == 1:
+    """Every decision of every (hook, record, seats): in this process with jobs=1 (and no cluster),
+    else one task per few decisions on joblib's workers or a configured cluster (hooks with
+    decision_steps) or per hand and seat; progress hears each task's decisions as it finishes."""
+    from moonshot.simulator.runner import backend_configured
+    configured = backend_configured()
+    if jobs == 1 and not configured:
         out = []
         for review, record, seats in work:
             out += importlib.import_module(review).decisions(record, seats, worlds, seed, progress=progress)
@@ -163,17 +167,21 @@ def _value_all(work: list, worlds: int, seed: int, jobs: int, progress) -> list[
         hook = importlib.import_module(review)
         if hasattr(hook, "decision_steps"):     # a few decisions a task: each task replays its hand once
             steps = hook.decision_steps(record, seats)
-            size = max(1, -(-len(steps) // (4 * jobs)))
+            size = max(1, -(-len(steps) // (4 * max(jobs, 2))))
             tasks += [(review, record, seats, steps[i:i + size]) for i in range(0, len(steps), size)]
         else:
             tasks += [(review, record, {s}, None) for s in sorted(seats)]
-    out = []
-    runs = Parallel(n_jobs=jobs, return_as="generator")(
-        delayed(_value_part)(r, rec, seats, worlds, seed, steps) for r, rec, seats, steps in tasks)
-    for part in runs:
-        out += part
+    parts: dict[int, list[Decision]] = {}
+    # A cluster at --jobs 1 keeps its own worker count (joblib would run n_jobs=1 inline); every
+    # decision has its own seed, and the parts are put back in task order, so the order the tasks
+    # finish in changes nothing
+    runs = Parallel(n_jobs=None if jobs == 1 else jobs, return_as="generator_unordered")(
+        delayed(_value_part)(r, rec, seats, worlds, seed, steps, k) for k, (r, rec, seats, steps) in enumerate(tasks))
+    for k, part in runs:
+        parts[k] = part
         if progress is not None:
             progress(len(part))
+    out = [d for k in sorted(parts) for d in parts[k]]
     return sorted(out, key=lambda d: (d.hand_id, d.step))
 
 

@@ -195,3 +195,15 @@ def test_bad_scheduler_is_one_line_exit_2_and_writes_nothing(tmp_path, capsys, s
     assert err.startswith("moonshot: error: ") and len(err.strip().splitlines()) == 1, err
     assert "--scheduler" in err and "accepted: tcp://HOST:PORT" in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_tournament_on_the_cluster_equals_jobs_1(cluster, monkeypatch):
+    """Every pair's chunks go to the cluster as one stream (analysis.common.run_many): the same ratings."""
+    from moonshot.analysis.tournament import tournament
+    address, client = cluster
+    monkeypatch.setattr(common, "CHUNK", 4)                 # 9 games a pair: chunks of 4, 4 and 1
+    setup, specs = make_setup("shoot-the-moon", 3), ["odd", "greedy", "random"]
+    want = render(tournament(setup, specs, 9, 5, 1), "json")
+    with distributed.get_task_stream(client) as stream, scheduler(address):
+        got = render(tournament(setup, specs, 9, 5, 1), "json")
+    assert got == want and _batches(stream) == 3 * 3
