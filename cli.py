@@ -594,7 +594,8 @@ def rules(game: str, format: str = typer.Option("table", "--format", "-f", help=
     """Every rules flag with its default, accepted values and RULES.md id."""
     FLAGS = inputs.game(game).flags
     rows = [{"flag": f.name, "default": "off" if f.default is None else f.default, "accepted": f.accepted,
-             "rules_id": f.rules_id, "meaning": f.help} for f in FLAGS]
+             "rules_id": f.rules_id, "meaning": f.help, "values": dict(f.value_words),
+             "whole_games": f.whole_games} for f in FLAGS]
     if format == "json":
         print(json.dumps(rows, indent=1))
         return
@@ -604,6 +605,10 @@ def rules(game: str, format: str = typer.Option("table", "--format", "-f", help=
     for f, r in zip(FLAGS, rows):
         print(f"{r['flag']}  (default {as_text(f.default)}; {r['rules_id']})\n    accepted: {r['accepted']}\n    "
               f"{r['meaning']}")
+        for value, words in f.value_words:               # each value in words, as the pages show it
+            print(f"      {value}: {words}")
+        if f.whole_games:
+            print("    only whole games show it (--games): it changes how a game ends or goes on")
 
 
 @app.command()

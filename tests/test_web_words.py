@@ -140,3 +140,17 @@ def test_a_rule_hands_do_show_keeps_the_strategies_sentence():
     res = whatif(make_setup("shoot-the-moon", 4, False), ["stm.revoke_keep_hand_chips=true"], 300, None, 5)
     assert "changed nothing measured" in res.findings[0] and "only whole games" not in res.findings[0]
     assert "Other strategies (-s) may show what it does" in res.findings[0]
+
+
+def test_the_rules_table_gives_the_same_words(capsys):
+    """`moonshot rules GAME` (the rules table the pages read) lists each value in the same words."""
+    import json
+
+    from tests.test_cli import run
+    for game, entry in GAMES.items():
+        code, out, _ = run(["rules", game, "-f", "json"], capsys)
+        rows = {r["flag"]: r for r in json.loads(out)}
+        assert code == 0 and {f.name: (dict(f.value_words), f.whole_games) for f in entry.flags} == \
+            {name: (r["values"], r["whole_games"]) for name, r in rows.items()}
+        code, out, _ = run(["rules", game], capsys)
+        assert all(f"      {v}: {w}" in out for f in entry.flags for v, w in f.value_words)

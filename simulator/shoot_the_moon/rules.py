@@ -35,7 +35,7 @@ FLAGS: tuple[Flag, ...] = (
     one_of("stm.partnership_trick_count", ("team_total", "per_player"), "A-STM-1",
            "partnership odd-trick award from the team total or summed per player",
            words=("the partners' tricks are added: the team with an odd total gets the chip",
-                  "each player's own odd trick count earns the team a chip")),
+                  "each partner with an odd number of tricks earns the team a chip")),
     one_of("stm.six_player_teams", ("two_teams_of_three", "three_teams_of_two"), "A-STM-2",
            "six-player partnerships: {0,2,4}/{1,3,5} or {0,3}/{1,4}/{2,5}",
            words=("two teams of three, seated alternately", "three teams of two, partners seated opposite")),
