@@ -1,15 +1,17 @@
-"""Scale benchmark: Shoot the Moon hands on 2 local Dask workers (``--scheduler local:2``) against
+"""Scale benchmark: a game's hands on 2 local Dask workers (``--scheduler local:2``) against
 ``--jobs 2`` (joblib's process pool): hands/s and peak memory of every process, at growing sizes
 and, within one run, the peaks so far each time it passes 1e6, 1e7, ... hands, to show that
-memory stays flat however many hands are played. Never part of the test suite.
+memory stays flat however many hands are played (issue 29 item 5: every game, 1e5 to 1e8).
+Never part of the test suite.
 
-    python benchmarks/scale.py                    # 1e6 and 1e7 hands (a few minutes on 2 cores)
+    python benchmarks/scale.py                    # Shoot the Moon, 1e6 and 1e7 hands (a few minutes on 2 cores)
     python benchmarks/scale.py --full             # 1e6 and 1e8 hands (1e8 takes ~10-15 min per mode)
     python benchmarks/scale.py --hands 2e6 --modes dask
+    python benchmarks/scale.py --game moon hit-the-deck --hands 1e5 1e6 1e7 --modes jobs
 
 Each measurement is a fresh process running ``analysis.common.simulate`` (as ``moonshot simulate
 shoot-the-moon -n N --seed 1`` does) while a thread samples the resident memory (RSS) of that
-process and each of its children every 0.2 s. For Dask the main process also hosts the scheduler
+process and each of its children every 0.2 s (the game's default strategies and table). For Dask the main process also hosts the scheduler
 and the nannies; the workers are its children. hands/s is measured over the simulation only (the
 cluster's start-up, a few seconds, is shown apart); /CPU-s is hands per CPU second of all those
 processes together, which other work on a shared machine disturbs far less than wall time.
@@ -70,12 +72,12 @@ class Sampler(threading.Thread):
             self.sample()
 
 
-def measure(mode: str, hands: int, seed: int) -> dict:
+def measure(mode: str, hands: int, seed: int, game: str = "shoot-the-moon") -> dict:
     """One run in this process: wall time, hands/s and peak memory per process."""
     from moonshot.analysis.common import make_setup, simulate
     from moonshot.reports.text import render
     from moonshot.simulator.cluster import scheduler
-    setup = make_setup("shoot-the-moon")
+    setup = make_setup(game)
     sampler = Sampler()
     sampler.sample()
     sampler.start()
@@ -99,7 +101,7 @@ def measure(mode: str, hands: int, seed: int) -> dict:
     sampler.stop.set()
     sampler.join()
     marks[hands] = _peaks(sampler)
-    return {"mode": mode, "hands": hands, "startup_s": round(t1 - t0, 2), "run_s": round(t2 - t1, 2),
+    return {"game": game, "mode": mode, "hands": hands, "startup_s": round(t1 - t0, 2), "run_s": round(t2 - t1, 2),
             "hands_per_s": round(hands / (t2 - t1)), "hands_per_cpu_s": round(hands / cpu),
             "peak_mib": marks[hands], "peaks_so_far": marks,
             "sha": __import__("hashlib").sha256(render(result, "json").encode()).hexdigest()[:16]}
@@ -120,31 +122,32 @@ def main() -> None:
     parser.add_argument("--modes", nargs="+", default=["dask", "jobs"], choices=["dask", "jobs"])
     parser.add_argument("--repeat", type=int, default=1, help="runs per size and mode, interleaved")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--game", nargs="+", default=["shoot-the-moon"], help="games to run, one after the other")
     parser.add_argument("--one", nargs=2, metavar=("MODE", "HANDS"), help=argparse.SUPPRESS)   # a child's job
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(measure(args.one[0], int(float(args.one[1])), args.seed)))
+        print(json.dumps(measure(args.one[0], int(float(args.one[1])), args.seed, args.game[0])))
         return
     sizes = [int(h) for h in (args.hands or ([1e6, 1e8] if args.full else [1e6, 1e7]))]
-    print(f"{'mode':<22}{'hands':>13}{'hands/s':>11}{'/CPU-s':>10}{'run s':>9}{'start s':>9}   "
+    print(f"{'game':<16}{'mode':<22}{'hands':>13}{'hands/s':>11}{'/CPU-s':>10}{'run s':>9}{'start s':>9}   "
           f"peak RSS MiB per process")
     rows = []
-    for hands in sizes:
+    for game, hands in ((g, h) for g in args.game for h in sizes):
         for mode in args.modes * args.repeat:
-            out = subprocess.run([sys.executable, __file__, "--one", mode, str(hands), "--seed", str(args.seed)],
-                                 check=True, capture_output=True, text=True, cwd=ROOT)
+            out = subprocess.run([sys.executable, __file__, "--one", mode, str(hands), "--seed", str(args.seed),
+                                  "--game", game], check=True, capture_output=True, text=True, cwd=ROOT)
             row = json.loads(out.stdout.strip().splitlines()[-1])
             rows.append(row)
             label = "2 Dask workers" if mode == "dask" else "--jobs 2 (loky)"
             peaks = ", ".join(f"{role} {mib}" for role, mib in row["peak_mib"])
-            print(f"{label:<22}{hands:>13,}{row['hands_per_s']:>11,}{row['hands_per_cpu_s']:>10,}{row['run_s']:>9}"
+            print(f"{game:<16}{label:<22}{hands:>13,}{row['hands_per_s']:>11,}{row['hands_per_cpu_s']:>10,}{row['run_s']:>9}"
                   f"{row['startup_s']:>9}   {peaks}", flush=True)
             for mark, peak in list(row["peaks_so_far"].items())[:-1]:
-                print(f"{'':<22}{'peak so far at':>24} {int(mark):,} hands: "
+                print(f"{'':<38}{'peak so far at':>24} {int(mark):,} hands: "
                       + ", ".join(f"{role} {mib}" for role, mib in peak), flush=True)
-    for hands in sizes:
-        shas = {r["sha"] for r in rows if r["hands"] == hands}
-        print(f"{hands:,} hands: {'the same numbers in every mode' if len(shas) == 1 else 'DIFFERENT numbers'}")
+    for game, hands in ((g, h) for g in args.game for h in sizes):
+        shas = {r["sha"] for r in rows if r["hands"] == hands and r["game"] == game}
+        print(f"{game} {hands:,} hands: {'the same numbers in every mode' if len(shas) == 1 else 'DIFFERENT numbers'}")
 
 
 if __name__ == "__main__":
