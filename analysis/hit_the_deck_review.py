@@ -9,7 +9,7 @@ verb; `moonshot review` shows it under the decisions).
 
 Each decision's view is rebuilt by replaying the record through the reference engine (its recorded
 choices and chance outcomes read back, reference_chance.RecordedChance): the seat's hand, the public
-counts and piles and the cards seen, as the Play page's bots see it (page.batch_view). The seat's
+counts and piles and the cards seen, as the Play page's bots see it (views.batch_view). The seat's
 memory of the draw pile (htd.memory) and what the others' draws showed they lack are not rebuilt: the
 worlds know less than the seat may have remembered, never more. The unseen cards are dealt `worlds`
 ways by the rollout player's own htd_worlds.deal_worlds, and every option is played out to the end of
@@ -28,6 +28,7 @@ from moonshot.simulator.hit_the_deck import reference as ref
 from moonshot.simulator.hit_the_deck.history import profile_from_entry
 from moonshot.simulator.hit_the_deck.reference_chance import RecordedChance
 from moonshot.simulator.hit_the_deck.rules import parse_rules, rule_args
+from moonshot.simulator.hit_the_deck.views import batch_view
 from moonshot.strategies.hit_the_deck import Dump, Hold, Tactician
 from moonshot.strategies.htd_search import FUTURE_HANDS, FUTURES, SCORE_SAMPLE, RolloutPlay, win_chance
 from moonshot.strategies.htd_worlds import deal_worlds
@@ -50,7 +51,6 @@ def positions(record: dict, stop: int | None = None) -> list[tuple]:
     """The record's decisions in order as (step, view, options, chosen): the one-row batch PlayView
     the seat had, its option columns (card kinds, DRAW) and the column it took. `stop`: only the
     first `stop` decisions (the replay ends at the last one's question, so no later event is read)."""
-    from moonshot.simulator.hit_the_deck.page import batch_view
     players = int(record["players"])
     rules = parse_rules(rule_args(record["rules"]), players)
     profiles = tuple(profile_from_entry(e) for e in record["reaction"])

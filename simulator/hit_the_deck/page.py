@@ -26,7 +26,7 @@ from moonshot.simulator.hit_the_deck import cards as deck
 from moonshot.simulator.hit_the_deck import reference as ref
 from moonshot.simulator.hit_the_deck.history import describe
 from moonshot.simulator.hit_the_deck.reference_chance import RandomChance
-from moonshot.simulator.hit_the_deck.views import KNOWN_DEPTH, N_CHOICES, PlayView
+from moonshot.simulator.hit_the_deck.views import batch_view
 from moonshot.simulator.runner import chunk_rngs
 from moonshot.web.pieces import PALETTE
 from moonshot.web.play import common
@@ -115,23 +115,6 @@ def table(h: ref.Hand, you: int | None, shown: bool = False, words: str = "", ta
     lines = [("demand", deck.demand_name(h.demand)), ("direction", "clockwise" if h.direction > 0 else "counter-clockwise"),
              ("piles", f"draw {len(h.draw)}, discard {len(h.discard)}")]
     return common.table(PIECE, seats, top, words or f"demand: {deck.demand_name(h.demand)}", lines, pile=len(h.draw))
-
-
-def batch_view(view: ref.View, legal) -> PlayView:
-    """The reference's view of one decision as a one-row batch PlayView (what strategies take)."""
-    counts = np.zeros((1, deck.N_KINDS), dtype=np.int8)
-    for k in view.hand:
-        counts[0, k] += 1
-    mask = np.zeros((1, N_CHOICES), dtype=bool)
-    for k in legal:
-        mask[0, k] = True
-    one = lambda v, t: np.array([v], dtype=t)          # noqa: E731
-    return PlayView(players=view.players, rules=view.rules, seat=one(view.seat, np.int8), hand=counts, legal=mask,
-                    drawn=one(view.drawn, np.int8), top=one(view.top, np.int8), demand=one(view.demand, np.int8),
-                    direction=one(view.direction, np.int8), hand_sizes=np.array([view.hand_sizes], np.int16),
-                    scores=np.array([view.scores], np.int16), draw_size=one(view.draw_size, np.int16),
-                    discard_size=one(view.discard_size, np.int16),
-                    known_draw=np.full((1, KNOWN_DEPTH), -1, np.int8), seen=np.array([view.seen], np.int16))
 
 
 class PersonChance(RandomChance):

@@ -118,3 +118,21 @@ def nth_bit(bits: np.ndarray, r: np.ndarray) -> np.ndarray:
         done |= here
         rem = rem - c
     return out
+
+
+def batch_view(view, legal) -> PlayView:
+    """The reference engine's view of one decision (reference.View) as a one-row batch PlayView, what
+    strategies take: the Play page's bots and the review see a reference-played hand through it."""
+    counts = np.zeros((1, cards.N_KINDS), dtype=np.int8)
+    for k in view.hand:
+        counts[0, k] += 1
+    mask = np.zeros((1, N_CHOICES), dtype=bool)
+    for k in legal:
+        mask[0, k] = True
+    one = lambda v, t: np.array([v], dtype=t)          # noqa: E731
+    return PlayView(players=view.players, rules=view.rules, seat=one(view.seat, np.int8), hand=counts, legal=mask,
+                    drawn=one(view.drawn, np.int8), top=one(view.top, np.int8), demand=one(view.demand, np.int8),
+                    direction=one(view.direction, np.int8), hand_sizes=np.array([view.hand_sizes], np.int16),
+                    scores=np.array([view.scores], np.int16), draw_size=one(view.draw_size, np.int16),
+                    discard_size=one(view.discard_size, np.int16),
+                    known_draw=np.full((1, KNOWN_DEPTH), -1, np.int8), seen=np.array([view.seen], np.int16))
