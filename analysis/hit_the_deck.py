@@ -272,7 +272,7 @@ def _card_values(setups: list[Setup], games: int, seed: int, tallies: list[Tally
 # --------------------------------------------------------------------------------------------
 
 STRONG = "rollout"          # the search player (strategies/htd_search.py) at its default worlds per option
-SEARCH_CHUNK = 5            # paired games per chunk (each 11 games a lineup): a few seconds of rollout, so --jobs share them
+SEARCH_CHUNK = 2            # paired games per chunk (11 games each a lineup: ~18 CPU-s of rollout), so --jobs share them
 
 
 def strong_play(setup: Setup, games: int, seed: int, jobs: int = 1, strong: str = STRONG) -> Result:
@@ -339,8 +339,18 @@ def _reaction_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
 
 def reaction_value(setup: Setup, games: int, seed: int, jobs: int = 1, progress: Progress = None) -> Result:
     """Seat 0 with each reaction profile (the others as set up), same deals: penalties and wins."""
-    setup.validate()
-    t = run(_reaction_chunk, (setup,), games, seed, jobs, progress)
+    return reaction_values([setup], games, seed, jobs, progress)[0]
+
+
+def reaction_values(setups: list[Setup], games: int, seed: int, jobs: int = 1, progress: Progress = None) -> list[Result]:
+    """reaction_value at each of `setups`, their chunks in one stream over the workers."""
+    for s in setups:
+        s.validate()
+    tallies = run_many([Call(_reaction_chunk, (s,), games) for s in setups], seed, jobs, progress)
+    return [_reaction_result(s, games, seed, t) for s, t in zip(setups, tallies)]
+
+
+def _reaction_result(setup: Setup, games: int, seed: int, t: Tally) -> Result:
     table = estimate(t.get("profiles"), ["profile"], [*(f"cards_{c}" for c in CAUSES), "penalty", "p_win",
                                                         "p_unfinished", "d_win_vs_off"])
     table["profile"] = [REACTION_PROFILES[int(i)] for i in table["profile"]]

@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from moonshot.analysis.common import Analysis, Call, Hooks, Progress, Setup, match, one_row, run, unfinished_words
+from moonshot.analysis.common import (Analysis, Call, Hooks, Progress, Setup, match_call, match_result, one_row, run,
+                                      run_many, unfinished_words)
 from moonshot.analysis.result import Result, pick
 from moonshot.analysis.strong_play import MIN_N, lineups
 from moonshot.analysis.words import change, effects, say, standing, stands_out, value
@@ -574,8 +575,9 @@ GAME_ODDS_PAIRS = (("threshold", "random"), ("greedy", "random"), ("threshold", 
 def game_odds(setup: Setup, games: int, seed: int, jobs: int = 1, progress: Progress = None) -> Result:
     """P(winning the game to 21) for the built-in strategy match-ups, same deals, seats rotated."""
     tables = []
-    for a, b in GAME_ODDS_PAIRS:
-        m = match(setup, a, b, None, games, seed, jobs, progress)
+    tallies = run_many([match_call(setup, a, b, None, games) for a, b in GAME_ODDS_PAIRS], seed, jobs, progress)
+    for (a, b), t in zip(GAME_ODDS_PAIRS, tallies):
+        m = match_result(setup, a, b, None, games, seed, t)
         tables.append(m.tables["match"].assign(a=a, b=b))
     res = Result("Moon: who wins the game to 21", {**setup.meta(seed=seed), "games_per_match": games})
     res.tables["matchups"] = pd.concat(tables, ignore_index=True)[["a", "b", "metric", "estimate", "n",

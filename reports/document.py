@@ -335,10 +335,12 @@ class Document:
                       ("tournament_pairs", "pairs", "Each pair's games-mode match")])
 
     def matches(self, setup, pairs, n: int, seed: int, jobs: int) -> None:
-        """One table per strategy pair (same deals, seats rotated) and the note on how to read them."""
-        from moonshot.analysis.common import match
-        for a, b in pairs:
-            m = match(setup, a, b, n, None, seed, jobs)
+        """One table per strategy pair (same deals, seats rotated) and the note on how to read them;
+        every pair's chunks go to the workers as one stream (a report's pair is often one chunk)."""
+        from moonshot.analysis.common import match_call, match_result, run_many
+        tallies = run_many([match_call(setup, a, b, n, None) for a, b in pairs], seed, jobs)
+        for (a, b), t in zip(pairs, tallies):
+            m = match_result(setup, a, b, n, None, seed, t)
             self.table(f"match_{a}_vs_{b}", m.tables["match"], f"{a} (A) against {b} (B), same deals, seats rotated")
             self.found(m)
         self.note(m.notes[0])

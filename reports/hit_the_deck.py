@@ -21,9 +21,11 @@ CARD_VALUE_SHARE = 1_000     # paired games per table: 200 at the default --hand
 REACTION_SHARE = 200         # paired games per profile: 1,000
 SEAT_SHARE = 100             # games: 2,000
 MATCH_SHARE = 10             # deals per match and for the what-if: 20,000
-TOURNAMENT_SHARE = 2_000     # games per pair: 100
+TOURNAMENT_SHARE = 4_000     # games per pair: 50 (with rollout in 4 of its 10 pairs, ~45 CPU-s a pair)
 # rollout plays out every option many times (its speed is in the README): these stay small
 STRONG_SHARE = 20_000        # its card values: paired games = hands / 20,000 (10 at the default --hands)
+STRONG_FLOOR = 10            # ... and no floor above 10: a paired game is 11 games with rollout in every seat
+                             # (~9 CPU-s), and even 400 told no card's value apart from tactician's (README)
 STRONG_MATCH_SHARE = 2_000   # its match against the default: deals = hands / 2,000 (100)
 
 
@@ -138,12 +140,11 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
 
     games = share(hands, REACTION_SHARE, floor)
     step(f"reaction value: {games:,} paired games per profile")
-    rv = analysis.reaction_value(base, games, seed, jobs)
+    rv, rv2 = analysis.reaction_values([base, make_setup(analysis.GAME, 2)], games, seed, jobs)
     doc.section("How much is being quick at the slap worth?", rv,
                 ("reaction_value", reaction_figure(rv.tables["reaction_value"]),
                  "Seat 0's profile changed, the other seats adult, the same deals."),
                 [("reaction_value", "reaction_value", "Penalty cards by cause and games won, by profile")])
-    rv2 = analysis.reaction_value(make_setup(analysis.GAME, 2), games, seed, jobs)
     doc.table("reaction_value_2p", rv2.tables["reaction_value"], "The same at two players")
     doc.found(rv2)
 
@@ -161,7 +162,8 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     doc.matches(base, [(names[0], other) for other in names[1:]], n_match, seed, jobs)
 
     strong_n = share(hands, STRONG_MATCH_SHARE, floor)
-    doc.strong_play(step, analysis.strong_play, base, share(hands, STRONG_SHARE, floor), seed, jobs, STRONG, "paired games",
+    doc.strong_play(step, analysis.strong_play, base, share(hands, STRONG_SHARE, min(floor, STRONG_FLOOR)), seed, jobs,
+                    STRONG, "paired games",
                     "card values", "One more card of a kind in seat 0's opening hand",
                     [("card_value", "card_value", "{lineups} by card kind, with the difference")],
                     [("d_penalty", "change in penalty points that hand", 1.0),
