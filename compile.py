@@ -59,6 +59,7 @@ def warm(out=sys.stderr) -> float:
     """Compile (or load) every game's kernels, one progress line per game; the seconds it took."""
     from moonshot.analysis.common import make_setup, simulate
     from moonshot.simulator.games import GAMES
+    from moonshot.strategies.base import registered
     start = time.perf_counter()
     print("compiling the games' kernels once (later runs load them from the cache) ...", file=out, flush=True)
     for i, (name, game) in enumerate(GAMES.items(), 1):
@@ -68,6 +69,8 @@ def warm(out=sys.stderr) -> float:
         simulate(setup, None, 2, 1, 1)                   # whole games: the scoring to a target
         if game.hand_analyzer is not None:
             game.hand_analyzer(setup, game.page.EXAMPLE, "first", 8, 0, 1)
+        for spec in registered(name):       # every built-in player in seat 0 for two hands: the search
+            simulate(make_setup(name, strategies=(f"0={spec}",)), 2, None, 1, 1)   # players' own kernels
         print(f"  [{i}/{len(GAMES)}] {name}: {time.perf_counter() - began:.1f} s", file=out, flush=True)
     took = time.perf_counter() - start
     print(f"compiled in {took:.1f} s", file=out, flush=True)

@@ -4,7 +4,8 @@ At each decision with two or more options the player deals what it cannot see ma
 ("worlds") consistent with its view (htd_worlds.deal_worlds). Each option (a card,
 the voluntary draw, keeping a drawn card) is then played out in every world to the end of the hand
 by a fast policy in every seat, this one included, through the engine's own hand loop
-(engine.resume): cuts, flips, reshuffles and the slap races of the chance model included. Every
+(engine.resume; with `tactician`, htd_playout asks it inside the compiled passes: the same
+results): cuts, flips, reshuffles and the slap races of the chance model included. Every
 option sees the same worlds and chance keys (a paired comparison), and the option with the best
 mean outcome for the seat is taken: points for the hand, or near a game's end the chance of
 winning the game.
@@ -23,6 +24,7 @@ from moonshot.simulator.errors import BadInput
 from moonshot.simulator.hit_the_deck.engine import Table, play
 from moonshot.simulator.hit_the_deck.engine.resume import play_on, position
 from moonshot.simulator.hit_the_deck.views import DRAW, N_CHOICES, PlayView
+from moonshot.strategies import htd_playout
 from moonshot.strategies.base import register
 from moonshot.strategies.hit_the_deck import Dump, RandomPlay, Tactician, legal_bits, lowest_bit
 from moonshot.strategies.htd_worlds import deal_worlds
@@ -72,20 +74,33 @@ def win_chance(view: PlayView, g: np.ndarray, score: np.ndarray, futures: np.nda
 
 @njit(cache=True)
 def _win_shares(totals, me, hs, futures, target, out):
-    """win_chance's loop: each continuation stops at the first hand that takes a total to the target."""
+    """win_chance's loop: each continuation stops at the first hand that takes a total to the target.
+    Scalar loops over the seats (no arrays made per continuation)."""
     m, P = totals.shape
     K, H = futures.shape[1], futures.shape[2]
     t = np.empty(P, dtype=np.int32)
     for i in range(m):
         acc = 0.0
         for k in range(K):
-            t[:] = totals[i]
+            top = np.int32(-2 ** 31)
+            for p in range(P):
+                t[p] = totals[i, p]
+                top = max(top, t[p])
             h = 0
-            while t.max() < target and h < H:
-                t += hs[futures[i, k, h]]
+            while top < target and h < H:
+                row = futures[i, k, h]
+                top = np.int32(-2 ** 31)
+                for p in range(P):
+                    t[p] += hs[row, p]
+                    top = max(top, t[p])
                 h += 1
-            low = t.min()
-            acc += (t[me[i]] == low) / np.float64((t == low).sum())
+            low = t[0]
+            for p in range(1, P):
+                low = min(low, t[p])
+            ties = 0
+            for p in range(P):
+                ties += t[p] == low
+            acc += (t[me[i]] == low) / np.float64(ties)
         out[i] = acc / K
 
 
@@ -253,8 +268,11 @@ class RolloutPlay:
         st = position(table, world["hands"][g, w], world["draw"][g, w], world["dn"][g], world["disc"][g, w],
                       world["sn"][g], np.asarray(view.demand)[g], np.asarray(view.direction)[g], cur,
                       np.asarray(view.seen)[g], np.asarray(view.scores)[g], keys[g, w], world["known"][g])
-        policy = self.policy if passed else _FirstForced(self.policy, np.repeat(cand_col, W).astype(np.intp))
-        res = play_on(table, st, [policy] * P, rng)
+        first = None if passed else np.repeat(cand_col, W).astype(np.intp)
+        if htd_playout.fits(self.policy, table, st):      # the same results, the tactician asked compiled
+            res = htd_playout.play_out(table, st, self.policy, first, rng)
+        else:
+            res = play_on(table, st, [self.policy if first is None else _FirstForced(self.policy, first)] * P, rng)
         return res["score"].astype(float).reshape(len(cand_game), W, P)
 
     def _game_wins(self, view: PlayView, g: np.ndarray, score: np.ndarray, rng) -> np.ndarray:

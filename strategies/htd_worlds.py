@@ -73,24 +73,14 @@ def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int, infer: in
     inst[game_of, pos] = kind_of
     pref = np.zeros((n, PILE), dtype=bool)
     pref[game_of, pos] = copy < pref_count.reshape(-1)[game_of * cards.N_KINDS + kind_of]
-    pad = inst < 0
-    # the discard pile under the top: the preferred cards first, at random
-    key1 = rng.random((n, W, PILE)) - 2.0 * pref[:, None, :]
-    key1[np.broadcast_to(pad[:, None, :], key1.shape)] = np.inf
-    order1 = np.argsort(key1, axis=2, kind="stable")
     below = sn - 1
-    in_disc = np.broadcast_to(np.arange(PILE)[None, None, :] < below[:, None, None], (n, W, PILE))
-    disc = np.zeros((n, W, PILE), dtype=np.int8)
-    disc_cards = np.take_along_axis(np.broadcast_to(inst[:, None, :], (n, W, PILE)), order1, axis=2)
-    disc[in_disc] = disc_cards[in_disc]
-    disc[rows, :, np.maximum(sn - 1, 0)] = np.where(sn > 0, top, 0)[:, None]
-    # the rest at random: the other hands in seat order after the mover, then the unknown draw places
+    # the discard pile under the top: the preferred cards first, at random; the rest at random
+    # (numpy's draws, argsorted stably, as uniform keys: _shuffle)
+    key1 = rng.random((n, W, PILE))
     key2 = rng.random((n, W, PILE))
-    taken = np.zeros((n, W, PILE), dtype=bool)
-    np.put_along_axis(taken, order1, in_disc, axis=2)
-    key2[taken | pad[:, None, :]] = np.inf
-    order2 = np.argsort(key2, axis=2, kind="stable")
-    cards2 = np.take_along_axis(np.broadcast_to(inst[:, None, :], (n, W, PILE)), order2, axis=2)
+    disc = np.zeros((n, W, PILE), dtype=np.int8)
+    cards2 = np.empty((n, W, PILE), dtype=np.int8)
+    _shuffle(inst, pref, L, below, top.astype(np.int8), key1, key2, disc, cards2)
     others = (seat[:, None] + 1 + np.arange(P - 1)[None, :]) % P                # (n, P-1)
     cum = np.cumsum(sizes[rows[:, None], others], axis=1)                        # (n, P-1)
     lacks = getattr(view, "lacks", None) if infer >= 1 else None
@@ -106,26 +96,11 @@ def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int, infer: in
             cards2 = np.ascontiguousarray(cards2)
             _deal_hands_first(cards2, (L - np.maximum(below, 0)).astype(np.int64), sizes[rows[:, None], others].astype(np.int64),
                               fresh, lacks)
-    rank = np.arange(PILE)
-    owner_j = (rank[None, None, :] >= cum[:, :, None]).sum(axis=1)               # (n, 110): index into others
-    in_hands = owner_j < P - 1
-    owner = others[rows[:, None], np.minimum(owner_j, P - 2)]                   # (n, 110)
     hands = np.zeros((n, W, P, cards.N_KINDS), dtype=np.int16)
-    g_i, w_i, r_i = np.nonzero(np.broadcast_to(in_hands[:, None, :], (n, W, PILE)))
-    np.add.at(hands, (g_i, w_i, owner[g_i, r_i], cards2[g_i, w_i, r_i].astype(np.intp)), 1)
-    hands += held[:, None, :, :]
-    hands[rows, :, seat] = hand[:, None, :]
-    # the draw pile, bottom first: known places from memory, the others in dealt order
-    depth = dn[:, None] - 1 - rank[None, :]                                      # (n, 110) places from the top
-    inside = depth >= 0
-    D = kd.shape[1]
-    kd_at = np.where(inside & (depth < D), np.take_along_axis(kd, np.clip(depth, 0, D - 1), axis=1), -1)
-    known = inside & (kd_at >= 0)
-    unknown = inside & ~known
-    t = np.cumsum(unknown, axis=1) - 1
-    src = np.clip(cum[:, -1][:, None] + t, 0, PILE - 1)                           # (n, 110) rank in order2
-    draw = np.take_along_axis(cards2, np.broadcast_to(src[:, None, :], (n, W, PILE)), axis=2)
-    draw = np.where(known[:, None, :], kd_at[:, None, :], np.where(unknown[:, None, :], draw, 0)).astype(np.int8)
+    draw = np.zeros((n, W, PILE), dtype=np.int8)
+    known = np.zeros((n, PILE), dtype=np.bool_)
+    _place(cards2, others.astype(np.int64), cum.astype(np.int64), seat.astype(np.int64), hand, held, dn.astype(np.int64),
+           kd.astype(np.int64), hands, draw, known)
     return {"hands": hands, "draw": draw, "dn": dn, "disc": disc, "sn": sn, "known": known}
 
 
@@ -196,3 +171,120 @@ def _deal_hands_first(cards, avail, caps, fresh, lacks):
 
 
 
+
+
+@njit(cache=True, inline="always")
+def _stable_order(k, m, order, bucket, count):
+    """order[:m] = numpy's stable argsort of k[:m] (keys in [-2, 1)), in linear expected time: a
+    bucket sort on a monotone function of the key (equal keys share a bucket, and floating point
+    keeps the order), the places in index order, then an insertion sort in each bucket that moves
+    a place only past strictly greater keys."""
+    scale = m / 3.0
+    count[:m + 1] = 0
+    for i in range(m):
+        bucket[i] = min(np.int64((k[i] + 2.0) * scale), m - 1)
+        count[bucket[i] + 1] += 1
+    for j in range(m):
+        count[j + 1] += count[j]
+    for i in range(m):
+        j = bucket[i]
+        order[count[j]] = i
+        count[j] += 1
+    lo = 0
+    for j in range(m):
+        hi = count[j]
+        for a in range(lo + 1, hi):
+            x = order[a]
+            c = a
+            while c > lo and k[order[c - 1]] > k[x]:
+                order[c] = order[c - 1]
+                c -= 1
+            order[c] = x
+        lo = hi
+
+
+@njit(cache=True)
+def _shuffle(inst, pref, L, below, top, key1, key2, disc, cards2):
+    """deal_worlds' two shuffles of each game's unseen cards (inst[g, :L[g]] kinds), world by world:
+    the discard pile's cards under the top, disc[g, w, :below[g]], are the first of them in the
+    order of key1 (the preferred ones, pref, first: keys less 2), and the top card goes on them;
+    the others follow in cards2[g, w] in the order of key2, then the discard pile's and the
+    padding (-1) in their places' order: numpy's stable argsort of those keys with the used
+    places and the padding given infinite keys, as deal_worlds did in numpy."""
+    n, W, R = key1.shape
+    k = np.empty(R)
+    order = np.empty(R, dtype=np.int64)
+    where = np.empty(R, dtype=np.int64)
+    bucket = np.empty(R, dtype=np.int64)
+    count = np.empty(R + 1, dtype=np.int64)
+    taken = np.zeros(R, dtype=np.bool_)
+    for g in range(n):
+        m = L[g]
+        b = max(below[g], 0)
+        for w in range(W):
+            for i in range(m):
+                k[i] = key1[g, w, i] - 2.0 * pref[g, i]
+            _stable_order(k, m, order, bucket, count)
+            taken[:m] = False
+            for i in range(b):
+                disc[g, w, i] = inst[g, order[i]]
+                taken[order[i]] = True
+            if below[g] >= 0:
+                disc[g, w, below[g]] = top[g]
+            j = 0
+            for i in range(m):                    # the untaken places, their keys in index order
+                if not taken[i]:
+                    k[j] = key2[g, w, i]
+                    where[j] = i
+                    j += 1
+            _stable_order(k, m - b, order, bucket, count)
+            fill = 0
+            for i in range(m - b):
+                cards2[g, w, fill] = inst[g, where[order[i]]]
+                fill += 1
+            for i in range(m):
+                if taken[i]:
+                    cards2[g, w, fill] = inst[g, i]
+                    fill += 1
+            for i in range(m, R):
+                cards2[g, w, i] = inst[g, i]
+
+
+@njit(cache=True)
+def _place(cards2, others, cum, seat, hand, held, dn, kd, hands, draw, known):
+    """deal_worlds' hands and draw piles from each world's dealt order: the other seats' hands
+    first (others[g, j] takes up to cum[g, j] of the order), then the draw pile's places from the
+    top (depth 0) down, each the card memory knows there (kd) or the next of the order; known
+    (n, 110) the places memory knows."""
+    n, W, R = cards2.shape
+    G = others.shape[1]
+    D = kd.shape[1]
+    src = np.empty(R, dtype=np.int64)
+    card = np.empty(R, dtype=np.int64)
+    for g in range(n):
+        total = cum[g, G - 1]
+        t = -1
+        for r in range(R):
+            depth = dn[g] - 1 - r
+            card[r] = -2                                  # outside the pile: 0
+            if depth >= 0:
+                at = kd[g, depth] if depth < D else -1
+                if at >= 0:
+                    known[g, r] = True
+                    card[r] = at
+                else:
+                    t += 1
+                    card[r] = -1                          # from the order
+                    src[r] = min(max(total + t, 0), R - 1)
+        for w in range(W):
+            j = 0
+            for r in range(total):
+                while r >= cum[g, j]:
+                    j += 1
+                hands[g, w, others[g, j], cards2[g, w, r]] += 1
+            for p in range(hands.shape[2]):
+                for x in range(hands.shape[3]):
+                    hands[g, w, p, x] = hand[g, x] if p == seat[g] else hands[g, w, p, x] + held[g, p, x]
+            for r in range(R):
+                c = card[r]
+                draw[g, w, r] = c if c >= 0 else (cards2[g, w, src[r]] if c == -1 else 0)

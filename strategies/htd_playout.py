@@ -1,0 +1,326 @@
+"""Hit the Deck rollout's play-outs with `tactician` in every seat, in one compiled call.
+
+engine.resume.play_on plays a position on through FastRun, which goes back to Python every pass:
+to ask the strategies (an EnginePlayView, the answer's legality check, Tactician.play's masks,
+its tables, fill_rows), for numpy's log, cos and sin of the cuts' and slap races' uniforms, and
+for each kernel call, whose arguments (the state's ~30 arrays in a namedtuple, the constants, the
+buffers) take numba ~0.1 ms to unpack. Rollout's play-outs are a few hundred rows and ~90 passes,
+so that was most of their time. Here _hand_loop runs FastRun's passes itself: the same kernels in
+the same order, the tactician asked in place (_ask: the same rows in the same order, its own
+compiled scorer _best_rows, so the same float32 scores), numpy's own float64 loops called through
+their addresses (the same last bits), and the same noise: Tactician.best draws
+rng.integers(0, 256, m) per question, one 32-bit draw per game with a choice (256 divides 2**32:
+no draw is rejected), so the play-out's noise is one stream drawn ahead and the generator is left
+where those calls would have left it. The same results bit for bit under every htd.* flag
+(tests/test_htd_playout.py compares each play-out with play_on's).
+"""
+from __future__ import annotations
+
+import ctypes
+from collections import namedtuple
+
+import numba
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from moonshot.simulator import stopping
+from moonshot.simulator.hit_the_deck.engine import keyed_chance, kernels
+from moonshot.simulator.hit_the_deck.engine.fast import CUT_MODES, FastRun, consts, mirrors_numpy
+from moonshot.simulator.hit_the_deck.engine.state import PILE
+from moonshot.simulator.hit_the_deck.engine.table import N_KINDS
+from moonshot.strategies.hit_the_deck import IS_HTD, NOISE, PENALTY, Tactician, _best_rows, _lowest_index
+
+NOISE_RANGE = len(NOISE)      # Tactician.best's rng.integers(0, NOISE_RANGE, m)
+
+# the tactician's tables and weights as _best_rows takes them, and the table's memory model
+Tac = namedtuple("Tac", ("word_on_word", "follow_w", "ans_w", "ans_s", "players", "noise_table", "const", "answer",
+                         "flip_cut", "cut_bonus", "threat", "penalty", "is_htd", "shed", "long_hand", "keep_last",
+                         "draw_cost", "deck", "code", "param", "salt"))
+# one question's games with a choice (m of them): their rows, seats, masks, demand, top card,
+# drawn card, noise, the position in the question, and _best_rows' inputs and outputs
+Work = namedtuple("Work", ("rows", "seats", "bits", "demand", "top", "drawn", "noise", "at", "hand", "unseen",
+                           "known_top", "best", "score"))
+
+
+def _tac(policy: Tactician, table) -> Tac:
+    _, const, answer, flip_cut, cut_bonus, _, deck, counts = policy.tables(table.rules, table.players)
+    code, param = kernels.memory_code(table.memory)
+    return Tac(*counts, table.players, NOISE, const, answer, flip_cut, cut_bonus, policy.threat, PENALTY, IS_HTD,
+               np.float32(policy.shed), np.float32(policy.long_hand), np.float32(policy.keep_last),
+               float(policy.draw_cost), np.ascontiguousarray(deck, dtype=np.float32), code, param,
+               keyed_chance.RECALL_SALT)
+
+
+def _work(n: int) -> Work:
+    i64 = [np.zeros(n, np.int64) for _ in range(2)]
+    return Work(*i64, np.zeros(n, np.uint64), *(np.zeros(n, np.int8) for _ in range(3)), np.zeros(n, np.int64),
+                np.zeros(n, np.int64), np.zeros((n, N_KINDS), np.float32), np.zeros((n, N_KINDS), np.float32),
+                np.zeros(n, np.int8), np.zeros(n, np.intp), np.zeros(n, np.float32))
+
+
+@numba.njit(cache=True, nogil=True)
+def _ask(s, t, w, rows, seats, bits, drawn, noise, pos, out):
+    """Tactician.play for the games rows (seats, legal masks bits, drawn cards): out[i] its choice.
+    The games with a choice take the next noise values in order (Tactician.best's draw); returns
+    the position in `noise` after them."""
+    m = 0
+    for i in range(len(rows)):
+        b = bits[i]
+        out[i] = _lowest_index(b) if b else 0
+        if b & (b - np.uint64(1)):
+            r = rows[i]
+            w.rows[m], w.seats[m], w.bits[m], w.at[m] = r, seats[i], b, i
+            w.demand[m] = s.demand[r]
+            w.top[m] = s.disc[r, max(np.int64(s.sn[r]) - 1, 0)]
+            w.drawn[m] = drawn[i]
+            w.noise[m] = noise[pos + m]
+            m += 1
+    if m == 0:
+        return pos
+    kernels.hand_unseen_top_rows(s, w.rows[:m], w.seats[:m], t.deck, t.code, t.param, t.salt, w.hand[:m],
+                                 w.unseen[:m], w.known_top[:m])
+    _best_rows(w.hand[:m], w.unseen[:m], t.word_on_word, t.follow_w, t.ans_w, t.ans_s, s.size, w.rows[:m],
+               w.seats[:m], s.dirn, t.players, w.known_top[:m], w.bits[:m], w.demand[:m], w.top[:m], w.drawn[:m],
+               w.noise[:m], t.noise_table, t.const, t.answer, t.flip_cut, t.cut_bonus, t.threat, t.penalty,
+               t.is_htd, t.shed, t.long_hand, t.keep_last, t.draw_cost, w.best[:m], w.score[:m])
+    for j in range(m):
+        out[w.at[j]] = w.best[j]
+    return pos + m
+
+
+
+# ------------------------------------------------------------------------------------ numpy's loops
+# FastRun leaves log, cos and sin to numpy: its vectorised loops differ from libm's (numba's) in
+# the last bit now and then, which would change a close slap race or a cut. The compiled pass
+# calls numpy's own float64 loops through their addresses in the ufunc objects (the numpy C API's
+# PyUFuncObject: `functions` holds each type signature's loop), one element or a row at a time;
+# numpy's results do not depend on an element's place in the array (loop_check below checks).
+
+class _UFunc(ctypes.Structure):
+    _fields_ = [("ob_refcnt", ctypes.c_ssize_t), ("ob_type", ctypes.c_void_p), ("nin", ctypes.c_int),
+                ("nout", ctypes.c_int), ("nargs", ctypes.c_int), ("identity", ctypes.c_int),
+                ("functions", ctypes.POINTER(ctypes.c_void_p)), ("data", ctypes.POINTER(ctypes.c_void_p)),
+                ("ntypes", ctypes.c_int)]
+
+
+def _loop_address(ufunc) -> int:
+    """The address of `ufunc`'s float64 -> float64 loop (0 when the object is not laid out as expected)."""
+    s = _UFunc.from_address(id(ufunc))
+    if (s.nin, s.nout, s.ntypes) != (1, 1, len(ufunc.types)) or "d->d" not in ufunc.types:
+        return 0
+    i = ufunc.types.index("d->d")
+    return int(s.functions[i] or 0) if not s.data[i] else 0
+
+
+@intrinsic
+def _numpy_loop(typingctx, addr, src, dst, n):
+    """dst[:n] = the ufunc at `addr` of src[:n] (both contiguous float64): its inner loop called as
+    numpy calls it, (args, dimensions, steps, data)."""
+    def codegen(context, builder, signature, args):
+        addr_v, src_v, dst_v, n_v = args
+        i8p, i64 = ir.IntType(8).as_pointer(), ir.IntType(64)
+        sp = context.make_array(signature.args[1])(context, builder, src_v).data
+        dp = context.make_array(signature.args[2])(context, builder, dst_v).data
+        fnty = ir.FunctionType(ir.VoidType(), [i8p.as_pointer(), i64.as_pointer(), i64.as_pointer(), i8p])
+        fn = builder.inttoptr(context.cast(builder, addr_v, signature.args[0], types.int64), fnty.as_pointer())
+        argv = cgutils.alloca_once(builder, i8p, size=2)
+        builder.store(builder.bitcast(sp, i8p), argv)
+        builder.store(builder.bitcast(dp, i8p), builder.gep(argv, [ir.Constant(i64, 1)]))
+        dims = cgutils.alloca_once(builder, i64, size=1)
+        builder.store(context.cast(builder, n_v, signature.args[3], types.int64), dims)
+        steps = cgutils.alloca_once(builder, i64, size=2)
+        builder.store(ir.Constant(i64, 8), steps)
+        builder.store(ir.Constant(i64, 8), builder.gep(steps, [ir.Constant(i64, 1)]))
+        builder.call(fn, [argv, dims, steps, ir.Constant(i8p, None)])
+        return context.get_dummy_value()
+    return types.void(addr, src, dst, n), codegen
+
+
+@numba.njit(cache=True, nogil=True)
+def _apply(addr, src, dst):
+    _numpy_loop(addr, src, dst, len(src))
+
+
+# ------------------------------------------------------------------------------------ the play-out
+
+Loops = namedtuple("Loops", ("log", "cos", "sin"))
+# the compiled hand loop's scratch: the pass's rows (FastRun.run's sel, ask_bits, counts), the
+# answers, the drawn cards' question, the cuts' and races' uniforms and numpy's functions of them
+Scratch = namedtuple("Scratch", ("sel", "ask_bits", "counts", "choice", "keep", "seat", "bits", "drawn", "cut_u",
+                                 "cut_a", "cut_b", "z", "race_u", "tie", "race_log", "angle", "race_cos",
+                                 "race_sin"))
+
+
+def _scratch(n: int, P: int) -> Scratch:
+    R = kernels.RACE_SLOTS * P
+    f = np.zeros
+    return Scratch(f((4, n), np.int64), f(n, np.uint64), f(4, np.int64), f(n, np.intp), f(n, np.intp), f(n, np.int64),
+                   f(n, np.uint64), f(n, np.int8), f((n, 2), np.float64), f(n, np.float64), f(n, np.float64),
+                   f(n, np.float64), f((n, R), np.float64), f(n, np.float64), f((n, R), np.float64),
+                   f((n, P), np.float64), f((n, P), np.float64), f((n, P), np.float64))
+
+
+TWO_PI = 2 * np.pi               # numpy's `2 * np.pi * u`: the product first, as Python does
+
+
+@numba.njit(cache=True, nogil=True)
+def _cut_normals(s, x, f, rows):
+    """FastRun.cut_normals into x.z: keyed_chance.normal_pair's first normal of each cut's uniforms."""
+    nc = len(rows)
+    kernels.cut_uniforms(s, rows, x.cut_u[:nc])
+    for i in range(nc):
+        x.cut_a[i] = x.cut_u[i, 0]
+        x.z[i] = TWO_PI * x.cut_u[i, 1]
+    _numpy_loop(f.log, x.cut_a[:nc], x.cut_b[:nc], nc)
+    _numpy_loop(f.cos, x.z[:nc], x.z[:nc], nc)
+    for i in range(nc):
+        x.z[i] = np.sqrt(-2.0 * x.cut_b[i]) * x.z[i]
+
+
+@numba.njit(cache=True, nogil=True)
+def _settle_races(s, g, b, x, f):
+    """FastRun.settle_races: the uniforms, numpy's log of each and cos and sin of 2 pi times each
+    seat's second, then kernels.settle_races."""
+    m = b.n_race[0]
+    P = g.P
+    RS = kernels.RACE_SLOTS
+    U = x.race_u[:m]
+    kernels.race_uniforms(s, g, b, U, x.tie[:m])
+    for j in range(m):
+        for i in range(P):
+            x.angle[j, i] = TWO_PI * U[j, RS * i + 1]
+    _numpy_loop(f.log, U.reshape(-1), x.race_log[:m].reshape(-1), m * RS * P)
+    _numpy_loop(f.cos, x.angle[:m].reshape(-1), x.race_cos[:m].reshape(-1), m * P)
+    _numpy_loop(f.sin, x.angle[:m].reshape(-1), x.race_sin[:m].reshape(-1), m * P)
+    kernels.settle_races(s, g, b, U, x.race_log[:m], x.race_cos[:m], x.race_sin[:m], x.tie[:m])
+
+
+@numba.njit(cache=True, nogil=True)
+def _hand_loop(s, g, b, t, w, x, f, normal_cut, forced, use_forced, noise, pos):
+    """FastRun.run's passes from a position, every question answered by the tactician (_ask), the
+    first by `forced` when use_forced. Stops at a pass's start when fewer than two noise values per
+    row are left (returns (pos, 0): called again with more), at the hand's end ((pos, 1)), or when the
+    first question is not every game's ((pos, 2))."""
+    sel, counts = x.sel, x.counts
+    n = len(s.phase)
+    while True:
+        if len(noise) - pos < 2 * n:
+            return pos, 0
+        kernels.plan(s, g, sel, x.ask_bits, counts)
+        nc, nf, na, nd = counts[0], counts[1], counts[2], counts[3]
+        if not (nc or nf or na or nd):
+            return pos, 1
+        if nc or nf:
+            if normal_cut:
+                _cut_normals(s, x, f, sel[0, :nc])
+            else:
+                x.z[:nc] = 0.0
+            kernels.cuts_and_flips(s, g, b, sel[0, :nc], x.z[:nc], sel[1, :nf])
+        if na:
+            ask = sel[2, :na]
+            if use_forced:
+                if na != len(forced):
+                    return pos, 2
+                x.choice[:na] = forced
+                use_forced = False
+            else:
+                for i in range(na):
+                    x.seat[i] = s.cur[ask[i]]
+                    x.drawn[i] = -1
+                pos = _ask(s, t, w, ask, x.seat[:na], x.ask_bits[:na], x.drawn[:na], noise, pos, x.choice)
+        if na or nd:
+            kernels.turns(s, g, b, sel[2, :na], x.choice[:na], sel[3, :nd])
+            nw = b.n_wait[0]
+            if nw:
+                for i in range(nw):
+                    c = b.wait_card[i]
+                    x.seat[i] = b.wait_seat[i]
+                    x.bits[i] = kernels.DRAW_BIT | (np.uint64(1) << np.uint64(c))
+                    x.drawn[i] = c
+                pos = _ask(s, t, w, b.wait_row[:nw], x.seat[:nw], x.bits[:nw], x.drawn[:nw], noise, pos, x.keep)
+                kernels.drawn_answers(s, g, b, x.keep[:nw])
+        if b.n_race[0]:
+            _settle_races(s, g, b, x, f)
+
+
+def _buffers(n: int, P: int, stamp) -> kernels.Buffers:
+    """FastRun.run's per-pass buffers."""
+    return kernels.Buffers(race_row=np.zeros(n, np.int64), race_seat=np.zeros(n, np.int64),
+                           race_ctr=np.zeros(n, np.uint32), race_out=np.zeros(n, np.bool_),
+                           n_race=np.zeros(1, np.int64), wait_row=np.zeros(n, np.int64),
+                           wait_seat=np.zeros(n, np.int64), wait_card=np.zeros(n, np.int64),
+                           n_wait=np.zeros(1, np.int64), tmp8=np.zeros(PILE, np.int8), tmp16=np.zeros(PILE, stamp),
+                           tmp8b=np.zeros(PILE, np.int8), tmp16b=np.zeros(PILE, stamp),
+                           hashes=np.zeros(PILE, np.uint64), order=np.zeros(PILE, np.int64), lat=np.zeros(P))
+
+
+_LOOPS: list = []
+_CONSTS: dict = {}
+
+
+def loops() -> Loops | None:
+    """numpy's log, cos and sin loops, once they computed the same as the ufuncs on a sample
+    (None when they cannot be found or differ: play_on then plays the play-outs)."""
+    if not _LOOPS:
+        f = Loops(*(_loop_address(u) for u in (np.log, np.cos, np.sin)))
+        ok = all(f)
+        if ok:
+            u = (np.random.default_rng(0).random(257) + 1e-3) * 3.0
+            for addr, ufunc in zip(f, (np.log, np.cos, np.sin)):
+                out = np.empty_like(u)
+                _apply(addr, u, out)
+                ok &= bool(np.array_equal(out, ufunc(u)))
+        _LOOPS.append(f if ok else None)
+    return _LOOPS[0]
+
+
+def fits(policy, table, st) -> bool:
+    """Whether play_out can stand in for play_on: a plain Tactician in every seat, the kernels'
+    mirrored methods untouched (FastRun's own condition), no record kept, numpy's loops found."""
+    return type(policy) is Tactician and mirrors_numpy() and not st.log.on and loops() is not None
+
+
+def _consts(table, policy: Tactician, st):
+    """The table's kernel constants and the tactician's tables (kept per table and player)."""
+    key = (id(table), id(policy))
+    got = _CONSTS.get(key)
+    if got is None or got[0] is not table or got[1] is not policy:
+        if len(_CONSTS) > 64:
+            _CONSTS.clear()
+        run = FastRun(table, st, [], None)
+        got = (table, policy, consts(run), _tac(policy, table))
+        _CONSTS[key] = got
+    return got[2], got[3]
+
+
+def play_out(table, st, policy: Tactician, first: np.ndarray | None, rng: np.random.Generator) -> dict:
+    """resume.play_on(table, st, [policy] * P, rng) with `first` (or None) answering the first
+    question, as htd_search._FirstForced does: the same results (st.res) and the generator left
+    in the same state. Only where fits(policy, table, st)."""
+    n, P = len(st.gid), table.players
+    g, t = _consts(table, policy, st)
+    b, w, x = _buffers(n, P, st.dstamp.dtype), _work(n), _scratch(n, P)
+    forced = np.zeros(0, np.intp) if first is None else np.ascontiguousarray(first, dtype=np.intp)
+    use = first is not None
+    # the tactician's noise, drawn ahead; the generator is then rewound and moved on by what was used
+    start = rng.bit_generator.state
+    noise, pos, used = rng.integers(0, NOISE_RANGE, 32 * n), 0, 0
+    normal_cut = g.cut_mode == CUT_MODES["normal_half"]
+    s = kernels.arrays(st)
+    while True:
+        pos, status = _hand_loop(s, g, b, t, w, x, loops(), normal_cut, forced, use, noise, pos)
+        stopping.check()
+        if status == 1:
+            break
+        if status == 2:
+            raise AssertionError("htd rollout: the first question must be every play-out's")
+        use = False
+        used += pos
+        noise, pos = np.concatenate([noise[pos:], rng.integers(0, NOISE_RANGE, 16 * n)]), 0
+    st.retire(np.arange(n))
+    rng.bit_generator.state = start
+    rng.integers(0, NOISE_RANGE, used + pos)
+    return st.res
