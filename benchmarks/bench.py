@@ -3,6 +3,7 @@
     python benchmarks/bench.py              # engines, one core
     python benchmarks/bench.py --cli        # also the end-to-end CLI run of the issue (10M hands, 2 jobs)
     python benchmarks/bench.py --no-search  # without the Moon solver and the search players
+    python benchmarks/bench.py --no-reports # without the default reports' wall and CPU times (minutes)
 
 It also prints the two speed ratios of issue 17: Shoot the Moon's batch engine against a compiled
 scalar loop of the same round (benchmarks/stm_yardstick.py), and Hit the Deck's whole process
@@ -127,6 +128,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=8 * CHUNK)
     parser.add_argument("--cli", action="store_true", help="also time the 10M-hand CLI run (about 30 s)")
     parser.add_argument("--no-search", action="store_true", help="skip the solver and search players (about 40 s)")
+    parser.add_argument("--no-reports", action="store_true", help="skip the default reports on --jobs 2 (minutes)")
     args = parser.parse_args()
     from startup_bench import print_startups
     print_startups()
@@ -162,6 +164,10 @@ def main() -> None:
         print(f"  {game:<15} jobs {jobs}: {med:6.2f} s median, {top:6.2f} s max ({decisions:.0f} decisions)")
     if not args.no_search:
         search_benches()
+    if not args.no_reports:              # issue 29: every game's default report and its tournament section
+        from report_bench import report_times
+        print("Default reports, --jobs 2, section by section (benchmarks/report_bench.py):")
+        report_times(jobs=2)
     if args.cli:
         wall, peak = cli_run(["simulate", "shoot-the-moon", "--hands", "10000000", "--strategy", "odd",
                               "--jobs", "2", "--quiet"])
