@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_browser import browser, page, running  # noqa: F401  (fixtures; skips without chromium)
+from tests.test_browser import CHOICE, browser, page, running  # noqa: F401  (fixtures; skips without chromium)
 from moonshot.web.app import create_app  # noqa: E402
 from moonshot.web.forms import Limits  # noqa: E402
 
@@ -92,7 +92,7 @@ def test_the_pages_run_under_their_csp_without_a_violation(site, page):
         page.goto(target + url)
     page.goto(f"{target}/shoot-the-moon/play")                          # app.js's play page, built as text
     page.click("#deal button.go")
-    page.wait_for_selector("#choices button")
+    page.wait_for_selector(CHOICE)                                     # the table drawn, its pieces the choices
     page.goto(f"{target}/replay")
     page.set_input_files("#file", str(GOLDEN / "moon_3p_threshold.jsonl"))
     page.click("#upload button.go")
