@@ -33,7 +33,13 @@ from moonshot.simulator.files import ordinary  # noqa: E402
 
 CSS = """body{font-family:system-ui,sans-serif;max-width:980px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:.85em}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}
-th{background:#f3f3f3}img{max-width:100%}code{background:#f3f3f3;padding:0 3px}.note{color:#555;font-size:.9em}"""
+th{background:#f3f3f3}td{white-space:nowrap}code{background:#f3f3f3;padding:0 3px}.note{color:#555;font-size:.9em}
+.scroll{overflow-x:auto}figure{margin:1em 0}"""
+# A phone shows a figure at its own pixel size inside a box that scrolls, never shrunk to the screen (a
+# 1,200-pixel figure shrunk to 390 px made its 12 px labels 4 px); MIN_LABEL_PT keeps every label of a
+# figure saved at DPI at least 11 pixels tall at that size.
+DPI = 110
+MIN_LABEL_PT = 11 * 72 / DPI
 
 
 _step_hearer: ContextVar[Callable[[int, int, str], None] | None] = ContextVar("report_steps", default=None)
@@ -364,7 +370,10 @@ class Document:
     def figure(self, name: str, fig, caption: str) -> None:
         import io
         buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+        for text in fig.findobj(matplotlib.text.Text):
+            if text.get_text() and text.get_fontsize() < MIN_LABEL_PT:
+                text.set_fontsize(MIN_LABEL_PT)
+        fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight")
         plt.close(fig)
         self.figures[name] = buf.getvalue()
         self.blocks.append(("figure", (name, caption)))
@@ -396,7 +405,7 @@ class Document:
         return "\n".join(out)
 
     def html(self) -> str:
-        parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(self.title)}</title>"
+        parts = [f"<!doctype html><html><head><meta charset='utf-8'><meta name='viewport' content='width=device-width, initial-scale=1'><title>{html.escape(self.title)}</title>"
                  f"<style>{CSS}</style></head><body><h1>{html.escape(self.title)}</h1>"]
         for kind, payload in self.blocks:
             if kind == "h2":
@@ -409,11 +418,11 @@ class Document:
                 name, df, caption = payload
                 if caption:
                     parts.append(f"<p><b>{html.escape(caption)}</b> (tables/{name}.csv)</p>")
-                parts.append(df.to_html(index=False, float_format=plain, border=0))
+                parts.append(f"<div class='scroll'>{df.to_html(index=False, float_format=plain, border=0)}</div>")
             elif kind == "figure":
                 name, caption = payload
                 data = base64.b64encode(self.figures[name]).decode()
-                parts.append(f"<figure><img alt='{html.escape(caption)}' src='data:image/png;base64,{data}'>"
+                parts.append(f"<figure><div class='scroll'><img alt='{html.escape(caption)}' src='data:image/png;base64,{data}'></div>"
                              f"<figcaption class='note'>{html.escape(caption)}</figcaption></figure>")
         words = self._glossary()
         if words:

@@ -141,3 +141,20 @@ def test_a_report_never_replaces_a_folder_that_is_not_a_report(tmp_path):
     with pytest.raises(BadInput, match="other files"):
         GAMES["moon"].build_report(tmp_path, 150, 3, 1, quiet=True, floor=10)
     assert (tmp_path / "notes.txt").read_text() == "mine"
+
+
+def test_a_report_page_keeps_its_labels_legible_on_a_phone():
+    """On a 390 px phone a figure is shown at its own size in a box that scrolls (not shrunk to the
+    screen), its smallest label at least 11 px there, and a table scrolls in its own box."""
+    import matplotlib.pyplot as plt
+    from moonshot.reports.document import DPI, Document
+    doc = Document("t")
+    fig, ax = plt.subplots(figsize=(11, 3))
+    small = ax.text(0.5, 0.5, "7%", fontsize=5)
+    doc.figure("f", fig, "a wide figure")
+    doc.table("t", pd.DataFrame({"metric": ["P(make)"], "estimate": ["100.000% [99.98%, 100.000%]"]}), "a table")
+    page = doc.html()
+    assert small.get_fontsize() * DPI / 72 >= 11
+    assert "name='viewport'" in page and "img{max-width:100%}" not in page
+    assert "<figure><div class='scroll'><img" in page and "<div class='scroll'><table" in page
+    assert "td{white-space:nowrap}" in page
