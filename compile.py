@@ -14,6 +14,7 @@ is kept.
 from __future__ import annotations
 
 import compileall
+import importlib
 import os
 import re
 import sys
@@ -24,13 +25,22 @@ ROOT = Path(__file__).resolve().parent
 SKIP = re.compile(r"[/\\](\.venv|\.git|tests|out|build)[/\\]")     # not the package's own modules
 
 
+def _package(game: str) -> Path:
+    from moonshot.simulator.games import get
+    return Path(importlib.import_module(get(game).package).__file__).parent
+
+
+def has_kernels(game: str) -> bool:
+    """Whether the game's package compiles anything with numba."""
+    return any("numba" in f.read_text() for f in _package(game).rglob("*.py"))
+
+
 def compiled(game: str) -> bool:
     """Whether the game's engine kernels are in numba's cache: an index file (`*.nbi`) in the
     `__pycache__` beside a source folder of its package, or under NUMBA_CACHE_DIR where numba files
     that folder (its name and a hash of its path)."""
     from numba.core.caching import _CacheLocator
-    from moonshot.simulator.games import get
-    package = ROOT / "simulator" / get(game).package.rsplit(".", 1)[-1]
+    package = _package(game)
     folders = [package, *(d for d in package.rglob("*") if d.is_dir() and d.name != "__pycache__")]
     where = os.environ.get("NUMBA_CACHE_DIR")
     for folder in folders:
@@ -41,11 +51,12 @@ def compiled(game: str) -> bool:
     return False
 
 
-def announce(game: str, out=sys.stderr) -> None:
-    """The line a first run prints before it waits for the compiler (on 2 cores, about a minute)."""
-    if not compiled(game):
+def announce(game: str, out=None) -> None:
+    """The line a first run prints before it waits for the compiler (on 2 cores, about a minute); none
+    for a game with no compiled kernels (a plug-in game in plain numpy)."""
+    if has_kernels(game) and not compiled(game):
         print(f"compiling {game}'s kernels, once (about a minute; later runs load them; "
-              "`python -m moonshot.compile` compiles every game's) ...", file=out, flush=True)
+              "`python -m moonshot.compile` compiles every game's) ...", file=out or sys.stderr, flush=True)
 
 
 def bytecode() -> None:
