@@ -39,10 +39,12 @@ def whatif(client, n: int, unit: str = "hands", game: str = "hit-the-deck", seed
 
 
 def settle(client, ids, timeout: float = 60.0) -> list[dict]:
-    """Every run's last status once none waits or runs."""
+    """Every run's last status once none waits or runs ("dropped": finished and gone, web.jobs keeping
+    the newest finished runs only)."""
     end = time.monotonic() + timeout
     while True:
-        states = [client.get(f"/api/jobs/{i}").json() for i in ids]
+        answers = [client.get(f"/api/jobs/{i}") for i in ids]
+        states = [{"state": "dropped"} if r.status_code == 404 else r.json() for r in answers]
         if all(s["state"] not in ("waiting", "running") for s in states) or time.monotonic() > end:
             return states
         time.sleep(0.05)
@@ -96,7 +98,8 @@ def test_two_hundred_deals_and_fifty_runs_leave_memory_flat(tmp_path):
         r = client.post(f"/api/{games[k % len(games)]}/play", json={"seat": "0", "seed": str(k)})
         assert r.status_code == 200 and r.json()["state"] == "your turn", r.text
     ids = [whatif(client, 20, game=("moon", "hit-the-deck")[k % 2], seed=k).json()["id"] for k in range(50)]
-    assert {s["state"] for s in settle(client, ids)} == {"done"}
+    states = [s["state"] for s in settle(client, ids)]
+    assert set(states) <= {"done", "dropped"} and "done" in states   # the oldest finished runs may be gone
     assert quiet_threads(threads) <= threads + 2              # no thread per hand, none per finished run
     assert rss_mb() - rss < 100
 
