@@ -15,6 +15,7 @@ Run alone (the machine may be shared: CPU time is the per-core figure):
 
     python benchmarks/search_bench.py [pimc_hands] [pimc_match_deals] [rollout_match_deals] [pimc_4p_deals]
                                       [pimc_4p_games] [htd_hands] [htd_games]
+    python benchmarks/search_bench.py --htd [htd_hands]     # the Hit the Deck rollout speed alone
 """
 from __future__ import annotations
 
@@ -115,4 +116,7 @@ def main(pimc_hands: int = 60, pimc_deals: int = 200, rollout_deals: int = 4000,
 
 
 if __name__ == "__main__":
-    main(*(int(a) for a in sys.argv[1:8]))
+    if sys.argv[1:2] == ["--htd"]:
+        htd_rollout_speed(int(sys.argv[2]) if len(sys.argv) > 2 else 256)
+    else:
+        main(*(int(a) for a in sys.argv[1:8]))

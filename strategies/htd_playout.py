@@ -259,6 +259,23 @@ def _buffers(n: int, P: int, stamp) -> kernels.Buffers:
 
 _LOOPS: list = []
 _CONSTS: dict = {}
+_SCRATCH: dict = {}
+
+
+def _scratch_for(n: int, P: int, stamp) -> tuple:
+    """The hand loop's buffers for n rows, kept from call to call (a decision's play-outs are a few
+    hundred to a few thousand rows, and ~50 small arrays each call cost more than their use): grown
+    when a larger batch comes; the kernels index them by their own counts, never by their length.
+    Every entry is written before it is read but the pass counters, zeroed here."""
+    key = (P, np.dtype(stamp))
+    got = _SCRATCH.get(key)
+    if got is None or got[0] < n:
+        cap = max(n, 2 * got[0] if got else 0)
+        got = (cap, _buffers(cap, P, stamp), _work(cap), _scratch(cap, P))
+        _SCRATCH[key] = got
+    b = got[1]
+    b.n_race[0] = b.n_wait[0] = 0
+    return got[1], got[2], got[3]
 
 
 def loops() -> Loops | None:
@@ -302,7 +319,7 @@ def play_out(table, st, policy: Tactician, first: np.ndarray | None, rng: np.ran
     in the same state. Only where fits(policy, table, st)."""
     n, P = len(st.gid), table.players
     g, t = _consts(table, policy, st)
-    b, w, x = _buffers(n, P, st.dstamp.dtype), _work(n), _scratch(n, P)
+    b, w, x = _scratch_for(n, P, st.dstamp.dtype)
     forced = np.zeros(0, np.intp) if first is None else np.ascontiguousarray(first, dtype=np.intp)
     use = first is not None
     # the tactician's noise, drawn ahead; the generator is then rewound and moved on by what was used

@@ -22,7 +22,7 @@ from numba import njit
 
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.hit_the_deck.engine import Table, play
-from moonshot.simulator.hit_the_deck.engine.resume import play_on, position
+from moonshot.simulator.hit_the_deck.engine.resume import play_on, worlds_position
 from moonshot.simulator.hit_the_deck.views import DRAW, N_CHOICES, PlayView
 from moonshot.strategies import htd_playout
 from moonshot.strategies.base import register
@@ -177,7 +177,8 @@ class RolloutPlay:
     def _choose(self, view: PlayView, rng: np.random.Generator) -> np.ndarray:
         n, W = len(view), self.worlds
         base = np.asarray(self.policy.play(view, rng)).astype(np.intp)     # the policy's own choice
-        world = deal_worlds(view, rng, W, self.infer)
+        first = W if not 0 < self.screen < W else self.screen       # the worlds every option is played out in
+        world = deal_worlds(view, rng, W, self.infer, dealt=first)
         if self.value == "auto":     # the same continuations for every option of a world
             world["futures"] = rng.integers(0, SCORE_SAMPLE, (n, W, FUTURES, FUTURE_HANDS), dtype=np.int16)
         keys = rng.integers(0, np.iinfo(np.uint64).max, (n, W), dtype=np.uint64, endpoint=True)
@@ -191,7 +192,6 @@ class RolloutPlay:
         base_row = np.full(n, -1)
         base_row[cand_game[is_base]] = np.flatnonzero(is_base)
         cost = np.full((len(cand_game), W), np.nan)
-        first = W if not 0 < self.screen < W else self.screen
         everyone = np.ones(len(cand_game), dtype=bool)
         self._fill(view, world, keys, cand_game, cand_col, keep, everyone, np.arange(first), cost, rng)
         if first < W:
@@ -200,6 +200,7 @@ class RolloutPlay:
             rival = np.zeros(n, dtype=bool)
             rival[cand_game[ahead]] = True
             go_on = (ahead | is_base) & rival[cand_game]
+            world["deal_rest"](np.flatnonzero(rival))                 # the later worlds of these games only
             self._fill(view, world, keys, cand_game, cand_col, keep, go_on, np.arange(first, W), cost, rng)
             # judged on the later worlds only: the first ones chose the rivals, so they favour them
             return self.pick(cand_game, cand_col, np.where(go_on[:, None], cost[:, first:], np.nan), base, n)
@@ -265,9 +266,8 @@ class RolloutPlay:
         if passed:
             cur = (cur + np.asarray(view.direction)[g]) % P
         table = playout_table(P, view.rules, self.horizon)
-        st = position(table, world["hands"][g, w], world["draw"][g, w], world["dn"][g], world["disc"][g, w],
-                      world["sn"][g], np.asarray(view.demand)[g], np.asarray(view.direction)[g], cur,
-                      np.asarray(view.seen)[g], np.asarray(view.scores)[g], keys[g, w], world["known"][g])
+        st = worlds_position(table, world["hands"], world["draw"], world["disc"], world["known"], world["dn"],
+                             world["sn"], view.demand, view.direction, view.seen, view.scores, g, w, cur, keys[g, w])
         first = None if passed else np.repeat(cand_col, W).astype(np.intp)
         if htd_playout.fits(self.policy, table, st):      # the same results, the tactician asked compiled
             res = htd_playout.play_out(table, st, self.policy, first, rng)

@@ -28,13 +28,15 @@ def _one_hot(kinds: np.ndarray) -> np.ndarray:
     return out
 
 
-def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int, infer: int = 2) -> dict:
+def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int, infer: int = 2, dealt: int | None = None) -> dict:
     """`worlds` deals of what the mover cannot see, for each of the n games of `view`:
     hands (n, W, P, 38) copies per kind (the mover's own row is its hand), draw and disc
     (n, W, 110) piles bottom first with dn, sn (n,) cards, and known (n, 110) the draw-pile places
     the mover's memory knows (their cards as known_draw says). `infer`: 0 the counts and known_draw
     alone, 1 also what the other seats' draws showed they lack, 2 also the cards they are known to
-    hold (view.held) and the whole remembered pile (view.known_pile)."""
+    hold (view.held) and the whole remembered pile (view.known_pile). With `dealt` only the first
+    `dealt` worlds are laid out now; world["deal_rest"](games) lays out the others of those games
+    (the draws are all made here: the same worlds either way)."""
     n, W, P = len(view), worlds, view.players
     seat = np.asarray(view.seat).astype(np.intp)
     hand = np.asarray(view.hand).astype(np.int16)
@@ -80,10 +82,10 @@ def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int, infer: in
     key2 = rng.random((n, W, PILE))
     disc = np.zeros((n, W, PILE), dtype=np.int8)
     cards2 = np.empty((n, W, PILE), dtype=np.int8)
-    _shuffle(inst, pref, L, below, top.astype(np.int8), key1, key2, disc, cards2)
     others = (seat[:, None] + 1 + np.arange(P - 1)[None, :]) % P                # (n, P-1)
-    cum = np.cumsum(sizes[rows[:, None], others], axis=1)                        # (n, P-1)
+    cum = np.cumsum(sizes[rows[:, None], others], axis=1).astype(np.int64)      # (n, P-1)
     lacks = getattr(view, "lacks", None) if infer >= 1 else None
+    bound = None
     if lacks is not None:
         # what each other seat showed it lacks (view.lacks: when it last had to draw) binds all but
         # its `fresh` newest cards: those are dealt first from the cards it may hold
@@ -93,33 +95,44 @@ def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int, infer: in
             bits = (lacks[:, :, None] >> np.arange(cards.N_KINDS, dtype=np.uint64)) & np.uint64(1)
             held_lacked = (held[rows[:, None], others] * bits).sum(axis=2)
             fresh = np.maximum(np.asarray(view.fresh).astype(np.int64)[rows[:, None], others] - held_lacked, 0)
-            cards2 = np.ascontiguousarray(cards2)
-            _deal_hands_first(cards2, (L - np.maximum(below, 0)).astype(np.int64), sizes[rows[:, None], others].astype(np.int64),
-                              fresh, lacks)
+            bound = ((L - np.maximum(below, 0)).astype(np.int64), sizes[rows[:, None], others].astype(np.int64),
+                     fresh, lacks)
     hands = np.zeros((n, W, P, cards.N_KINDS), dtype=np.int16)
     draw = np.zeros((n, W, PILE), dtype=np.int8)
     known = np.zeros((n, PILE), dtype=np.bool_)
-    _place(cards2, others.astype(np.int64), cum.astype(np.int64), seat.astype(np.int64), hand, held, dn.astype(np.int64),
-           kd.astype(np.int64), hands, draw, known)
-    return {"hands": hands, "draw": draw, "dn": dn, "disc": disc, "sn": sn, "known": known}
+    top8, others64, seat64, dn64, kd64 = top.astype(np.int8), others.astype(np.int64), seat.astype(np.int64), \
+        dn.astype(np.int64), kd.astype(np.int64)
+
+    def deal(games: np.ndarray, w0: int, w1: int) -> None:
+        """Lays out worlds w0..w1-1 of `games` from their keys."""
+        games = np.ascontiguousarray(games, dtype=np.int64)
+        _shuffle(inst, pref, L, below, top8, key1, key2, disc, cards2, games, w0, w1)
+        if bound is not None:
+            _deal_hands_first(cards2, *bound, games, w0, w1)
+        _place(cards2, others64, cum, seat64, hand, held, dn64, kd64, hands, draw, known, games, w0, w1)
+
+    first = W if dealt is None else min(dealt, W)
+    deal(rows, 0, first)
+    return {"hands": hands, "draw": draw, "dn": dn, "disc": disc, "sn": sn, "known": known,
+            "deal_rest": lambda games: deal(games, first, W)}
 
 
 @njit(cache=True)
-def _deal_hands_first(cards, avail, caps, fresh, lacks):
+def _deal_hands_first(cards, avail, caps, fresh, lacks, games, w0, w1):
     """Reorders each world's shuffled cards (cards (n, W, 110) kinds, the first avail[g] of game g
     available) in place so that the first caps[g, 0] are the first other seat's hand, the next
     caps[g, 1] the second's, and so on, then the rest in their shuffled order. Each seat's
     caps - fresh older cards come from kinds outside its `lacks` mask (the first such cards in the
     shuffle; any cards when too few are left), its fresh cards from the cards after those. The
     seats are dealt tightest first (fewest cards that fit per older card), so that a loose seat does
-    not take the only cards a tight one may hold."""
-    n, W, _ = cards.shape
+    not take the only cards a tight one may hold. Worlds w0..w1-1 of `games` only (world 0's
+    first avail[g] cards are the same ones, in another order, whether it was dealt yet or not)."""
     G = caps.shape[1]
     used = np.zeros(cards.shape[2], dtype=np.bool_)
     out = np.empty(cards.shape[2], dtype=cards.dtype)
     start = np.zeros(G, dtype=np.int64)
     slack = np.zeros(G, dtype=np.float64)
-    for g in range(n):
+    for g in games:
         m = avail[g]
         for j in range(1, G):
             start[j] = start[j - 1] + caps[g, j - 1]
@@ -131,7 +144,7 @@ def _deal_hands_first(cards, avail, caps, fresh, lacks):
                     fits += 1
             slack[j] = fits / old if old > 0 else np.inf
         order = np.argsort(slack, kind="mergesort")
-        for w in range(W):
+        for w in range(w0, w1):
             row = cards[g, w]
             used[:m] = False
             for jj in range(G):
@@ -204,24 +217,25 @@ def _stable_order(k, m, order, bucket, count):
 
 
 @njit(cache=True)
-def _shuffle(inst, pref, L, below, top, key1, key2, disc, cards2):
+def _shuffle(inst, pref, L, below, top, key1, key2, disc, cards2, games, w0, w1):
     """deal_worlds' two shuffles of each game's unseen cards (inst[g, :L[g]] kinds), world by world:
     the discard pile's cards under the top, disc[g, w, :below[g]], are the first of them in the
     order of key1 (the preferred ones, pref, first: keys less 2), and the top card goes on them;
     the others follow in cards2[g, w] in the order of key2, then the discard pile's and the
     padding (-1) in their places' order: numpy's stable argsort of those keys with the used
-    places and the padding given infinite keys, as deal_worlds did in numpy."""
-    n, W, R = key1.shape
+    places and the padding given infinite keys, as deal_worlds did in numpy. Worlds w0..w1-1 of
+    `games` only."""
+    R = key1.shape[2]
     k = np.empty(R)
     order = np.empty(R, dtype=np.int64)
     where = np.empty(R, dtype=np.int64)
     bucket = np.empty(R, dtype=np.int64)
     count = np.empty(R + 1, dtype=np.int64)
     taken = np.zeros(R, dtype=np.bool_)
-    for g in range(n):
+    for g in games:
         m = L[g]
         b = max(below[g], 0)
-        for w in range(W):
+        for w in range(w0, w1):
             for i in range(m):
                 k[i] = key1[g, w, i] - 2.0 * pref[g, i]
             _stable_order(k, m, order, bucket, count)
@@ -251,17 +265,17 @@ def _shuffle(inst, pref, L, below, top, key1, key2, disc, cards2):
 
 
 @njit(cache=True)
-def _place(cards2, others, cum, seat, hand, held, dn, kd, hands, draw, known):
+def _place(cards2, others, cum, seat, hand, held, dn, kd, hands, draw, known, games, w0, w1):
     """deal_worlds' hands and draw piles from each world's dealt order: the other seats' hands
     first (others[g, j] takes up to cum[g, j] of the order), then the draw pile's places from the
     top (depth 0) down, each the card memory knows there (kd) or the next of the order; known
-    (n, 110) the places memory knows."""
-    n, W, R = cards2.shape
+    (n, 110) the places memory knows. Worlds w0..w1-1 of `games` only."""
+    R = cards2.shape[2]
     G = others.shape[1]
     D = kd.shape[1]
     src = np.empty(R, dtype=np.int64)
     card = np.empty(R, dtype=np.int64)
-    for g in range(n):
+    for g in games:
         total = cum[g, G - 1]
         t = -1
         for r in range(R):
@@ -276,7 +290,7 @@ def _place(cards2, others, cum, seat, hand, held, dn, kd, hands, draw, known):
                     t += 1
                     card[r] = -1                          # from the order
                     src[r] = min(max(total + t, 0), R - 1)
-        for w in range(W):
+        for w in range(w0, w1):
             j = 0
             for r in range(total):
                 while r >= cum[g, j]:

@@ -11,11 +11,12 @@ from __future__ import annotations
 from typing import Sequence
 
 import numpy as np
+from numba import njit
 
 from moonshot.simulator.batch import groups
 from moonshot.simulator.hit_the_deck.engine.fast import FastRun
 from moonshot.simulator.hit_the_deck.engine.state import PILE, TURN, State
-from moonshot.simulator.hit_the_deck.engine.table import KIND_BIT, N_KINDS, Table
+from moonshot.simulator.hit_the_deck.engine.table import Table
 
 
 def position(table: Table, hand: np.ndarray, draw: np.ndarray, dn: np.ndarray, disc: np.ndarray,
@@ -25,26 +26,65 @@ def position(table: Table, hand: np.ndarray, draw: np.ndarray, dn: np.ndarray, d
     (n,110) bottom first with dn, sn cards used; demand, dirn, cur (n,); seen (n,38) card events so
     far; scores (n,P) game totals; keys (n,) chance keys; known (n,110) bool: draw-pile places whose
     order went public (memory, §C.10, can recall them), default none."""
-    n, P = hand.shape[:2]
-    st = State(table, np.zeros((n, P, 0), dtype=np.int8), np.zeros((n, 0), dtype=np.int8),
-               np.zeros(n, dtype=np.int8), keys, np.asarray(scores, dtype=np.int16), False)
-    st.hand = np.ascontiguousarray(hand, dtype=np.int8)
-    st.hbits = np.zeros((n, P), dtype=np.uint64)
-    for k in range(N_KINDS):
-        st.hbits |= np.where(st.hand[:, :, k] > 0, KIND_BIT[k], np.uint64(0))
-    st.size = st.hand.sum(axis=2, dtype=np.int16)
-    st.draw, st.dn = np.ascontiguousarray(draw, dtype=np.int8), np.asarray(dn, dtype=np.int16).copy()
-    st.disc, st.sn = np.ascontiguousarray(disc, dtype=np.int8), np.asarray(sn, dtype=np.int16).copy()
+    n = len(hand)
+    known = np.zeros((n, PILE), dtype=bool) if known is None else known
+    one = np.zeros(n, dtype=np.int64)
+    return worlds_position(table, hand[:, None], draw[:, None], disc[:, None], known, dn, sn, demand, dirn, seen,
+                           scores, np.arange(n), one, cur, keys)
+
+
+def worlds_position(table: Table, hands: np.ndarray, draw: np.ndarray, disc: np.ndarray, known: np.ndarray,
+                    dn: np.ndarray, sn: np.ndarray, demand: np.ndarray, dirn: np.ndarray, seen: np.ndarray,
+                    scores: np.ndarray, g: np.ndarray, w: np.ndarray, cur: np.ndarray, keys: np.ndarray) -> State:
+    """position() of len(g) hands, row i world w[i] of game g[i] (deals of several worlds per game
+    without gathering them first: htd_worlds.deal_worlds): hands (G,W,P,38), draw and disc
+    (G,W,110), known (G,110) and dn, sn, demand, dirn (G,), seen (G,38), scores (G,P) per game;
+    cur and keys (len(g),) per row."""
+    m = len(g)
+    st = State(table, np.zeros((m, table.players, 0), dtype=np.int8), np.zeros((m, 0), dtype=np.int8),
+               np.zeros(m, dtype=np.int8), np.asarray(keys), np.asarray(scores)[g].astype(np.int16), False)
+    g = np.ascontiguousarray(g, dtype=np.int64)
+    _fill(hands, draw, disc, known, np.asarray(dn), np.asarray(sn), np.asarray(demand), np.asarray(dirn),
+          np.asarray(seen), g, np.ascontiguousarray(w, dtype=np.int64), np.asarray(cur), st.hand, st.hbits, st.size,
+          st.draw, st.dn, st.disc, st.sn, st.dstamp, st.sstamp, st.demand, st.dirn, st.cur, st.seen)
     st.seq[:] = 1
-    if known is not None:
-        st.dstamp[known] = 0                   # public once: memory may recall them
-    st.sstamp[np.arange(n), np.maximum(st.sn - 1, 0)] = 0        # the top card is public
-    st.demand = np.asarray(demand, dtype=np.int8).copy()
-    st.dirn = np.asarray(dirn, dtype=np.int8).copy()
-    st.cur = np.asarray(cur, dtype=np.int8).copy()
     st.phase[:] = TURN
-    st.seen = np.asarray(seen, dtype=np.int16).copy()
     return st
+
+
+@njit(cache=True)
+def _fill(hands, draw, disc, known, dn, sn, demand, dirn, seen, g, w, cur, o_hand, o_hbits, o_size, o_draw, o_dn,
+          o_disc, o_sn, o_dstamp, o_sstamp, o_demand, o_dirn, o_cur, o_seen):
+    """worlds_position's rows, written into a new State's arrays in place: the hands with their
+    presence bits and sizes, both piles, the draw-pile places memory may recall (stamp 0) and the
+    top of the discard pile (public: stamp 0)."""
+    P, K = o_hand.shape[1], o_hand.shape[2]
+    for i in range(len(g)):
+        a, b = g[i], w[i]
+        for p in range(P):
+            bits = np.uint64(0)
+            size = 0
+            for k in range(K):
+                c = hands[a, b, p, k]
+                o_hand[i, p, k] = c
+                size += c
+                if c > 0:
+                    bits |= np.uint64(1) << np.uint64(k)
+            o_hbits[i, p] = bits
+            o_size[i, p] = size
+        for x in range(o_draw.shape[1]):
+            o_draw[i, x] = draw[a, b, x]
+            o_disc[i, x] = disc[a, b, x]
+            if known[a, x]:
+                o_dstamp[i, x] = 0                      # public once: memory may recall them
+        o_dn[i] = dn[a]
+        o_sn[i] = sn[a]
+        o_sstamp[i, max(np.int64(sn[a]) - 1, 0)] = 0    # the top card is public
+        o_demand[i] = demand[a]
+        o_dirn[i] = dirn[a]
+        o_cur[i] = cur[i]
+        for k in range(K):
+            o_seen[i, k] = seen[a, k]
 
 
 class _OnFromPosition(FastRun):
