@@ -68,3 +68,23 @@ def test_compiled_known_draw_is_the_numpy_one(memory):
     play(table, 300, [Probe()] * 4, *[np.random.default_rng(3 + j) for j in range(3)])
     assert len(seen) > 50
     assert (sum(seen) > 0) == (memory != "window(0)")
+
+
+@pytest.mark.parametrize("flags", [[], ["htd.voluntary_draw=true", "htd.drawn_card_play=optional",
+                                        "htd.cut_depth=uniform"]])
+def test_random_play_in_one_compiled_call_is_the_per_pass_loop(flags):
+    """compiled_run (every seat `random`) against FastRun's per-pass loop (a hook forces it): the
+    same results, and the players' generator left in the same state (its uniforms are drawn ahead)."""
+    from moonshot.simulator.hit_the_deck.engine import compiled_run
+    table = Table(4, parse_rules(flags, 4))
+    strat = make_strategy("hit-the-deck", "random")
+    assert compiled_run.random_player([(strat, np.arange(4))]) is strat
+    runs, after = [], []
+    for hook in (lambda st: None, None):
+        rngs = [np.random.default_rng(5 + j) for j in range(3)]
+        runs.append(play(table, 3000, [strat] * 4, *rngs, _hook=hook))
+        after.append(rngs[1].random(4))
+    assert runs[1].turns.min() > 0 and runs[1].slaps_lost.sum() > 0
+    for f in FIELDS:
+        assert np.array_equal(getattr(runs[0], f), getattr(runs[1], f)), f
+    assert np.array_equal(after[0], after[1])

@@ -41,6 +41,17 @@ def consts(run: HandRun) -> kernels.Consts:
         react=np.stack([run.react[name] for name in kernels.REACT]), judge_window=float(rules.judge_window))
 
 
+def buffers(n: int, P: int, stamp) -> kernels.Buffers:
+    """The per-pass buffers of n rows, P seats, `stamp` the piles' stamp dtype."""
+    return kernels.Buffers(race_row=np.zeros(n, np.int64), race_seat=np.zeros(n, np.int64),
+                           race_ctr=np.zeros(n, np.uint32), race_out=np.zeros(n, np.bool_),
+                           n_race=np.zeros(1, np.int64), wait_row=np.zeros(n, np.int64),
+                           wait_seat=np.zeros(n, np.int64), wait_card=np.zeros(n, np.int64),
+                           n_wait=np.zeros(1, np.int64), tmp8=np.zeros(PILE, np.int8), tmp16=np.zeros(PILE, stamp),
+                           tmp8b=np.zeros(PILE, np.int8), tmp16b=np.zeros(PILE, stamp),
+                           hashes=np.zeros(PILE, np.uint64), order=np.zeros(PILE, np.int64), lat=np.zeros(P))
+
+
 class FastRun(HandRun):
     """HandRun.run on kernels: the same passes, event order and chance draws (bit for bit)."""
 
@@ -49,13 +60,13 @@ class FastRun(HandRun):
         st = self.st
         g = consts(self)
         n = len(st.gid)
-        b = kernels.Buffers(race_row=np.zeros(n, np.int64), race_seat=np.zeros(n, np.int64),
-                      race_ctr=np.zeros(n, np.uint32), race_out=np.zeros(n, np.bool_), n_race=np.zeros(1, np.int64),
-                      wait_row=np.zeros(n, np.int64), wait_seat=np.zeros(n, np.int64),
-                      wait_card=np.zeros(n, np.int64), n_wait=np.zeros(1, np.int64),
-                      tmp8=np.zeros(PILE, np.int8), tmp16=np.zeros(PILE, st.dstamp.dtype),
-                      tmp8b=np.zeros(PILE, np.int8), tmp16b=np.zeros(PILE, st.dstamp.dtype),
-                      hashes=np.zeros(PILE, np.uint64), order=np.zeros(PILE, np.int64), lat=np.zeros(self.P))
+        b = buffers(n, self.P, st.dstamp.dtype)
+        if self.hook is None:                        # every seat random: the passes in one compiled call
+            from moonshot.simulator.hit_the_deck.engine import compiled_run, numpy_loops
+            if compiled_run.random_player(self.groups) is not None and numpy_loops.loops() is not None:
+                compiled_run.play(self, numpy_loops.loops(), g, b)
+                st.retire(np.arange(len(st.gid)))
+                return
         sel, ask_bits, counts = np.zeros((4, n), np.int64), np.zeros(n, np.uint64), np.zeros(4, np.int64)
         normal_cut = g.cut_mode == kernels.CUT_NORMAL
         no_card = np.full(n, -1, dtype=np.int8)      # a turn's `drawn`: none (the view hands out copies)
