@@ -59,25 +59,31 @@ def hand_scores(players: int, rules) -> np.ndarray:
     return play(Table(players, rules), SCORE_SAMPLE, [Tactician()] * players, *rngs).score.astype(np.int32)
 
 
-def win_chance(view: PlayView, g: np.ndarray, score: np.ndarray, futures: np.ndarray) -> np.ndarray:
+def win_chance(view: PlayView, g: np.ndarray, score: np.ndarray, futures: np.ndarray, at=None) -> np.ndarray:
     """value=auto near a game's end: each play-out's chance that the mover wins the game (a tie for
     lowest shares it), from the totals after this hand and, where nobody reached the target yet,
     FUTURES continuations of FUTURE_HANDS hands drawn whole from hand_scores (futures (m, K, H)
-    row indices; at the end of one that never reached it, the lowest total then wins)."""
+    row indices; at the end of one that never reached it, the lowest total then wins). With
+    `at` = (a, b), play-out i's continuations are futures[a[i], b[i]] of a (G, W, K, H) array
+    (read in place: gathered they were ~1 KB a play-out)."""
     me = np.asarray(view.seat).astype(np.int64)[g]
     totals = np.asarray(view.scores)[g].astype(np.int32) + score.astype(np.int32)
     out = np.empty(len(g))
+    if at is None:
+        futures, at = np.asarray(futures)[:, None], (np.arange(len(g)), np.zeros(len(g), dtype=np.int64))
     _win_shares(totals, me, hand_scores(view.players, view.rules), np.ascontiguousarray(futures),
+                np.ascontiguousarray(at[0], dtype=np.int64), np.ascontiguousarray(at[1], dtype=np.int64),
                 int(view.rules.target_score), out)
     return out
 
 
 @njit(cache=True)
-def _win_shares(totals, me, hs, futures, target, out):
+def _win_shares(totals, me, hs, futures, fa, fb, target, out):
     """win_chance's loop: each continuation stops at the first hand that takes a total to the target.
-    Scalar loops over the seats (no arrays made per continuation)."""
+    Scalar loops over the seats (no arrays made per continuation); play-out i's continuations are
+    futures[fa[i], fb[i]]."""
     m, P = totals.shape
-    K, H = futures.shape[1], futures.shape[2]
+    K, H = futures.shape[2], futures.shape[3]
     t = np.empty(P, dtype=np.int32)
     for i in range(m):
         acc = 0.0
@@ -88,7 +94,7 @@ def _win_shares(totals, me, hs, futures, target, out):
                 top = max(top, t[p])
             h = 0
             while top < target and h < H:
-                row = futures[i, k, h]
+                row = futures[fa[i], fb[i], k, h]
                 top = np.int32(-2 ** 31)
                 for p in range(P):
                     t[p] += hs[row, p]
@@ -251,7 +257,7 @@ class RolloutPlay:
             cost = mine
             end = np.asarray(view.scores)[g].max(axis=1) >= view.rules.target_score - ENDGAME
             if end.any():
-                cost[end] = -win_chance(view, g[end], score[end], world["futures"][g[end], w[end]])
+                cost[end] = -win_chance(view, g[end], score[end], world["futures"], at=(g[end], w[end]))
         return cost.reshape(len(cand_game), W)
 
     def play_out(self, view: PlayView, world: dict, keys, cand_game, cand_col, passed: bool, rng,
