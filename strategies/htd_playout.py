@@ -338,6 +338,30 @@ def play_out(table, st, policy: Tactician, first: np.ndarray | None, rng: np.ran
         used += pos
         noise, pos = np.concatenate([noise[pos:], rng.integers(0, NOISE_RANGE, 16 * n)]), 0
     st.retire(np.arange(n))
-    rng.bit_generator.state = start
-    rng.integers(0, NOISE_RANGE, used + pos)
+    _move_on(rng, start, used + pos)
     return st.res
+
+
+def _move_on(rng: np.random.Generator, start: dict, draws: int) -> None:
+    """Sets the generator to where `draws` draws of rng.integers(0, NOISE_RANGE) from state `start`
+    leave it. Each such draw is one 32-bit output (no draw is rejected); PCG64 serves them as the
+    halves of its 64-bit outputs, low half first, the high one kept for the next (has_uint32), so
+    the state is reached by a jump (advance) and one 64-bit output instead of drawing them all
+    again. Other bit generators draw them again."""
+    bg = rng.bit_generator
+    if type(bg) is not np.random.PCG64:
+        bg.state = start
+        rng.integers(0, NOISE_RANGE, draws)
+        return
+    state = dict(start)
+    left = draws
+    if state["has_uint32"] and left:           # the kept high half is the first draw
+        state["has_uint32"], left = 0, left - 1
+    bg.state = state
+    words = (left + 1) // 2
+    if words:
+        bg.advance(words - 1)
+        last = int(bg.random_raw())
+        state = bg.state
+        state["has_uint32"], state["uinteger"] = left % 2, last >> 32
+        bg.state = state

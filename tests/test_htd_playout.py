@@ -65,3 +65,18 @@ def test_numpys_loops_give_numpys_values():
         one = np.empty(1)                                          # one element at a time: the same
         htd_playout._apply(addr, u[7:8].copy(), one)
         assert one[0] == ufunc(u)[7]
+
+
+@pytest.mark.parametrize("kept_half", [0, 1])
+def test_the_generator_moves_on_as_the_draws_would(kept_half):
+    """_move_on jumps the generator to where the play-outs' noise draws leave it: the same state as
+    drawing them, whether a 32-bit half was kept from before or not, for odd and even counts."""
+    for draws in (0, 1, 2, 3, 10, 11, 4097):
+        drawn = np.random.default_rng(draws)
+        drawn.integers(0, htd_playout.NOISE_RANGE, kept_half)
+        start = drawn.bit_generator.state
+        drawn.integers(0, htd_playout.NOISE_RANGE, draws)
+        jumped = np.random.default_rng(99)
+        htd_playout._move_on(jumped, start, draws)
+        assert jumped.bit_generator.state == drawn.bit_generator.state
+        assert np.array_equal(jumped.random(5), drawn.random(5))
