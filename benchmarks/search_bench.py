@@ -16,6 +16,8 @@ Run alone (the machine may be shared: CPU time is the per-core figure):
     python benchmarks/search_bench.py [pimc_hands] [pimc_match_deals] [rollout_match_deals] [pimc_4p_deals]
                                       [pimc_4p_games] [htd_hands] [htd_games]
     python benchmarks/search_bench.py --htd [htd_hands]     # the Hit the Deck rollout speed alone
+    python benchmarks/search_bench.py --pimc [hands] [repeats]   # Moon pimc's speed alone, 3 players (2 x hands)
+                                                                 # and 4, each run `repeats` times (take the median)
 """
 from __future__ import annotations
 
@@ -115,8 +117,16 @@ def main(pimc_hands: int = 60, pimc_deals: int = 200, rollout_deals: int = 4000,
         margin("hit-the-deck", 4, "rollout", "tactician", htd_games, "win", games=True)
 
 
+def pimc_only(hands: int = 200, repeats: int = 3) -> None:
+    for players, n in ((3, 2 * hands), (4, hands)):
+        for _ in range(repeats):
+            pimc_speed(players, n)
+
+
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--htd"]:
+    if sys.argv[1:2] == ["--pimc"]:
+        pimc_only(*(int(a) for a in sys.argv[2:4]))
+    elif sys.argv[1:2] == ["--htd"]:
         htd_rollout_speed(int(sys.argv[2]) if len(sys.argv) > 2 else 256)
     else:
         main(*(int(a) for a in sys.argv[1:8]))
