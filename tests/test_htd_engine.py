@@ -15,6 +15,7 @@ from moonshot.simulator.hit_the_deck.profiles import seat_profiles
 from moonshot.simulator.hit_the_deck.rules import parse_rules
 from moonshot.simulator.hit_the_deck.views import DRAW, bits_of
 from moonshot.strategies.base import make_strategy
+from moonshot.strategies.hit_the_deck import RandomPlay
 
 
 def table(players=4, args=(), profiles=()):
@@ -286,6 +287,11 @@ def test_memory_is_never_wrong_and_never_more_than_allowed(memory):
     assert stats["known"] > 0
 
 
+class RandomWithMemory(RandomPlay):
+    """`random` as a player that might read its memory: the State keeps the piles' stamps (with
+    plain `random` in every seat it keeps none, and nothing is known)."""
+
+
 def test_nothing_known_after_a_reshuffle(monkeypatch):
     t = table(4, ["htd.memory=perfect", "htd.reaction=child"])
     checked = []
@@ -299,7 +305,7 @@ def test_nothing_known_after_a_reshuffle(monkeypatch):
             checked.append(len(moved))
         return moved
     monkeypatch.setattr(state.State, "reshuffle", reshuffle)
-    run(t, 300)
+    run(t, 300, RandomWithMemory())
     assert sum(checked) > 0
 
 

@@ -88,3 +88,33 @@ def test_random_play_in_one_compiled_call_is_the_per_pass_loop(flags):
     for f in FIELDS:
         assert np.array_equal(getattr(runs[0], f), getattr(runs[1], f)), f
     assert np.array_equal(after[0], after[1])
+
+
+def test_random_play_without_the_piles_stamps_gives_the_same_numbers():
+    """Every seat `random`: the State keeps no stamps (nothing reads them) and compiled_run plays;
+    a RandomPlay subclass (it might read memory) keeps them and plays FastRun's per-pass loop."""
+    from moonshot.strategies.hit_the_deck import RandomPlay
+
+    class Keeps(RandomPlay):
+        pass
+
+    table = Table(4, parse_rules(["htd.cut_depth=uniform"], 4))
+    widths = {}
+
+    def play_with(strat, hook=None):
+        return play(table, 2000, [strat] * 4, *[np.random.default_rng(9 + j) for j in range(3)], _hook=hook)
+
+    play_with(RandomPlay(), lambda st: widths.setdefault("random", st.dstamp.shape[1]))
+    runs = [play_with(RandomPlay()), play_with(Keeps(), lambda st: widths.setdefault("keeps", st.dstamp.shape[1]))]
+    assert widths == {"random": 0, "keeps": state.PILE}
+    for f in FIELDS:
+        assert np.array_equal(getattr(runs[0], f), getattr(runs[1], f)), f
+
+
+def test_the_compiled_pass_loop_is_recompiled_when_a_kernel_file_changes():
+    import hashlib
+
+    from moonshot.simulator.hit_the_deck.engine import compiled_run, kernels
+    stamp = compiled_run._passes._cache._cache_file._source_stamp
+    with open(kernels.__file__, "rb") as f:
+        assert hashlib.sha256(f.read()).digest() in stamp

@@ -20,6 +20,7 @@ import numba
 import numpy as np
 
 from moonshot.simulator.hit_the_deck.engine import kernels, numpy_loops
+from moonshot.simulator.hit_the_deck.engine.cache_keys import depends_on
 from moonshot.simulator.hit_the_deck.engine.state import DONE
 from moonshot.strategies.hit_the_deck import RandomPlay, _nth_set_bit
 
@@ -86,6 +87,10 @@ def _passes(s, g, b, x, c, f, normal_cut, u, pos):
                 live += s.phase[r] != DONE
             if live * 2 < n:
                 return pos, COMPACT
+
+
+for _caller in (_choose, _passes):
+    depends_on(_caller, kernels.__name__, numpy_loops.__name__, RandomPlay.__module__)
 
 
 def play(run, f: numpy_loops.Loops, g, b) -> None:

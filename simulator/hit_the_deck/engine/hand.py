@@ -168,7 +168,8 @@ class HandRun:
             st.sn[rows] -= 1
             at = st.dn[rows].astype(np.intp)
             st.draw[rows, at] = card
-            st.dstamp[rows, at] = -1
+            if st.dstamp.shape[1]:
+                st.dstamp[rows, at] = -1
             st.dn[rows] += 1
         st.bury_top(rows, pile, pos.astype(np.int16))
         st.log("bury", st.gid[rows], pile, pos, self.nm(card))

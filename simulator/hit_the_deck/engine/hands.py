@@ -97,10 +97,15 @@ def play(table: Table, n: int, strategies: Sequence, deal_rng: np.random.Generat
         raise ValueError(f"hands must be {(n, P, HAND)} and draw_pile {(n, len(table.deck) - HAND * P)}")
     scores = np.zeros((n, P), dtype=np.int16) if scores is None else np.asarray(scores, dtype=np.int16)
     keys = chance_rng.bit_generator.random_raw(n).astype(np.uint64) if _keys is None else _keys
+    from moonshot.simulator.hit_the_deck.engine.compiled_run import random_player   # (it imports the strategies)
+    seats = groups(strategies)
+    # the piles' stamps only feed what a view shows of the draw pile (memory): none when every
+    # seat is `random`, which reads the legal masks alone
     st = State(table, hands, draw_pile, dealer, keys, scores, record,
-               track_held=any(getattr(s, "reads_held", False) for s in strategies))
+               track_held=any(getattr(s, "reads_held", False) for s in strategies),
+               track_stamps=random_player(seats) is None)
     runner = HandRun if record or _numpy or not mirrors_numpy() else FastRun
-    runner(table, st, groups(strategies), play_rng, _hook).run()
+    runner(table, st, seats, play_rng, _hook).run()
     res = st.res
     out = Result(dealer, hands, counts(hands), res["went_out"], res["score"], res["turns"], res["blocked"],
                  res["hit_max_turns"], res["penalty"], res["shouts"], res["lost"], res["forgot"], res["fslaps"])

@@ -143,6 +143,12 @@ def _take_card(s, r, seat, k):
 
 
 @step
+def _stamps(s):
+    """Whether the piles' stamps are kept (State: only when a strategy at the table may read them)."""
+    return s.sstamp.shape[1] > 0
+
+
+@step
 def _top(s, r):
     return s.disc[r, max(s.sn[r] - 1, 0)]
 
@@ -151,7 +157,8 @@ def _top(s, r):
 def _push_discard(s, r, k):
     n = s.sn[r]
     s.disc[r, n] = k
-    s.sstamp[r, n] = s.seq[r]
+    if _stamps(s):
+        s.sstamp[r, n] = s.seq[r]
     s.seq[r] += 1
     s.sn[r] = n + 1
     s.seen[r, k] += 1
@@ -181,10 +188,12 @@ def _reshuffle(s, b, r):
         h[j], order[j] = x, i
     for i in range(m):
         s.draw[r, i] = s.disc[r, order[i]]
-        s.dstamp[r, i] = -1
+    if _stamps(s):
+        for i in range(m):
+            s.dstamp[r, i] = -1
+        s.sstamp[r, 0] = s.sstamp[r, m]
     s.dn[r] = m
     s.disc[r, 0] = s.disc[r, m]
-    s.sstamp[r, 0] = s.sstamp[r, m]
     s.sn[r] = 1
 
 
@@ -193,16 +202,24 @@ def _flip_piles(s, b, r):
     """HTD-4.3 step 1 (State.flip_piles; what lies beyond a pile's end is never read, so only
     the piles are moved)."""
     dn, sn = s.dn[r], s.sn[r]
-    old_d, old_s, old_ds, old_ss = b.tmp8, b.tmp8b, b.tmp16, b.tmp16b
-    for i in range(dn):                           # (a loop: a slice copy would allocate)
-        old_d[i], old_ds[i] = s.draw[r, i], s.dstamp[r, i]
-    for i in range(sn):
-        old_s[i], old_ss[i] = s.disc[r, i], s.sstamp[r, i]
-    for i in range(sn):
-        s.draw[r, i], s.dstamp[r, i] = old_s[sn - 1 - i], old_ss[sn - 1 - i]
-    for i in range(dn):
-        s.disc[r, i], s.sstamp[r, i] = old_d[dn - 1 - i], old_ds[dn - 1 - i]
+    _reverse_swap(s.draw, s.disc, b.tmp8, b.tmp8b, r, dn, sn)
+    if _stamps(s):
+        _reverse_swap(s.dstamp, s.sstamp, b.tmp16, b.tmp16b, r, dn, sn)
     s.dn[r], s.sn[r] = sn, dn
+
+
+@step
+def _reverse_swap(draw, disc, old_d, old_s, r, dn, sn):
+    """draw[r, :sn] = disc[r, :sn] reversed and disc[r, :dn] = draw[r, :dn] reversed (one array a
+    loop: the copies vectorise)."""
+    for i in range(dn):                           # (a loop: a slice copy would allocate)
+        old_d[i] = draw[r, i]
+    for i in range(sn):
+        old_s[i] = disc[r, i]
+    for i in range(sn):
+        draw[r, i] = old_s[sn - 1 - i]
+    for i in range(dn):
+        disc[r, i] = old_d[dn - 1 - i]
 
 
 @step
@@ -212,7 +229,9 @@ def _remove_from_draw(s, r, depth):
     k = s.draw[r, at]
     for i in range(at, s.dn[r] - 1):
         s.draw[r, i] = s.draw[r, i + 1]
-        s.dstamp[r, i] = s.dstamp[r, i + 1]
+    if _stamps(s):
+        for i in range(at, s.dn[r] - 1):
+            s.dstamp[r, i] = s.dstamp[r, i + 1]
     s.dn[r] -= 1
     return k
 
@@ -222,19 +241,24 @@ def _bury_discard_top(s, b, r, pos):
     """The discard pile's top card to `pos` places from the top (State.bury_top on the discard)."""
     size = s.sn[r]
     dest = size - 1 - pos
-    old, old_st = b.tmp8, b.tmp16
+    old = b.tmp8
     for i in range(size):
-        old[i], old_st[i] = s.disc[r, i], s.sstamp[r, i]
+        old[i] = s.disc[r, i]
     for i in range(size):
-        a = i if i < dest else (size - 1 if i == dest else i - 1)
-        s.disc[r, i] = old[a]
-        s.sstamp[r, i] = -1 if i < size - 1 else old_st[a]
+        s.disc[r, i] = old[i if i < dest else (size - 1 if i == dest else i - 1)]
+    if _stamps(s):                                # only the top card's place stays known
+        top = size - 1
+        last = s.sstamp[r, top if top < dest else (size - 1 if top == dest else top - 1)]
+        for i in range(size - 1):
+            s.sstamp[r, i] = -1
+        s.sstamp[r, top] = last
 
 
 @step
 def _reveal_top(s, r):
     at = s.sn[r] - 1
-    s.sstamp[r, at] = s.seq[r]
+    if _stamps(s):
+        s.sstamp[r, at] = s.seq[r]
     s.seq[r] += 1
     s.seen[r, s.disc[r, at]] += 1
 
@@ -549,9 +573,10 @@ def cuts_and_flips(s, g, b, cut_rows, z, flip_rows):
             r2 = cut_rows[i + AHEAD]
             half = s.dn[r2] // 2
             _prefetch(s.draw, (r2, half))
-            _prefetch(s.dstamp, (r2, half))
             _prefetch(s.disc, (r2, s.sn[r2]))
-            _prefetch(s.sstamp, (r2, s.sn[r2]))
+            if _stamps(s):
+                _prefetch(s.dstamp, (r2, half))
+                _prefetch(s.sstamp, (r2, s.sn[r2]))
         _cut(s, g, b, cut_rows[i], z[i])
     n = len(flip_rows)
     for i in range(n):
@@ -559,8 +584,9 @@ def cuts_and_flips(s, g, b, cut_rows, z, flip_rows):
             r2 = flip_rows[i + AHEAD]
             _prefetch(s.draw, (r2, 0))
             _prefetch(s.disc, (r2, 0))
-            _prefetch(s.dstamp, (r2, 0))
-            _prefetch(s.sstamp, (r2, 0))
+            if _stamps(s):
+                _prefetch(s.dstamp, (r2, 0))
+                _prefetch(s.sstamp, (r2, 0))
         _flip(s, g, b, flip_rows[i])
 
 
@@ -620,7 +646,8 @@ def turns(s, g, b, ask_rows, choice, no_legal_rows):
             sn2 = s.sn[r2]
             _prefetch(s.hand, (r2, seat2, 0))
             _prefetch(s.disc, (r2, sn2))
-            _prefetch(s.sstamp, (r2, sn2))
+            if _stamps(s):
+                _prefetch(s.sstamp, (r2, sn2))
             _prefetch(s.seen, (r2, max(choice[i + AHEAD], 0) % N_KINDS))
         if choice[i] != DRAW:
             r = ask_rows[i]

@@ -21,6 +21,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from moonshot.simulator.hit_the_deck.engine import kernels
+from moonshot.simulator.hit_the_deck.engine.cache_keys import depends_on
 
 Loops = namedtuple("Loops", ("log", "cos", "sin"))
 TWO_PI = 2 * np.pi               # numpy's `2 * np.pi * u`: the product first, as Python does
@@ -132,3 +133,7 @@ def settle_races(s, g, b, x, f):
     numpy_loop(f.cos, x.angle[:m].reshape(-1), x.race_cos[:m].reshape(-1), m * P)
     numpy_loop(f.sin, x.angle[:m].reshape(-1), x.race_sin[:m].reshape(-1), m * P)
     kernels.settle_races(s, g, b, U, x.race_log[:m], x.race_cos[:m], x.race_sin[:m], x.tie[:m])
+
+
+for _caller in (cut_normals, settle_races):
+    depends_on(_caller, kernels.__name__)

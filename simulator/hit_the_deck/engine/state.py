@@ -11,7 +11,9 @@ Encodings (R rows, P seats):
   sn       (R,) int16         cards in the discard pile
   dstamp, sstamp (R, 110)     per pile position, when that card went public onto the discard pile
                               (the value of `seq` then), -1 when its place in the pile is not known
-                              (dealt, reshuffled, below a burial); what memory (§C.10) works from
+                              (dealt, reshuffled, below a burial); what memory (§C.10) works from;
+                              (R, 0) when no strategy at the table reads them (every seat `random`:
+                              they were 40% of a row's bytes, and a flip's pile moves half its cost)
   seq      (R,) int32         public discard events so far this hand (the next stamp)
   demand   (R,) int8          -1 none, 0..4 Number(v+1), 5..8 Colour(c)
   dirn     (R,) int8          +1 clockwise, -1
@@ -82,7 +84,8 @@ class State:
         object.__setattr__(self, name, value)
 
     def __init__(self, table: Table, hands7: np.ndarray, draw_top_first: np.ndarray, dealer: np.ndarray,
-                 keys: np.ndarray, scores: np.ndarray, record: bool, track_held: bool = False):
+                 keys: np.ndarray, scores: np.ndarray, record: bool, track_held: bool = False,
+                 track_stamps: bool = True):
         n, P = len(dealer), table.players
         self.table, self.P, self.n = table, P, n
         self.log = Log(record)
@@ -100,8 +103,9 @@ class State:
         self.disc = np.zeros((n, PILE), dtype=np.int8)
         self.sn = np.zeros(n, dtype=np.int16)
         stamp_t = np.int16 if table.rules.max_turns <= 8000 else np.int32
-        self.dstamp = np.full((n, PILE), -1, dtype=stamp_t)
-        self.sstamp = np.full((n, PILE), -1, dtype=stamp_t)
+        width = PILE if track_stamps else 0
+        self.dstamp = np.full((n, width), -1, dtype=stamp_t)
+        self.sstamp = np.full((n, width), -1, dtype=stamp_t)
         self.seq = np.zeros(n, dtype=stamp_t)
         self.demand = np.full(n, -1, dtype=np.int8)
         self.dirn = np.ones(n, dtype=np.int8)
@@ -222,7 +226,8 @@ class State:
         at = rows * PILE + n
         self.disc.reshape(-1)[at] = kinds
         s = self.seq[rows]
-        self.sstamp.reshape(-1)[at] = s
+        if self.sstamp.shape[1]:
+            self.sstamp.reshape(-1)[at] = s
         self.seq[rows] = s + 1
         self.sn[rows] = n + 1
         self.seen.reshape(-1)[rows * N_KINDS + kinds] += 1
@@ -258,10 +263,10 @@ class State:
         top = below[np.arange(len(rows)), m]
         self.draw[rows] = new
         self.dn[rows] = m
-        self.dstamp[rows] = -1
-        stamp = self.sstamp[rows, m]
+        if self.sstamp.shape[1]:
+            self.dstamp[rows] = -1
+            self.sstamp[rows, 0] = self.sstamp[rows, m]
         self.disc[rows, 0] = top
-        self.sstamp[rows, 0] = stamp
         self.sn[rows] = 1
         if self.log.on:
             self.log("reshuffle", self.gid[rows], [[deck.NAMES[x] for x in r[:k][::-1].tolist()] for r, k in zip(new, m)])
@@ -275,11 +280,12 @@ class State:
         src_new_draw = np.clip(sn[:, None] - 1 - COLS[None, :], 0, PILE - 1)
         src_new_disc = np.clip(dn[:, None] - 1 - COLS[None, :], 0, PILE - 1)
         old_d, old_s = self.draw[rows], self.disc[rows]
-        old_ds, old_ss = self.dstamp[rows], self.sstamp[rows]
         self.draw[rows] = np.take_along_axis(old_s, src_new_draw, axis=1)
-        self.dstamp[rows] = np.where(COLS[None, :] < sn[:, None], np.take_along_axis(old_ss, src_new_draw, axis=1), -1)
         self.disc[rows] = np.take_along_axis(old_d, src_new_disc, axis=1)
-        self.sstamp[rows] = np.where(COLS[None, :] < dn[:, None], np.take_along_axis(old_ds, src_new_disc, axis=1), -1)
+        if self.sstamp.shape[1]:
+            old_ds, old_ss = self.dstamp[rows], self.sstamp[rows]
+            self.dstamp[rows] = np.where(COLS[None, :] < sn[:, None], np.take_along_axis(old_ss, src_new_draw, axis=1), -1)
+            self.sstamp[rows] = np.where(COLS[None, :] < dn[:, None], np.take_along_axis(old_ds, src_new_disc, axis=1), -1)
         self.dn[rows], self.sn[rows] = sn, dn
 
     def remove_from_draw(self, rows: np.ndarray, depth: np.ndarray) -> np.ndarray:
@@ -290,7 +296,8 @@ class State:
         src = COLS[None, :] + (COLS[None, :] >= at[:, None])
         src = np.minimum(src, PILE - 1)
         self.draw[rows] = np.take_along_axis(self.draw[rows], src, axis=1)
-        self.dstamp[rows] = np.take_along_axis(self.dstamp[rows], src, axis=1)
+        if self.dstamp.shape[1]:
+            self.dstamp[rows] = np.take_along_axis(self.dstamp[rows], src, axis=1)
         self.dn[rows] -= 1
         return kinds
 
@@ -304,6 +311,8 @@ class State:
         src = np.where(c < dest[:, None], c, np.where(c == dest[:, None], size[:, None] - 1, c - 1))
         src = np.clip(src, 0, PILE - 1)
         arr[rows] = np.take_along_axis(arr[rows], src, axis=1)
+        if not stamps.shape[1]:
+            return
         st = np.take_along_axis(stamps[rows], src, axis=1)
         st[c < size[:, None] - 1] = -1
         stamps[rows] = st
@@ -312,6 +321,7 @@ class State:
         """The top of the discard pile has just been turned face up (a flip, a burial): it is seen now."""
         at = (self.sn[rows] - 1).astype(np.intp)
         s = self.seq[rows]
-        self.sstamp[rows, at] = s
+        if self.sstamp.shape[1]:
+            self.sstamp[rows, at] = s
         self.seq[rows] = s + 1
         self.seen[rows, self.disc[rows, at]] += 1
