@@ -70,11 +70,12 @@ def test_compiled_known_draw_is_the_numpy_one(memory):
     assert (sum(seen) > 0) == (memory != "window(0)")
 
 
-@pytest.mark.parametrize("flags", [[], ["htd.voluntary_draw=true", "htd.drawn_card_play=optional",
-                                        "htd.cut_depth=uniform"]])
+@pytest.mark.parametrize("flags", [[], ["htd.voluntary_draw=true", "htd.cut_depth=uniform",
+                                        "htd.final_card_effects=resolve_then_score", "htd.p_notice=0.5"]])
 def test_random_play_in_one_compiled_call_is_the_per_pass_loop(flags):
-    """compiled_run (every seat `random`) against FastRun's per-pass loop (a hook forces it): the
-    same results, and the players' generator left in the same state (its uniforms are drawn ahead)."""
+    """compiled_run (every seat `random`: each pass one sweep over the games) against FastRun's
+    per-pass loop (a hook forces it): the same results, and the players' generator left in the same
+    state (its uniforms are drawn ahead)."""
     from moonshot.simulator.hit_the_deck.engine import compiled_run
     table = Table(4, parse_rules(flags, 4))
     strat = make_strategy("hit-the-deck", "random")

@@ -3,14 +3,16 @@
 FastRun goes back to Python every pass: to ask the strategy (an EnginePlayView, the answer's
 check, RandomPlay's draw and _nth_set_bit), for numpy's log, cos and sin of the cuts' and races'
 uniforms, and for each kernel call, whose arguments (the state's ~30 arrays in a namedtuple, the
-constants, the buffers) numba unpacks on every call. A chunk of 65,536 hands takes ~260 passes,
-~10% of the CPU time of `moonshot simulate hit-the-deck -s random`. Here _passes runs them: the
-same kernels in the same order, RandomPlay's choice made in place (the same _nth_set_bit on the
-same legal masks, its answers always legal), numpy's own loops for log, cos and sin
-(numpy_loops.py: the same last bits), and the same uniforms: RandomPlay draws rng.random(m) for
-each question of m games, one double each, so a pass's draws are the next m of one stream drawn
-ahead, and the generator is left where those calls would have left it. It returns to Python where
-FastRun.end_of_pass would compact the batch, so the batch and its results are the same.
+constants, the buffers) numba unpacks on every call; and each pass visits a game once per stage
+(the rows by phase, the cuts and flips, the turns, the races), with 65,536 games a chunk (~70 MB
+of state) out of cache by the next stage. Here _passes runs the passes, each as one sweep over the
+rows (_sweep): the same steps (kernels.py), RandomPlay's choice made in place (the same
+_nth_set_bit on the same legal masks, its answers always legal), numpy's own loops for log, cos
+and sin (numpy_loops.py: the same last bits), and the same uniforms: RandomPlay draws
+rng.random(m) for each question of m games, one double each, so a pass's draws are the next m of
+one stream drawn ahead, and the generator is left where those calls would have left it. It
+returns to Python where FastRun.end_of_pass would compact the batch, so the batch and its results
+are the same. Not under htd.drawn_card_play=optional (FastRun's own loop plays those).
 """
 from __future__ import annotations
 
@@ -21,18 +23,18 @@ import numpy as np
 
 from moonshot.simulator.hit_the_deck.engine import kernels, numpy_loops
 from moonshot.simulator.hit_the_deck.engine.cache_keys import depends_on
-from moonshot.simulator.hit_the_deck.engine.state import DONE
+from moonshot.simulator.hit_the_deck.engine.kernels import AHEAD, _prefetch
+from moonshot.simulator.hit_the_deck.engine.state import CUT, DONE, FLIP, TURN
 from moonshot.strategies.hit_the_deck import RandomPlay, _nth_set_bit
 
-# the pass's rows (FastRun.run's sel, ask_bits, counts), the answers and the drawn cards' question
-Scratch = namedtuple("Scratch", ("sel", "ask_bits", "counts", "picked", "choice", "keep", "bits"))
+# a question's mask, RandomPlay's answer (picked) as the kernels take it (choice), a cut's row
+Scratch = namedtuple("Scratch", ("bits", "picked", "choice", "one"))
 MORE, FINISHED, COMPACT = 0, 1, 2           # why _passes returned: more uniforms, the hand's end, compaction
 COMPACT_MIN = 256                           # HandRun.end_of_pass compacts batches above this many rows
 
 
-def scratch(n: int) -> Scratch:
-    return Scratch(np.zeros((4, n), np.int64), np.zeros(n, np.uint64), np.zeros(4, np.int64), np.zeros(n, np.int16),
-                   np.zeros(n, np.intp), np.zeros(n, np.intp), np.zeros(n, np.uint64))
+def scratch() -> Scratch:
+    return Scratch(np.zeros(1, np.uint64), np.zeros(1, np.int16), np.zeros(1, np.intp), np.zeros(1, np.int64))
 
 
 def random_player(groups):
@@ -51,36 +53,74 @@ def _choose(bits, u, pos, picked, out):
 
 
 @numba.njit(cache=True, nogil=True, _nrt=False)
+def _sweep(s, g, b, x, c, f, normal_cut, u, pos):
+    """One of FastRun.run's passes in one sweep over the rows, each game's step, its choice and
+    its slap race in turn (FastRun stages them: all cuts and flips, the question, the turns, the
+    races): games are independent and their chance is keyed per game, and the choices take the
+    uniforms in the same order (the asking games in row order), so the numbers are the same; a
+    row's cache lines are fetched once a pass instead of once per stage. Not under
+    htd.drawn_card_play=optional (its question comes after every game's turn). Returns (position
+    in u, whether any game moved)."""
+    n = len(s.phase)
+    moved = False
+    for r in range(n):
+        if r + AHEAD < n:                         # what the game AHEAD rows on will touch
+            r2 = r + AHEAD
+            ph2 = s.phase[r2]
+            if ph2 == TURN:
+                _prefetch(s.disc, (r2, max(s.sn[r2] - 1, 0)))
+                _prefetch(s.hand, (r2, s.cur[r2], 0))
+                _prefetch(s.draw, (r2, max(s.dn[r2] - 1, 0)))
+                _prefetch(s.seen, (r2, 0))
+            elif ph2 == CUT:
+                _prefetch(s.draw, (r2, s.dn[r2] // 2))
+                _prefetch(s.disc, (r2, s.sn[r2]))
+            elif ph2 == FLIP:
+                _prefetch(s.draw, (r2, 0))
+                _prefetch(s.disc, (r2, 0))
+        ph = s.phase[r]
+        if ph == DONE:
+            continue
+        moved = True
+        if ph == TURN:
+            bits = s.hbits[r, s.cur[r]] & g.legal[kernels._situation(s, r)]
+            if bits == 0:
+                kernels._no_legal_turn(s, g, b, r)
+            else:
+                if g.voluntary:
+                    bits |= kernels.DRAW_BIT
+                x.bits[0] = bits
+                pos = _choose(x.bits[:1], u, pos, x.picked, x.choice)
+                if x.choice[0] == kernels.DRAW:
+                    kernels._draw_turn(s, g, b, r)
+                else:
+                    kernels._play(s, g, b, r, s.cur[r], x.choice[0], False)
+        elif ph == CUT:
+            x.one[0] = r
+            if normal_cut:
+                numpy_loops.cut_normals(s, c, f, x.one)
+            else:
+                c.z[0] = 0.0
+            kernels._cut(s, g, b, r, c.z[0])
+        else:
+            kernels._flip(s, g, b, r)
+        if b.n_race[0]:                           # (one at most: a step lands one card)
+            numpy_loops.settle_races(s, g, b, c, f)
+    return pos, moved
+
+
+@numba.njit(cache=True, nogil=True, _nrt=False)
 def _passes(s, g, b, x, c, f, normal_cut, u, pos):
     """FastRun.run's passes (status MORE when fewer than two uniforms per row are left, FINISHED
     at the hand's end, COMPACT after a pass that leaves fewer than half the rows live); returns
     (position in u, status)."""
-    sel, counts = x.sel, x.counts
     n = len(s.phase)
     while True:
         if len(u) - pos < 2 * n:
             return pos, MORE
-        kernels.plan(s, g, sel, x.ask_bits, counts)
-        nc, nf, na, nd = counts[0], counts[1], counts[2], counts[3]
-        if not (nc or nf or na or nd):
+        pos, moved = _sweep(s, g, b, x, c, f, normal_cut, u, pos)
+        if not moved:
             return pos, FINISHED
-        if nc or nf:
-            if normal_cut:
-                numpy_loops.cut_normals(s, c, f, sel[0, :nc])
-            else:
-                c.z[:nc] = 0.0
-            kernels.cuts_and_flips(s, g, b, sel[0, :nc], c.z[:nc], sel[1, :nf])
-        if na or nd:
-            pos = _choose(x.ask_bits[:na], u, pos, x.picked, x.choice)
-            kernels.turns(s, g, b, sel[2, :na], x.choice[:na], sel[3, :nd])
-            nw = b.n_wait[0]
-            if nw:
-                for i in range(nw):
-                    x.bits[i] = kernels.DRAW_BIT | (np.uint64(1) << np.uint64(b.wait_card[i]))
-                pos = _choose(x.bits[:nw], u, pos, x.picked, x.keep)
-                kernels.drawn_answers(s, g, b, x.keep[:nw])
-        if b.n_race[0]:
-            numpy_loops.settle_races(s, g, b, c, f)
         if n > COMPACT_MIN:
             live = 0
             for r in range(n):
@@ -89,7 +129,7 @@ def _passes(s, g, b, x, c, f, normal_cut, u, pos):
                 return pos, COMPACT
 
 
-for _caller in (_choose, _passes):
+for _caller in (_choose, _sweep, _passes):
     depends_on(_caller, kernels.__name__, numpy_loops.__name__, RandomPlay.__module__)
 
 
@@ -97,7 +137,7 @@ def play(run, f: numpy_loops.Loops, g, b) -> None:
     """run (a FastRun after its opening) played to the end of its hands, every seat RandomPlay."""
     st, rng = run.st, run.rng
     n = len(st.gid)
-    x, c = scratch(n), numpy_loops.chance_scratch(n, run.P)
+    x, c = scratch(), numpy_loops.chance_scratch(1, run.P)
     normal_cut = g.cut_mode == kernels.CUT_NORMAL
     start = rng.bit_generator.state           # the uniforms drawn ahead; the generator is rewound below
     u, pos, used = rng.random(8 * n), 0, 0

@@ -61,7 +61,7 @@ class FastRun(HandRun):
         g = consts(self)
         n = len(st.gid)
         b = buffers(n, self.P, st.dstamp.dtype)
-        if self.hook is None:                        # every seat random: the passes in one compiled call
+        if self.hook is None and not g.optional:     # every seat random: the passes in one compiled call
             from moonshot.simulator.hit_the_deck.engine import compiled_run, numpy_loops
             if compiled_run.random_player(self.groups) is not None and numpy_loops.loops() is not None:
                 compiled_run.play(self, numpy_loops.loops(), g, b)

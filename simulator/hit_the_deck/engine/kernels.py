@@ -492,6 +492,19 @@ def _draw_turn(s, g, b, r):
 
 
 @step
+def _no_legal_turn(s, g, b, r):
+    """Nothing legal: the seat shows it lacks these (State.showed_lack), then draws."""
+    seat = s.cur[r]
+    mask = g.legal[_situation(s, r)]
+    if s.fresh[r, seat] == 0:
+        s.lacks[r, seat] |= mask
+    else:
+        s.lacks[r, seat] = mask
+    s.fresh[r, seat] = 0
+    _draw_turn(s, g, b, r)
+
+
+@step
 def _after_draw(s, g, b, r, seat, card, play):
     if play:
         _play(s, g, b, r, seat, card, True)
@@ -659,15 +672,7 @@ def turns(s, g, b, ask_rows, choice, no_legal_rows):
             _prefetch(s.draw, (r2, max(s.dn[r2] - 1, 0)))
             _prefetch(s.hand, (r2, s.cur[r2], 0))
             _prefetch(s.disc, (r2, s.sn[r2]))
-        r = no_legal_rows[i]
-        seat = s.cur[r]                           # nothing legal: the seat shows it lacks these (State.showed_lack)
-        mask = g.legal[_situation(s, r)]
-        if s.fresh[r, seat] == 0:
-            s.lacks[r, seat] |= mask
-        else:
-            s.lacks[r, seat] = mask
-        s.fresh[r, seat] = 0
-        _draw_turn(s, g, b, r)
+        _no_legal_turn(s, g, b, no_legal_rows[i])
     for i in range(len(ask_rows)):
         if choice[i] == DRAW:
             _draw_turn(s, g, b, ask_rows[i])
