@@ -8,6 +8,8 @@ and the cards seen going public this hand in the discard pile first.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from numba import njit
 
@@ -15,6 +17,14 @@ from moonshot.simulator.hit_the_deck import cards
 from moonshot.simulator.hit_the_deck.views import PlayView
 
 PILE = cards.DECK_SIZE       # a pile's room: the whole deck (engine.state.PILE)
+
+
+@lru_cache(maxsize=None)
+def _deck(rules) -> np.ndarray:
+    """The deck's copies per kind under `rules` (read-only: kept for every deal under them)."""
+    deck = cards.deck_counts(rules).astype(np.int16)
+    deck.setflags(write=False)
+    return deck
 
 
 def _one_hot(kinds: np.ndarray) -> np.ndarray:
@@ -54,7 +64,7 @@ def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int, infer: in
     sizes = np.asarray(view.hand_sizes).astype(np.intp) - held.sum(axis=2)        # cards still to deal
     known_counts = _one_hot(kd)
     top_count = _one_hot(top[:, None])
-    pool = cards.deck_counts(view.rules).astype(np.int16)[None, :] - hand - top_count - known_counts - held_all
+    pool = _deck(view.rules)[None, :] - hand - top_count - known_counts - held_all
     if (pool < 0).any() or (sizes < 0).any():
         raise ValueError("htd rollout: the view holds more copies of a card than the deck")
     # seen going public this hand and not known elsewhere: these lie in the discard pile first
