@@ -72,17 +72,18 @@ def test_compiled_known_draw_is_the_numpy_one(memory):
 
 @pytest.mark.parametrize("flags", [[], ["htd.voluntary_draw=true", "htd.cut_depth=uniform",
                                         "htd.final_card_effects=resolve_then_score", "htd.p_notice=0.5"]])
-def test_random_play_in_one_compiled_call_is_the_per_pass_loop(flags):
+@pytest.mark.parametrize("bit_generator", [np.random.PCG64, np.random.MT19937])
+def test_random_play_in_one_compiled_call_is_the_per_pass_loop(flags, bit_generator):
     """compiled_run (every seat `random`: each pass one sweep over the games) against FastRun's
     per-pass loop (a hook forces it): the same results, and the players' generator left in the same
-    state (its uniforms are drawn ahead)."""
+    state (its uniforms are drawn ahead, then it is rewound and moved on: PCG64 by advance)."""
     from moonshot.simulator.hit_the_deck.engine import compiled_run
     table = Table(4, parse_rules(flags, 4))
     strat = make_strategy("hit-the-deck", "random")
     assert compiled_run.random_player([(strat, np.arange(4))]) is strat
     runs, after = [], []
     for hook in (lambda st: None, None):
-        rngs = [np.random.default_rng(5 + j) for j in range(3)]
+        rngs = [np.random.Generator(bit_generator(5 + j)) for j in range(3)]
         runs.append(play(table, 3000, [strat] * 4, *rngs, _hook=hook))
         after.append(rngs[1].random(4))
     assert runs[1].turns.min() > 0 and runs[1].slaps_lost.sum() > 0

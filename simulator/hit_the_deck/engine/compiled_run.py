@@ -140,15 +140,23 @@ def play(run, f: numpy_loops.Loops, g, b) -> None:
     x, c = scratch(), numpy_loops.chance_scratch(1, run.P)
     normal_cut = g.cut_mode == kernels.CUT_NORMAL
     start = rng.bit_generator.state           # the uniforms drawn ahead; the generator is rewound below
-    u, pos, used = rng.random(8 * n), 0, 0
+    u = rng.random(8 * n)
+    pos, used = 0, 0
     while True:
         pos, status = _passes(kernels.arrays(st), g, b, x, c, f, normal_cut, u, pos)
         if status == FINISHED:
             break
         if status == COMPACT:
             run.end_of_pass()
-        else:
+        else:                                 # the unused ones to the front, the rest drawn anew
             used += pos
-            u, pos = np.concatenate([u[pos:], rng.random(4 * n)]), 0
+            left = len(u) - pos
+            u[:left] = u[pos:]
+            rng.random(out=u[left:])
+            pos = 0
     rng.bit_generator.state = start
-    rng.random(used + pos)
+    used += pos
+    if type(rng.bit_generator) is np.random.PCG64 and not start["has_uint32"]:
+        rng.bit_generator.advance(used)       # one step a double: where drawing them leaves it
+    else:
+        rng.random(used)
