@@ -82,6 +82,8 @@ def warm(out=sys.stderr) -> float:
             game.hand_analyzer(setup, game.page.EXAMPLE, "first", 8, 0, 1)
         for spec in registered(name):       # every built-in player in seat 0 for two hands: the search
             simulate(make_setup(name, strategies=(f"0={spec}",)), 2, None, 1, 1)   # players' own kernels
+        if "random" in registered(name):    # in every seat: Hit the Deck's own loop (engine/compiled_run.py)
+            simulate(make_setup(name, strategies=("random",)), 2, None, 1, 1)
         print(f"  [{i}/{len(GAMES)}] {name}: {time.perf_counter() - began:.1f} s", file=out, flush=True)
     took = time.perf_counter() - start
     print(f"compiled in {took:.1f} s", file=out, flush=True)
