@@ -16,19 +16,16 @@ where those calls would have left it. The same results bit for bit under every h
 """
 from __future__ import annotations
 
-import ctypes
 from collections import namedtuple
 
 import numba
 import numpy as np
-from llvmlite import ir
-from numba import types
-from numba.core import cgutils
-from numba.extending import intrinsic
 
 from moonshot.simulator import stopping
-from moonshot.simulator.hit_the_deck.engine import keyed_chance, kernels
+from moonshot.simulator.hit_the_deck.engine import keyed_chance, kernels, numpy_loops
+from moonshot.simulator.hit_the_deck.engine.cache_keys import depends_on
 from moonshot.simulator.hit_the_deck.engine.fast import CUT_MODES, FastRun, consts, mirrors_numpy
+from moonshot.simulator.hit_the_deck.engine.numpy_loops import cut_normals, loops, settle_races
 from moonshot.simulator.hit_the_deck.engine.state import PILE
 from moonshot.simulator.hit_the_deck.engine.table import N_KINDS
 from moonshot.strategies.hit_the_deck import IS_HTD, NOISE, PENALTY, Tactician, _best_rows, _lowest_index
@@ -91,62 +88,8 @@ def _ask(s, t, w, rows, seats, bits, drawn, noise, pos, out):
     return pos + m
 
 
-
-# ------------------------------------------------------------------------------------ numpy's loops
-# FastRun leaves log, cos and sin to numpy: its vectorised loops differ from libm's (numba's) in
-# the last bit now and then, which would change a close slap race or a cut. The compiled pass
-# calls numpy's own float64 loops through their addresses in the ufunc objects (the numpy C API's
-# PyUFuncObject: `functions` holds each type signature's loop), one element or a row at a time;
-# numpy's results do not depend on an element's place in the array (loop_check below checks).
-
-class _UFunc(ctypes.Structure):
-    _fields_ = [("ob_refcnt", ctypes.c_ssize_t), ("ob_type", ctypes.c_void_p), ("nin", ctypes.c_int),
-                ("nout", ctypes.c_int), ("nargs", ctypes.c_int), ("identity", ctypes.c_int),
-                ("functions", ctypes.POINTER(ctypes.c_void_p)), ("data", ctypes.POINTER(ctypes.c_void_p)),
-                ("ntypes", ctypes.c_int)]
-
-
-def _loop_address(ufunc) -> int:
-    """The address of `ufunc`'s float64 -> float64 loop (0 when the object is not laid out as expected)."""
-    s = _UFunc.from_address(id(ufunc))
-    if (s.nin, s.nout, s.ntypes) != (1, 1, len(ufunc.types)) or "d->d" not in ufunc.types:
-        return 0
-    i = ufunc.types.index("d->d")
-    return int(s.functions[i] or 0) if not s.data[i] else 0
-
-
-@intrinsic
-def _numpy_loop(typingctx, addr, src, dst, n):
-    """dst[:n] = the ufunc at `addr` of src[:n] (both contiguous float64): its inner loop called as
-    numpy calls it, (args, dimensions, steps, data)."""
-    def codegen(context, builder, signature, args):
-        addr_v, src_v, dst_v, n_v = args
-        i8p, i64 = ir.IntType(8).as_pointer(), ir.IntType(64)
-        sp = context.make_array(signature.args[1])(context, builder, src_v).data
-        dp = context.make_array(signature.args[2])(context, builder, dst_v).data
-        fnty = ir.FunctionType(ir.VoidType(), [i8p.as_pointer(), i64.as_pointer(), i64.as_pointer(), i8p])
-        fn = builder.inttoptr(context.cast(builder, addr_v, signature.args[0], types.int64), fnty.as_pointer())
-        argv = cgutils.alloca_once(builder, i8p, size=2)
-        builder.store(builder.bitcast(sp, i8p), argv)
-        builder.store(builder.bitcast(dp, i8p), builder.gep(argv, [ir.Constant(i64, 1)]))
-        dims = cgutils.alloca_once(builder, i64, size=1)
-        builder.store(context.cast(builder, n_v, signature.args[3], types.int64), dims)
-        steps = cgutils.alloca_once(builder, i64, size=2)
-        builder.store(ir.Constant(i64, 8), steps)
-        builder.store(ir.Constant(i64, 8), builder.gep(steps, [ir.Constant(i64, 1)]))
-        builder.call(fn, [argv, dims, steps, ir.Constant(i8p, None)])
-        return context.get_dummy_value()
-    return types.void(addr, src, dst, n), codegen
-
-
-@numba.njit(cache=True, nogil=True)
-def _apply(addr, src, dst):
-    _numpy_loop(addr, src, dst, len(src))
-
-
 # ------------------------------------------------------------------------------------ the play-out
 
-Loops = namedtuple("Loops", ("log", "cos", "sin"))
 # the compiled hand loop's scratch: the pass's rows (FastRun.run's sel, ask_bits, counts), the
 # answers, the drawn cards' question, the cuts' and races' uniforms and numpy's functions of them
 Scratch = namedtuple("Scratch", ("sel", "ask_bits", "counts", "choice", "keep", "seat", "bits", "drawn", "cut_u",
@@ -161,41 +104,6 @@ def _scratch(n: int, P: int) -> Scratch:
                    f(n, np.uint64), f(n, np.int8), f((n, 2), np.float64), f(n, np.float64), f(n, np.float64),
                    f(n, np.float64), f((n, R), np.float64), f(n, np.float64), f((n, R), np.float64),
                    f((n, P), np.float64), f((n, P), np.float64), f((n, P), np.float64))
-
-
-TWO_PI = 2 * np.pi               # numpy's `2 * np.pi * u`: the product first, as Python does
-
-
-@numba.njit(cache=True, nogil=True)
-def _cut_normals(s, x, f, rows):
-    """FastRun.cut_normals into x.z: keyed_chance.normal_pair's first normal of each cut's uniforms."""
-    nc = len(rows)
-    kernels.cut_uniforms(s, rows, x.cut_u[:nc])
-    for i in range(nc):
-        x.cut_a[i] = x.cut_u[i, 0]
-        x.z[i] = TWO_PI * x.cut_u[i, 1]
-    _numpy_loop(f.log, x.cut_a[:nc], x.cut_b[:nc], nc)
-    _numpy_loop(f.cos, x.z[:nc], x.z[:nc], nc)
-    for i in range(nc):
-        x.z[i] = np.sqrt(-2.0 * x.cut_b[i]) * x.z[i]
-
-
-@numba.njit(cache=True, nogil=True)
-def _settle_races(s, g, b, x, f):
-    """FastRun.settle_races: the uniforms, numpy's log of each and cos and sin of 2 pi times each
-    seat's second, then kernels.settle_races."""
-    m = b.n_race[0]
-    P = g.P
-    RS = kernels.RACE_SLOTS
-    U = x.race_u[:m]
-    kernels.race_uniforms(s, g, b, U, x.tie[:m])
-    for j in range(m):
-        for i in range(P):
-            x.angle[j, i] = TWO_PI * U[j, RS * i + 1]
-    _numpy_loop(f.log, U.reshape(-1), x.race_log[:m].reshape(-1), m * RS * P)
-    _numpy_loop(f.cos, x.angle[:m].reshape(-1), x.race_cos[:m].reshape(-1), m * P)
-    _numpy_loop(f.sin, x.angle[:m].reshape(-1), x.race_sin[:m].reshape(-1), m * P)
-    kernels.settle_races(s, g, b, U, x.race_log[:m], x.race_cos[:m], x.race_sin[:m], x.tie[:m])
 
 
 @numba.njit(cache=True, nogil=True)
@@ -215,7 +123,7 @@ def _hand_loop(s, g, b, t, w, x, f, normal_cut, forced, use_forced, noise, pos):
             return pos, 1
         if nc or nf:
             if normal_cut:
-                _cut_normals(s, x, f, sel[0, :nc])
+                cut_normals(s, x, f, sel[0, :nc])
             else:
                 x.z[:nc] = 0.0
             kernels.cuts_and_flips(s, g, b, sel[0, :nc], x.z[:nc], sel[1, :nf])
@@ -243,7 +151,12 @@ def _hand_loop(s, g, b, t, w, x, f, normal_cut, forced, use_forced, noise, pos):
                 pos = _ask(s, t, w, b.wait_row[:nw], x.seat[:nw], x.bits[:nw], x.drawn[:nw], noise, pos, x.keep)
                 kernels.drawn_answers(s, g, b, x.keep[:nw])
         if b.n_race[0]:
-            _settle_races(s, g, b, x, f)
+            settle_races(s, g, b, x, f)
+
+
+# the compiled loop holds its own copy of every kernel it calls: its cache is stale when they change
+depends_on(_hand_loop, kernels.__name__, numpy_loops.__name__, "moonshot.strategies.hit_the_deck")
+depends_on(_ask, kernels.__name__, "moonshot.strategies.hit_the_deck")
 
 
 def _buffers(n: int, P: int, stamp) -> kernels.Buffers:
@@ -257,7 +170,6 @@ def _buffers(n: int, P: int, stamp) -> kernels.Buffers:
                            hashes=np.zeros(PILE, np.uint64), order=np.zeros(PILE, np.int64), lat=np.zeros(P))
 
 
-_LOOPS: list = []
 _CONSTS: dict = {}
 _SCRATCH: dict = {}
 
@@ -276,22 +188,6 @@ def _scratch_for(n: int, P: int, stamp) -> tuple:
     b = got[1]
     b.n_race[0] = b.n_wait[0] = 0
     return got[1], got[2], got[3]
-
-
-def loops() -> Loops | None:
-    """numpy's log, cos and sin loops, once they computed the same as the ufuncs on a sample
-    (None when they cannot be found or differ: play_on then plays the play-outs)."""
-    if not _LOOPS:
-        f = Loops(*(_loop_address(u) for u in (np.log, np.cos, np.sin)))
-        ok = all(f)
-        if ok:
-            u = (np.random.default_rng(0).random(257) + 1e-3) * 3.0
-            for addr, ufunc in zip(f, (np.log, np.cos, np.sin)):
-                out = np.empty_like(u)
-                _apply(addr, u, out)
-                ok &= bool(np.array_equal(out, ufunc(u)))
-        _LOOPS.append(f if ok else None)
-    return _LOOPS[0]
 
 
 def fits(policy, table, st) -> bool:

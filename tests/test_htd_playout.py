@@ -7,7 +7,7 @@ import copy
 import numpy as np
 import pytest
 
-from moonshot.simulator.hit_the_deck.engine import Table, play
+from moonshot.simulator.hit_the_deck.engine import Table, numpy_loops, play
 from moonshot.simulator.hit_the_deck.rules import parse_rules
 from moonshot.strategies import htd_playout, htd_search
 from moonshot.strategies.base import make_strategy
@@ -54,16 +54,16 @@ def test_a_probe_or_another_policy_takes_play_on():
 
 
 def test_numpys_loops_give_numpys_values():
-    f = htd_playout.loops()
+    f = numpy_loops.loops()
     assert f is not None
     u = np.random.default_rng(5).random(1000)
     u[:3] = (1e-300, 0.5, 1 - 2 ** -53)
     for addr, ufunc in zip(f, (np.log, np.cos, np.sin)):
         out = np.empty_like(u)
-        htd_playout._apply(addr, u, out)
+        numpy_loops._apply(addr, u, out)
         assert np.array_equal(out, ufunc(u))
         one = np.empty(1)                                          # one element at a time: the same
-        htd_playout._apply(addr, u[7:8].copy(), one)
+        numpy_loops._apply(addr, u[7:8].copy(), one)
         assert one[0] == ufunc(u)[7]
 
 

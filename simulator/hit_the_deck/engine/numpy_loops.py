@@ -1,12 +1,11 @@
 """numpy's own log, cos and sin inside compiled code, for the passes that run without going back
-to Python (compiled_run.py).
+to Python (compiled_run.py) and for rollout's play-outs (strategies/htd_playout.py).
 
 FastRun leaves log, cos and sin to numpy: its vectorised loops differ from libm's (numba's) in the
 last bit now and then, which would change a close slap race or a cut. Compiled code calls numpy's
 own float64 loops through their addresses in the ufunc objects (the numpy C API's PyUFuncObject:
 `functions` holds each type signature's loop), a whole array at a time; numpy's results do not
 depend on an element's place in the array (loops() checks them against the ufuncs once).
-strategies/htd_playout.py has its own copy of this (its owner may import it from here).
 """
 from __future__ import annotations
 
