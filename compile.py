@@ -17,8 +17,10 @@ import compileall
 import importlib
 import os
 import re
+import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -66,30 +68,48 @@ def bytecode() -> None:
     compileall.compile_dir(ROOT, quiet=1, rx=SKIP, workers=1)
 
 
-def warm(out=sys.stderr) -> float:
-    """Compile (or load) every game's kernels, one progress line per game; the seconds it took."""
+def warm_game(name: str) -> None:
+    """Compile (or load) one game's kernels: a few hands of every way its code is run."""
     from moonshot.analysis.common import make_setup, simulate
-    from moonshot.simulator.games import GAMES
+    from moonshot.simulator.games import get
     from moonshot.strategies.base import registered
+    game = get(name)
+    setup = make_setup(name)
+    simulate(setup, 64, None, 1, 1)
+    simulate(setup, None, 2, 1, 1)                   # whole games: the scoring to a target
+    if game.hand_analyzer is not None:
+        game.hand_analyzer(setup, game.page.EXAMPLE, "first", 8, 0, 1)
+    for spec in registered(name):       # every built-in player in seat 0 for two hands: the search
+        simulate(make_setup(name, strategies=(f"0={spec}",)), 2, None, 1, 1)   # players' own kernels
+    if "random" in registered(name):    # in every seat: Hit the Deck's own loop (engine/compiled_run.py)
+        simulate(make_setup(name, strategies=("random",)), 2, None, 1, 1)
+
+
+def warm(out=sys.stderr) -> float:
+    """Compile (or load) every game's kernels, a process per game, as many at once as there are
+    cores (numba compiles on one; the games share no kernels), one progress line per game as it
+    ends; the seconds it took. A game that fails is said so, and costs only its first run's time."""
+    from moonshot.simulator.games import GAMES
     start = time.perf_counter()
     print("compiling the games' kernels once (later runs load them from the cache) ...", file=out, flush=True)
-    for i, (name, game) in enumerate(GAMES.items(), 1):
+
+    def one(name: str) -> tuple[str, float, int]:
         began = time.perf_counter()
-        setup = make_setup(name)
-        simulate(setup, 64, None, 1, 1)
-        simulate(setup, None, 2, 1, 1)                   # whole games: the scoring to a target
-        if game.hand_analyzer is not None:
-            game.hand_analyzer(setup, game.page.EXAMPLE, "first", 8, 0, 1)
-        for spec in registered(name):       # every built-in player in seat 0 for two hands: the search
-            simulate(make_setup(name, strategies=(f"0={spec}",)), 2, None, 1, 1)   # players' own kernels
-        if "random" in registered(name):    # in every seat: Hit the Deck's own loop (engine/compiled_run.py)
-            simulate(make_setup(name, strategies=("random",)), 2, None, 1, 1)
-        print(f"  [{i}/{len(GAMES)}] {name}: {time.perf_counter() - began:.1f} s", file=out, flush=True)
+        done = subprocess.run([sys.executable, "-m", "moonshot.compile", "--game", name])
+        return name, time.perf_counter() - began, done.returncode
+
+    with ThreadPoolExecutor(max(1, min(len(GAMES), os.cpu_count() or 1))) as pool:
+        for i, job in enumerate(as_completed([pool.submit(one, name) for name in GAMES]), 1):
+            name, took, code = job.result()
+            print(f"  [{i}/{len(GAMES)}] {name}: {took:.1f} s{'' if code == 0 else ' (failed)'}", file=out, flush=True)
     took = time.perf_counter() - start
     print(f"compiled in {took:.1f} s", file=out, flush=True)
     return took
 
 
 if __name__ == "__main__":
-    bytecode()
-    warm()
+    if sys.argv[1:2] == ["--game"]:
+        warm_game(sys.argv[2])
+    else:
+        bytecode()
+        warm()
