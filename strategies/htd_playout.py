@@ -24,9 +24,8 @@ import numpy as np
 from moonshot.simulator import stopping
 from moonshot.simulator.hit_the_deck.engine import keyed_chance, kernels, numpy_loops
 from moonshot.simulator.hit_the_deck.engine.cache_keys import depends_on
-from moonshot.simulator.hit_the_deck.engine.fast import CUT_MODES, FastRun, consts, mirrors_numpy
+from moonshot.simulator.hit_the_deck.engine.fast import CUT_MODES, FastRun, buffers, consts, mirrors_numpy
 from moonshot.simulator.hit_the_deck.engine.numpy_loops import cut_normals, loops, settle_races
-from moonshot.simulator.hit_the_deck.engine.state import PILE
 from moonshot.simulator.hit_the_deck.engine.table import N_KINDS
 from moonshot.strategies.hit_the_deck import IS_HTD, NOISE, PENALTY, Tactician, _best_rows, _lowest_index
 
@@ -159,17 +158,6 @@ depends_on(_hand_loop, kernels.__name__, numpy_loops.__name__, "moonshot.strateg
 depends_on(_ask, kernels.__name__, "moonshot.strategies.hit_the_deck")
 
 
-def _buffers(n: int, P: int, stamp) -> kernels.Buffers:
-    """FastRun.run's per-pass buffers."""
-    return kernels.Buffers(race_row=np.zeros(n, np.int64), race_seat=np.zeros(n, np.int64),
-                           race_ctr=np.zeros(n, np.uint32), race_out=np.zeros(n, np.bool_),
-                           n_race=np.zeros(1, np.int64), wait_row=np.zeros(n, np.int64),
-                           wait_seat=np.zeros(n, np.int64), wait_card=np.zeros(n, np.int64),
-                           n_wait=np.zeros(1, np.int64), tmp8=np.zeros(PILE, np.int8), tmp16=np.zeros(PILE, stamp),
-                           tmp8b=np.zeros(PILE, np.int8), tmp16b=np.zeros(PILE, stamp),
-                           hashes=np.zeros(PILE, np.uint64), order=np.zeros(PILE, np.int64), lat=np.zeros(P))
-
-
 _CONSTS: dict = {}
 _SCRATCH: dict = {}
 
@@ -183,7 +171,7 @@ def _scratch_for(n: int, P: int, stamp) -> tuple:
     got = _SCRATCH.get(key)
     if got is None or got[0] < n:
         cap = max(n, 2 * got[0] if got else 0)
-        got = (cap, _buffers(cap, P, stamp), _work(cap), _scratch(cap, P))
+        got = (cap, buffers(cap, P, stamp), _work(cap), _scratch(cap, P))
         _SCRATCH[key] = got
     b = got[1]
     b.n_race[0] = b.n_wait[0] = 0
