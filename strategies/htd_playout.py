@@ -1,4 +1,5 @@
-"""Hit the Deck rollout's play-outs with `tactician` in every seat, in one compiled call.
+"""Hit the Deck's passes with one plain `tactician` in every seat, in one compiled call: rollout's
+play-outs, and every hand so played (FastRun.one_compiled_call: the default line-up).
 
 engine.resume.play_on plays a position on through FastRun, which goes back to Python every pass:
 to ask the strategies (an EnginePlayView, the answer's legality check, Tactician.play's masks,
@@ -12,7 +13,7 @@ their addresses (the same last bits), and the same noise: Tactician.best draws
 rng.integers(0, 256, m) per question, one 32-bit draw per game with a choice (256 divides 2**32:
 no draw is rejected), so the play-out's noise is one stream drawn ahead and the generator is left
 where those calls would have left it. The same results bit for bit under every htd.* flag
-(tests/test_htd_playout.py compares each play-out with play_on's).
+(tests/test_htd_playout.py compares each play-out with FastRun's per-pass loop).
 """
 from __future__ import annotations
 
@@ -107,19 +108,19 @@ def _scratch(n: int, P: int) -> Scratch:
 
 @numba.njit(cache=True, nogil=True)
 def _hand_loop(s, g, b, t, w, x, f, normal_cut, forced, use_forced, noise, pos):
-    """FastRun.run's passes from a position, every question answered by the tactician (_ask), the
-    first by `forced` when use_forced. Stops at a pass's start when fewer than two noise values per
-    row are left (returns (pos, 0): called again with more), at the hand's end ((pos, 1)), or when the
-    first question is not every game's ((pos, 2))."""
+    """FastRun.run's passes from a position (a new hand's too: FastRun.one_compiled_call), every
+    question answered by the tactician (_ask), the first by `forced` when use_forced. Stops when
+    fewer than two noise values per turn of the pass are left (returns (pos, 0): called again with
+    more; plan only reads the state), at the hand's end ((pos, 1)), or when the first question is
+    not every game's ((pos, 2))."""
     sel, counts = x.sel, x.counts
-    n = len(s.phase)
     while True:
-        if len(noise) - pos < 2 * n:
-            return pos, 0
         kernels.plan(s, g, sel, x.ask_bits, counts)
         nc, nf, na, nd = counts[0], counts[1], counts[2], counts[3]
         if not (nc or nf or na or nd):
             return pos, 1
+        if len(noise) - pos < 2 * (na + nd):      # a turn asks at most twice (its card, a drawn card)
+            return pos, 0
         if nc or nf:
             if normal_cut:
                 cut_normals(s, x, f, sel[0, :nc])

@@ -71,21 +71,31 @@ def test_compiled_known_draw_is_the_numpy_one(memory):
 
 
 @pytest.mark.parametrize("flags", [[], ["htd.voluntary_draw=true", "htd.cut_depth=uniform",
-                                        "htd.final_card_effects=resolve_then_score", "htd.p_notice=0.5"]])
+                                        "htd.final_card_effects=resolve_then_score", "htd.p_notice=0.5"],
+                                   ["htd.drawn_card_play=optional", "htd.memory=p_recall(0.5)"]])
 @pytest.mark.parametrize("bit_generator", [np.random.PCG64, np.random.MT19937])
-def test_random_play_in_one_compiled_call_is_the_per_pass_loop(flags, bit_generator):
-    """compiled_run (every seat `random`: each pass one sweep over the games) against FastRun's
-    per-pass loop (a hook forces it): the same results, and the players' generator left in the same
-    state (its uniforms are drawn ahead, then it is rewound and moved on: PCG64 by advance)."""
+@pytest.mark.parametrize("strategy", ["random", "tactician"])
+def test_one_compiled_call_is_the_per_pass_loop(flags, bit_generator, strategy, monkeypatch):
+    """FastRun.one_compiled_call (every seat `random`: compiled_run, each pass one sweep over the
+    games; every seat one `tactician`: htd_playout's loop) against FastRun's per-pass loop (a hook
+    forces it): the same results, and the players' generator left in the same state (the uniforms
+    or the noise are drawn ahead, then it is rewound and moved on: PCG64 by advance)."""
     from moonshot.simulator.hit_the_deck.engine import compiled_run
+    from moonshot.strategies import htd_playout
     table = Table(4, parse_rules(flags, 4))
-    strat = make_strategy("hit-the-deck", "random")
-    assert compiled_run.random_player([(strat, np.arange(4))]) is strat
+    strat = make_strategy("hit-the-deck", strategy)
+    compiled_calls = []
+    for module, name in ((compiled_run, "play"), (htd_playout, "play_out")):
+        original = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *a, _f=original, _n=name: compiled_calls.append(_n) or _f(*a))
     runs, after = [], []
     for hook in (lambda st: None, None):
         rngs = [np.random.Generator(bit_generator(5 + j)) for j in range(3)]
-        runs.append(play(table, 3000, [strat] * 4, *rngs, _hook=hook))
+        runs.append(play(table, 3000 if strategy == "random" else 1000, [strat] * 4, *rngs, _hook=hook))
         after.append(rngs[1].random(4))
+    optional = "htd.drawn_card_play=optional" in flags
+    assert compiled_calls == ([] if strategy == "random" and optional else
+                              ["play" if strategy == "random" else "play_out"])
     assert runs[1].turns.min() > 0 and runs[1].slaps_lost.sum() > 0
     for f in FIELDS:
         assert np.array_equal(getattr(runs[0], f), getattr(runs[1], f)), f

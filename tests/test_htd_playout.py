@@ -1,5 +1,6 @@
-"""rollout's compiled play-outs (strategies/htd_playout.py) against play_on's: the same results and
-the same generator state, under every htd.* flag, so rollout makes the same choices either way."""
+"""rollout's compiled play-outs (strategies/htd_playout.py) against play_on's per-pass loop: the
+same results and the same generator state, under every htd.* flag, so rollout makes the same
+choices either way."""
 from __future__ import annotations
 
 import copy
@@ -7,7 +8,9 @@ import copy
 import numpy as np
 import pytest
 
+from moonshot.simulator.batch import groups
 from moonshot.simulator.hit_the_deck.engine import Table, numpy_loops, play
+from moonshot.simulator.hit_the_deck.engine.resume import _OnFromPosition
 from moonshot.simulator.hit_the_deck.rules import parse_rules
 from moonshot.strategies import htd_playout, htd_search
 from moonshot.strategies.base import make_strategy
@@ -25,7 +28,9 @@ class Spy:
         twin, twin_rng = copy.deepcopy(st), copy.deepcopy(rng)
         res = self.play_out(table, st, policy, first, rng)
         forced = policy if first is None else htd_search._FirstForced(policy, first)
-        want = htd_search.play_on(table, twin, [forced] * table.players, twin_rng)
+        # play_on's loop, a pass at a time (a hook keeps FastRun from this very compiled call)
+        _OnFromPosition(table, twin, groups([forced] * table.players), twin_rng, lambda st: None).run()
+        want = twin.res
         assert set(res) == set(want)
         for key in want:
             assert np.array_equal(res[key], want[key]), key
