@@ -142,6 +142,11 @@ class State:
                        final_sn=np.zeros(n, dtype=np.int16))
         self.res = res
 
+    @property
+    def keeps_stamps(self) -> bool:
+        """Whether the piles' stamps are kept (track_stamps: some seat may read memory)."""
+        return self.dstamp.shape[1] > 0
+
     # ------------------------------------------------------------------ bookkeeping
     def retire(self, rows: np.ndarray) -> None:
         """Write the per-hand results of finished rows into the n-game outputs (self.res)."""
@@ -226,7 +231,7 @@ class State:
         at = rows * PILE + n
         self.disc.reshape(-1)[at] = kinds
         s = self.seq[rows]
-        if self.sstamp.shape[1]:
+        if self.keeps_stamps:
             self.sstamp.reshape(-1)[at] = s
         self.seq[rows] = s + 1
         self.sn[rows] = n + 1
@@ -263,7 +268,7 @@ class State:
         top = below[np.arange(len(rows)), m]
         self.draw[rows] = new
         self.dn[rows] = m
-        if self.sstamp.shape[1]:
+        if self.keeps_stamps:
             self.dstamp[rows] = -1
             self.sstamp[rows, 0] = self.sstamp[rows, m]
         self.disc[rows, 0] = top
@@ -282,7 +287,7 @@ class State:
         old_d, old_s = self.draw[rows], self.disc[rows]
         self.draw[rows] = np.take_along_axis(old_s, src_new_draw, axis=1)
         self.disc[rows] = np.take_along_axis(old_d, src_new_disc, axis=1)
-        if self.sstamp.shape[1]:
+        if self.keeps_stamps:
             old_ds, old_ss = self.dstamp[rows], self.sstamp[rows]
             self.dstamp[rows] = np.where(COLS[None, :] < sn[:, None], np.take_along_axis(old_ss, src_new_draw, axis=1), -1)
             self.sstamp[rows] = np.where(COLS[None, :] < dn[:, None], np.take_along_axis(old_ds, src_new_disc, axis=1), -1)
@@ -296,7 +301,7 @@ class State:
         src = COLS[None, :] + (COLS[None, :] >= at[:, None])
         src = np.minimum(src, PILE - 1)
         self.draw[rows] = np.take_along_axis(self.draw[rows], src, axis=1)
-        if self.dstamp.shape[1]:
+        if self.keeps_stamps:
             self.dstamp[rows] = np.take_along_axis(self.dstamp[rows], src, axis=1)
         self.dn[rows] -= 1
         return kinds
@@ -311,7 +316,7 @@ class State:
         src = np.where(c < dest[:, None], c, np.where(c == dest[:, None], size[:, None] - 1, c - 1))
         src = np.clip(src, 0, PILE - 1)
         arr[rows] = np.take_along_axis(arr[rows], src, axis=1)
-        if not stamps.shape[1]:
+        if not self.keeps_stamps:
             return
         st = np.take_along_axis(stamps[rows], src, axis=1)
         st[c < size[:, None] - 1] = -1
@@ -321,7 +326,7 @@ class State:
         """The top of the discard pile has just been turned face up (a flip, a burial): it is seen now."""
         at = (self.sn[rows] - 1).astype(np.intp)
         s = self.seq[rows]
-        if self.sstamp.shape[1]:
+        if self.keeps_stamps:
             self.sstamp[rows, at] = s
         self.seq[rows] = s + 1
         self.seen[rows, self.disc[rows, at]] += 1
