@@ -41,10 +41,11 @@ def compiled(game: str) -> bool:
     """Whether the game's engine kernels are in numba's cache: an index file (`*.nbi`) in the
     `__pycache__` beside a source folder of its package, or under NUMBA_CACHE_DIR where numba files
     that folder (its name and a hash of its path)."""
-    from numba.core.caching import _CacheLocator
     package = _package(game)
     folders = [package, *(d for d in package.rglob("*") if d.is_dir() and d.name != "__pycache__")]
     where = os.environ.get("NUMBA_CACHE_DIR")
+    if where:      # (numba only then: importing it costs a start-up ~0.3 s that a numpy engine never needs)
+        from numba.core.caching import _CacheLocator
     for folder in folders:
         cache = (Path(where) / _CacheLocator.get_suitable_cache_subpath(str(folder / "x.py")) if where
                  else folder / "__pycache__")

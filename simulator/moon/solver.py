@@ -53,9 +53,12 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+from moonshot.simulator import cached_kernels
 from moonshot.simulator.moon import tiles as dominoes
 from moonshot.simulator.moon.engine.table import rules_tables
 from moonshot.simulator.moon.rules import Rules
+
+cached_kernels.install()          # a process that finds the kernels in the cache only loads them (start-up)
 
 # ---------------------------------------------------------------------------------------- context
 

@@ -25,12 +25,14 @@ from typing import Sequence
 import numba
 import numpy as np
 
-from moonshot.simulator import stopping
+from moonshot.simulator import cached_kernels, stopping
 from moonshot.simulator.batch import SLOT_BIT, as_choice, ask, groups, illegal, partial_shuffle, uniform_table
 from moonshot.simulator.shoot_the_moon import cards
 from moonshot.simulator.shoot_the_moon.rules import SUPPLY_CHIPS, Rules
 from moonshot.simulator.shoot_the_moon.views import BITS5, LEAD_BIG, LEAD_CLASS, LEAD_LITTLE, PlayView  # noqa: F401
 
+
+cached_kernels.install()          # a process that finds the kernels in the cache only loads them (start-up)
 
 # Strength tiers: a card's strength is its tier plus its number (1..12), so any card of a higher
 # tier beats every card of a lower one and the number orders cards within a tier.
