@@ -17,6 +17,7 @@ where those calls would have left it. The same results bit for bit under every h
 """
 from __future__ import annotations
 
+import threading
 from collections import namedtuple
 
 import numba
@@ -25,7 +26,8 @@ import numpy as np
 from moonshot.simulator import stopping
 from moonshot.simulator.hit_the_deck.engine import keyed_chance, kernels, numpy_loops
 from moonshot.simulator.hit_the_deck.engine.cache_keys import depends_on
-from moonshot.simulator.hit_the_deck.engine.fast import CUT_MODES, FastRun, buffers, consts, mirrors_numpy
+from moonshot.simulator.hit_the_deck.engine.hand import HandRun
+from moonshot.simulator.hit_the_deck.engine.kernel_args import CUT_MODES, buffers, consts, mirrors_numpy
 from moonshot.simulator.hit_the_deck.engine.numpy_loops import cut_normals, loops, settle_races
 from moonshot.simulator.hit_the_deck.engine.table import N_KINDS
 from moonshot.strategies.hit_the_deck import IS_HTD, NOISE, PENALTY, Tactician, _best_rows, _lowest_index
@@ -160,20 +162,25 @@ depends_on(_ask, kernels.__name__, "moonshot.strategies.hit_the_deck")
 
 
 _CONSTS: dict = {}
-_SCRATCH: dict = {}
+_SCRATCH = threading.local()    # per thread: the server plays several runs at once, each in a thread
+KEPT_ROWS = 1 << 15             # a batch of at most this many rows (rollout's) reuses its thread's buffers
 
 
 def _scratch_for(n: int, P: int, stamp) -> tuple:
-    """The hand loop's buffers for n rows, kept from call to call (a decision's play-outs are a few
-    hundred to a few thousand rows, and ~50 small arrays each call cost more than their use): grown
-    when a larger batch comes; the kernels index them by their own counts, never by their length.
-    Every entry is written before it is read but the pass counters, zeroed here."""
+    """The hand loop's buffers for n rows. A search player's batches (a decision's play-outs, a few
+    hundred to a few thousand rows, where ~50 small arrays each call cost more than their use) keep
+    their thread's buffers from call to call, grown when a larger batch comes; the kernels index them
+    by their own counts, never by their length. A whole chunk of hands (up to 65,536 rows: tens of
+    MB) gets its own. Every entry is written before it is read but the pass counters, zeroed here."""
     key = (P, np.dtype(stamp))
-    got = _SCRATCH.get(key)
-    if got is None or got[0] < n:
-        cap = max(n, 2 * got[0] if got else 0)
+    kept = _SCRATCH.__dict__.setdefault("by_key", {})
+    got = kept.get(key)
+    if n > KEPT_ROWS:
+        got = (n, buffers(n, P, stamp), _work(n), _scratch(n, P))
+    elif got is None or got[0] < n:
+        cap = min(max(n, 2 * got[0] if got else 0), KEPT_ROWS)
         got = (cap, buffers(cap, P, stamp), _work(cap), _scratch(cap, P))
-        _SCRATCH[key] = got
+        kept[key] = got
     b = got[1]
     b.n_race[0] = b.n_wait[0] = 0
     return got[1], got[2], got[3]
@@ -192,8 +199,7 @@ def _consts(table, policy: Tactician, st):
     if got is None or got[0] is not table or got[1] is not policy:
         if len(_CONSTS) > 64:
             _CONSTS.clear()
-        run = FastRun(table, st, [], None)
-        got = (table, policy, consts(run), _tac(policy, table))
+        got = (table, policy, consts(HandRun(table, st, [], None)), _tac(policy, table))
         _CONSTS[key] = got
     return got[2], got[3]
 

@@ -9,7 +9,7 @@ import pytest
 
 from moonshot.simulator.hit_the_deck.engine import Table, play
 from moonshot.simulator.hit_the_deck.engine import state
-from moonshot.simulator.hit_the_deck.engine.fast import mirrors_numpy
+from moonshot.simulator.hit_the_deck.engine.kernel_args import mirrors_numpy
 from moonshot.simulator.hit_the_deck.profiles import seat_profiles
 from moonshot.simulator.hit_the_deck.rules import parse_rules
 from moonshot.strategies.base import make_strategy
@@ -130,3 +130,23 @@ def test_the_compiled_pass_loop_is_recompiled_when_a_kernel_file_changes():
     stamp = compiled_run._passes._cache._cache_file._source_stamp
     with open(kernels.__file__, "rb") as f:
         assert hashlib.sha256(f.read()).digest() in stamp
+
+
+def test_threads_playing_at_once_get_the_numbers_each_gets_alone():
+    """The server plays several runs at once, each in a thread, and the compiled loops release the
+    GIL: they keep nothing one thread could spoil for another (the play-out loop's buffers are the
+    thread's own), so each run gets the numbers it gets alone."""
+    from concurrent.futures import ThreadPoolExecutor
+    table = Table(4, parse_rules(["htd.voluntary_draw=true"], 4))
+
+    def run(seed):
+        strat = make_strategy("hit-the-deck", "tactician")
+        return play(table, 1500, [strat] * 4, *[np.random.default_rng(seed + j) for j in range(3)])
+
+    seeds = range(0, 24, 3)
+    alone = [run(seed) for seed in seeds]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(run, seeds))
+    for a, b in zip(alone, together):
+        for f in FIELDS:
+            assert np.array_equal(getattr(a, f), getattr(b, f)), f

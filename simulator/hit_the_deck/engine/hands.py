@@ -11,8 +11,9 @@ import numpy as np
 
 from moonshot.simulator.batch import groups
 from moonshot.simulator.hit_the_deck import cards
-from moonshot.simulator.hit_the_deck.engine.fast import FastRun, mirrors_numpy
+from moonshot.simulator.hit_the_deck.engine.fast import FastRun
 from moonshot.simulator.hit_the_deck.engine.hand import HandRun
+from moonshot.simulator.hit_the_deck.engine.kernel_args import mirrors_numpy
 from moonshot.simulator.hit_the_deck.engine.kernels import shuffle_decks
 from moonshot.simulator.hit_the_deck.engine.record import assemble
 from moonshot.simulator.hit_the_deck.engine.state import State, counts
