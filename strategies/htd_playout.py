@@ -27,8 +27,8 @@ from moonshot.simulator import stopping
 from moonshot.simulator.hit_the_deck.engine import keyed_chance, kernels, numpy_loops
 from moonshot.simulator.hit_the_deck.engine.cache_keys import depends_on
 from moonshot.simulator.hit_the_deck.engine.hand import HandRun
-from moonshot.simulator.hit_the_deck.engine.kernel_args import CUT_MODES, buffers, consts, mirrors_numpy
-from moonshot.simulator.hit_the_deck.engine.numpy_loops import cut_normals, loops, settle_races
+from moonshot.simulator.hit_the_deck.engine.kernel_args import buffers, consts, mirrors_numpy
+from moonshot.simulator.hit_the_deck.engine.numpy_loops import chance_scratch, cut_normals, loops, settle_races
 from moonshot.simulator.hit_the_deck.engine.table import N_KINDS
 from moonshot.strategies.hit_the_deck import IS_HTD, NOISE, PENALTY, Tactician, _best_rows, _lowest_index
 
@@ -93,23 +93,18 @@ def _ask(s, t, w, rows, seats, bits, drawn, noise, pos, out):
 # ------------------------------------------------------------------------------------ the play-out
 
 # the compiled hand loop's scratch: the pass's rows (FastRun.run's sel, ask_bits, counts), the
-# answers, the drawn cards' question, the cuts' and races' uniforms and numpy's functions of them
-Scratch = namedtuple("Scratch", ("sel", "ask_bits", "counts", "choice", "keep", "seat", "bits", "drawn", "cut_u",
-                                 "cut_a", "cut_b", "z", "race_u", "tie", "race_log", "angle", "race_cos",
-                                 "race_sin"))
+# answers and the drawn cards' question (the cuts' and races' is numpy_loops.Chance)
+Scratch = namedtuple("Scratch", ("sel", "ask_bits", "counts", "choice", "keep", "seat", "bits", "drawn"))
 
 
-def _scratch(n: int, P: int) -> Scratch:
-    R = kernels.RACE_SLOTS * P
+def _scratch(n: int) -> Scratch:
     f = np.zeros
     return Scratch(f((4, n), np.int64), f(n, np.uint64), f(4, np.int64), f(n, np.intp), f(n, np.intp), f(n, np.int64),
-                   f(n, np.uint64), f(n, np.int8), f((n, 2), np.float64), f(n, np.float64), f(n, np.float64),
-                   f(n, np.float64), f((n, R), np.float64), f(n, np.float64), f((n, R), np.float64),
-                   f((n, P), np.float64), f((n, P), np.float64), f((n, P), np.float64))
+                   f(n, np.uint64), f(n, np.int8))
 
 
 @numba.njit(cache=True, nogil=True)
-def _hand_loop(s, g, b, t, w, x, f, normal_cut, forced, use_forced, noise, pos):
+def _hand_loop(s, g, b, t, w, x, c, f, normal_cut, forced, use_forced, noise, pos):
     """FastRun.run's passes from a position (a new hand's too: FastRun.one_compiled_call), every
     question answered by the tactician (_ask), the first by `forced` when use_forced. Stops when
     fewer than two noise values per turn of the pass are left (returns (pos, 0): called again with
@@ -125,10 +120,10 @@ def _hand_loop(s, g, b, t, w, x, f, normal_cut, forced, use_forced, noise, pos):
             return pos, 0
         if nc or nf:
             if normal_cut:
-                cut_normals(s, x, f, sel[0, :nc])
+                cut_normals(s, c, f, sel[0, :nc])
             else:
-                x.z[:nc] = 0.0
-            kernels.cuts_and_flips(s, g, b, sel[0, :nc], x.z[:nc], sel[1, :nf])
+                c.z[:nc] = 0.0
+            kernels.cuts_and_flips(s, g, b, sel[0, :nc], c.z[:nc], sel[1, :nf])
         if na:
             ask = sel[2, :na]
             if use_forced:
@@ -146,14 +141,14 @@ def _hand_loop(s, g, b, t, w, x, f, normal_cut, forced, use_forced, noise, pos):
             nw = b.n_wait[0]
             if nw:
                 for i in range(nw):
-                    c = b.wait_card[i]
+                    card = b.wait_card[i]
                     x.seat[i] = b.wait_seat[i]
-                    x.bits[i] = kernels.DRAW_BIT | (np.uint64(1) << np.uint64(c))
-                    x.drawn[i] = c
+                    x.bits[i] = kernels.DRAW_BIT | (np.uint64(1) << np.uint64(card))
+                    x.drawn[i] = card
                 pos = _ask(s, t, w, b.wait_row[:nw], x.seat[:nw], x.bits[:nw], x.drawn[:nw], noise, pos, x.keep)
                 kernels.drawn_answers(s, g, b, x.keep[:nw])
         if b.n_race[0]:
-            settle_races(s, g, b, x, f)
+            settle_races(s, g, b, c, f)
 
 
 # the compiled loop holds its own copy of every kernel it calls: its cache is stale when they change
@@ -176,14 +171,14 @@ def _scratch_for(n: int, P: int, stamp) -> tuple:
     kept = _SCRATCH.__dict__.setdefault("by_key", {})
     got = kept.get(key)
     if n > KEPT_ROWS:
-        got = (n, buffers(n, P, stamp), _work(n), _scratch(n, P))
+        got = (n, buffers(n, P, stamp), _work(n), _scratch(n), chance_scratch(n, P))
     elif got is None or got[0] < n:
         cap = min(max(n, 2 * got[0] if got else 0), KEPT_ROWS)
-        got = (cap, buffers(cap, P, stamp), _work(cap), _scratch(cap, P))
+        got = (cap, buffers(cap, P, stamp), _work(cap), _scratch(cap), chance_scratch(cap, P))
         kept[key] = got
     b = got[1]
     b.n_race[0] = b.n_wait[0] = 0
-    return got[1], got[2], got[3]
+    return got[1:]
 
 
 def fits(policy, table, st) -> bool:
@@ -210,16 +205,16 @@ def play_out(table, st, policy: Tactician, first: np.ndarray | None, rng: np.ran
     in the same state. Only where fits(policy, table, st)."""
     n, P = len(st.gid), table.players
     g, t = _consts(table, policy, st)
-    b, w, x = _scratch_for(n, P, st.dstamp.dtype)
+    b, w, x, c = _scratch_for(n, P, st.dstamp.dtype)
     forced = np.zeros(0, np.intp) if first is None else np.ascontiguousarray(first, dtype=np.intp)
     use = first is not None
     # the tactician's noise, drawn ahead; the generator is then rewound and moved on by what was used
     start = rng.bit_generator.state
     noise, pos, used = rng.integers(0, NOISE_RANGE, 32 * n), 0, 0
-    normal_cut = g.cut_mode == CUT_MODES["normal_half"]
+    normal_cut = g.cut_mode == kernels.CUT_NORMAL
     s = kernels.arrays(st)
     while True:
-        pos, status = _hand_loop(s, g, b, t, w, x, loops(), normal_cut, forced, use, noise, pos)
+        pos, status = _hand_loop(s, g, b, t, w, x, c, loops(), normal_cut, forced, use, noise, pos)
         stopping.check()
         if status == 1:
             break

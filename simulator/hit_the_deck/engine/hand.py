@@ -168,7 +168,7 @@ class HandRun:
             st.sn[rows] -= 1
             at = st.dn[rows].astype(np.intp)
             st.draw[rows, at] = card
-            if st.dstamp.shape[1]:
+            if st.keeps_stamps:
                 st.dstamp[rows, at] = -1
             st.dn[rows] += 1
         st.bury_top(rows, pile, pos.astype(np.int16))

@@ -29,7 +29,7 @@ def known_draw(st, rows: np.ndarray, seats: np.ndarray, depth: int = KNOWN_DEPTH
     first `depth` columns only, depth > 8 deeper ones too (each position's test is its own: the same values)."""
     code, param = kernels.memory_code(st.table.memory)
     out = np.full((len(rows), depth), -1, dtype=np.int8)
-    if code < 0 or not len(rows) or not st.dstamp.shape[1]:      # (no stamps kept: every seat `random`)
+    if code < 0 or not len(rows) or not st.keeps_stamps:      # (no stamps kept: every seat `random`)
         return out
     kernels.known_draw_rows(kernels.arrays(st), np.ascontiguousarray(rows, dtype=np.int64),
                             np.ascontiguousarray(seats, dtype=np.int64), code, param, keyed_chance.RECALL_SALT, out)
