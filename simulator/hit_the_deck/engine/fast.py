@@ -17,12 +17,12 @@ class FastRun(HandRun):
 
     def run(self) -> None:
         self.opening()
+        if self.hook is None and self.one_compiled_call():
+            return
         st = self.st
         g = consts(self)
         n = len(st.gid)
         b = buffers(n, self.P, st.dstamp.dtype)
-        if self.hook is None and self.one_compiled_call(g, b):
-            return
         sel, ask_bits, counts = np.zeros((4, n), np.int64), np.zeros(n, np.uint64), np.zeros(4, np.int64)
         normal_cut = g.cut_mode == kernels.CUT_NORMAL
         no_card = np.full(n, -1, dtype=np.int8)      # a turn's `drawn`: none (the view hands out copies)
@@ -52,7 +52,7 @@ class FastRun(HandRun):
             self.end_of_pass()
         st.retire(np.arange(len(st.gid)))
 
-    def one_compiled_call(self, g, b) -> bool:
+    def one_compiled_call(self) -> bool:
         """Plays the batch's passes in one compiled call where the line-up has one (the same
         numbers): `random` in every seat (compiled_run), or one plain `tactician` in every seat, the
         default (htd_playout's loop: a start-up ~0.2 s shorter, fewer kernels to load and no Python
@@ -60,8 +60,9 @@ class FastRun(HandRun):
         from moonshot.simulator.hit_the_deck.engine import compiled_run, numpy_loops
         from moonshot.strategies import htd_playout
         st = self.st
-        if not g.optional and compiled_run.random_player(self.groups) is not None and numpy_loops.loops() is not None:
-            compiled_run.play(self, numpy_loops.loops(), g, b)
+        if (self.rules.drawn_card_play != "optional" and compiled_run.random_player(self.groups) is not None
+                and numpy_loops.loops() is not None):
+            compiled_run.play(self, numpy_loops.loops(), consts(self), buffers(len(st.gid), self.P, st.dstamp.dtype))
             st.retire(np.arange(len(st.gid)))
             return True
         if len(self.groups) == 1 and htd_playout.fits(self.groups[0][0], self.t, st):
