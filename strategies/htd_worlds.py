@@ -15,6 +15,7 @@ from numba import njit
 
 from moonshot.simulator.hit_the_deck import cards
 from moonshot.simulator.hit_the_deck.views import PlayView
+from moonshot.strategies.worlds import exact
 
 PILE = cards.DECK_SIZE       # a pile's room: the whole deck (engine.state.PILE)
 
@@ -86,27 +87,44 @@ def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int, infer: in
     pref = np.zeros((n, PILE), dtype=bool)
     pref[game_of, pos] = copy < pref_count.reshape(-1)[game_of * cards.N_KINDS + kind_of]
     below = sn - 1
-    # the discard pile under the top: the preferred cards first, at random; the rest at random
-    # (numpy's draws, argsorted stably, as uniform keys: _shuffle)
-    key1 = rng.random((n, W, PILE))
-    key2 = rng.random((n, W, PILE))
+    others = (seat[:, None] + 1 + np.arange(P - 1)[None, :]) % P                # (n, P-1)
+    size = sizes[rows[:, None], others].astype(np.int64)                        # (n, P-1) cards to deal each
+    cum = np.cumsum(size, axis=1)                                               # (n, P-1)
+    shown = getattr(view, "lacks", None) if infer >= 1 else None
+    lacks = np.zeros((n, P - 1), np.uint64)
+    if shown is not None:
+        lacks = np.asarray(shown).astype(np.uint64)[rows[:, None], others]
+    old = np.zeros((n, P - 1), dtype=np.int64)
+    if (lacks != 0).any():
+        # what each other seat showed it lacks (view.lacks: when it last had to draw) binds all but its
+        # `fresh` newest cards; known cards of a lacked kind were taken since (the rest are still to deal)
+        bits = (lacks[:, :, None] >> np.arange(cards.N_KINDS, dtype=np.uint64)) & np.uint64(1)
+        held_lacked = (held[rows[:, None], others] * bits).sum(axis=2)
+        fresh = np.maximum(np.asarray(view.fresh).astype(np.int64)[rows[:, None], others] - held_lacked, 0)
+        old = np.where(lacks != 0, np.maximum(size - fresh, 0), 0)
+    # the groups: the discard pile under the top, each other seat's older cards (those its lacks
+    # bind) and newer ones, the draw pile's unknown places
+    G = 2 * P
+    caps = np.zeros((n, G), dtype=np.int64)
+    caps[:, 0] = np.maximum(below, 0)
+    caps[:, 1:G - 1:2] = old
+    caps[:, 2:G - 1:2] = size - old
+    caps[:, G - 1] = L - caps[:, :G - 1].sum(axis=1)
+    if (caps[:, G - 1] < 0).any():
+        raise ValueError("htd rollout: the view's card counts do not add up to the deck")
+    u = rng.random((n, W, 2 * PILE))
+    order = np.full((n, W, PILE), -1, dtype=np.int16)
+    allowed = {}
+
+    def allowing(level: int) -> np.ndarray:
+        """(n, 110) group bits per card: level 0 every constraint, 1 without the discard pile's
+        preference, 2 without the lacks either (the fallbacks when no deal fits)."""
+        if level not in allowed:
+            allowed[level] = _allowed(inst, pref, lacks if level < 2 else np.zeros_like(lacks), below, level == 0)
+        return allowed[level]
+
     disc = np.zeros((n, W, PILE), dtype=np.int8)
     cards2 = np.empty((n, W, PILE), dtype=np.int8)
-    others = (seat[:, None] + 1 + np.arange(P - 1)[None, :]) % P                # (n, P-1)
-    cum = np.cumsum(sizes[rows[:, None], others], axis=1).astype(np.int64)      # (n, P-1)
-    lacks = getattr(view, "lacks", None) if infer >= 1 else None
-    bound = None
-    if lacks is not None:
-        # what each other seat showed it lacks (view.lacks: when it last had to draw) binds all but
-        # its `fresh` newest cards: those are dealt first from the cards it may hold
-        lacks = np.asarray(lacks).astype(np.uint64)[rows[:, None], others]
-        if (lacks != 0).any():
-            # known cards of a lacked kind were taken since: the rest of the newest are still to deal
-            bits = (lacks[:, :, None] >> np.arange(cards.N_KINDS, dtype=np.uint64)) & np.uint64(1)
-            held_lacked = (held[rows[:, None], others] * bits).sum(axis=2)
-            fresh = np.maximum(np.asarray(view.fresh).astype(np.int64)[rows[:, None], others] - held_lacked, 0)
-            bound = ((L - np.maximum(below, 0)).astype(np.int64), sizes[rows[:, None], others].astype(np.int64),
-                     fresh, lacks)
     hands = np.zeros((n, W, P, cards.N_KINDS), dtype=np.int16)
     draw = np.zeros((n, W, PILE), dtype=np.int8)
     known = np.zeros((n, PILE), dtype=np.bool_)
@@ -114,11 +132,18 @@ def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int, infer: in
         dn.astype(np.int64), kd.astype(np.int64)
 
     def deal(games: np.ndarray, w0: int, w1: int) -> None:
-        """Lays out worlds w0..w1-1 of `games` from their keys."""
+        """Deals and lays out worlds w0..w1-1 of `games` from their uniforms."""
         games = np.ascontiguousarray(games, dtype=np.int64)
-        _shuffle(inst, pref, L, below, top8, key1, key2, disc, cards2, games, w0, w1)
-        if bound is not None:
-            _deal_hands_first(cards2, *bound, games, w0, w1)
+        todo = games
+        for level in range(3):
+            need = np.zeros((n, W), dtype=bool)
+            need[todo, w0:w1] = True
+            status = np.ones(n, dtype=np.int8)
+            exact(allowing(level), caps, u, need, order, status)
+            todo = todo[status[todo] != 1]
+            if not len(todo):
+                break
+        _lay(inst, order, L, below, top8, disc, cards2, games, w0, w1)
         _place(cards2, others64, cum, seat64, hand, held, dn64, kd64, hands, draw, known, games, w0, w1)
 
     first = W if dealt is None else min(dealt, W)
@@ -127,151 +152,39 @@ def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int, infer: in
             "deal_rest": lambda games: deal(games, first, W)}
 
 
-@njit(cache=True)
-def _deal_hands_first(cards, avail, caps, fresh, lacks, games, w0, w1):
-    """Reorders each world's shuffled cards (cards (n, W, 110) kinds, the first avail[g] of game g
-    available) in place so that the first caps[g, 0] are the first other seat's hand, the next
-    caps[g, 1] the second's, and so on, then the rest in their shuffled order. Each seat's
-    caps - fresh older cards come from kinds outside its `lacks` mask (the first such cards in the
-    shuffle; any cards when too few are left), its fresh cards from the cards after those. The
-    seats are dealt tightest first (fewest cards that fit per older card), so that a loose seat does
-    not take the only cards a tight one may hold. Worlds w0..w1-1 of `games` only (world 0's
-    first avail[g] cards are the same ones, in another order, whether it was dealt yet or not)."""
-    G = caps.shape[1]
-    used = np.zeros(cards.shape[2], dtype=np.bool_)
-    out = np.empty(cards.shape[2], dtype=cards.dtype)
-    start = np.zeros(G, dtype=np.int64)
-    slack = np.zeros(G, dtype=np.float64)
-    for g in games:
-        m = avail[g]
-        for j in range(1, G):
-            start[j] = start[j - 1] + caps[g, j - 1]
-        for j in range(G):
-            old = max(caps[g, j] - fresh[g, j], 0)
-            fits = 0
-            for k in range(m):
-                if ((lacks[g, j] >> np.uint64(cards[g, 0, k])) & np.uint64(1)) == 0:
-                    fits += 1
-            slack[j] = fits / old if old > 0 else np.inf
-        order = np.argsort(slack, kind="mergesort")
-        for w in range(w0, w1):
-            row = cards[g, w]
-            used[:m] = False
-            for jj in range(G):
-                j = order[jj]
-                mask = lacks[g, j]
-                old = max(caps[g, j] - fresh[g, j], 0)
-                pos = start[j]
-                got = 0
-                last = 0
-                for i in range(m):
-                    if got >= old:
-                        break
-                    k = row[i]
-                    if not used[i] and ((mask >> np.uint64(k)) & np.uint64(1)) == 0:
-                        used[i] = True
-                        out[pos] = k
-                        pos += 1
-                        got += 1
-                        last = i + 1
-                # the newest cards (and any the constraint could not fill): the next unused ones after
-                for step in range(m):
-                    if got >= caps[g, j]:
-                        break
-                    i = (last + step) % m
-                    if not used[i]:
-                        used[i] = True
-                        out[pos] = row[i]
-                        pos += 1
-                        got += 1
-            pos = start[G - 1] + caps[g, G - 1]
-            for i in range(m):
-                if not used[i]:
-                    out[pos] = row[i]
-                    pos += 1
-            for i in range(m):
-                row[i] = out[i]
-
-
-
-
-
-@njit(cache=True, inline="always")
-def _stable_order(k, m, order, bucket, count):
-    """order[:m] = numpy's stable argsort of k[:m] (keys in [-2, 1)), in linear expected time: a
-    bucket sort on a monotone function of the key (equal keys share a bucket, and floating point
-    keeps the order), the places in index order, then an insertion sort in each bucket that moves
-    a place only past strictly greater keys."""
-    scale = m / 3.0
-    count[:m + 1] = 0
-    for i in range(m):
-        bucket[i] = min(np.int64((k[i] + 2.0) * scale), m - 1)
-        count[bucket[i] + 1] += 1
-    for j in range(m):
-        count[j + 1] += count[j]
-    for i in range(m):
-        j = bucket[i]
-        order[count[j]] = i
-        count[j] += 1
-    lo = 0
-    for j in range(m):
-        hi = count[j]
-        for a in range(lo + 1, hi):
-            x = order[a]
-            c = a
-            while c > lo and k[order[c - 1]] > k[x]:
-                order[c] = order[c - 1]
-                c -= 1
-            order[c] = x
-        lo = hi
+def _allowed(inst, pref, lacks, below, prefer: bool) -> np.ndarray:
+    """(n, 110) int64 the groups (deal_worlds' order) each card of the pool may go to: a seat's
+    older cards none of the kinds it lacks; with `prefer`, the cards seen going public this hand
+    (pref) in the discard pile under the top: all of them when there is room, else it holds only them."""
+    n, others = lacks.shape
+    kind = np.maximum(inst, 0).astype(np.uint64)
+    fits = ((lacks[:, None, :] >> kind[:, :, None]) & np.uint64(1)) == 0                    # (n, 110, P-1)
+    old_bits = np.int64(1) << (1 + 2 * np.arange(others, dtype=np.int64))
+    everywhere = np.int64((1 << (2 * others + 2)) - 1) & ~old_bits.sum()                # all but the older cards'
+    out = (fits * old_bits).sum(axis=2) | everywhere
+    if prefer:
+        room = (pref.sum(axis=1) <= np.maximum(below, 0))[:, None]
+        out = np.where(pref & room, 1, np.where(~pref & ~room, out & ~1, out))
+    return out
 
 
 @njit(cache=True)
-def _shuffle(inst, pref, L, below, top, key1, key2, disc, cards2, games, w0, w1):
-    """deal_worlds' two shuffles of each game's unseen cards (inst[g, :L[g]] kinds), world by world:
-    the discard pile's cards under the top, disc[g, w, :below[g]], are the first of them in the
-    order of key1 (the preferred ones, pref, first: keys less 2), and the top card goes on them;
-    the others follow in cards2[g, w] in the order of key2, then the discard pile's and the
-    padding (-1) in their places' order: numpy's stable argsort of those keys with the used
-    places and the padding given infinite keys, as deal_worlds did in numpy. Worlds w0..w1-1 of
-    `games` only."""
-    R = key1.shape[2]
-    k = np.empty(R)
-    order = np.empty(R, dtype=np.int64)
-    where = np.empty(R, dtype=np.int64)
-    bucket = np.empty(R, dtype=np.int64)
-    count = np.empty(R + 1, dtype=np.int64)
-    taken = np.zeros(R, dtype=np.bool_)
+def _lay(inst, order, L, below, top, disc, cards2, games, w0, w1):
+    """Each world's discard pile (its first below[g] dealt cards, the top on them) and the rest of
+    the deal in order (cards2: the other seats' hands, then the draw pile's unknown places), as
+    _place reads them. Worlds w0..w1-1 of `games` only."""
+    R = cards2.shape[2]
     for g in games:
-        m = L[g]
         b = max(below[g], 0)
         for w in range(w0, w1):
-            for i in range(m):
-                k[i] = key1[g, w, i] - 2.0 * pref[g, i]
-            _stable_order(k, m, order, bucket, count)
-            taken[:m] = False
             for i in range(b):
-                disc[g, w, i] = inst[g, order[i]]
-                taken[order[i]] = True
+                disc[g, w, i] = inst[g, order[g, w, i]]
             if below[g] >= 0:
                 disc[g, w, below[g]] = top[g]
-            j = 0
-            for i in range(m):                    # the untaken places, their keys in index order
-                if not taken[i]:
-                    k[j] = key2[g, w, i]
-                    where[j] = i
-                    j += 1
-            _stable_order(k, m - b, order, bucket, count)
-            fill = 0
-            for i in range(m - b):
-                cards2[g, w, fill] = inst[g, where[order[i]]]
-                fill += 1
-            for i in range(m):
-                if taken[i]:
-                    cards2[g, w, fill] = inst[g, i]
-                    fill += 1
-            for i in range(m, R):
-                cards2[g, w, i] = inst[g, i]
+            for i in range(b, L[g]):
+                cards2[g, w, i - b] = inst[g, order[g, w, i]]
+            for i in range(L[g] - b, R):
+                cards2[g, w, i] = -1
 
 
 @njit(cache=True)

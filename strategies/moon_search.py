@@ -18,7 +18,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from numba import njit
 
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.moon import reference as ref
@@ -28,6 +27,7 @@ from moonshot.simulator.moon.rules import PLAYER_COUNTS, tile_set_for
 from moonshot.simulator.moon.views import BID_VALUES, MOON_BID, PASS, BidView, DiscardView, PlayView, TrumpView
 from moonshot.strategies.base import register
 from moonshot.strategies.moon import allowed_trumps, keep_value, trick_estimate
+from moonshot.strategies.worlds import deal as deal_uniform
 
 GAME = "moon"
 TIE_BREAK = 0.01          # points per trick added to a world's outcome (more tricks break ties)
@@ -40,128 +40,25 @@ MOVES = moon_solver.SCORES    # the solver's move buffer: a ply has at most this
 
 # ------------------------------------------------------------------------------------ dealing worlds
 
-@njit(cache=True)
-def _deal_worlds(pool, caps, allowed, u, out):
-    """Deal the tiles of `pool` to groups (the other seats, and 'out of play'): group g takes
-    caps[g] tiles, all from its `allowed` tile mask. One world per row of `u` (uniforms
-    (W, R, K)): up to R shuffles dealt in order, the first that fits every group is kept, which
-    is a uniform draw among the consistent deals; if none fits (strong void constraints) the
-    last shuffle is placed tile by tile onto a random group with room, moving tiles along an
-    augmenting path when every allowed group is full (always succeeds when a consistent deal
-    exists). out (W, G) gets each group's tile mask; returns the number of worlds placed the
-    second way."""
-    W, R, K = u.shape
-    G = caps.shape[0]
-    perm = np.empty(K, dtype=np.int64)
-    count = np.empty(G, dtype=np.int64)
-    masks = np.empty(G, dtype=np.int64)
-    parent = np.empty(G, dtype=np.int64)
-    via = np.empty(G, dtype=np.int64)
-    queue = np.empty(G, dtype=np.int64)
-    fallbacks = 0
-    for w in range(W):
-        done = False
-        for r in range(R):
-            for i in range(K):
-                perm[i] = pool[i]
-            for i in range(K - 1, 0, -1):
-                j = int(u[w, r, i] * (i + 1))
-                if j > i:
-                    j = i
-                perm[i], perm[j] = perm[j], perm[i]
-            ok = True
-            start = 0
-            for g in range(G):
-                m = 0
-                for i in range(start, start + caps[g]):
-                    m |= 1 << perm[i]
-                start += caps[g]
-                masks[g] = m
-                if m & ~allowed[g]:
-                    ok = False
-                    break
-            if ok:
-                for g in range(G):
-                    out[w, g] = masks[g]
-                done = True
-                break
-        if done:
-            continue
-        fallbacks += 1
-        for g in range(G):
-            count[g] = 0
-            masks[g] = 0
-        for i in range(K):
-            x = perm[i]
-            # groups allowed x with room, one drawn at random weighted by the room left
-            room = 0
-            for g in range(G):
-                if (allowed[g] >> x) & 1 and count[g] < caps[g]:
-                    room += caps[g] - count[g]
-            if room > 0:
-                pick = int(u[w, 0, i] * room)
-                for g in range(G):
-                    if (allowed[g] >> x) & 1 and count[g] < caps[g]:
-                        pick -= caps[g] - count[g]
-                        if pick < 0:
-                            masks[g] |= 1 << x
-                            count[g] += 1
-                            break
-                continue
-            # augmenting path: breadth first over groups, from those allowed x to one with room
-            for g in range(G):
-                parent[g] = -2
-            head = 0
-            tail = 0
-            for g in range(G):
-                if (allowed[g] >> x) & 1:
-                    parent[g] = -1
-                    queue[tail] = g
-                    tail += 1
-            end = -1
-            while head < tail and end < 0:
-                g = queue[head]
-                head += 1
-                m = masks[g]
-                while m and end < 0:
-                    y = moon_solver.low_index(m)
-                    m &= m - 1
-                    for h in range(G):
-                        if parent[h] == -2 and (allowed[h] >> y) & 1:
-                            parent[h] = g
-                            via[h] = y
-                            if count[h] < caps[h]:
-                                end = h
-                                break
-                            queue[tail] = h
-                            tail += 1
-            if end < 0:
-                return -1                     # no consistent deal exists
-            h = end
-            count[h] += 1
-            while parent[h] >= 0:
-                g = parent[h]
-                y = via[h]
-                masks[g] &= ~(1 << y)
-                masks[h] |= 1 << y
-                h = g
-            masks[h] |= 1 << x
-        for g in range(G):
-            out[w, g] = masks[g]
-    return fallbacks
-
-
 def deal_worlds(rng: np.random.Generator, pool: np.ndarray, caps: list[int], allowed: list[int], worlds: int,
                 retries: int) -> np.ndarray:
-    """(worlds, len(caps)) int64 tile masks: the pool dealt to the groups (see _deal_worlds)."""
+    """(worlds, len(caps)) int64 tile masks: the tiles of `pool` dealt to groups (the other seats,
+    and 'out of play'), group g taking caps[g] tiles, all from its `allowed` tile mask, uniformly
+    over every deal that fits (strategies.worlds): up to `retries` shuffles first (the first that
+    fits is kept), then an exact count-and-draw for the worlds they did not fill (strong void
+    constraints)."""
     pool = np.asarray(pool, dtype=np.int64)
     if len(pool) != sum(caps):
         raise ValueError(f"{len(pool)} unseen tiles for {sum(caps)} places")
-    out = np.zeros((worlds, len(caps)), dtype=np.int64)
-    u = rng.random((worlds, max(retries, 1), max(len(pool), 1)))
-    if _deal_worlds(pool, np.asarray(caps, dtype=np.int64), np.asarray(allowed, dtype=np.int64), u, out) < 0:
+    G = len(caps)
+    masks = np.asarray(allowed, dtype=np.int64)
+    bits = (((masks[None, :] >> pool[:, None]) & 1) << np.arange(G)).sum(axis=1)      # (K,) groups per tile
+    order, ok = deal_uniform(rng, bits[None, :], np.asarray(caps, dtype=np.int64)[None, :], worlds,
+                             tries=max(retries, 1))
+    if not ok[0]:
         raise ValueError("no deal of the unseen tiles fits what this seat has seen")
-    return out
+    member = np.repeat(np.arange(G), caps)[:, None] == np.arange(G)                     # (K, G) block -> group
+    return (np.int64(1) << pool[order[0].astype(np.intp)]) @ member.astype(np.int64)
 
 
 def _mask(tiles) -> int:

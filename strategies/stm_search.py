@@ -26,6 +26,7 @@ from moonshot.simulator.shoot_the_moon import engine
 from moonshot.simulator.shoot_the_moon.views import PlayView
 from moonshot.strategies.base import register
 from moonshot.strategies.shoot_the_moon import Greedy, OddPlanner
+from moonshot.strategies.worlds import deal as deal_uniform
 
 GAME = "shoot-the-moon"
 POLICIES = {"odd": OddPlanner, "greedy": Greedy}
@@ -61,14 +62,13 @@ def shown_voids(view: PlayView) -> np.ndarray:
 
 def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int):
     """Worlds for the n games of `view`: hands (n, W, H, 5) card ids with FILLER in played slots
-    and live (n, W, H) slot masks. The mover's row is its real hand; each other hand's unplayed
-    cards are drawn from the cards the mover cannot see, none of a suit that hand has shown it
-    lacks (players' hands sorted cheapest first as the engine keeps them; the blind dummy's
-    stack in random order). Games whose shown voids no deal fits (a revoke under
+    and live (n, W, H) slot masks. The mover's row is its real hand; the cards the mover cannot
+    see are dealt to the other hands (as many as each still holds, none of a suit that hand has
+    shown it lacks) and the undealt rest, uniformly over every deal that fits (strategies.worlds;
+    players' hands sorted cheapest first as the engine keeps them, the blind dummy's stack in
+    random order, an open dummy as it lies). Games whose shown voids no deal fits (a revoke under
     stm.revoke_model fakes a void) are dealt without them."""
-    table = view.table
-    H = table.hands_dealt
-    n = len(view)
+    H = view.table.hands_dealt
     seat = np.asarray(view.seat).astype(np.intp)
     j = view.trick_no * H + view.position
     played = (np.asarray(view.play_seats)[:, :j, None] == np.arange(H)).sum(axis=1)    # (n, H) cards played
@@ -80,68 +80,73 @@ def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int):
         d = np.asarray(open_dummy)
         rows, cols = np.nonzero(d >= 0)
         unseen[rows, d[rows, cols].astype(np.intp)] = False
-    keys = rng.random((n, worlds, deck.DECK_SIZE))
     void = shown_voids(view)
-    hands, live, failed = _deal(view, seat, unseen, played, void, keys)
-    if failed.any():
-        void[failed] = False
-        hands, live, failed = _deal(view, seat, unseen, played, void, keys)
+    mine = (np.asarray(view.hand), np.asarray(view.live_bits), None if open_dummy is None else np.asarray(open_dummy))
+    hands, live, ok = _deal(view.table, mine, seat, unseen, played, void, rng, worlds)
+    if not ok.all():
+        bad = np.flatnonzero(~ok)
+        hands[bad], live[bad], _ = _deal(view.table, tuple(None if a is None else a[bad] for a in mine), seat[bad],
+                                         unseen[bad], played[bad], np.zeros_like(void[bad]), rng, worlds)
     return hands, live
 
 
-def _deal(view: PlayView, seat, unseen, played, void, keys):
-    """deal_worlds' draw for given voids: (hands, live, failed (n,) games no deal fitted)."""
-    table = view.table
+def _deal(table: engine.Table, mine, seat, unseen, played, void, rng, worlds):
+    """deal_worlds' draw for given voids: (hands, live, ok (n,) games some deal fitted); mine =
+    the mover's hand, its live bits and the open dummy's hand (or None). The groups are the hands
+    (group s = seat s; none for the mover or an open dummy) and the undealt cards (group H); card
+    i of a game is its i-th unseen card by id."""
+    hand, live_bits, open_dummy = mine
     H = table.hands_dealt
-    n, worlds = keys.shape[:2]
-    open_dummy = view.dummy_hand
-    used = np.broadcast_to(~unseen[:, None, :], keys.shape).copy()      # not to be dealt (any more)
+    n = len(seat)
+    rows = np.arange(n)
+    count = unseen.sum(axis=1)
+    K = max(int(count.max()), 1) if n else 1
+    pool = np.argsort(~unseen, axis=1, kind="stable")[:, :K]                  # (n, K) unseen cards first, by id
+    dealt_to = np.ones((n, H), dtype=bool)
+    dealt_to[rows, seat] = False
+    if open_dummy is not None:
+        dealt_to[:, table.dummy] = False
+    caps = np.zeros((n, H + 1), dtype=np.int64)
+    caps[:, :H] = np.where(dealt_to, deck.HAND_SIZE - played, 0)
+    caps[:, H] = count - caps[:, :H].sum(axis=1)
+    suit = deck.SUIT[pool]
+    lacks = void[rows[:, None], :, suit.clip(0, 3)] & (suit < 4)[:, :, None]    # (n, K, H) seat lacks the card's suit
+    allowed = (~lacks * (1 << np.arange(H))).sum(axis=2) | (1 << H)
+    order, ok = deal_uniform(rng, allowed, caps, worlds)
+    cards = np.take_along_axis(pool[:, None, :], np.maximum(order, 0).astype(np.intp), axis=2)   # (n, W, K)
+    start = np.cumsum(caps, axis=1) - caps
     hands = np.full((n, worlds, H, deck.HAND_SIZE), FILLER, dtype=np.int8)
     live = np.zeros((n, worlds, H), dtype=np.uint8)
-    hands[np.arange(n), :, seat] = np.asarray(view.hand)[:, None, :]
-    live[np.arange(n), :, seat] = np.asarray(view.live_bits)[:, None]
-    failed = np.zeros(n, dtype=bool)
-    # the most constrained seats first (their cards drawn among those they may hold), then the rest
-    for s in sorted(range(H), key=lambda s: -int(void[:, s].sum())):
-        mover = seat == s
-        if mover.all():
-            continue
+    hands[rows, :, seat] = hand[:, None, :]
+    live[rows, :, seat] = live_bits[:, None]
+    slot = np.arange(deck.HAND_SIZE)
+    for s in range(H):
         if open_dummy is not None and s == table.dummy:
-            d = np.asarray(open_dummy)
-            hands[:, :, s] = np.where(d >= 0, d, FILLER)[:, None, :]
-            live[:, :, s] = ((d >= 0) * SLOT_BIT[:deck.HAND_SIZE]).sum(axis=1).astype(np.uint8)[:, None]
+            hands[:, :, s] = np.where(open_dummy >= 0, open_dummy, FILLER)[:, None, :]
+            live[:, :, s] = ((open_dummy >= 0) * SLOT_BIT[:deck.HAND_SIZE]).sum(axis=1).astype(np.uint8)[:, None]
             continue
-        count = np.where(mover, 0, deck.HAND_SIZE - played[:, s]).astype(np.intp)
-        banned = void[:, s][:, deck.SUIT.clip(0, 3)] & (deck.SUIT < 4)[None, :]       # (n, 52)
-        k_s = np.where(used | banned[:, None, :], np.inf, keys)
-        idx = np.argsort(k_s, axis=2)[:, :, :deck.HAND_SIZE]                         # (n, W, 5)
-        take = np.arange(deck.HAND_SIZE)[None, None, :] < count[:, None, None]
-        ok = np.take_along_axis(k_s, idx, axis=2) < np.inf
-        failed |= ~(ok | ~take).all(axis=(1, 2))
-        cards = np.where(take, idx, -1)
-        dealt = np.zeros_like(used)
-        np.put_along_axis(dealt, idx, take, axis=2)
-        used |= dealt
+        if not dealt_to[:, s].any():
+            continue
+        # its block of the deal, in the deal's (random) order; -1 past its count
+        at = np.minimum(start[:, s, None] + slot, K - 1)[:, None, :].repeat(worlds, 1)
+        got = np.where((slot < caps[:, s, None])[:, None, :], np.take_along_axis(cards, at, axis=2), -1)
         if table.dummy is not None and s == table.dummy:         # the blind stack: random order, slots t..4
-            stack = np.full((n, worlds, deck.HAND_SIZE), FILLER, dtype=np.int8)
-            first = played[:, s]
-            for j in range(deck.HAND_SIZE):
-                src = j - first
-                has = (src >= 0) & (src < count)
-                stack[:, :, j] = np.where(has[:, None], np.take_along_axis(
-                    cards, np.clip(src, 0, deck.HAND_SIZE - 1)[:, None, None].repeat(worlds, 1), 2)[:, :, 0], FILLER)
+            src = slot - played[:, s, None]
+            has = ((src >= 0) & (src < caps[:, s, None]))[:, None, :]
+            stack = np.where(has, np.take_along_axis(got, np.clip(src, 0, deck.HAND_SIZE - 1)[:, None, :]
+                                                     .repeat(worlds, 1), axis=2), FILLER).astype(np.int8)
             hands[:, :, s] = stack
-            live[:, :, s] = ((stack != FILLER) * SLOT_BIT[:deck.HAND_SIZE]).sum(axis=2).astype(np.uint8)
+            live[:, :, s] = (has * SLOT_BIT[:deck.HAND_SIZE]).sum(axis=2).astype(np.uint8)      # (FILLER is a card too)
             continue
         # a player's hand: its cards cheapest first (the engine's order), the played slots after
-        key = np.where(take, engine.DISCARD_VALUE[np.maximum(cards, 0)] * 64 + np.maximum(cards, 0), 1 << 14)
-        srt = np.argsort(key, axis=2, kind="stable")
-        cards = np.take_along_axis(cards, srt, 2)
-        row = np.where(cards >= 0, cards, FILLER).astype(np.int8)
-        hands[:, :, s] = np.where(mover[:, None, None], hands[:, :, s], row)
-        bits = ((cards >= 0) * SLOT_BIT[:deck.HAND_SIZE]).sum(axis=2).astype(np.uint8)
-        live[:, :, s] = np.where(mover[:, None], live[:, :, s], bits)
-    return hands, live, failed
+        key = np.where(got >= 0, engine.DISCARD_VALUE[np.maximum(got, 0)] * 64 + np.maximum(got, 0), 1 << 14)
+        got = np.take_along_axis(got, np.argsort(key, axis=2, kind="stable"), 2)
+        row = np.where(got >= 0, got, FILLER).astype(np.int8)
+        other = dealt_to[:, s]
+        hands[:, :, s] = np.where(other[:, None, None], row, hands[:, :, s])
+        bits = ((got >= 0) * SLOT_BIT[:deck.HAND_SIZE]).sum(axis=2).astype(np.uint8)
+        live[:, :, s] = np.where(other[:, None], bits, live[:, :, s])
+    return hands, live, ok
 
 
 # ------------------------------------------------------------------------------------ the player

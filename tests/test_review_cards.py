@@ -192,7 +192,8 @@ def _clears(x) -> bool:
 
 
 def test_stm_best_by_p_win_differs_from_best_by_chips():
-    d = stm_review.decisions(STM_LAST_ROUNDS, {1}, 64, 1, steps=[2])[0]
+    # 256 worlds: with uniform worlds (issue 36) R10's edge in chips is 0.21 (0.33 before), which 64 do not separate
+    d = stm_review.decisions(STM_LAST_ROUNDS, {1}, 256, 1, steps=[2])[0]
     assert d.options == ["LM", "R2", "R10"] and d.chosen == 2
     by_chips, by_win = int(np.argmax(d.outcomes.mean(axis=0))), int(np.argmax(d.win.mean(axis=0)))
     assert (d.options[by_chips], d.options[by_win]) == ("R10", "LM")
