@@ -42,7 +42,7 @@ _ARGUMENTS = {"--hands/-n": "hands", "--hands": "hands", "--games": "games", "--
               "--partners": "partners", "--strategy": "strategy", "--rule": "rules", "--set": "sets",
               "--profile": "profile", "--seed": "seed", "--jobs": "jobs", "--samples": "samples",
               "--seat-order": "seat_order", "--seat": "seat", "--hand": "hand", "--strong": "strong",
-              "--weak": "weak", "--out": "out"}
+              "--weak": "weak", "--out": "out", "--check-samples": "check_samples"}
 _FLAG = _re.compile(r"--[a-z][a-z-]*(?:/-[a-z])?")
 _VALUE_AFTER = _re.compile(r"= (?=[-\d'\"\[({]|True|False|None)")       # "hands= 0" -> "hands=0"
 
@@ -170,13 +170,18 @@ def _rule_sets(sets) -> list[str]:
 
 @_own_words()
 def hand(game: str, hand: str, seat_order: str = "first", samples: int = 100_000, players: int | None = None,
-         strategy=None, rules=None, profile=None, seed: int = _DEFAULT_SEED, jobs: int = 1) -> Result:
-    """The hand analyzer of games that have one (moon, hit-the-deck)."""
+         strategy=None, rules=None, profile=None, seed: int = _DEFAULT_SEED, jobs: int = 1,
+         check_samples: int | None = None) -> Result:
+    """The hand analyzer of games that have one (moon, shoot-the-moon, hit-the-deck); moon's and
+    shoot-the-moon's also play their top choices again with the search player in every seat on the
+    first `check_samples` deals (None: the game's default; 0: no check) and say whether it agrees."""
+    from moonshot.analysis.hand_check import analyze
     analyzer = _inputs.hand_analyzer(_inputs.game(game))
     hand, seat_order = _inputs.text("--hand", hand), _inputs.text("--seat-order", seat_order)
     samples = _inputs.count("--samples", samples)
     seed, jobs = _run(seed, jobs)
-    return analyzer(_setup(game, players, False, rules, strategy, profile), hand, seat_order, samples, seed, jobs)
+    return analyze(analyzer, _setup(game, players, False, rules, strategy, profile), hand, seat_order, samples, seed,
+                   jobs, check_samples=check_samples)
 
 
 @_own_words()

@@ -527,16 +527,22 @@ def hand(ctx: typer.Context, game: str,
          profile: Optional[List[str]] = ProfileOpt, seed: int = SeedOpt,
          jobs: int = JobsOpt, format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt,
          scheduler: Optional[str] = SchedulerOpt, save: Optional[Path] = SaveOpt,
-         resume: Optional[Path] = ResumeOpt):
-    """The hand analyzer: the odds and expected score of one hand (moon: every trump and bid)."""
+         resume: Optional[Path] = ResumeOpt,
+         check_samples: Optional[int] = typer.Option(None, "--check-samples", help="deals on which the top "
+                                                     "choices are played again with the search player in every "
+                                                     "seat (0: no check; default: the game's, a few hundred)")):
+    """The hand analyzer: the odds and expected score of one hand (moon: every trump and bid), and a
+    check of its advice with the search player in every seat."""
+    from moonshot.analysis.hand_check import analyze, planned
     entry = inputs.game(game)
     analyze_hand = inputs.hand_analyzer(entry)
     fmt = inputs.out_format(format, out)
     inputs.count("--samples", samples)
     inputs.out_file(out)
     setup = _setup(entry, players, False, rule, strategy, profile)
-    with _runs(ctx, setup, scheduler, save, resume) as keep, _progress(samples, quiet, "hand") as progress:
-        result = analyze_hand(setup, hand, seat_order, samples, seed, jobs, progress=progress)
+    total = samples + planned(analyze_hand, check_samples, samples, setup.players)
+    with _runs(ctx, setup, scheduler, save, resume) as keep, _progress(total, quiet, "hand") as progress:
+        result = analyze(analyze_hand, setup, hand, seat_order, samples, seed, jobs, progress, check_samples)
         keep(result)
     _emit(result, fmt, out)
 

@@ -11,6 +11,7 @@ import pandas as pd
 
 from moonshot.analysis.common import (Analysis, Call, Hooks, Progress, Setup, match_call, match_result, one_row, run,
                                       run_many, unfinished_words)
+from moonshot.analysis.moon_hand_check import SPEC as HAND_CHECK
 from moonshot.analysis.result import Result, pick
 from moonshot.analysis.strong_play import MIN_N, lineups
 from moonshot.analysis.words import change, effects, say, standing, stands_out, value
@@ -258,18 +259,23 @@ def _hand_chunk(setup: Setup, hand: tuple[int, ...], order: int, trumps: tuple[i
 
 
 def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, seed: int, jobs: int = 1,
-                 progress: Progress = None) -> Result:
-    """P(make) and expected score of every (trump, bid) for one hand as the bidder."""
+                 progress: Progress = None, check_samples: int | None = None) -> Result:
+    """P(make) and expected score of every (trump, bid) for one hand as the bidder, and the check of
+    its advice with the search player in every seat on the first `check_samples` deals
+    (analysis/moon_hand_check.py; None: HAND_CHECK's default, 0: no check)."""
+    from moonshot.analysis.hand_check import check_deals, seated
+    from moonshot.analysis.moon_hand_check import check_advice
     setup.validate()
     table = setup.table
     hand = tuple(tiles.parse_hand(hand_text, setup.players, table.rules))
     if seat_order not in SEAT_ORDERS:
         raise BadInput(f"unknown --seat-order {short(seat_order)}; accepted: {', '.join(SEAT_ORDERS)}")
+    deals = check_deals(check_samples, samples, HAND_CHECK, setup.players)
     order = {"first": 0, "middle": 1, "last": setup.players - 1}[seat_order]
     trumps = tuple(int(t) for t in np.flatnonzero(table.allowed_trumps))
     # Small chunks: a 100,000-deal question splits evenly over the workers.
-    t = run(_hand_chunk, (setup, hand, order, trumps), samples, seed, jobs, progress,
-            chunk=min(HAND_CHUNK, setup.chunk()))
+    chunk = min(HAND_CHUNK, setup.chunk())
+    t = run(_hand_chunk, (setup, hand, order, trumps), samples, seed, jobs, progress, chunk=chunk)
     grid = estimate(t.get("table"), ["trump", "bid"], ["p_make", "score"])
     ceiling = estimate(t.get("open_cards"), ["trump", "bid"], ["p_make_open"])
     grid = pd.concat([grid, ceiling], ignore_index=True).sort_values(["trump", "bid"], kind="stable",
@@ -297,11 +303,14 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
     choice = res.tables["best_bid"].iloc[0]
     ahead = standing(scores).leader is not None
     p_make = value(pick(grid, metric="p_make", trump=best["trump"], bid=best["bid"]))
-    res.findings.append(f"The highest expected score is to bid {int(choice['bid'])} in trump {choice['trump']}: "
+    players = seated(setup.seats.specs, table.side_of_seat, "defenders")
+    res.findings.append(f"{players[0].upper()}{players[1:]}, the highest expected score is to bid {int(choice['bid'])} "
+                        f"in trump {choice['trump']}: "
                         f"{say(best, signed=True)} with P(make) {p_make}"
                         + ("" if ahead else f" (it cannot be told from every other bid and trump at {samples:,} deals "
                                             f"per trump: their intervals overlap)")
-                        + f"; passing scores {say(pass_score, signed=True)}, so {'bid' if bid_it else 'pass'}"
+                        + f"; passing scores {say(pass_score, signed=True)}, so {'bid' if bid_it else 'pass'} "
+                        + "against these players"
                         + ("." if _apart(best, pass_score) else " (a choice the intervals do not settle)."))
     res.notes += [
         f"The hand is the bidder's (seat 0, speaking {seat_order}); the other tiles are dealt at random, "
@@ -320,6 +329,9 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
         "expected points as a defender, 0 on a thrown-in hand. best_bid's choice is the best bid when its "
         "expected score beats passing, else pass.",
     ]
+    if deals:
+        check_advice(res, setup, hand, order, scores, {tiles.trump_name(x): x for x in trumps}, bool(bid_it), samples,
+                     deals, seed, jobs, progress, chunk, Passer)
     return res
 
 

@@ -14,6 +14,7 @@ import pandas as pd
 
 from moonshot.analysis.common import Analysis, Call, Hooks, Progress, Setup, one_row, run, run_many, unfinished_said
 from moonshot.analysis.result import Result, pick
+from moonshot.analysis.shoot_the_moon_hand_check import SPEC as HAND_CHECK
 from moonshot.analysis.strong_play import MIN_N, lineups
 from moonshot.analysis.words import change, say, shift, spans
 from moonshot.analysis.stats import Z, estimate, wilson
@@ -495,8 +496,12 @@ def _hand_chunk(setup: Setup, hand: tuple[int, ...], position: int, seed: int, i
 
 
 def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, seed: int, jobs: int = 1,
-                 progress: Progress = None) -> Result:
-    """P(odd), P(shoot) and expected chips of one five-card hand held by seat 0."""
+                 progress: Progress = None, check_samples: int | None = None) -> Result:
+    """P(odd), P(shoot) and expected chips of one five-card hand held by seat 0, and their check with
+    the search player in every seat on the first `check_samples` deals
+    (analysis/shoot_the_moon_hand_check.py; None: HAND_CHECK's default, 0: no check)."""
+    from moonshot.analysis.hand_check import check_deals, seated
+    from moonshot.analysis.shoot_the_moon_hand_check import check_value
     setup.validate()
     hand = cards.parse_cards(hand_text.split())
     if len(hand) != cards.HAND_SIZE:
@@ -507,17 +512,23 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
         raise BadInput(f"unknown --seat-order {short(seat_order)} at {setup.players} players; accepted: "
                        f"{', '.join(orders)} (first leads, last deals)")
     position = orders.index(seat_order)
-    t = run(_hand_chunk, (setup, tuple(hand), position), samples, seed, jobs, progress,
-            chunk=min(16_384, setup.chunk()))
+    deals = check_deals(check_samples, samples, HAND_CHECK, setup.players)
+    chunk = min(16_384, setup.chunk())
+    t = run(_hand_chunk, (setup, tuple(hand), position), samples, seed, jobs, progress, chunk=chunk)
     names = [cards.card_name(c) for c in hand]
     res = Result(f"Shoot the Moon: hand {' '.join(names)}",
                  setup.meta(hand=names, seat_order=seat_order, samples=samples, seed=seed))
     res.tables["hand"] = estimate(t.get("hand"), [], ["p_odd", "p_shoot", "chips", "tricks"])
     dist = t.get("tricks_dist")[["tricks", "n"]]
     res.tables["tricks_distribution"] = dist.assign(share=dist["n"] / dist["n"].sum())
-    res.findings.append(f"This hand's side takes an odd number of tricks {say(res.row('hand', 'p_odd'))} of the "
+    players = seated(setup.seats.specs, setup.table.side_of_seat)
+    res.findings.append(f"{players[0].upper()}{players[1:]}, this hand's side takes an odd number of tricks "
+                        f"{say(res.row('hand', 'p_odd'))} of the "
                         f"time, shoots the moon {say(res.row('hand', 'p_shoot'))}, and wins "
                         f"{say(res.row('hand', 'chips'), signed=True)} chips in the round.")
     res.notes.append(f"Seat 0 holds the hand and plays {seat_order} (position {position} after the dealer); the "
                      f"other cards are dealt at random, {samples:,} deals, from {setup.table.rules.starting_chips} chips a side.")
+    if deals:
+        check_value(res, setup, tuple(hand), position, samples, deals, seed, jobs, progress, chunk, deal_with_hand,
+                    round_metrics)
     return res

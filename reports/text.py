@@ -35,7 +35,7 @@ def pivot_estimates(df: pd.DataFrame, labels=None) -> pd.DataFrame:
         shown = frame[["metric", "cell", "n"]].rename(columns={"cell": "estimate [95% interval]"})
         return shown.assign(metric=[labels(m) for m in shown["metric"]])
     table = frame.pivot_table(index=keys, columns="metric", values="cell", aggfunc="first", sort=False)
-    table = table[list(dict.fromkeys(frame["metric"]))]
+    table = table[list(dict.fromkeys(frame["metric"]))].fillna("-")      # a cell a row has no estimate for
     n = frame.groupby(keys, sort=False)["n"].max()
     table.insert(0, "n", n)
     return table.rename(columns=labels).reset_index()
