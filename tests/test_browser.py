@@ -94,13 +94,14 @@ def test_a_moon_hand_picked_by_clicks_gives_the_cli_table(server, page, tmp_path
     assert page.input_value("#hand") == " ".join(MOON_HAND)
     page.fill("#samples", "300")
     page.fill("#seed", "11")
+    page.fill("#check_samples", "12")
     page.click("button.go")
     page.wait_for_selector("#table-trump_by_bid")
     shot(page, tmp_path, "explorer")
     job = page.get_attribute("#result", "data-job")
     shown = json.loads(page.request.get(f"{server}/api/jobs/{job}/result?format=json").text())
     expected = json.loads(cli("hand", "moon", "--hand", " ".join(MOON_HAND), "--samples", "300", "--seed", "11",
-                              "-f", "json", "--quiet"))
+                              "--check-samples", "12", "-f", "json", "--quiet"))
     assert shown["tables"] == expected["tables"]
     import pandas as pd
 

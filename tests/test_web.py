@@ -124,6 +124,9 @@ def test_unknown_game_and_page_are_4xx_with_one_line(client):
     ({"hand": HANDS["moon"], "strategy": ["0=nobody"]}, "strategy", "unknown strategy 'nobody'"),
     ({"hand": HANDS["moon"], "rules": ["moon.bid_success=maybe"]}, "rules", "bad value 'maybe' for moon.bid_success"),
     ({"hand": HANDS["moon"], "seat_order": "sideways"}, "seat_order", "unknown --seat-order 'sideways'"),
+    ({"hand": HANDS["moon"], "check_samples": "-1"}, "check_samples", "accepted: an integer from 0 to 2,000"),
+    ({"hand": HANDS["moon"], "check_samples": "2001"}, "check_samples", "accepted: an integer from 0 to 2,000"),
+    ({"hand": HANDS["moon"], "check_samples": "many"}, "check_samples", "'many' is not accepted"),
 ])
 def test_bad_explorer_input_names_the_field(client, form, field, words):
     r = client.post("/api/moon/hand", json=form)
@@ -143,15 +146,33 @@ def cli_json(*args: str) -> dict:
     return json.loads(out)
 
 
+CHECKS = {"moon": "12", "shoot-the-moon": "100"}       # the search player's check of the analyzers that have one
+
+
 @pytest.mark.parametrize("game", HANDS)
 def test_the_explorer_gives_the_cli_numbers_for_the_same_seed(client, game):
-    status = run(client, f"/api/{game}/hand", {"hand": HANDS[game], "samples": "300", "seed": "11"})
+    check = {"check_samples": CHECKS[game]} if game in CHECKS else {}
+    status = run(client, f"/api/{game}/hand", {"hand": HANDS[game], "samples": "300", "seed": "11", **check})
     page = client.get(f"/api/jobs/{status['id']}/result?format=json").json()
-    cli = cli_json("hand", game, "--hand", HANDS[game], "--samples", "300", "--seed", "11")
+    cli = cli_json("hand", game, "--hand", HANDS[game], "--samples", "300", "--seed", "11",
+                   *(["--check-samples", CHECKS[game]] if game in CHECKS else []))
     assert page["tables"] == cli["tables"] and page["findings"] == cli["findings"]
     html = client.get(f"/api/jobs/{status['id']}/result").text
     assert "<svg" in html and "What it found" in html and escape(cli["findings"][0]) in html
     assert "<th></th>" not in html                   # no empty column the CLI lacks
+    if game in CHECKS:                               # the check's sentence and table, as text
+        said = cli["findings"][-1]
+        assert said.startswith("The search player") and f"on the first {CHECKS[game]} of these deals" in said
+        assert f"<li>{escape(said)}</li>" in html and "id=\"table-check\"" in html
+        assert status["total"] == 300 + int(CHECKS[game]) == status["done"]
+
+
+def test_the_explorer_offers_the_check_where_the_analyzer_has_one(client):
+    assert 'name="check_samples"' in client.get("/moon/explore").text
+    assert 'name="check_samples"' not in client.get("/hit-the-deck/explore").text
+    r = client.post("/api/hit-the-deck/hand", json={"hand": HANDS["hit-the-deck"], "check_samples": "5"})
+    assert r.status_code == 400 and r.json()["field"] == "check_samples"
+    assert "no search-player check" in r.json()["error"]
 
 
 def test_a_run_can_be_cancelled_and_a_finished_one_cannot_give_a_result_twice_wrong(client):
@@ -178,7 +199,8 @@ def test_progress_arrives_before_the_answer(client, monkeypatch):
             seen.wait(60)
         original(self, n)
     monkeypatch.setattr(Job, "progress", progress)
-    job = client.post("/api/moon/hand", json={"hand": HANDS["moon"], "samples": "300", "seed": "5"}).json()["id"]
+    job = client.post("/api/moon/hand", json={"hand": HANDS["moon"], "samples": "300", "seed": "5",
+                                              "check_samples": "0"}).json()["id"]
     end = time.monotonic() + 60
     while True:
         status = client.get(f"/api/jobs/{job}").json()

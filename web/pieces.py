@@ -45,7 +45,18 @@ def picker(entry: Game) -> dict:
     shown = in_play(entry, make_setup(entry.name))          # the default table's set; the page asks again on a change
     return {"pieces": shown, "faces": faces(entry, shown), "size": page.HAND_SIZE, "example": page.EXAMPLE,
             "repeats": page.REPEATS, "piece": page.PIECE, "extra_keys": page.KEYS, "seat_orders": seat_orders(entry),
-            "fixed_orders": page.FIXED_ORDERS, "explorer": entry.hand_analyzer is not None}
+            "fixed_orders": page.FIXED_ORDERS, "explorer": entry.hand_analyzer is not None, "check": check(entry)}
+
+
+def check(entry: Game) -> dict | None:
+    """The explorer's check field (analysis.hand_check): the search player and its default deals by
+    table size, or None where the game's hand analyzer has no check."""
+    from moonshot.analysis.hand_check import PAGE_MAX, spec_of
+    spec = spec_of(entry.hand_analyzer) if entry.hand_analyzer is not None else None
+    if spec is None:
+        return None
+    return {"strong": spec.strong, "max": PAGE_MAX,
+            "defaults": ", ".join(f"{d:,} at {p} players" for p, d in sorted(spec.deals.items()) if p in entry.players)}
 
 
 def seat_orders(entry: Game) -> list[str]:

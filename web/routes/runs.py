@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from fastapi import FastAPI, Request
 
+from moonshot.analysis import hand_check
 from moonshot.simulator.errors import BadInput
 from moonshot.web import forms
 from moonshot.web.forms import FieldError
@@ -26,9 +27,15 @@ def add(app: FastAPI, site: Site) -> None:
             raise FieldError("hand", f"no hand given; accepted: {entry.hand_notation}")
         seat_order = str(form.get("seat_order") or "first")
         samples, seed = forms.samples(form, limits), forms.seed(form)
-        job = runner.start(f"{entry.title}: hand {hand_text}", samples, lambda progress: analyzer(
-            setup, hand_text, seat_order, samples, seed, limits.jobs, progress=progress))
-        return await started(job, {"samples": samples, "seed": seed})
+        check = forms.integer(form, "check_samples", None, 0, hand_check.PAGE_MAX, "check deals")
+        try:
+            deals = hand_check.planned(analyzer, check, samples, setup.players)
+        except BadInput as exc:
+            raise FieldError("check_samples", str(exc)) from None
+        job = runner.start(f"{entry.title}: hand {hand_text}", samples + deals, lambda progress: hand_check.analyze(
+            analyzer, setup, hand_text, seat_order, samples, seed, limits.jobs, progress, check))
+        has_check = hand_check.spec_of(analyzer) is not None        # the deals it checks: a link reopens them
+        return await started(job, {"samples": samples, "seed": seed, "check_samples": deals if has_check else None})
 
     @app.post("/api/{game}/whatif")
     async def whatif(request: Request, game: str):
