@@ -112,17 +112,20 @@ def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int, infer: in
     caps[:, G - 1] = L - caps[:, :G - 1].sum(axis=1)
     if (caps[:, G - 1] < 0).any():
         raise ValueError("htd rollout: the view's card counts do not add up to the deck")
+    # every world's deal is drawn now (one count per game; the later worlds only wait to be laid out)
     u = rng.random((n, W, 2 * PILE))
     order = np.full((n, W, PILE), -1, dtype=np.int16)
-    allowed = {}
-
-    def allowing(level: int) -> np.ndarray:
-        """(n, 110) group bits per card: level 0 every constraint, 1 without the discard pile's
-        preference, 2 without the lacks either (the fallbacks when no deal fits)."""
-        if level not in allowed:
-            allowed[level] = _allowed(inst, pref, lacks if level < 2 else np.zeros_like(lacks), below, level == 0)
-        return allowed[level]
-
+    status = np.ones(n, dtype=np.int8)
+    exact(_allowed(inst, pref, lacks, below, True), caps, u, np.ones((n, W), dtype=bool), order, status)
+    todo = rows[status != 1]
+    for level in (1, 2):        # no deal fits: without the discard pile's preference, then without the lacks
+        if not len(todo):
+            break
+        part, status = order[todo], np.ones(len(todo), dtype=np.int8)
+        exact(_allowed(inst[todo], pref[todo], lacks[todo] if level == 1 else np.zeros_like(lacks[todo]),
+                       below[todo], False), caps[todo], u[todo], np.ones((len(todo), W), dtype=bool), part, status)
+        order[todo] = part
+        todo = todo[status != 1]
     disc = np.zeros((n, W, PILE), dtype=np.int8)
     cards2 = np.empty((n, W, PILE), dtype=np.int8)
     hands = np.zeros((n, W, P, cards.N_KINDS), dtype=np.int16)
@@ -132,17 +135,8 @@ def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int, infer: in
         dn.astype(np.int64), kd.astype(np.int64)
 
     def deal(games: np.ndarray, w0: int, w1: int) -> None:
-        """Deals and lays out worlds w0..w1-1 of `games` from their uniforms."""
+        """Lays out worlds w0..w1-1 of `games`."""
         games = np.ascontiguousarray(games, dtype=np.int64)
-        todo = games
-        for level in range(3):
-            need = np.zeros((n, W), dtype=bool)
-            need[todo, w0:w1] = True
-            status = np.ones(n, dtype=np.int8)
-            exact(allowing(level), caps, u, need, order, status)
-            todo = todo[status[todo] != 1]
-            if not len(todo):
-                break
         _lay(inst, order, L, below, top8, disc, cards2, games, w0, w1)
         _place(cards2, others64, cum, seat64, hand, held, dn64, kd64, hands, draw, known, games, w0, w1)
 

@@ -215,21 +215,23 @@ def _game(allowed, caps, u, need, order, logf, limit):
     start = np.zeros(G + 1, dtype=np.int64)
     for h in range(G):
         start[h + 1] = start[h] + caps[h]
+    cur = np.empty(D + 1, dtype=np.int64)          # the state's digits: room left in each dimension
     for w in range(need.shape[0]):
         if not need[w]:
             continue
         s = s0
+        used = 0
+        for d in range(D):
+            cur[d] = room[dims[d]]
+            used += cur[d]
         for c in range(C):
             e = bits[con[c]] & live
             tot = 0.0
             for d in range(D + 1):
                 weight[d] = 0.0
             for d in range(D):
-                if (e >> dims[d]) & 1 and (s // stride[d]) % (room[dims[d]] + 1) > 0:
+                if (e >> dims[d]) & 1 and cur[d] > 0:
                     weight[d] = table[c + 1, s - stride[d]]
-            used = 0
-            for d in range(D):
-                used += (s // stride[d]) % (room[dims[d]] + 1)
             if (e >> drop) & 1 and C - c + F - used > 0:          # room left in the roomiest group
                 weight[D] = table[c + 1, s]
             for d in range(D + 1):
@@ -245,15 +247,15 @@ def _game(allowed, caps, u, need, order, logf, limit):
             if pick < D:
                 grp[con[c]] = dims[pick]
                 s -= stride[pick]
+                cur[pick] -= 1
+                used -= 1
             else:
                 grp[con[c]] = drop
         # room left for the free items
         for x in range(nm):
             left_room[x] = 0
-        used = 0
         for d in range(D):
-            left_room[dims[d]] = (s // stride[d]) % (room[dims[d]] + 1)
-            used += left_room[dims[d]]
+            left_room[dims[d]] = cur[d]
         if drop >= 0:
             left_room[drop] = F - used
         for f in range(F):

@@ -396,3 +396,18 @@ def test_htd_worlds_uniform_with_lacks():
         seen_under[k] = view.seen[0, k] - (k == view.top[0])
     under = np.stack([np.bincount(world["disc"][0, w, :sn - 1], minlength=htd_cards.N_KINDS) for w in range(50)])
     assert (under >= seen_under).all()                  # the cards seen going public lie under the top
+
+
+def test_htd_worlds_without_the_lacks_when_no_deal_fits():
+    """A lack no deal fits (a seat that showed it holds none of any kind) is dropped for that game:
+    every hand still gets its count and every card is dealt once."""
+    view, lacked, pool, sizes, sn, dn = htd_position()
+    view.lacks = np.array([[0, (1 << htd_cards.N_KINDS) - 1, 0, 0]], np.uint64)
+    world = htd_worlds.deal_worlds(view, np.random.default_rng(2), 50)
+    hands = world["hands"][0]
+    assert (hands.sum(axis=2) == sizes).all()
+    deck = htd_cards.deck_counts(view.rules)
+    for w in range(50):
+        total = hands[w].sum(axis=0) + np.bincount(world["draw"][0, w, :dn], minlength=htd_cards.N_KINDS) \
+            + np.bincount(world["disc"][0, w, :sn], minlength=htd_cards.N_KINDS)
+        assert (total == deck).all()
