@@ -11,6 +11,7 @@ import pandas as pd
 
 from moonshot.analysis.common import (Analysis, Call, Hooks, Progress, Setup, match_call, match_result, one_row, run,
                                       run_many, unfinished_words)
+from moonshot.analysis.moon_forced import CHOSEN, TRUMP_KINDS, add_forced, forced_chunk, hand_class
 from moonshot.analysis.moon_hand_check import SPEC as HAND_CHECK
 from moonshot.analysis.result import Result, pick
 from moonshot.analysis.strong_play import MIN_N, lineups
@@ -27,7 +28,6 @@ from moonshot.strategies.moon import FixedTrump
 GAME = "moon"
 SEAT_ORDERS = ("first", "middle", "last")
 HAND_CHUNK = 16_384
-TRUMP_KINDS = ("number", "doubles", "notrump")      # the kind of trump a contract named
 
 
 # --------------------------------------------------------------------------------------------
@@ -36,12 +36,6 @@ TRUMP_KINDS = ("number", "doubles", "notrump")      # the kind of trump a contra
 
 def bidder_side(table, res) -> np.ndarray:
     return np.where(res.bidder >= 0, table.side_of_seat[np.maximum(res.bidder, 0)], -1)
-
-
-def trump_tiles_held(hands7: np.ndarray, trump: np.ndarray) -> np.ndarray:
-    """Tiles of the declared trump in each hand (its double included)."""
-    from moonshot.strategies.moon import IS_TRUMP
-    return IS_TRUMP[hands7, np.maximum(trump, 0)[:, None]].sum(axis=1)
 
 
 class MoonHooks(Hooks):
@@ -57,6 +51,9 @@ class MoonHooks(Hooks):
         "p_make_open": ("P(make), open hands", "P(make) when every seat sees every hand and plays its best "
                         "(double dummy, the exact solver)"),
         "make": ("P(make)", "the contract was made"),
+        "p_make_forced": ("P(make) if this hand bids", "the hand's seat was made the bidder at the row's bid, the "
+                          "others passing, and made it (every bid forced on the same deals)"),
+        "score_forced": ("points if this hand bids", "points of the forced bidder's side at the row's bid"),
         "bidder_score": ("bidder points", "points the bidder's side scored"),
         "bidder_tricks": ("bidder tricks", "tricks the bidder's side took"),
         "predicted": ("predicted P(make)", "the bidding strategy's own forecast"),
@@ -349,15 +346,9 @@ def _bid_success_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
         return tally
     bidder, trump, bid = res.bidder[p], res.trump[p], res.bid[p]
     dealt = res.hands[p, bidder]                                    # the 7 tiles it bid on
-    doubles = tiles.IS_DOUBLE[dealt].sum(axis=1)
-    trump_double = np.array([tiles.tile_id(t, t) if t < 7 else -1 for t in range(9)])[trump]
-    held_double = (dealt == trump_double[:, None]).any(axis=1)
     side = table.side_of_seat[bidder]
     score = res.score[p, side]
-    kind = np.where(trump < tiles.DOUBLES, 0, trump - tiles.DOUBLES + 1)          # TRUMP_KINDS index
-    tally.add("by_class", {"bid": bid, "trump_kind": kind, "trump_tiles": trump_tiles_held(dealt, trump), "doubles": doubles,
-                           "trump_double": held_double},
-              {"p_make": res.made[p], "score": score})
+    tally.add("by_class", {"bid": bid, **hand_class(dealt, trump)}, {"p_make": res.made[p], "score": score})
     tally.add("by_bid", {"bid": bid}, {"p_make": res.made[p], "score": score})
     # Calibration: each bidder's own predicted P(make) against what happened.
     for spec in sorted(set(seats.specs)):
@@ -375,9 +366,17 @@ def _bid_success_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
     return tally
 
 
+def _chosen_and_forced_chunk(setup: Setup, seed: int, index: int, size: int) -> Tally:
+    """bid-success's chunk: the contracts the players chose, then every bid forced on the same deals."""
+    forced = forced_chunk(setup, _bid_levels(setup.table), seed, index, size)
+    return _bid_success_chunk(setup, seed, index, size).merge(forced)
+
+
 def bid_success(setup: Setup, hands: int, seed: int, jobs: int = 1, progress: Progress = None) -> Result:
+    """P(make) and points when the player chose to bid k (by_bid, by_class, calibration) and if the
+    hand bids k, every bid forced on the same deals (if_bid, if_bid_by_class: analysis.moon_forced)."""
     setup.validate()
-    t = run(_bid_success_chunk, (setup,), hands, seed, jobs, progress)
+    t = run(_chosen_and_forced_chunk, (setup,), hands, seed, jobs, progress)
     res = Result("Moon: bid success by hand class", setup.meta(hands=hands, seed=seed))
     if "by_bid" not in t.tables:
         raise BadInput("no hand was bid in this run; accepted: more --hands or a bolder --strategy")
@@ -390,12 +389,13 @@ def bid_success(setup: Setup, hands: int, seed: int, jobs: int = 1, progress: Pr
         cal["strategy"] = [setup.seats.specs[int(i)] for i in cal["strategy"]]
         res.tables["calibration"] = cal
     by_bid = res.tables["by_bid"]
-    res.findings.append("Bids make: " + "; ".join(f"{int(r['bid'])} in {say(r)}" for _, r in
-                                                  by_bid[by_bid["metric"] == "p_make"].iterrows()) + ".")
+    res.findings.append(f"{CHOSEN[0].upper()}{CHOSEN[1:]}: bids make " + "; ".join(
+        f"{int(r['bid'])} in {say(r)}" for _, r in by_bid[by_bid["metric"] == "p_make"].iterrows()) + ".")
     res.notes += ["Hand class of the bidder's dealt hand (before the widow): tiles of the trump it named "
                   "(its double included), doubles held, and whether it held the trump double.",
                   "calibration: the bidding strategy's own predicted P(make) (binned by decile) against the "
                   "realised rate."]
+    add_forced(t, res, setup)
     return res
 
 
@@ -605,8 +605,9 @@ def game_odds(setup: Setup, games: int, seed: int, jobs: int = 1, progress: Prog
 
 
 ANALYSES = {
-    "bid-success": Analysis(bid_success, "hands", 20_000, "P(make) and score by bid and hand class, with the "
-                            "bidders' calibration"),
+    "bid-success": Analysis(bid_success, "hands", 20_000, "P(make) and score by bid and hand class when the "
+                            "player chose the bid and if the hand bids k (every bid forced), with the bidders' "
+                            "calibration"),
     "widow-value": Analysis(widow_value, "hands", 20_000, "the same deals with and without the widow"),
     "seat-advantage": Analysis(seat_advantage, "hands", 20_000, "speaking first, middle or last in the auction"),
     "game-odds": Analysis(game_odds, "games", 20_000, "P(win the game to 21) for the built-in match-ups"),

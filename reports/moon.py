@@ -1,4 +1,5 @@
-"""The Moon (dominoes) report: bid success by hand class, the same under the pimc search player
+"""The Moon (dominoes) report: bid success by hand class (when the player chose the bid, and every
+bid forced on the same deals), the same under the pimc search player
 (strong play), a trump x bid heat map for an example hand, calibration of the bidders, the widow's
 value, seat advantage and game odds."""
 from __future__ import annotations
@@ -10,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from moonshot.analysis import moon as analysis
+from moonshot.analysis.moon_forced import CHOSEN, FORCED, TOTAL
 from moonshot.reports.document import FLOOR, begin, finish, integer_ticks, metric, points, share
 
 EXAMPLE_HAND = "6-6 6-5 6-4 6-2 5-5 3-3 1-1"
@@ -19,30 +21,60 @@ DODGE = 0.15                 # bid_success: the x offset between neighbouring bi
 STRONG_SHARE = 200           # the strong-play run: hands / 200 (1,000 hands at the default --hands, ~140 CPU-s)
 
 
-def bid_success_figure(by_class: pd.DataFrame):
-    """P(make) by bid and trump tiles held, for hands that named a number suit as trump (a doubles
-    or no-trump contract has no "trump tiles" in that sense, so it is left out of this figure)."""
+def _per_trump_count(by_class: pd.DataFrame, name: str) -> pd.DataFrame:
+    """P(make) (`name`) by bid and trump tiles held for hands that named a number suit (a doubles or
+    no-trump contract has no "trump tiles" in that sense), its classes added up; cells of 30 hands or more."""
     from moonshot.analysis.stats import wilson
-    d = metric(by_class[by_class["trump_kind"] == "number"], "p_make")
+    d = by_class[by_class["trump_kind"] == "number"]
+    if "doubles" in d.columns:
+        d = d[d["doubles"].astype(str) != TOTAL]           # the classes only: a total row would count them twice
+    d = metric(d, name)
     d = d.groupby(["bid", "trump_tiles"]).apply(
         lambda g: pd.Series({"made": (g["estimate"] * g["n"]).sum(), "n": g["n"].sum()}), include_groups=False
     ).reset_index()
     d = d[d["n"] >= 30]
-    fig, ax = plt.subplots(figsize=(7, 4))
-    bids = sorted(d["bid"].unique())
-    for i, (bid, g) in enumerate(d.groupby("bid")):
-        p, lo, hi = wilson(g["made"].to_numpy(), g["n"].to_numpy())
-        cell = pd.DataFrame({"estimate": p, "ci_low": lo, "ci_high": hi, "n": g["n"].to_numpy()})
+    p, lo, hi = wilson(d["made"].to_numpy(), d["n"].to_numpy())
+    return d.assign(estimate=p, ci_low=lo, ci_high=hi)
+
+
+def _by_trumps_panel(ax, d: pd.DataFrame, bids: list, title: str) -> None:
+    """One panel: each bid's points in its colour, at the same offset in every panel."""
+    for bid, g in d.groupby("bid"):
+        i = bids.index(bid)
         # dodged side by side, centred on the count: bids of the same count (4 and 5 at 3 trumps) never cover each other
-        points(ax, g["trump_tiles"].to_numpy() + (i - (len(bids) - 1) / 2) * DODGE, cell,
-               label=f"bid {'21' if bid == 21 else bid}")
+        points(ax, g["trump_tiles"].to_numpy() + (i - (len(bids) - 1) / 2) * DODGE, g,
+               label=f"bid {'21' if bid == 21 else bid}", color=plt.get_cmap("tab10")(i))
     ax.set_xlabel("tiles of the named number trump in the dealt hand (its double included)")
-    ax.set_ylabel("P(make) (%)")
     ax.set_ylim(0, 102)
     integer_ticks(ax)
-    ax.legend()
-    ax.set_title("How often a bid makes, by trumps held (95% intervals; bigger points = more hands)")
-    fig.tight_layout()
+    ax.set_title(title)
+
+
+def bid_success_figure(by_class: pd.DataFrame, forced: pd.DataFrame | None = None):
+    """P(make) by bid and trump tiles held, for hands that named a number suit as trump: when the
+    player chose to bid k (by_class, who bids what) and, given `forced` (if_bid_by_class), if this
+    hand bids k (every bid forced on the same deals), side by side with one colour per bid."""
+    chosen = _per_trump_count(by_class, "p_make")
+    panels = [(chosen, "When the player chose to bid k:\nwho bids what (selection)")]
+    if forced is not None:
+        panels.append((_per_trump_count(forced, "p_make_forced"),
+                       "If this hand bids k:\nevery bid forced on the same deals"))
+    bids = sorted(set().union(*(d["bid"].unique() for d, _ in panels)))
+    fig, axes = plt.subplots(1, len(panels), figsize=(7 * len(panels), 4.4 if forced is not None else 4),
+                             sharex=True, sharey=True, squeeze=False)
+    for ax, (d, title) in zip(axes[0], panels):
+        _by_trumps_panel(ax, d, bids, title if forced is not None else
+                         "When the player chose the bid: P(make) by trumps held (95% intervals)")
+    axes[0][0].set_ylabel("P(make) (%)")
+    if forced is None:
+        axes[0][0].legend()
+        fig.tight_layout()
+        return fig
+    handles = [plt.Line2D([], [], marker="o", ls="", color=plt.get_cmap("tab10")(i), label=f"bid {b}")
+               for i, b in enumerate(bids)]
+    fig.legend(handles=handles, loc="lower center", ncol=len(bids), frameon=False)
+    fig.suptitle("P(make) by trumps held: two questions (95% intervals; bigger points = more hands)")
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
     return fig
 
 
@@ -114,13 +146,22 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     bs = analysis.bid_success(setup, hands, seed, jobs)
     doc.heading("How often does a bid make?")
     doc.found(bs)
-    doc.table("bid_success_by_bid", bs.tables["by_bid"], "Success rate and bidder's score by bid level")
-    doc.figure("bid_success", bid_success_figure(bs.tables["by_class"]),
-               "P(make) by bid level and the number of trumps in the bidder's dealt hand.")
-    doc.table("bid_success_by_class", bs.tables["by_class"],
-              "By hand class: trump tiles held, doubles held, trump double held")
-    for note in bs.notes:
-        doc.note(note)
+    captions = {"by_bid": f"By bid level, {CHOSEN}", "if_bid": f"By bid level, {FORCED}",
+                "by_class": f"By hand class, {CHOSEN}", "if_bid_by_class": f"By hand class, {FORCED}"}
+    doc.table("bid_success_by_bid", bs.tables["by_bid"], captions["by_bid"] + ": success rate and bidder's score")
+    doc.table("bid_success_if_bid", bs.tables["if_bid"], captions["if_bid"] + ": every hand dealt, success rate "
+              "and the forced bidder's score")
+    doc.figure("bid_success", bid_success_figure(bs.tables["by_class"], bs.tables["if_bid_by_class"]),
+               "P(make) by bid level and the number of trumps in the bidder's dealt hand, two questions. Left, "
+               f"{CHOSEN}: a high bid's rate is that of the hands whose player bid it, not what bidding higher "
+               f"does. Right, {FORCED}.")
+    doc.table("bid_success_by_class", bs.tables["by_class"], captions["by_class"] + ": trump tiles held, doubles "
+              "held, trump double held")
+    doc.table("bid_success_if_bid_by_class", bs.tables["if_bid_by_class"], captions["if_bid_by_class"] + ", with "
+              "a total row per trump kind and count")
+    for note in bs.notes:       # the notes name each table's question: here the tables by what they hold
+        doc.note(note, {"by_bid": "by bid level", "by_class": "by hand class", "if_bid": "by bid level, every hand",
+                        "if_bid_by_class": "by hand class, every hand"})
     if "calibration" in bs.tables:
         doc.heading("Are the bidders calibrated?")
         doc.figure("calibration", calibration_figure(bs.tables["calibration"]),
@@ -129,7 +170,8 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
 
     doc.strong_play(step, analysis.strong_play, setup, share(hands, STRONG_SHARE, floor), seed, jobs, STRONG, "hands",
                     "bid success", "P(make) and the bidder's points by bid level",
-                    [("by_bid", "by_bid", "{lineups} by bid level (all: every contract), with the difference"),
+                    [("by_bid", "by_bid", "{lineups} by bid level, " + CHOSEN + "; all: every contract; with the "
+                      "difference"),
                      ("by_trump_tiles", "by_trump_tiles", "By trump tiles held (number-suit contracts)")],
                     [("p_make", "P(make) (%)", 100.0), ("score", "bidder side's points per contract", 1.0)],
                     key="bid", drop="all", title="Bid success", xlabel="bid", aside="; bigger points = more contracts")

@@ -190,6 +190,7 @@ def _play_style(name: str):
 class _Heuristics:
     """Discard, trump and play shared by the bidding styles."""
     play_name = "defend"
+    reads_bid = False        # discard, trump and play never look at the contract's level (analysis.moon_forced)
 
     def discard(self, view: DiscardView, rng) -> np.ndarray:
         allowed = allowed_trumps(view.players, view.rules)
@@ -227,6 +228,7 @@ class RandomMoon:
     """
 
     adapts_to = ()                       # uniform over the legal choices, whatever the rules
+    reads_bid = False                    # nor does it look at the contract's level after the auction
 
     def __init__(self, p_pass: float = 0.5, p_moon: float = 0.1):
         self.p_pass, self.p_moon = p_pass, p_moon
