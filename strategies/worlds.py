@@ -166,11 +166,12 @@ def _game(allowed, caps, u, need, order, logf, limit):
     for x in range(nm):
         if room[x] > 0 and x != drop:
             dims[D] = x
-            stride[D] = S
-            S *= room[x] + 1
+            stride[D] = S if C > 0 else 0             # (no count to make without constrained items)
+            if C > 0:
+                S *= room[x] + 1
+                if S * (C + 1) > limit:
+                    return -1
             D += 1
-            if S * (C + 1) > limit:
-                return -1
     s0 = 0
     for d in range(D):
         s0 += room[dims[d]] * stride[d]

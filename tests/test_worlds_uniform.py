@@ -167,6 +167,11 @@ def test_sampler_says_when_nothing_fits_and_repeats_its_seed():
     again, _ = worlds.deal(np.random.default_rng(1), allowed, caps, 6)
     assert np.array_equal(order, again)
     assert sorted(order[1, 0].tolist()) == [0, 1, 2]
+    allowed, caps = PATTERNS["a void chain"]           # a count past its table limit: said, nothing dealt
+    status, order = np.ones(1, np.int8), np.full((1, 2, 6), -1, np.int16)
+    worlds.exact(np.array([allowed]), np.array([caps]), np.random.default_rng(0).random((1, 2, 12)),
+                 np.ones((1, 2), bool), order, status, 1)
+    assert status[0] == -1 and (order == -1).all()
 
 
 # ------------------------------------------------------------------------------------ Shoot the Moon
