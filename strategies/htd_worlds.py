@@ -4,7 +4,9 @@ A world gives every other seat as many cards as it holds and the draw pile as ma
 with what the view tells in place: the top card, the draw-pile places the seat's memory knows
 (known_pile, htd.memory), the cards others are known to hold (held: drawn where a Flip had shown
 them), the kinds a seat showed it lacks when it had to draw (lacks, for all but its newest cards),
-and the cards seen going public this hand in the discard pile first.
+and the cards seen going public this hand in the discard pile first. Every deal that fits is
+equally likely (strategies.worlds); a deal names which of a seat's cards are the older ones its
+lack binds (the chance of a hand when the older cards and the draws since were random).
 """
 from __future__ import annotations
 
