@@ -111,18 +111,16 @@ def _names(specs) -> str:
 
 def seated(specs: Sequence[str], side_of_seat, noun: str = "opponents", seat: int = 0) -> str:
     """Who a number of seat `seat`'s hand holds against, from the seats' specs: 'against threshold
-    defenders (threshold in every seat)', or 'against greedy defenders, with random partnering and
-    threshold playing this hand' when the seats differ."""
+    defenders (threshold in every seat)', or 'against greedy defenders (this hand played by
+    threshold, its partner by random)' when the seats differ."""
     specs = list(specs)
     mine = side_of_seat[seat]
     opponents = [s for k, s in enumerate(specs) if side_of_seat[k] != mine]
     partners = [s for k, s in enumerate(specs) if side_of_seat[k] == mine and k != seat]
     if len(set(specs)) == 1:
         return f"against {specs[0]} {noun} ({specs[0]} in every seat)"
-    text = f"against {_names(opponents)} {noun}"
-    if partners:
-        text += f", with {_names(partners)} partnering"
-    return text + f" and {specs[seat]} playing this hand"
+    partner = f", its partner by {_names(partners)}" if partners else ""
+    return f"against {_names(opponents)} {noun} (this hand played by {specs[seat]}{partner})"
 
 
 def every_seat(spec: str) -> str:
@@ -174,9 +172,12 @@ def advice_sentence(scores: pd.DataFrame, diffs: pd.DataFrame, advice: str, pass
                 f"and {checked} it may not.")
     tied = wide[wide["ci_high"] >= 0]
     if len(tied):
-        names = ", ".join(f"{r['choice']} by {say(_flipped(r), signed=True, unit=unit)}" for _, r in tied.iterrows())
-        return (f"The search player puts the advice first but cannot tell it apart: {where}, {valued(advice)}, "
-                f"ahead of {names} ({note}), which cannot be told from zero{pass_said}; so the advice holds "
+        names = "; ".join(f"{r['choice']} {say(r, signed=True, unit=unit)}" for _, r in tied.iterrows())
+        some = "one" if len(tied) == 1 else f"{len(tied)}"
+        return (f"The search player ranks no checked choice above the advice but cannot tell it from {some} of the "
+                f"{k} others: "
+                f"{where}, {valued(advice)}, and {'this choice differs' if len(tied) == 1 else 'these choices differ'} "
+                f"from it by amounts not told from zero ({note}): {names}{pass_said}; so the advice holds "
                 f"{table_players}, and {checked} another choice may do as well.")
     return (f"The search player agrees: {where}, {valued(advice)}, ahead of every other checked choice (of the "
             f"nearest, {best['choice']}, by {say(_flipped(best), signed=True, unit=unit)}, {note}){pass_said}.")

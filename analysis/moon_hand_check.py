@@ -22,8 +22,8 @@ from moonshot.simulator.moon import engine
 from moonshot.simulator.runner import Tally, stream_seed
 from moonshot.strategies.moon import FixedTrump
 
-# pimc plays ~40 hands a second on a core at 3 players, fewer at 4; a deal is played once per
-# checked choice (4 or 5), so 200 deals take ~20 s on two cores at 3 players.
+# pimc plays ~37 hands a CPU-second at 3 players, ~13 at 4 (measured on the hand: 200 deals
+# x 4 choices 21.5 CPU-s, 100 deals at 4 players 30 CPU-s), so the check takes ~11 s and ~15 s on two cores.
 SPEC = Spec(strong="pimc", deals={3: 200, 4: 100}, chunk=20)
 TOP = 3                # the main table's best (trump, bid) choices checked, beside passing
 STREAM = 3             # the check's play stream of its chunk (0-2: the main chunk's deal, play, outbid)

@@ -132,7 +132,7 @@ def test_the_players_are_named_from_the_seats_specs():
     assert hand_check.seated(("threshold",) * 3, np.arange(3), "defenders") == \
         "against threshold defenders (threshold in every seat)"
     assert hand_check.seated(("greedy", "threshold", "random", "threshold"), moon4, "defenders") == \
-        "against threshold defenders, with random partnering and greedy playing this hand"
+        "against threshold defenders (this hand played by greedy, its partner by random)"
     assert hand_check.every_seat("rollout") == "with rollout in every seat"
 
 
@@ -157,7 +157,10 @@ def test_the_sentence_follows_the_intervals():
     said = _say(scores, {"bid 6 in trump 6": (1, 2), "pass": (0.5, 3)})
     assert said.startswith("The search player does not confirm") and "cannot be told from zero" in said
     said = _say(scores, {"bid 6 in trump 6": (-7, 2), "pass": (-0.5, 3)})
-    assert said.startswith("The search player puts the advice first but cannot tell it apart") and "pass by" in said
+    assert said.startswith("The search player ranks no checked choice above the advice but cannot tell it from one "
+                           "of the 2 others")
+    assert "(Bonferroni-corrected for the 2 choices compared with it): pass 0 points [-4, +3]" in said
+    assert "bid 6 in trump 6 -7" not in said
     said = _say(scores, {"bid 6 in trump 6": (-7, 2), "pass": (-5, 1)})
     assert said.startswith("The search player agrees") and "the nearest, pass, by +5" in said
 
