@@ -20,7 +20,7 @@ from typing import Callable
 import numpy as np
 
 from moonshot.analysis.result import Result
-from moonshot.analysis.words import clear_of_zero, effects, say, shift, stands_out, verdict
+from moonshot.analysis.words import all_for_players, clear_of_zero, effects, lineup, say, shift, stands_out, verdict
 from moonshot.analysis.stats import estimate
 from moonshot.simulator import stopping
 from moonshot.simulator.errors import BadInput
@@ -112,6 +112,11 @@ def _table(game: str, players: int, partners: bool, rule_args: tuple[str, ...], 
 def _seats(game: str, players: int, specs: tuple[str, ...]):
     entry = get(game)
     return parse_seat_specs(game, specs, players, default=entry.default_strategy, required=entry.decisions)
+
+
+def players_said(setup: Setup) -> str:
+    """setup's players in words, from its seats' specs: 'threshold in every seat' (words.lineup)."""
+    return lineup(setup.seats.specs)
 
 
 def make_setup(game: str, players: int | None = None, partners: bool = False, rules=(), strategies=(),
@@ -312,11 +317,13 @@ def simulate(setup: Setup, hands: int | None, games: int | None, seed: int, jobs
         gl = res.tables["game_length"]
         res.findings.append(unfinished_said(gl[gl["metric"] == "p_unfinished"], games))
         hooks.game_tables(setup, t, res)
+        res.findings = all_for_players(res.findings, players_said(setup))
         return res
     t = run(_hands_chunk, (setup, on_records is not None, chunk, False), hands, seed, jobs, progress, on_records,
             chunk=chunk)
     res = Result(f"{setup.entry.title}: {hooks.hands_word}", setup.meta(hands=hands, seed=seed))
     hooks.hand_tables(setup, t, res)
+    res.findings = all_for_players(res.findings, players_said(setup))
     return res
 
 
@@ -427,8 +434,8 @@ def match_result(setup: Setup, spec_a: str, spec_b: str, hands: int | None, game
     unit = hooks.game_unit if games else hooks.side_outcome_unit
     first = f"d_{names[0]}"
     d = res.row("match", first)
-    res.findings.append(f"{spec_a} (A) against {spec_b} (B) on the same {n:,} {'games' if games else 'deals'}: "
-                        "A minus B in "
+    res.findings.append(f"{spec_a} (A) against {spec_b} (B) on the same {n:,} {'games' if games else 'deals'}, A in "
+                        "each side's seats in turn with B in the others: A minus B in "
                         f"{hooks.metric_words.get(names[0], names[0])} is {say(d, signed=True)}; "
                         f"{verdict(d, names[0] not in hooks.lower_is_better)}.")
     if games:
@@ -618,6 +625,7 @@ def whatif(setup: Setup, variant_args: list[str], hands: int | None, games: int 
                      "the seat's side. d_* = variant minus base, a paired difference with its 95% interval.")
     if games:
         res.notes.append(UNFINISHED_NOTE)
+    res.findings = all_for_players(res.findings, f"{players_said(setup)}, under both rule sets")
     return res
 
 

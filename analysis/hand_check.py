@@ -27,7 +27,7 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from moonshot.analysis.words import CORRECTION, say, widened
+from moonshot.analysis.words import CORRECTION, listed, lineup, say, widened
 from moonshot.simulator.errors import BadInput, short
 
 OPTION = "--check-samples"
@@ -104,11 +104,6 @@ def main_deals(deal: Callable[[int, int], tuple], start: int, stop: int, chunk: 
 # the players each number holds for
 # --------------------------------------------------------------------------------------------
 
-def _names(specs) -> str:
-    names = list(dict.fromkeys(specs))
-    return " and ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def seated(specs: Sequence[str], side_of_seat, noun: str = "opponents", seat: int = 0) -> str:
     """Who a number of seat `seat`'s hand holds against, from the seats' specs: 'against threshold
     defenders (threshold in every seat)', or 'against greedy defenders (this hand played by
@@ -118,13 +113,14 @@ def seated(specs: Sequence[str], side_of_seat, noun: str = "opponents", seat: in
     opponents = [s for k, s in enumerate(specs) if side_of_seat[k] != mine]
     partners = [s for k, s in enumerate(specs) if side_of_seat[k] == mine and k != seat]
     if len(set(specs)) == 1:
-        return f"against {specs[0]} {noun} ({specs[0]} in every seat)"
-    partner = f", its partner by {_names(partners)}" if partners else ""
-    return f"against {_names(opponents)} {noun} (this hand played by {specs[seat]}{partner})"
+        return f"against {specs[0]} {noun} ({lineup(specs)})"
+    partner = f", its partner by {listed(partners)}" if partners else ""
+    return f"against {listed(opponents)} {noun} (this hand played by {specs[seat]}{partner})"
 
 
 def every_seat(spec: str) -> str:
-    return f"with {spec} in every seat"
+    """'with pimc in every seat' (words.lineup)."""
+    return f"with {lineup([spec])}"
 
 
 # --------------------------------------------------------------------------------------------

@@ -11,11 +11,11 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from moonshot.analysis.common import (Analysis, Call, Hooks, Progress, Setup, lineup_of, one_row, run, run_many,
-                                      unfinished_said)
+from moonshot.analysis.common import (Analysis, Call, Hooks, Progress, Setup, lineup_of, one_row, players_said, run,
+                                      run_many, unfinished_said)
 from moonshot.analysis.result import Result
 from moonshot.analysis.strong_play import MIN_N, lineups
-from moonshot.analysis.words import effects, say, stands_out
+from moonshot.analysis.words import all_for_players, effects, first_up, say, stands_out
 from moonshot.analysis.stats import estimate
 from moonshot.simulator.errors import BadInput, short
 from moonshot.simulator.hit_the_deck import cards
@@ -259,6 +259,7 @@ def _card_values(setups: list[Setup], games: int, seed: int, tallies: list[Tally
         res.findings.append(f"One more card in the opening hand at {players} players, {words}: "
                             + effects(at[at["metric"] == name], lambda r: r["card"], "card", words))
     res.findings.append(unfinished_said(pd.concat(unfinished, ignore_index=True), games * len(setups)))
+    res.findings = all_for_players(res.findings, " / ".join(dict.fromkeys(players_said(s) for s in setups)))
     res.notes.append("Each game is played twice from the same deal, play and chance streams: as dealt, and with "
                      "one card of the kind swapped into seat 0's opening hand for a random number card of it "
                      "(taken from the draw pile or another hand). d_p_out: change in P(seat 0 goes out first in "
@@ -285,7 +286,7 @@ def strong_play(setup: Setup, games: int, seed: int, jobs: int = 1, strong: str 
                 lambda tallies: _card_values([s], games, seed, tallies).tables)
     res = lineups(setup, strong, measure, {"card_value": ["card"]}, "Hit the Deck: strong play",
                   setup.meta(games=games, seed=seed), seed, jobs)
-    res.findings += _strong_findings(res.tables["card_value"], strong, base)
+    res.findings += _strong_findings(res.tables["card_value"], strong, base, players_said(setup))
     player = setup.strategy(strong)
     res.notes += [
         f"Whole games at {setup.label}, every seat playing {strong} (at each choice it deals what it cannot see "
@@ -300,18 +301,20 @@ def strong_play(setup: Setup, games: int, seed: int, jobs: int = 1, strong: str 
     return res
 
 
-def _strong_findings(table: pd.DataFrame, strong: str, base: str) -> list[str]:
-    """How the card values moved from `base` to `strong` in every seat (the difference rows)."""
+def _strong_findings(table: pd.DataFrame, strong: str, base: str, base_said: str) -> list[str]:
+    """How the card values moved from `base` (in words: `base_said`) to `strong` in every seat (the
+    difference rows)."""
     diff = table[table["strategy"] == f"{strong} - {base}"]
     out = []
     for name, what in (("d_penalty", "the value of a card in penalty points that hand"),
                        ("d_win", "the value of a card in P(winning the game)")):
         rows = diff[diff["metric"] == name]
         if len(rows):
-            out.append(f"{strong} in every seat instead of {base}: " + effects(rows, lambda r: r["card"], "card", what))
+            out.append(f"{strong} in every seat instead of {base_said}: "
+                       + effects(rows, lambda r: r["card"], "card", what))
     if not out:
-        out.append(f"Too few games for a difference between {strong} and {base} in every seat (at least {MIN_N} "
-                   "per card); the table shows both lineups.")
+        out.append(f"Too few games for a difference between {strong} in every seat and {base_said} (at least "
+                   f"{MIN_N} per card); the table shows both lineups.")
     return out
 
 # --------------------------------------------------------------------------------------------
@@ -360,6 +363,7 @@ def _reaction_result(setup: Setup, games: int, seed: int, t: Tally) -> Result:
     res.findings.append(f"Against perfect reflexes, an adult seat's P(win) changes by {say(d.loc['adult'])} "
                         f"and a child's by {say(d.loc['child'])}.")
     res.findings.append(unfinished_said(table[table["metric"] == "p_unfinished"], games))
+    res.findings = all_for_players(res.findings, players_said(setup))
     res.notes.append("Seat 0's reaction profile is set to each of off (perfect reflexes), adult, distracted and "
                      "child, the other seats as set up, on the same deals, play and chance streams. cards_*: "
                      "penalty cards seat 0 drew in the first hand by cause; penalty: its points that hand; p_win: "
@@ -397,6 +401,7 @@ def seat_advantage(setup: Setup, games: int, seed: int, jobs: int = 1, progress:
     res.findings.append(stands_out(p[p["metric"] == "p_out"], position, "position",
                                    "goes out first most often in the first hand", "P(out first) in the first hand"))
     res.findings.append(unfinished_said(p[p["metric"] == "p_unfinished"], games))
+    res.findings = all_for_players(res.findings, players_said(setup))
     res.notes.append(f"position 0 plays first (the dealer's left), position {setup.players - 1} is the first "
                      "hand's dealer. p_out and penalty: the first hand; p_win: the whole game (the deal then "
                      "passes as htd.dealer_rotation says).")
@@ -449,6 +454,7 @@ def _hands_finished(size: int, progress):
 def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, seed: int, jobs: int = 1,
                  progress: Progress = None) -> Result:
     """P(go out first) and the penalty distribution of one opening hand."""
+    from moonshot.analysis.hand_check import seated
     setup.validate()
     hand = tuple(cards.parse_hand(hand_text, setup.table.rules, size=cards.HAND_SIZE))
     orders = SEAT_ORDERS[:setup.players - 1] + ("last",)
@@ -462,8 +468,9 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
     res.tables["hand"] = estimate(t.get("hand"), [], HAND_METRICS)
     dist = t.get("penalty_dist")[["penalty", "n"]]
     res.tables["penalty_distribution"] = dist.assign(share=dist["n"] / dist["n"].sum())
-    res.findings.append(f"This hand goes out first {say(res.row('hand', 'p_out'))} of the time and scores "
-                        f"{say(res.row('hand', 'penalty'))} penalty points on average.")
+    players = seated(setup.seats.specs, setup.table.side_of_seat)
+    res.findings.append(f"{first_up(players)}, this hand goes out first {say(res.row('hand', 'p_out'))} of the time "
+                        f"and scores {say(res.row('hand', 'penalty'))} penalty points on average.")
     res.notes.append(f"Seat 0 holds the hand and plays {seat_order} (position {position} after the dealer); the "
                      f"other cards are dealt at random, {samples:,} deals. p_out: it goes out first; penalty: "
                      "its points that hand; penalty_distribution bins points by 5 (100 = 100 or more).")

@@ -9,13 +9,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from moonshot.analysis.common import (Analysis, Call, Hooks, Progress, Setup, match_call, match_result, one_row, run,
-                                      run_many, unfinished_words)
+from moonshot.analysis.common import (Analysis, Call, Hooks, Progress, Setup, match_call, match_result, one_row,
+                                      players_said, run, run_many, unfinished_words)
 from moonshot.analysis.moon_forced import CHOSEN, TRUMP_KINDS, add_forced, forced_chunk, hand_class
 from moonshot.analysis.moon_hand_check import SPEC as HAND_CHECK
 from moonshot.analysis.result import Result, pick
 from moonshot.analysis.strong_play import MIN_N, lineups
-from moonshot.analysis.words import change, effects, say, standing, stands_out, value
+from moonshot.analysis.words import all_for_players, change, effects, say, standing, stands_out, value
 from moonshot.analysis.stats import estimate, wilson
 from moonshot.simulator.errors import BadInput, short
 from moonshot.simulator.moon import engine
@@ -238,11 +238,12 @@ def _hand_chunk(setup: Setup, hand: tuple[int, ...], order: int, trumps: tuple[i
     from moonshot.simulator.moon.views import BidView
     wants = []
     rng = np.random.default_rng(stream_seed(seed, index, 2))
+    legal = np.ones((size, len(BID_VALUES)), dtype=bool)
     for k in range(1, P):
         seat = k
         view = BidView(P, table.rules, 0, np.full(size, seat), hands[:, seat], np.full((size, P), -1),
-                       np.zeros(size, dtype=np.int16), np.ones((size, len(BID_VALUES)), dtype=bool),
-                       np.zeros((size, table.n_sides)), np.full(size, table.side_of_seat[seat]))
+                       np.zeros(size, dtype=np.int16), legal, np.zeros((size, table.n_sides)),
+                       np.full(size, table.side_of_seat[seat]), legal_bits=bid_bits(legal))
         wants.append(np.asarray(seats.strategies[seat].bid(view, rng)))
     position = {seat: (seat - first_bidder) % P for seat in range(P)}
     for b in levels:
@@ -253,6 +254,12 @@ def _hand_chunk(setup: Setup, hand: tuple[int, ...], order: int, trumps: tuple[i
             over |= (want >= b) if position[k] < position[0] else (want > b)
         tally.add("outbid", {"bid": np.full(size, b)}, {"p_outbid": over})
     return tally
+
+
+def bid_bits(legal: np.ndarray) -> np.ndarray:
+    """(n,) uint8 BidView.legal_bits of a (n,7) legal mask over BID_VALUES (bit i = column i): a
+    view built outside the engine carries the bit masks the engine's views do, which strategies read."""
+    return (legal.astype(np.uint8) << np.arange(legal.shape[1], dtype=np.uint8)).sum(axis=1, dtype=np.uint8)
 
 
 def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, seed: int, jobs: int = 1,
@@ -396,6 +403,7 @@ def bid_success(setup: Setup, hands: int, seed: int, jobs: int = 1, progress: Pr
                   "calibration: the bidding strategy's own predicted P(make) (binned by decile) against the "
                   "realised rate."]
     add_forced(t, res, setup)
+    res.findings = all_for_players(res.findings, players_said(setup))
     return res
 
 
@@ -432,7 +440,7 @@ def strong_play(setup: Setup, hands: int, seed: int, jobs: int = 1, strong: str 
     res = lineups(setup, strong, lambda s: bid_tables(s, hands),
                   {"by_bid": ["bid"], "by_trump_tiles": ["trump_tiles"]}, "Moon: strong play",
                   setup.meta(hands=hands, seed=seed), seed, jobs)
-    res.findings += _strong_findings(res.tables["by_bid"], strong, base, hands)
+    res.findings += _strong_findings(res.tables["by_bid"], strong, base, hands, players_said(setup))
     res.notes += [
         f"Every seat plays {strong} (it deals the hidden tiles {setup.strategy(strong).worlds} ways consistent "
         "with what its seat has seen and solves each exactly, at every bid, discard, trump and play), and then every "
@@ -448,19 +456,19 @@ def strong_play(setup: Setup, hands: int, seed: int, jobs: int = 1, strong: str 
     return res
 
 
-def _strong_findings(by_bid: pd.DataFrame, strong: str, base: str, hands: int) -> list[str]:
+def _strong_findings(by_bid: pd.DataFrame, strong: str, base: str, hands: int, base_said: str) -> list[str]:
     """Every contract under each lineup with the change, and the bid level whose P(make) changed
-    most beyond its interval (if any)."""
+    most beyond its interval (if any); `base_said` is the setup's lineup in words."""
     at = lambda m, s, bid="all": pick(by_bid, metric=m, strategy=s, bid=bid)  # noqa: E731
     n = lambda s: f"{int(at('p_make', s)['n']):,}"  # noqa: E731
     d = f"{strong} - {base}"
     out = [f"Contracts make {say(at('p_make', strong))} of the time (n = {n(strong)}) with {strong} in every seat "
-           f"and {say(at('p_make', base))} (n = {n(base)}) with {base} on the same {hands:,} deals"
+           f"and {say(at('p_make', base))} (n = {n(base)}) with {base_said} on the same {hands:,} deals"
            f"{change(at('p_make', d))}; the bidder's side scores {say(at('score', strong), signed=True)} "
            f"and {say(at('score', base), signed=True)} points per contract{change(at('score', d))}."]
     diffs = by_bid[(by_bid["metric"] == "p_make") & (by_bid["strategy"] == d) & (by_bid["bid"] != "all")]
     if len(diffs):
-        out.append(f"By bid level, {strong} minus {base}: "
+        out.append(f"By bid level, {strong} in every seat minus {base_said}: "
                    + effects(diffs, lambda r: f"bid {r['bid']}", "bid level", "P(make)"))
     return out
 
@@ -538,7 +546,8 @@ def widow_value(setup: Setup, hands: int, seed: int, jobs: int = 1, progress: Pr
     res.tables["overall"] = estimate(t.get("by_all"), [], metrics)
     res.tables["by_bid"] = estimate(t.get("by_bid"), ["bid"], metrics)
     res.findings.append(f"Taking the widow changes the bidder's P(make) by {say(res.row('overall', 'd_make'))} "
-                        f"and its points by {say(res.row('overall', 'd_score'), signed=True)} per contract.")
+                        f"and its points by {say(res.row('overall', 'd_score'), signed=True)} per contract (players: "
+                        f"{players_said(setup)}).")
     res.notes.append("The same deals and auctions played twice: the bidder picks up the widow and discards as "
                      "usual, or keeps its dealt seven (discarding the widow tile). d_* = with minus without.")
     return res
@@ -576,6 +585,7 @@ def seat_advantage(setup: Setup, hands: int, seed: int, jobs: int = 1, progress:
                                                                      for _, r in pts.iterrows()) + ". "
                         + stands_out(pts, lambda r: f"bidding {r['position']}", "position", "scores the most",
                                      "points per hand"))
+    res.findings = all_for_players(res.findings, players_said(setup))
     res.notes.append("Per seat and hand, by where the seat speaks in the auction: how often it wins the contract, "
                      "how often it wins and makes it, and its side's points that hand.")
     return res
@@ -597,7 +607,8 @@ def game_odds(setup: Setup, games: int, seed: int, jobs: int = 1, progress: Prog
     for a, b in GAME_ODDS_PAIRS:
         ups = res.tables["matchups"]
         pick = {r["metric"]: r for _, r in ups[(ups["a"] == a) & (ups["b"] == b)].iterrows()}
-        res.findings.append(f"{a} against {b}: {say(pick['d_win'])} of P(winning the game). " + unfinished_words(
+        res.findings.append(f"{a} against {b} ({a} in each side's seats in turn, {b} in the others): "
+                            f"{say(pick['d_win'])} of P(winning the game). " + unfinished_words(
             pick["d_win"], pick["d_unfinished"], setup.table.n_sides,
             {f"with {a}": pick["p_unfinished_a"], f"with {b} everywhere": pick["p_unfinished_b"]}))
     res.notes += m.notes

@@ -23,7 +23,7 @@ from moonshot.analysis.common import (GAME_WORDS, Call, Progress, Setup, game_va
                                       paired, run_many, variant_rules, workers)
 from moonshot.analysis.result import Result
 from moonshot.analysis.stats import Z, estimate
-from moonshot.analysis.words import CORRECTION, clear_of_zero, effects, say, shift, widen, widened
+from moonshot.analysis.words import CORRECTION, clear_of_zero, effects, for_players, lineup, say, shift, widen, widened
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.runner import DEFAULT_SEED, Change, Tally, chunk_seeds, generators
 from moonshot.strategies.base import adapts
@@ -458,8 +458,9 @@ def rules_lab(setup: Setup, games: int | None = None, hands: int | None = None, 
     _findings(res, table[table["rule"].isin(live)], order, shown, k, setup, ignored, (strong, weak),
               {r: _flags(arms, r) for r in live})
     if silent:
-        res.findings.append(f"Never fired, so not ranked ({len(silent)}; the reasons are in the never-fired "
-                            "table): " + ", ".join(f"`{r}`" for r in silent) + ".")
+        res.findings.append(for_players(f"Never fired, so not ranked ({len(silent)}; the reasons are in the "
+                                        "never-fired table): " + ", ".join(f"`{r}`" for r in silent) + ".",
+                                        _players(setup)))
     res.notes += _notes(setup, k, strong, weak, games, hands, bool(sets))
     return res
 
@@ -500,6 +501,23 @@ def _measure_words(metric: str, strong: str, weak: str) -> str:
     return words_for(metric)
 
 
+EDGES = {"d_skill": "skill", "d_random_edge": "the edge over random play"}
+
+
+def _players(setup: Setup, lineup_pair: tuple[str, str] = ("", ""), metrics=None) -> str:
+    """Who a finding's measures hold for: the table's players, but for the two edges one strong
+    player among the baseline's (skill) or random players; `metrics` (None: every measure) are
+    the measures the finding speaks of."""
+    strong, weak = lineup_pair
+    metrics = set(EDGES) | {""} if metrics is None else set(metrics)
+    table = [lineup(setup.seats.specs)] if metrics - set(EDGES) else []
+    among = {"d_skill": weak, "d_random_edge": RANDOM}
+    edges = [m for m in EDGES if m in metrics]
+    if not table and len(edges) == 1:
+        return f"one {strong} among {among[edges[0]]} players"
+    return "; ".join(table + [f"for {EDGES[m]}, one {strong} among {among[m]} players" for m in edges])
+
+
 def _ignored_words(setup: Setup, ignored: dict, ranked: list[str]) -> list[str]:
     """One sentence per group of players that ignore some of the ranked rules (their declared rule
     reads): those rules' effects are on players who play on as under the defaults."""
@@ -538,7 +556,8 @@ def _findings(res: Result, table: pd.DataFrame, order: list[str], shown: list[st
     rules with none, then one per measure over every rule; every interval quoted is the ranked
     table's, Bonferroni-corrected for the k rule changes compared."""
     if not order:
-        res.findings.append("No rule change made any game or hand come out differently from the defaults.")
+        res.findings.append(for_players("No rule change made any game or hand come out differently from the "
+                                        "defaults.", _players(setup)))
         return
     strong, weak = lineup
     note = f" ({CORRECTION}-corrected for {k} rule changes)" if k > 1 else ""
@@ -565,17 +584,19 @@ def _findings(res: Result, table: pd.DataFrame, order: list[str], shown: list[st
                       + ("moves the other way" if skill else
                          f"changes by {_quoted(by.loc['d_skill'], k)}, not told from zero")
                       + f": the rule changes how random play fares against {strong}, not how much skill counts")
-        res.findings.append(f"`{rule}` " + "; ".join(parts) + tail + note + words + "." + adapt)
+        players = _players(setup, lineup, [*real["metric"], *(["d_skill"] if "skill (" in words else [])])
+        res.findings.append(for_players(f"`{rule}` " + "; ".join(parts) + tail + note + words + ".", players) + adapt)
     if noise:
-        res.findings.append(f"No measure changes beyond noise{note} under {', '.join(noise)}, though some games or "
-                            "hands came out differently.")
+        res.findings.append(for_players(f"No measure changes beyond noise{note} under {', '.join(noise)}, though some "
+                                        "games or hands came out differently.", _players(setup, lineup)))
     res.findings += _ignored_words(setup, ignored, order)
     length = f"d_{setup.hooks.game_length_names[0]}"
     for name in (length, "d_first_edge", "d_skill", "d_random_edge"):
         rows = d[d["metric"] == name]
         if len(rows) > 1:
-            res.findings.append(effects(rows, lambda r: f"`{r['rule']}`", "rule change",
-                                        _measure_words(name, strong, weak), k=k))
+            res.findings.append(for_players(effects(rows, lambda r: f"`{r['rule']}`", "rule change",
+                                                    _measure_words(name, strong, weak), k=k),
+                                            _players(setup, lineup, [name])))
 
 
 def _quoted(row, k: int) -> str:

@@ -12,11 +12,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from moonshot.analysis.common import Analysis, Call, Hooks, Progress, Setup, one_row, run, run_many, unfinished_said
+from moonshot.analysis.common import (Analysis, Call, Hooks, Progress, Setup, one_row, players_said, run, run_many,
+                                      unfinished_said)
 from moonshot.analysis.result import Result, pick
 from moonshot.analysis.shoot_the_moon_hand_check import SPEC as HAND_CHECK
 from moonshot.analysis.strong_play import MIN_N, lineups
-from moonshot.analysis.words import change, say, shift, spans
+from moonshot.analysis.words import all_for_players, change, say, shift, spans
 from moonshot.analysis.stats import Z, estimate, wilson
 from moonshot.simulator.errors import BadInput, short
 from moonshot.simulator.runner import CHUNK, Share, Tally, chunk_rngs, chunk_seeds, difference, stream_seed
@@ -271,6 +272,7 @@ def big_moon_value(setups: list[Setup], deals: int, seed: int, jobs: int = 1, pr
                             f"{shift(row('d_win'), 'P(winning the game)', len(tables))}.")
     held = res.tables["by_holding"]
     res.findings.append(unfinished_said(held[held["metric"] == "p_unfinished"], deals * len(setups)))
+    res.findings = all_for_players(res.findings, " / ".join(dict.fromkeys(players_said(s) for s in setups)))
     res.notes += [
         f"by_holding: seat {seat}'s first-round outcome (chips, P(odd), P(shoot)) and P(its side wins the game) "
         "by the Big and Little Moons in its opening hand.",
@@ -317,7 +319,7 @@ def strong_play(setup: Setup, deals: int, seed: int, jobs: int = 1, strong: str 
     base = setup.seats.specs[0]
     res = lineups(setup, strong, lambda s: big_moon_paired(s, deals), {"paired_value": ["big_before"]},
                   "Shoot the Moon: strong play", setup.meta(deals=deals, seed=seed), seed, jobs)
-    res.findings += _strong_findings(res.tables["paired_value"], strong, base, deals)
+    res.findings += _strong_findings(res.tables["paired_value"], strong, base, deals, players_said(setup))
     res.notes += [
         f"Whole games at {setup.label}, every seat playing {strong} (for each legal card it deals the unseen cards "
         f"{setup.strategy(strong).worlds} ways consistent with what it has seen and plays each out to the end "
@@ -332,15 +334,16 @@ def strong_play(setup: Setup, deals: int, seed: int, jobs: int = 1, strong: str 
     return res
 
 
-def _strong_findings(table: pd.DataFrame, strong: str, base: str, deals: int) -> list[str]:
-    """The value of a Big Moon (any holding) under each lineup, and the change."""
+def _strong_findings(table: pd.DataFrame, strong: str, base: str, deals: int, base_said: str) -> list[str]:
+    """The value of a Big Moon (any holding) under each lineup, and the change; `base_said` is the
+    setup's lineup in words."""
     at = lambda m, s: pick(table, metric=m, strategy=s, big_before="any")  # noqa: E731
     d = f"{strong} - {base}"
     return [f"A Big Moon swapped into the hand changes {shift(at('d_chips', strong), 'the chips of that round', unit='chips')} "
-            f"with {strong} in every seat and by {say(at('d_chips', base), signed=True)} with {base}, on the same "
+            f"with {strong} in every seat and by {say(at('d_chips', base), signed=True)} with {base_said}, on the same "
             f"{deals:,} deals{change(at('d_chips', d))}.",
-            f"It changes {shift(at('d_win', strong), 'P(winning the game)')} with {strong} and by "
-            f"{say(at('d_win', base))} with {base}{change(at('d_win', d))}."]
+            f"It changes {shift(at('d_win', strong), 'P(winning the game)')} with {strong} in every seat and by "
+            f"{say(at('d_win', base))} with {base_said}{change(at('d_win', d))}."]
 
 
 # --------------------------------------------------------------------------------------------
@@ -386,6 +389,7 @@ def hand_odds(setup: Setup, hands: int, seed: int, jobs: int = 1, progress: Prog
     if len(odd):
         res.findings.append(spans(odd, lambda r: f"{int(r['red_cards'])} red cards", "red-card count",
                                   "P(odd) by red cards held"))
+    res.findings = all_for_players(res.findings, players_said(setup))
     res.notes.append(f"Seat {seat}'s hand as dealt; outcomes of its side in that round. moon_cards counts Big "
                      "and Little Moons; highest_red is 0 with no red card.")
     return res
@@ -444,6 +448,7 @@ def chip_value(setup: Setup, games: int, seed: int, jobs: int = 1, progress: Pro
                             f"{shift(at_start.iloc[0], 'P(win)')}.")
     wp = res.tables["win_probability"]
     res.findings.append(unfinished_said(wp[wp["metric"] == "p_unfinished"], games))
+    res.findings = all_for_players(res.findings, players_said(setup))
     res.notes += ["Side 0 (seat 0's side) starts the game state with `ours` chips and every other side with "
                   "`theirs`; the first dealer is random. n games per state.",
                   "one_more_chip: the gain in P(win) from holding one chip more (difference of two "

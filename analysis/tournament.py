@@ -25,7 +25,7 @@ import pandas as pd
 
 from moonshot.analysis.common import Progress, Setup, match_call, match_result, run_many
 from moonshot.analysis.result import Result
-from moonshot.analysis.words import say, stands_out
+from moonshot.analysis.words import for_players, listed, say, stands_out
 from moonshot.analysis.stats import Z
 from moonshot.simulator.errors import BadInput
 
@@ -172,12 +172,14 @@ def tournament(setup: Setup, specs, games: int, seed: int, jobs: int = 1, progre
             res.findings.append(f"{' and '.join(specs[k] for k in g)} played identically on every deal of their "
                                 f"match (the same outcomes in all {games:,} games): one player, rated once as "
                                 f"'{' = '.join(specs[k] for k in g)}'.")
+    entrants = f"each pair of {listed(specs)}"          # the players the ratings and games are of
     if len(ratings) < 2:
-        res.findings.append("Every entrant played identically: there is nothing to rate.")
+        res.findings.append(for_players("Every entrant played identically: there is nothing to rate.", entrants))
     else:
-        res.findings.append(stands_out(ratings, lambda r: r["strategy"], "strategy",
-                                       f"rates highest ({games} games per pair, Elo scale)", "rating"))
-    res.findings.append(_unfinished_finding(res.tables["pairs"]))
+        res.findings.append(for_players(stands_out(ratings, lambda r: r["strategy"], "strategy",
+                                                   f"rates highest ({games} games per pair, Elo scale)", "rating"),
+                                        entrants))
+    res.findings.append(for_players(_unfinished_finding(res.tables["pairs"]), entrants))
     res.notes.append("Each pair is a paired match in games mode: A in each side's seats in turn with B in the "
                      "others, and B in every seat on the same deals (a_win, b_win, d_win as in `compare`). "
                      "Ratings: Bradley-Terry strengths fitted to the a_win of every pair (a side wins against S-1 "

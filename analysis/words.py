@@ -283,3 +283,44 @@ def verdict(row, better_when_higher: bool = True, a: str = "A", b: str = "B") ->
         ahead = (row["ci_low"] > 0) == better_when_higher
         return f"{a if ahead else b} does better"
     return "the difference cannot be told from noise at this sample size"
+
+
+# --------------------------------------------------------------------------------------------
+# players: a number is only as good as the players behind it, so every finding names them
+# --------------------------------------------------------------------------------------------
+
+def listed(items) -> str:
+    """'a', 'a and b', 'a, b and c' (each item once, in order)."""
+    items = [str(x) for x in dict.fromkeys(items)]
+    return " and ".join(items) if len(items) <= 2 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def lineup(specs) -> str:
+    """The seats' players in words, from their specs (so the words follow a game's default):
+    'threshold in every seat', 'seat 0 random, the others threshold', 'seats 0 and 2 greedy, seats
+    1 and 3 odd'. The spec that holds more seats than any other, and two or more, is 'the others'."""
+    specs = [str(s) for s in specs]
+    seats: dict[str, list[int]] = {}
+    for seat, spec in enumerate(specs):
+        seats.setdefault(spec, []).append(seat)
+    if len(seats) == 1:
+        return f"{specs[0]} in every seat"
+    sizes = sorted((len(v) for v in seats.values()), reverse=True)
+    most = max(seats, key=lambda s: len(seats[s])) if sizes[0] >= 2 and sizes[0] > sizes[1] else None
+    parts = [f"seat{'s' if len(at) > 1 else ''} {listed(at)} {spec}" for spec, at in seats.items() if spec != most]
+    return ", ".join(parts) + (f", the others {most}" if most else "")
+
+
+def for_players(sentence: str, players: str) -> str:
+    """A finding with the players it holds for, before its last full stop: '... (players: threshold
+    in every seat).' A sentence that already says `players` is left as it is."""
+    if players in sentence:
+        return sentence
+    body = sentence.rstrip()
+    stop = body.endswith(".")
+    return f"{body[:-1] if stop else body} (players: {players}){'.' if stop else ''}"
+
+
+def all_for_players(findings: list[str], players: str) -> list[str]:
+    """Every finding of a result with the players it holds for (for_players)."""
+    return [for_players(f, players) for f in findings]

@@ -179,19 +179,26 @@ def glossary_lines(game: str | None, tables: dict[str, pd.DataFrame]) -> list[st
     return list(dict.fromkeys(lines))
 
 
-def strategy_lines(game: str | None, specs) -> list[str]:
-    """What produced the numbers: each strategy in play with its rule of thumb."""
+def strategy_lines(game: str | None, specs, meta: dict | None = None) -> list[str]:
+    """What produced the numbers: each strategy in play with its rule of thumb. A table played by
+    other players says so (a hand result's check, `meta`'s check_strategy: its own line)."""
     if not game or not specs:
         return []
     from moonshot.strategies.base import registered, rule_of_thumb
     if isinstance(specs, dict):                    # a match: {"A": spec, "B": spec}
         named = [(f"{k}={v}", v) for k, v in specs.items()]
     else:
-        named = [(f"seats {', '.join(str(i) for i, s in enumerate(specs) if s == spec)}: {spec}", spec)
-                 for spec in dict.fromkeys(specs)]
+        named = []
+        for spec in dict.fromkeys(specs):
+            seats = [str(i) for i, s in enumerate(specs) if s == spec]
+            named.append((f"seat{'s' if len(seats) > 1 else ''} {', '.join(seats)}: {spec}", spec))
     known = registered(game)
-    out = ["strategies (every number is under these players):"]
+    out = ["strategies (every number is under these players unless its table or finding names others):"]
     for title, spec in named:
         cls = known.get(spec.split(":")[0])
         out.append(f"  {title}" + (f" - {rule_of_thumb(cls)}" if cls else " - your own strategy"))
+    check = (meta or {}).get("check_strategy")
+    if check:
+        out.append(f"  table check: its strategy column names each row's players ({check}: {check} in every seat, "
+                   f"on the first {int((meta or {}).get('check_samples', 0)):,} deals)")
     return out

@@ -95,7 +95,7 @@ def render_table(result: Result) -> str:
     from moonshot.reports.glossary import glossary_lines, in_words, strategy_lines
     game = result.meta.get("game")
     out = [result.title, "=" * len(result.title), meta_line(result)]
-    out += strategy_lines(game, result.meta.get("strategies"))
+    out += strategy_lines(game, result.meta.get("strategies"), result.meta)
     for name, legend, shown, _ in shown_tables(result):
         out += ["", f"{name}{f'  ({legend})' if legend else ''}", ""]
         out.append(shown.to_string(index=False, float_format=plain))
@@ -123,7 +123,8 @@ def render_html(result: Result) -> str:
     for name, legend, shown, _ in shown_tables(result):
         parts.append(f"<h4>{e(name)}{f' <small>({e(legend)})</small>' if legend else ''}</h4>")
         parts.append(shown.to_html(index=False, escape=True, float_format=plain, border=0))
-    lines = [*strategy_lines(result.meta.get("game"), result.meta.get("strategies")), *notes_in_words(result)]
+    lines = [*strategy_lines(result.meta.get("game"), result.meta.get("strategies"), result.meta),
+             *notes_in_words(result)]
     parts += [f"<p><small>{e(x)}</small></p>" for x in [*lines, meta_line(result)]]
     return "\n".join(parts)
 

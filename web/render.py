@@ -38,7 +38,7 @@ def result_html(result: Result) -> str:
         # a wide table scrolls in its own box (reachable from the keyboard), never the page
         parts.append(f"<h3>{e(name)}{small}</h3><div class='scroll' tabindex='0' role='region' "
                      f"aria-label='{e(name)} table'>{table}</div>")
-    lines = [*strategy_lines(game, result.meta.get("strategies")), *notes_in_words(result)]
+    lines = [*strategy_lines(game, result.meta.get("strategies"), result.meta), *notes_in_words(result)]
     parts.append("<details><summary>How to read it: strategies, notes, glossary, run</summary>"
                  + "".join(f"<p>{e(x)}</p>" for x in lines)
                  + "<ul>" + "".join(f"<li>{e(w)}</li>" for w in glossary_lines(game, result.tables)) + "</ul>"
