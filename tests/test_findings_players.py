@@ -4,6 +4,8 @@ game's default when nothing is chosen, the chosen strategy when one is. Tiny siz
 the numbers, are under test."""
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pytest
 
@@ -145,3 +147,13 @@ def test_the_strategy_lines_say_where_a_table_has_other_players():
            "first 40 deals)" in text
     assert "  seats 0, 1, 2, 3: odd" in text
     assert "  seat 1: random" in render_table(simulate(make_setup("moon", strategies=["1=random"]), 100, None, SEED))
+
+
+@pytest.mark.parametrize("game, n, players, strong", [("moon", 40, None, "pimc:worlds=2"),
+                                                      ("shoot-the-moon", 40, 4, "rollout:worlds=2")])
+def test_strong_play_names_both_lineups(game, n, players, strong):
+    """A search player in every seat beside the default lineup: each finding says both."""
+    setup = make_setup(game, players)
+    res = importlib.import_module(GAMES[game].analysis).strong_play(setup, n, SEED, strong=strong)
+    said_for(res.findings, f"{strong} in every seat")
+    said_for(res.findings, f"with {GAMES[game].default_strategy} in every seat")
