@@ -1,26 +1,30 @@
 """Shoot the Moon expert: a learned player at batch speed (issue 36), fitted to the rollout player.
 
-Every legal card gets a score, a linear model of per-card features computed from the PlayView
-alone (what the seat may see): the card's kind, whether it beats the trick now, the chance that
-none of the opponents still to play this trick holds a card that beats it (drawn from the cards
-the seat cannot see, known voids kept), the Moon chips at stake, Little Moons onto an opponent's
-or the partner's trick, and what the hand keeps for later (sure winners, Moons, reds, voids).
-The weights depend on the situation (a context): the side's trick count parity, whether it has
-won every trick so far, the first trick, leading / following / playing last, and the dummy game.
-The card with the best score is played.
+Every legal card gets a score from a small network (one hidden layer of ReLUs) over per-card
+features computed from the PlayView alone (what the seat may see): the card's kind, whether it
+beats the trick so far, the chance that none of the opponents still to play this trick holds a
+card that beats it (drawn from the cards the seat cannot see), the Moon chips at stake, Little
+Moons onto an opponent's or the partner's trick, and what the hand keeps for later (sure winners,
+Moons, reds, top cards, voids). The hidden layer's bias depends on the situation (a context): the
+side's trick count parity, whether it has won every trick so far, the first trick, leading /
+following / playing last, and the 2-player (dummy) table. The card with the best score is played.
 
 The weights are fitted (benchmarks/train_stm_expert.py, from a seed) to the rollout player's
 values of every legal card (`RolloutPlay.values`, mean chips of the side over many dealt worlds),
 each from the deciding seat's own view; they ship in models/stm_expert.npz. One compiled loop over
-the games computes the features and the scores, so a batch costs about what `odd` costs.
+the games computes the features and the scores (the yes/no features' part of the hidden layer is
+looked up per pattern), so a batch costs about twice what `odd` costs.
 """
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 
 import numba
 import numpy as np
+from numba import types
+from numba.extending import intrinsic
 
 from moonshot.simulator.errors import BadInput, short
 from moonshot.simulator.shoot_the_moon import cards
@@ -29,15 +33,23 @@ from moonshot.strategies.base import register
 
 GAME = "shoot-the-moon"
 MODEL_FILE = Path(__file__).resolve().parent / "models" / "stm_expert.npz"
-MODEL_FORMAT = 1
+MODEL_ENV = "MOONSHOT_STM_EXPERT_MODEL"     # another model file (benchmarks, tests): no spec or page names a file
+MODEL_FORMAT = 2
 
 FEATURES = (
-    "big", "little", "red", "number", "wins_now", "est_win", "no_big_after", "no_follow_after", "no_trump_after",
-    "sure_now", "moon_chips_if_win", "moon_chips_if_lost", "little_on_opponent", "little_on_partner",
-    "little_wasted", "big_on_partner", "overtakes_partner", "follows", "discards", "lowest", "highest",
-    "sure_after", "big_after", "little_after", "reds_after", "tops_after", "lows_after", "voids_suit",
-    "est_win_x_left", "est_win_x_partner_after", "void_opponent_may_trump", "beaters_share", "est_win_x_last",
+    # yes/no (BINARY of them)
+    "big", "little", "red", "wins_now", "sure_now", "little_on_opponent", "little_on_partner", "little_wasted",
+    "big_on_partner", "overtakes_partner", "lowest", "highest", "voids_suit",
+    # numbers
+    "moon_chips_if_lost", "beaters_share", "sure_after", "big_after", "little_after", "reds_after", "tops_after",
+    "lows_after",
+    # numbers that are 0 when the card does not beat the trick so far (from WINNING on)
+    "est_win", "no_big_after", "no_follow_after", "no_trump_after", "moon_chips_if_win", "est_win_x_left",
+    "est_win_x_partner_after", "est_win_x_last", "moon_loss_at_zero",
 )
+BINARY = 13          # the first BINARY features are 0 or 1: their hidden-layer parts are looked up (SPLIT bits a table)
+SPLIT = 7
+WINNING = 21
 N_FEATURES = len(FEATURES)
 STATES = 5           # trick count parity: even, odd, even having won every trick, odd likewise; the first trick
 PLACES = 3           # leading, following (not last), playing last
@@ -73,109 +85,113 @@ def _tables(table) -> tuple:
     return order, sides, dummy, blind, strength, beat_masks(table.strength).reshape(-1)
 
 
+NO_DUMMY = np.full((1, cards.HAND_SIZE), -1, dtype=np.int8)
+
+
 def view_arrays(view: PlayView) -> tuple:
-    """The view's arrays the compiled loop reads (all of them public PlayView fields)."""
-    H = view.table.hands_dealt
-    j = view.trick_no * H + view.position
+    """The view's arrays the compiled loop reads (all of them public PlayView fields, no copies)."""
     dummy_hand = view.dummy_hand
-    if dummy_hand is None:
-        dummy_hand = np.full((len(view), cards.HAND_SIZE), -1, dtype=np.int8)
-    return (np.ascontiguousarray(view.hand), np.asarray(view.legal_bits), np.asarray(view.live_bits),
-            np.ascontiguousarray(np.asarray(view.play_cards)[:, :j]),
-            np.ascontiguousarray(np.asarray(view.play_seats)[:, :j]),
-            np.asarray(view.best).astype(np.int64), np.asarray(view.winning_side).astype(np.int64),
-            np.asarray(view.seat).astype(np.int64), np.asarray(view.side_tricks).astype(np.int64),
-            np.ascontiguousarray(view.chips).astype(np.int64), np.asarray(view.dealer).astype(np.int64),
-            np.ascontiguousarray(dummy_hand))
+    return (np.asarray(view.hand), np.asarray(view.legal_bits), np.asarray(view.live_bits),
+            np.asarray(view.play_cards), np.asarray(view.play_seats), np.asarray(view.best),
+            np.asarray(view.winning_side), np.asarray(view.seat), np.asarray(view.side_tricks),
+            np.asarray(view.chips), np.asarray(view.dealer), NO_DUMMY if dummy_hand is None else np.asarray(dummy_hand))
 
 
 def features(view: PlayView) -> tuple[np.ndarray, np.ndarray]:
     """(n, 5, F) float32 features of every slot (zeros where illegal) and (n,) context ids."""
-    n = len(view)
+    return features_of(view_arrays(view), view.table, view.trick_no, view.position)
+
+
+def features_of(arrays: tuple, table, trick_no: int, position: int) -> tuple[np.ndarray, np.ndarray]:
+    """features() from a view's arrays (view_arrays) kept earlier: training recomputes them."""
+    n = len(arrays[0])
     x = np.zeros((n, cards.HAND_SIZE, N_FEATURES), dtype=np.float32)
     ctx = np.zeros(n, dtype=np.int64)
-    _run(view, np.zeros((1, N_FEATURES)), x, ctx, np.zeros(n, dtype=np.int64), True)
+    _call(arrays, table, trick_no, position, Model.empty(), x, ctx, np.zeros(n, dtype=np.int64), True)
     return x, ctx
 
 
-def choose(view: PlayView, weights: np.ndarray) -> np.ndarray:
-    """(n,) the legal slot with the best score under `weights` (N_CONTEXTS, F)."""
-    n = len(view)
-    out = np.zeros(n, dtype=np.int64)
-    _run(view, weights, np.zeros((1, cards.HAND_SIZE, N_FEATURES), dtype=np.float32), np.zeros(1, np.int64), out,
-         False)
-    return out.astype(np.intp)
+def choose(view: PlayView, model: "Model") -> np.ndarray:
+    """(n,) the legal slot with the best score under `model`."""
+    out = np.empty(len(view), dtype=np.intp)
+    _call(view_arrays(view), view.table, view.trick_no, view.position, model, _NO_X, _NO_CTX, out, False)
+    return out
 
 
-def _run(view: PlayView, weights, x, ctx, out, keep: bool) -> None:
-    t = view.table
-    order, sides, dummy, blind, strength, beat = _tables(t)
-    _games(*view_arrays(view), t.hands_dealt, t.players, view.trick_no, view.position, order, sides, dummy, blind,
-           strength, beat, weights, x, ctx, out, keep)
+_NO_X = np.zeros((1, cards.HAND_SIZE, N_FEATURES), dtype=np.float32)
+_NO_CTX = np.zeros(1, dtype=np.int64)
 
 
-@numba.njit(cache=True, nogil=True)
-def _popcount(m):
-    m = m - ((m >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    m = (m & np.uint64(0x3333333333333333)) + ((m >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    m = (m + (m >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((m * np.uint64(0x0101010101010101)) >> np.uint64(56))
+def _call(arrays: tuple, table, trick_no: int, position: int, model, x, ctx, out, keep: bool) -> None:
+    order, sides, dummy, blind, strength, beat = _tables(table)
+    _games(*arrays, trick_no * table.hands_dealt + position, table.hands_dealt, trick_no, position, order, sides,
+           dummy, blind, strength, beat, NONE, model.w1, model.b1, model.w2, model.t_lo, model.t_hi, x, ctx, out, keep)
 
 
-@numba.njit(cache=True, nogil=True)
-def _none_among(unseen, bad, k):
-    """Chance that k cards drawn from `unseen` include none of `bad` of them (hypergeometric)."""
-    if bad <= 0 or k <= 0:
-        return 1.0
-    p = 1.0
-    for t in range(k):
-        if unseen - bad - t <= 0:
-            return 0.0
-        p *= (unseen - bad - t) / (unseen - t)
-    return p
+def none_table() -> np.ndarray:
+    """NONE[U, b, k]: the chance that k cards drawn from U unseen ones include none of b given
+    ones (hypergeometric), U, b <= 52, k <= 31."""
+    out = np.zeros((DECK + 1, DECK + 1, 32), dtype=np.float32)
+    out[:, 0, :] = 1.0
+    for u in range(DECK + 1):
+        for b in range(1, u + 1):
+            p = 1.0
+            for k in range(32):
+                out[u, b, k] = p
+                p = p * (u - b - k) / (u - k) if u - k > 0 and u - b - k > 0 else 0.0
+    return out
 
 
-@numba.njit(cache=True, nogil=True)
+NONE = none_table()
+
+
+@intrinsic
+def _popcount(typingctx, m):
+    """Set bits of a uint64 (LLVM's ctpop: one instruction)."""
+    def codegen(context, builder, signature, args):
+        return builder.zext(builder.ctpop(args[0]), context.get_value_type(types.int64))
+    return types.int64(types.uint64), codegen
+
+
+@numba.njit(cache=True, nogil=True, fastmath=True)      # no NaN or inf in play: the sums vectorize
 def _games(hand, legal, live, plays_c, plays_s, best, win_side, seat_of, side_tricks, chips, dealer, dummy_hand,
-           H, P, trick_no, position, order, sides, dummy, blind, strength, beat, weights, x, ctx, out, keep):
-    """Per game: the features of every legal slot (kept in x and ctx when `keep`), else the best slot in out."""
+           j, H, trick_no, position, order, sides, dummy, blind, strength, beat, none, w1, b1, w2, t_lo, t_hi, x, ctx,
+           out, keep):
+    """Per game: the features of every legal slot; kept in x and ctx when `keep`, else scored by
+    the model (w1, b1, w2: one hidden layer of ReLUs, its bias per context) and the best slot in out."""
     n = hand.shape[0]
-    j = plays_c.shape[1]
-    card_bit = np.empty(DECK, dtype=np.uint64)
-    for c in range(DECK):
-        card_bit[c] = np.uint64(1) << np.uint64(c)
-    void = np.zeros((H, 4), dtype=np.bool_)
-    f = np.zeros((5, N_FEATURES))
+    F = N_FEATURES_
+    HD = w2.shape[0]
+    f = np.zeros((5, F), dtype=np.float32)
+    hid = np.zeros(HD, dtype=np.float32)
+    pattern = np.zeros(5, dtype=np.int64)          # per slot: its yes/no features as bits
+    per_suit = np.zeros(5, dtype=np.int64)         # the hand's cards per suit (Moons 4)
+    part_sure = np.zeros(5, dtype=np.int64)        # per slot: its part in the hand's sure winners, tops, lows
+    part_top = np.zeros(5, dtype=np.int64)
+    part_low = np.zeros(5, dtype=np.int64)
     left = 5 - trick_no
+    open_dummy = dummy_hand.shape[0] == n
     for i in range(n):
         lb = legal[i]
         seat = seat_of[i]
         side = sides[seat]
-        if not keep and (lb & (lb - 1)) == 0:           # one legal card: nothing to choose
+        if side < 0 or (not keep and (lb & (lb - 1)) == 0):    # one legal card, or the open dummy's: the lowest
             out[i] = LOWEST_SLOT[lb]
             continue
-        if side < 0:                                    # the open dummy's card: the lowest (as odd does)
-            out[i] = LOWEST_SLOT[lb]
-            continue
-        # what the seat cannot see, and the suits players have shown they lack
+        # what the seat cannot see
         seen = np.uint64(0)
-        void[:, :] = False
         for p in range(j):
-            c = plays_c[i, p]
-            seen |= card_bit[c]
-            lead_c = plays_c[i, (p // H) * H]
-            s_p = plays_s[i, p]
-            if lead_c < 48 and c < 48 and SUIT_[c] != SUIT_[lead_c] and not (blind and s_p == dummy):
-                void[s_p, SUIT_[lead_c]] = True
+            seen |= CARD_BIT_[plays_c[i, p]]
         mine = np.uint64(0)
         for k in range(5):
             if (live[i] >> k) & 1:
-                mine |= card_bit[hand[i, k]]
-            if dummy_hand[i, k] >= 0:
-                seen |= card_bit[dummy_hand[i, k]]
-        unseen_mask = ~(seen | mine) & FULL
-        U = _popcount(unseen_mask)
-        # the trick so far
+                mine |= CARD_BIT_[hand[i, k]]
+            if open_dummy and dummy_hand[i, k] >= 0:
+                seen |= CARD_BIT_[dummy_hand[i, k]]
+        unseen = ~(seen | mine) & FULL
+        U = _popcount(unseen)
+        inv_u = 1.0 / max(U, 1)
+        # the trick so far, and who plays after this seat
         leader = seat if position == 0 else plays_s[i, j - position]
         lead_card = -1 if position == 0 else plays_c[i, j - position]
         trick_delta = 0
@@ -186,184 +202,210 @@ def _games(hand, legal, live, plays_c, plays_s, best, win_side, seat_of, side_tr
         partner_after = False
         for q in range(position + 1, H):
             s_q = order[base + q]
-            if s_q == dummy and blind:
-                k_opp += 1                               # its next card is any unseen card
+            if s_q == dummy and blind:                   # its next card is any unseen card
+                k_opp += 1
             elif s_q == dummy:
                 continue                                 # the open dummy's cards are seen
             elif sides[s_q] == side:
                 partner_after = True
             else:
                 k_opp += left
+        k_opp = min(k_opp, 31)
         mine_t = side_tricks[i]
         state = 4 if trick_no == 0 else (mine_t % 2) + 2 * (mine_t == trick_no)
         place = 0 if position == 0 else (2 if position == H - 1 else 1)
         cx = ((1 if dummy >= 0 else 0) * STATES_ + state) * PLACES_ + place
         w_side = win_side[i] if position > 0 else -2
-        partner_winning = position > 0 and w_side == side
-        opp_winning = position > 0 and w_side >= 0 and w_side != side
-        w_chips0 = opp_winning and chips[i, w_side] == 0
-        # the hand's sure winners: Big Moons and reds above every unseen red
-        top_red = -1
-        for r in range(12):
-            if (unseen_mask >> np.uint64(r)) & np.uint64(1):
-                top_red = r
+        partner_winning = (position > 0) & (w_side == side)
+        opp_winning = (position > 0) & (w_side >= 0) & (w_side != side)
+        w_chips0 = opp_winning & (chips[i, max(w_side, 0)] == 0)
+        my_chips0 = chips[i, side] == 0
+        top_red = HIGH12[np.int64(unseen & RED)]         # reds above every unseen red are sure winners
+        # the whole hand's counts; each card's "after" features take its own part out
+        sure = 0
+        n_big = 0
+        n_little = 0
+        n_red = 0
+        tops = 0
+        lows = 0
+        per_suit[:] = 0
+        for m in range(5):                               # without branches: card kinds are random
+            on = (live[i] >> m) & 1
+            d = hand[i, m]
+            u = SUIT_[d]
+            is_big = (d == 48) | (d == 49)
+            is_red = d < 12
+            plain = (d >= 12) & (d < 48)
+            part_sure[m] = on & (is_big | (is_red & (d > top_red)))
+            part_top[m] = on & plain & ((beat[u * 52 + d] & unseen & SUITS[u]) == 0)
+            part_low[m] = on & plain & (NUMBER_[d] <= 5)
+            n_big += on & is_big
+            n_little += on & (d >= 50)
+            n_red += on & is_red
+            sure += part_sure[m]
+            tops += part_top[m]
+            lows += part_low[m]
+            per_suit[u] += on
         lo_slot, hi_slot = LOWEST_SLOT[lb], HIGHEST_SLOT[lb]
-        f[:, :] = 0.0
+        if keep:
+            f[:, :] = 0.0                                # illegal slots: zeros in the kept features
+            pattern[:] = 0
         for k in range(5):
             if not (lb >> k) & 1:
                 continue
             c = hand[i, k]
             lc = LEAD_[c] if position == 0 else LEAD_[lead_card]
-            s_c = strength[lc * 52 + c]
-            wins = position == 0 or s_c > best[i]
-            bm = beat[lc * 52 + c] & unseen_mask
+            wins = (position == 0) | (strength[lc * 52 + c] > best[i])
+            bm = beat[lc * 52 + c] & unseen
             nb = _popcount(bm)
-            nb_big = _popcount(bm & BIG)
-            nb_trump = _popcount(bm & RED) if (lc >= 1 and lc <= 3) else 0
-            nb_follow = nb - nb_big - nb_trump
-            k_nv = 0                                    # cards of later opponents not known void in the suit
-            n_void = 0
-            for q in range(position + 1, H):
-                s_q = order[base + q]
-                if s_q == dummy and blind:
-                    k_nv += 1
-                elif s_q != dummy and sides[s_q] != side:
-                    if lc < 4 and void[s_q, lc]:
-                        n_void += 1
-                    else:
-                        k_nv += left
-            p_big = _none_among(U, nb_big, k_opp)
-            p_follow = _none_among(U, nb_follow, k_nv)
-            p_trump = _none_among(U, nb_trump, k_opp)
+            p_big, p_follow, p_trump = 0.0, 0.0, 0.0
+            if wins:                                    # the chance nobody after it beats it
+                nb_big = _popcount(bm & BIG)
+                nb_trump = _popcount(bm & RED) if (lc >= 1 and lc <= 3) else 0
+                p_big = none[U, nb_big, k_opp]
+                p_follow = none[U, nb - nb_big - nb_trump, k_opp]
+                p_trump = none[U, nb_trump, k_opp]
             w = 1.0 if wins else 0.0
             est = w * p_big * p_follow * p_trump
-            big = c == 48 or c == 49
-            little = c == 50 or c == 51
+            big = (c == 48) | (c == 49)
+            little = (c == 50) | (c == 51)
             red = c < 12
             delta = trick_delta + MOON_DELTA_[c]
-            f[k, 0] = big
-            f[k, 1] = little
-            f[k, 2] = red
-            f[k, 3] = NUMBER_[c] / 12.0
-            f[k, 4] = w
-            f[k, 5] = est
-            f[k, 6] = w * p_big
-            f[k, 7] = w * p_follow
-            f[k, 8] = w * p_trump
-            f[k, 9] = w * (nb == 0)
-            f[k, 10] = delta * est
-            f[k, 11] = delta * (1.0 - est)
-            f[k, 12] = little and opp_winning
-            f[k, 13] = little and partner_winning
-            f[k, 14] = little and w_chips0
-            f[k, 15] = big and partner_winning
-            f[k, 16] = wins and partner_winning
-            f[k, 17] = position > 0 and lc < 4 and SUIT_[c] == lc
-            f[k, 18] = position > 0 and lc < 4 and c >= 12 and c < 48 and SUIT_[c] != lc
-            f[k, 19] = k == lo_slot
-            f[k, 20] = k == hi_slot
+            # yes/no features as bits (the model looks their part up in two small tables), then numbers
+            bits = (np.int64(big) | np.int64(little) << 1 | np.int64(red) << 2 | np.int64(wins) << 3
+                    | np.int64(wins & (nb == 0)) << 4 | np.int64(little & opp_winning) << 5
+                    | np.int64(little & partner_winning) << 6 | np.int64(little & w_chips0) << 7
+                    | np.int64(big & partner_winning) << 8 | np.int64(wins & partner_winning) << 9
+                    | np.int64(k == lo_slot) << 10 | np.int64(k == hi_slot) << 11
+                    | np.int64((c < 48) & (per_suit[SUIT_[c]] == 1)) << 12)
+            pattern[k] = bits
+            f[k, 13] = delta * (1.0 - est)
+            f[k, 14] = nb * inv_u
             # what the hand keeps for the tricks after this one
-            sure = 0
-            n_big = 0
-            n_little = 0
-            n_red = 0
-            tops = 0
-            lows = 0
-            same = 0
-            for m in range(5):
-                if m == k or not (live[i] >> m) & 1:
-                    continue
-                d = hand[i, m]
-                if d == 48 or d == 49:
-                    n_big += 1
-                    sure += 1
-                elif d == 50 or d == 51:
-                    n_little += 1
-                elif d < 12:
-                    n_red += 1
-                    if d > top_red:
-                        sure += 1
-                else:
-                    if (beat[SUIT_[d] * 52 + d] & unseen_mask & SUITS[SUIT_[d]]) == 0:
-                        tops += 1
-                    if NUMBER_[d] <= 5:
-                        lows += 1
-                if c < 48 and d < 48 and SUIT_[d] == SUIT_[c]:
-                    same += 1
-            f[k, 21] = sure / 5.0
-            f[k, 22] = n_big
-            f[k, 23] = n_little
-            f[k, 24] = n_red / 5.0
-            f[k, 25] = tops / 5.0
-            f[k, 26] = lows / 5.0
-            f[k, 27] = c < 48 and same == 0
-            f[k, 28] = est * left / 5.0
-            f[k, 29] = est * partner_after
-            f[k, 30] = wins and not red and lc >= 1 and lc <= 3 and n_void > 0
-            f[k, 31] = nb / max(U, 1)
-            f[k, 32] = est * (trick_no == 4)
+            f[k, 15] = (sure - part_sure[k]) / 5.0
+            f[k, 16] = n_big - big
+            f[k, 17] = n_little - little
+            f[k, 18] = (n_red - red) / 5.0
+            f[k, 19] = (tops - part_top[k]) / 5.0
+            f[k, 20] = (lows - part_low[k]) / 5.0
+            # numbers that are 0 unless the card beats the trick so far (WINNING on)
+            f[k, 21] = est
+            f[k, 22] = w * p_big
+            f[k, 23] = w * p_follow
+            f[k, 24] = w * p_trump
+            f[k, 25] = delta * est
+            f[k, 26] = est * left / 5.0
+            f[k, 27] = est * partner_after
+            f[k, 28] = est * (trick_no == 4)
+            f[k, 29] = est * min(delta, 0) * my_chips0
         if keep:
             ctx[i] = cx
             for k in range(5):
-                for q in range(N_FEATURES):
+                for q in range(BINARY_):
+                    x[i, k, q] = (pattern[k] >> q) & 1
+                for q in range(BINARY_, F):
                     x[i, k, q] = f[k, q]
             continue
-        best_k, best_s = lo_slot, -1e300
+        best_k, best_s = lo_slot, np.float32(-3e38)
         for k in range(5):
-            if (lb >> k) & 1:
-                s = 0.0
-                for q in range(N_FEATURES):
-                    s += weights[cx, q] * f[k, q]
-                if s > best_s:
-                    best_k, best_s = k, s
+            if not (lb >> k) & 1:
+                continue
+            lo_bits = pattern[k] & LO_MASK
+            hi_bits = pattern[k] >> SPLIT_
+            for h in range(HD):
+                hid[h] = b1[cx, h] + t_lo[lo_bits, h] + t_hi[hi_bits, h]
+            for q in range(BINARY_, WINNING_ if (pattern[k] >> 3) & 1 == 0 else F):   # bit 3: wins_now
+                v = f[k, q]
+                if v != 0.0:
+                    for h in range(HD):
+                        hid[h] += v * w1[q, h]
+            s = np.float32(0.0)
+            for h in range(HD):
+                s += max(hid[h], np.float32(0.0)) * w2[h]
+            if s > best_s:
+                best_k, best_s = k, s
         out[i] = best_k
 
 
 # constants the compiled loop reads as globals (frozen into it when it compiles)
 LOWEST_SLOT = np.array([(m & -m).bit_length() - 1 for m in range(32)], dtype=np.int64)
 HIGHEST_SLOT = np.array([m.bit_length() - 1 for m in range(32)], dtype=np.int64)
-SUIT_, NUMBER_, MOON_DELTA_, LEAD_ = SUIT, NUMBER, MOON_DELTA.astype(np.int64), LEAD
-SUITS, BIG, RED, FULL = SUIT_MASK, BIG_MASK, RED_MASK, np.uint64((1 << DECK) - 1)
-STATES_, PLACES_ = STATES, PLACES
+SUIT_, NUMBER_, MOON_DELTA_, LEAD_, CARD_BIT_ = SUIT, NUMBER, MOON_DELTA.astype(np.int64), LEAD, CARD_BIT
+SUITS = np.append(SUIT_MASK, np.uint64(0))      # the Moons' "suit" (4): no cards
+BIG, RED, FULL = BIG_MASK, RED_MASK, np.uint64((1 << DECK) - 1)
+HIGH12 = np.array([m.bit_length() - 1 for m in range(4096)], dtype=np.int64)   # highest set bit, -1 if none
+STATES_, PLACES_, N_FEATURES_, BINARY_, SPLIT_ = STATES, PLACES, N_FEATURES, BINARY, SPLIT
+LO_MASK = (1 << SPLIT) - 1
+WINNING_ = WINNING
 
 
 # ------------------------------------------------------------------------------------ the model file
 
-@lru_cache(maxsize=None)
-def load_model(path: str) -> np.ndarray:
-    """The weights (N_CONTEXTS, F) of a model file, its fields checked: a missing, unreadable or
-    mismatched file is one BadInput line naming the file and what was expected."""
+class Model:
+    """The fitted scorer: w1 (F, HD) and b1 (contexts, HD) the hidden layer, w2 (HD,) the output."""
+
+    def __init__(self, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray):
+        self.w1, self.b1, self.w2 = (np.ascontiguousarray(a, dtype=np.float32) for a in (w1, b1, w2))
+        # the yes/no features' part of the hidden layer for every pattern of them: one lookup, not a sum
+        self.t_lo, self.t_hi = _pattern_sums(self.w1[:SPLIT]), _pattern_sums(self.w1[SPLIT:BINARY])
+
+    @classmethod
+    def empty(cls) -> "Model":
+        return cls(np.zeros((N_FEATURES, 1)), np.zeros((N_CONTEXTS, 1)), np.zeros(1))
+
+    def fields(self) -> dict:
+        return dict(format=np.int64(MODEL_FORMAT), features=np.array(FEATURES), w1=self.w1, b1=self.b1, w2=self.w2)
+
+
+def _pattern_sums(rows: np.ndarray) -> np.ndarray:
+    """(2**len(rows), HD): entry m is the sum of the rows whose bit is set in m."""
+    bits = ((np.arange(1 << len(rows))[:, None] >> np.arange(len(rows))) & 1).astype(np.float32)
+    return np.ascontiguousarray(bits @ rows, dtype=np.float32)
+
+
+def load_model(path: str) -> Model:
+    """The model of a file, its fields checked: a missing, unreadable or mismatched file is one
+    BadInput line naming the file and what was expected."""
     file = Path(path)
     if not file.is_file():
         raise BadInput(f"expert model file {short(path)} not found; accepted: an .npz written by "
                        "benchmarks/train_stm_expert.py (rebuild it with that script)")
+    stat = file.stat()
+    return _load(str(file), stat.st_mtime_ns, stat.st_size)       # read again when the file changes
+
+
+@lru_cache(maxsize=8)
+def _load(path: str, mtime: int, size: int) -> Model:
     try:
-        with np.load(file, allow_pickle=False) as z:
+        with np.load(path, allow_pickle=False) as z:
             data = {k: z[k] for k in z.files}
     except Exception as exc:      # a damaged file: one line, not a traceback
         raise BadInput(f"expert model file {short(path)} is unreadable ({type(exc).__name__}); accepted: an .npz "
                        "written by benchmarks/train_stm_expert.py") from None
-    need = {"format", "features", "weights"}
+    need = {"format", "features", "w1", "b1", "w2"}
     if not need <= set(data):
         raise BadInput(f"expert model file {short(path)} lacks {', '.join(sorted(need - set(data)))}; accepted: "
-                       "an .npz with format, features and weights")
-    if data["format"].shape != () or int(data["format"]) != MODEL_FORMAT:
+                       f"an .npz with {', '.join(sorted(need))}")
+    if data["format"].shape != () or data["format"].dtype.kind != "i" or int(data["format"]) != MODEL_FORMAT:
         raise BadInput(f"expert model file {short(path)} has format {short(data['format'].tolist())}; accepted: "
                        f"{MODEL_FORMAT}")
     if tuple(str(s) for s in data["features"].tolist()) != FEATURES:
         raise BadInput(f"expert model file {short(path)} was fitted on other features than this code computes; "
                        "accepted: one written by this version's benchmarks/train_stm_expert.py")
-    w = data["weights"]
-    if w.shape != (N_CONTEXTS, N_FEATURES) or w.dtype.kind != "f" or not np.isfinite(w).all():
-        raise BadInput(f"expert model file {short(path)} has weights of shape {w.shape} ({w.dtype}); accepted: "
-                       f"finite numbers, shape ({N_CONTEXTS}, {N_FEATURES})")
-    return np.ascontiguousarray(w, dtype=np.float64)
+    w1, b1, w2 = data["w1"], data["b1"], data["w2"]
+    hd = w2.shape[0] if w2.ndim == 1 else -1
+    shapes_ok = hd >= 1 and w1.shape == (N_FEATURES, hd) and b1.shape == (N_CONTEXTS, hd)
+    if not shapes_ok or any(a.dtype.kind != "f" or not np.isfinite(a).all() for a in (w1, b1, w2)):
+        raise BadInput(f"expert model file {short(path)} has weights w1 {w1.shape}, b1 {b1.shape}, w2 {w2.shape}; "
+                       f"accepted: finite numbers, w1 ({N_FEATURES}, H), b1 ({N_CONTEXTS}, H), w2 (H,)")
+    return Model(w1, b1, w2)
 
 
 @register(GAME, "expert")
 class ExpertPlay:
-    """Scores every legal card with a model fitted to the rollout player's card values (chance to
-    take the trick, Moon chips at stake, what the hand keeps) and plays the best, at batch speed.
+    """Scores every legal card with a small network fitted to the rollout player's card values
+    (chance to take the trick, Moon chips at stake, what the hand keeps) and plays the best, at
+    batch speed.
 
     The features come from the seat's own view; the weights ship in strategies/models/stm_expert.npz
     and benchmarks/train_stm_expert.py rebuilds them from a seed.
@@ -372,8 +414,8 @@ class ExpertPlay:
     # what beats a trick (the table's strength) and the dummy's kind; not the target or the scoring
     adapts_to = ("stm.little_moon_lead_trumps", "stm.dummy_mode")
 
-    def __init__(self, model: str = ""):
-        self.weights = load_model(model or str(MODEL_FILE))
+    def __init__(self):
+        self.model = load_model(os.environ.get(MODEL_ENV) or str(MODEL_FILE))
 
     def play(self, view: PlayView, rng: np.random.Generator) -> np.ndarray:
-        return choose(view, self.weights)
+        return choose(view, self.model)
