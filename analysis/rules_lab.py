@@ -460,7 +460,7 @@ def rules_lab(setup: Setup, games: int | None = None, hands: int | None = None, 
     if silent:
         res.findings.append(for_players(f"Never fired, so not ranked ({len(silent)}; the reasons are in the "
                                         "never-fired table): " + ", ".join(f"`{r}`" for r in silent) + ".",
-                                        _players(setup)))
+                                        _players(setup, (strong, weak))))
     res.notes += _notes(setup, k, strong, weak, games, hands, bool(sets))
     return res
 
