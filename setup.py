@@ -6,7 +6,7 @@ from setuptools import find_packages, setup
 # Folders of data files (the page's templates and static files) are packages too, with no
 # __init__.py: named here so setuptools installs them without its "Package would be ignored" warning
 # (pyproject.toml's package-data says which files they hold).
-DATA_PACKAGES = ["web.static", "web.templates"]
+DATA_PACKAGES = ["strategies.models", "web.static", "web.templates"]
 
 setup(packages=["moonshot"] + [f"moonshot.{p}" for p in find_packages(exclude=["tests", "tests.*", "benchmarks",
                                                                              "benchmarks.*", "build", "build.*"])
