@@ -171,6 +171,23 @@ def _games(hand, legal, live, plays_c, plays_s, best, win_side, seat_of, side_tr
     part_low = np.zeros(5, dtype=np.int64)
     left = 5 - trick_no
     open_dummy = dummy_hand.shape[0] == n
+    # per (dealer, leader): the cards of the opponents still to play this trick (a blind dummy's next
+    # card counts one, an open dummy's are seen) and whether the mover's partner plays after it
+    k_opp_of = np.zeros(order.shape[0] // H, dtype=np.int64)
+    partner_of = np.zeros(order.shape[0] // H, dtype=np.bool_)
+    for base in range(order.shape[0] // H):
+        mover_side = sides[order[base * H + position]]
+        for q in range(position + 1, H):
+            s_q = order[base * H + q]
+            if s_q == dummy and blind:
+                k_opp_of[base] += 1
+            elif s_q == dummy:
+                continue
+            elif sides[s_q] == mover_side:
+                partner_of[base] = True
+            else:
+                k_opp_of[base] += left
+        k_opp_of[base] = min(k_opp_of[base], 31)
     for i in range(n):
         lb = legal[i]
         seat = seat_of[i]
@@ -197,20 +214,8 @@ def _games(hand, legal, live, plays_c, plays_s, best, win_side, seat_of, side_tr
         trick_delta = 0
         for p in range(j - position, j):
             trick_delta += MOON_DELTA_[plays_c[i, p]]
-        base = (dealer[i] * H + leader) * H
-        k_opp = 0
-        partner_after = False
-        for q in range(position + 1, H):
-            s_q = order[base + q]
-            if s_q == dummy and blind:                   # its next card is any unseen card
-                k_opp += 1
-            elif s_q == dummy:
-                continue                                 # the open dummy's cards are seen
-            elif sides[s_q] == side:
-                partner_after = True
-            else:
-                k_opp += left
-        k_opp = min(k_opp, 31)
+        k_opp = k_opp_of[dealer[i] * H + leader]
+        partner_after = partner_of[dealer[i] * H + leader]
         mine_t = side_tricks[i]
         state = 4 if trick_no == 0 else (mine_t % 2) + 2 * (mine_t == trick_no)
         place = 0 if position == 0 else (2 if position == H - 1 else 1)
