@@ -13,7 +13,8 @@ seats rotated, the paired difference A minus B in chips per round with its 95% i
 The deals come from the match seeds (chunk seeds of --seed), never from the training script's
 SeedSequence(36) streams, so every figure is on deals the model was not fitted on.
 Speed: rounds per second of the batch engine with expert (and odd) in every seat, 4 players, one
-core, the best of three (benchmarks/bench.py's measure, as `make bench` prints odd's).
+core, the best of three (benchmarks/bench.py's measure, as `make bench` prints odd's); with
+--speed-tables also at 2, 3 and 6 players. The machine's other work moves these by +-10%: run alone.
 """
 from __future__ import annotations
 
@@ -51,6 +52,7 @@ def main() -> None:
     ap.add_argument("--speed-rounds", type=int, default=400_000)
     ap.add_argument("--no-rollout", action="store_true", help="skip the rollout match (the slow part)")
     ap.add_argument("--rollout-vs-odd", action="store_true", help="also rollout against odd on the same deals")
+    ap.add_argument("--speed-tables", action="store_true", help="also the speed at 2, 3 and 6 players (6 partners)")
     args = ap.parse_args()
     if args.model:          # the expert reads its file from here (no strategy parameter names a file)
         from moonshot.strategies.stm_expert import MODEL_ENV
@@ -67,6 +69,12 @@ def main() -> None:
     rates = {name: rate(stm_batch(spec), args.speed_rounds) for name, spec in (("odd", "odd"), ("expert", expert))}
     print(f"  odd {rates['odd']:,.0f} rounds/s, expert {rates['expert']:,.0f} rounds/s: expert / odd = "
           f"{rates['expert'] / rates['odd']:.2f} (issue 36: at least 0.5)  load {os.getloadavg()[0]:.1f}")
+    if args.speed_tables:
+        for players, partners in ((2, False), (3, False), (6, False), (6, True)):
+            r = {name: rate(stm_batch(spec, players, partners), args.speed_rounds // 2) for name, spec in
+                 (("odd", "odd"), ("expert", expert))}
+            print(f"  {players}p{' partners' if partners else ''}: odd {r['odd']:,.0f}, expert {r['expert']:,.0f} "
+                  f"rounds/s: expert / odd = {r['expert'] / r['odd']:.2f}", flush=True)
 
 
 if __name__ == "__main__":
