@@ -134,7 +134,7 @@ def main() -> None:
     print_startups()
     print("Shoot the Moon, 4 players individual, one core (batch engine, hands/s):")
     rates = {}
-    for strategy in ("random", "greedy", "odd"):
+    for strategy in ("random", "greedy", "odd", "expert"):
         rates[strategy] = rate(stm_batch(strategy), args.hands)
         print(f"  batch  {strategy:<8} {rates[strategy]:>12,.0f} hands/s")
     ref_rate = rate(stm_reference(), 3_000, repeat=2)

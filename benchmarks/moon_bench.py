@@ -71,10 +71,11 @@ def hand_analyzer_seconds(samples: int = 100_000, jobs: int = 2) -> float:
 def benches(rate):
     """Yields (label, value) as each is measured on one core with `rate(fn, hands)` of bench.py
     (hands/s unless named), so a late failure does not hide the earlier figures."""
-    for s in ("random", "threshold", "greedy"):
+    for s in ("random", "threshold", "greedy", "expert"):
         yield f"moon 3p batch, {s}, full hands/s", rate(moon_batch(3, strategy=s), HANDS)
     yield "moon 4p batch, random, full hands/s", rate(moon_batch(4), HANDS)
-    yield "moon 4p batch, threshold, full hands/s", rate(moon_batch(4, strategy="threshold"), HANDS)
+    for s in ("threshold", "expert"):
+        yield f"moon 4p batch, {s}, full hands/s", rate(moon_batch(4, strategy=s), HANDS)
     yield "moon 3p batch, montecarlo bidder, hands/s", rate(moon_batch(3, strategy="montecarlo"), 2_000, repeat=1)
     yield "moon 3p reference.Hand, random, hands/s", rate(moon_reference(3), 2_000, repeat=2)
     try:

@@ -1,0 +1,184 @@
+"""Moon's expert player: the search player's judgement learned, played at batch speed.
+
+Two small models, fitted from a seed by benchmarks/train_moon_expert.py and shipped in
+strategies/models/moon_expert.npz:
+  * a trick model (strategies/moon_expert_bid.py): for a hand and a trump, the chance of each number
+    of tricks (0..7) the hand's side takes when it bids and everyone plays as this player does. It
+    bids, discards and names trump by the expected score of each choice under the contract's scoring;
+  * a play model (strategies/moon_expert_play.py): every legal tile scored by a linear model over what
+    the mover's view shows, fitted to `pimc`'s values of the same decisions.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from moonshot.simulator.errors import BadInput
+from moonshot.simulator.moon import tiles as dominoes
+from moonshot.simulator.moon.engine.table import BID_COL
+from moonshot.simulator.moon.views import BID_VALUES, PASS, BidView, DiscardView, PlayView, TrumpView
+from moonshot.strategies.base import register
+from moonshot.strategies import moon_expert_bid as tm
+from moonshot.strategies.moon import allowed_trumps, trick_estimate
+from moonshot.strategies.moon_expert_play import F, SITUATIONS, play_choice
+from moonshot.strategies.moon_search import OUTCOMES, bidder_points
+
+GAME = "moon"
+MODEL_PATH = Path(__file__).with_name("models") / "moon_expert.npz"
+FORMAT = 1                      # the model file's layout; a file of another format is refused
+N_TRUMPS = dominoes.N_TRUMPS
+TRICK_MODELS = ("p3_pre", "p3_post", "p4_post")   # 3 players before the widow and after the discard; 4 players
+# The expected score a bid must reach (passing defends instead), by table size: tuned in self-play, the
+# expert against itself with other values on the same deals (CHANGELOG.md, moon/4). AUTO picks it.
+MIN_GAIN = {3: 0.0, 4: 1.0}
+AUTO = -100.0
+BID_TRUMPS = 4                  # trumps valued when bidding and discarding: the most promising by a quick estimate
+
+
+class Model:
+    """The fitted weights, checked on load: for each table size, the trick model before the widow
+    (3 players' bidding: the dealt 7 tiles), after it (the 7 kept), and the play weights."""
+
+    def __init__(self, arrays: dict[str, np.ndarray], path: str = "the expert's model"):
+        def need(key, shape):
+            a = arrays.get(key)
+            if a is None or a.shape != shape or not np.isfinite(a).all():
+                raise BadInput(f"{path}: {key} is missing or not a finite array of shape {shape}; "
+                               f"rebuild it with benchmarks/train_moon_expert.py")
+            return a.astype(np.float32)
+        fmt = arrays.get("format")
+        if fmt is None or int(fmt) != FORMAT:
+            raise BadInput(f"{path}: model format {fmt} is not {FORMAT}; rebuild it with benchmarks/train_moon_expert.py")
+        shapes = {"w1": (tm.INPUTS, tm.HIDDEN), "b1": (tm.HIDDEN,), "w2": (tm.HIDDEN, tm.CLASSES), "b2": (tm.CLASSES,)}
+        self.tricks = {key: {part: need(f"{key}_{part}", shape).astype(np.float64) for part, shape in shapes.items()}
+                       for key in TRICK_MODELS}
+        self.play = {P: need(f"p{P}_play", (SITUATIONS, F)) for P in (3, 4)}
+
+    @classmethod
+    def load(cls, path: Path = MODEL_PATH) -> "Model":
+        try:
+            with np.load(path, allow_pickle=False) as f:
+                arrays = {k: f[k] for k in f.files}
+        except (OSError, ValueError) as e:
+            raise BadInput(f"cannot read the expert's model {path}: {e}") from None
+        return cls(arrays, str(path))
+
+
+@lru_cache(maxsize=1)
+def shipped_model() -> Model:
+    return Model.load()
+
+
+def promising(hand: np.ndarray, allowed: np.ndarray, k: int) -> np.ndarray:
+    """(n, k) each hand's k most promising allowed trumps by the threshold players' trick estimate
+    (the trick model values only these, as pimc solves only its most promising trumps)."""
+    est = np.where(allowed, trick_estimate(np.asarray(hand)), -np.inf)
+    k = min(k, int(allowed.sum()))
+    return np.argsort(-est, axis=1, kind="stable")[:, :k]
+
+
+@lru_cache(maxsize=64)
+def _points_table(players: int, rules, outcome: str) -> np.ndarray:
+    """(7, 8) the bidder side's outcome (moon_search.bidder_points) by BID_VALUES column and tricks."""
+    return np.stack([bidder_points(players, rules, int(b), outcome) if b != PASS else np.zeros(8)
+                     for b in BID_VALUES])
+
+
+@register(GAME, "expert")
+class ExpertMoon:
+    """Bid, discard and name trump by the expected score of each choice under a trick model learned
+    from play; play each tile by a model fitted to `pimc`'s values of the same decisions.
+
+    Bids the level (and plans the trump) with the highest expected score if that reaches `min_gain`
+    points (-100, the default: MIN_GAIN, 0 with three players and 1 with four), else passes; discards the tile whose loss costs least; names the trump with the highest
+    expected score for the bid. Plays at batch speed (one compiled pass per decision step).
+    """
+
+    ranges = {"min_gain": (AUTO, 63)}             # points
+    adapts_to = ("moon.tile_set", "moon.allow_doubles_trump", "moon.allow_doubles_trump_4p",
+                 "moon.notrump_doubles", "moon.bid_success", "moon.scoring", "moon.bidder_score_4p",
+                 "moon.min_bid")
+
+    def __init__(self, min_gain: float = AUTO, outcome: str = "auto"):
+        if outcome not in OUTCOMES:
+            raise BadInput(f"expert: unknown outcome {outcome!r}; accepted: {', '.join(OUTCOMES)}")
+        self._min_gain, self._outcome = min_gain, outcome
+        self.model = shipped_model()
+
+    @classmethod
+    def with_model(cls, model: Model, **params) -> "ExpertMoon":
+        """This player with other weights (training, and its tests)."""
+        player = cls.__new__(cls)
+        player._min_gain, player._outcome = params.get("min_gain", AUTO), params.get("outcome", "auto")
+        player.model = model
+        return player
+
+    def min_gain(self, players: int) -> float:
+        """The expected score a bid must reach: min_gain, or (AUTO) the table's MIN_GAIN."""
+        return MIN_GAIN[players] if self._min_gain == AUTO else self._min_gain
+
+    def outcome(self, players: int) -> str:
+        """As pimc scores its worlds: the side's points less the other side's with four players."""
+        if self._outcome != "auto":
+            return self._outcome
+        return "margin" if players == 4 else "side"
+
+    def _points(self, players: int, rules, bids) -> np.ndarray:
+        """(len(bids), 8) the bidder side's outcome for 0..7 tricks under each bid."""
+        return _points_table(players, rules, self.outcome(players))[BID_COL[np.asarray(bids).astype(np.intp)]]
+
+    def _weights(self, players: int, before_widow: bool) -> dict:
+        return self.model.tricks["p3_pre" if before_widow else "p3_post"] if players == 3 else \
+            self.model.tricks["p4_post"]
+
+    def bid_values(self, view: BidView) -> tuple[np.ndarray, np.ndarray]:
+        """(value (n, B), trump (n, B)): for each number bid of BID_VALUES (pass left out) the expected
+        score at its best trump among the hand's most promising, and that trump; -inf where illegal."""
+        P, rules = view.players, view.rules
+        trumps = promising(view.hand, allowed_trumps(P, rules), BID_TRUMPS)      # (n, T)
+        cols = np.flatnonzero(BID_VALUES != PASS)
+        widow = len(dominoes.tile_set(P, rules)) > P * dominoes.HAND_SIZE
+        pts = self._points(P, rules, BID_VALUES[cols])[None]                    # (1, B, 8)
+        value = tm.expected(self._weights(P, widow), view.hand, trumps, pts)[:, 0]  # (n, T, B)
+        best = value.argmax(axis=1)                                             # (n, B)
+        trump = np.take_along_axis(trumps, best, axis=1)
+        value = np.take_along_axis(value, best[:, None, :], axis=1)[:, 0]
+        return np.where(view.legal[:, cols], value, -np.inf), trump
+
+    def bid(self, view: BidView, rng) -> np.ndarray:
+        value, _ = self.bid_values(view)
+        pick = value.argmax(axis=1)
+        best = value[np.arange(len(view)), pick]
+        can_pass = view.legal[:, 0]
+        bids = BID_VALUES[BID_VALUES != PASS][pick]
+        return np.where(can_pass & (best < self.min_gain(view.players)), PASS, bids).astype(np.int16)
+
+    def _exchange_values(self, view, trumps: np.ndarray) -> np.ndarray:
+        """(n, 8, T) the expected score of keeping all but slot d of the 8 tiles under each trump."""
+        pts = self._points(view.players, view.rules, view.bid)[:, None]          # (n, 1, 8): each game's bid
+        return tm.expected(self._weights(view.players, False), view.hand, trumps, pts,
+                           skip=np.arange(view.hand.shape[1]))[..., 0]
+
+    def discard(self, view: DiscardView, rng) -> np.ndarray:
+        named = np.asarray(view.trump)[:, None]
+        trumps = np.where(named >= 0, named, promising(view.hand, allowed_trumps(view.players, view.rules),
+                                                        BID_TRUMPS))
+        return self._exchange_values(view, trumps).max(axis=2).argmax(axis=1)     # (n, 8, T) -> a slot
+
+    def trump(self, view: TrumpView, rng) -> np.ndarray:
+        trumps = np.arange(N_TRUMPS)
+        if view.hand.shape[1] > dominoes.HAND_SIZE:                              # trump first, the widow in hand
+            v = self._exchange_values(view, trumps).max(axis=1)                 # each trump with its best discard
+        else:
+            pts = self._points(view.players, view.rules, view.bid)[:, None]
+            v = tm.expected(self._weights(view.players, False), view.hand, trumps, pts)[:, 0, :, 0]
+        return np.where(view.legal, v, -np.inf).argmax(axis=1)
+
+    def play(self, view: PlayView, rng) -> np.ndarray:
+        return play_choice(view, self.model.play[view.players])
+
+    def call_end(self, view: PlayView, slot, rng) -> np.ndarray:
+        tile = np.asarray(view.hand)[np.arange(len(view)), slot]
+        return dominoes.HIGH[tile]

@@ -1,0 +1,157 @@
+"""Moon expert's trick model: P(the hand's side takes 0..7 tricks) for a hand and a trump.
+
+A small network over the hand's tiles by their role under the trump and two joint counts. Its
+first layer is a sum of rows (one per tile's role and per count: the inputs are one-hot), so a
+hand costs nine row additions, a ReLU and a 32 x 8 product; one compiled pass values every hand
+of a batch under each trump (and, for the discard, each of the eight hands it can keep).
+
+Roles (ROLE[trump, tile], an index into a family's 28 rows): under a number trump t the trumps by
+rank (double first) then the other 21 tiles with their numbers renumbered 0..5 in order (every
+number trump is the same game up to that renumbering); under doubles the doubles by rank then the
+others; in no-trump the tile itself. Counts: (trumps held, how many of the top trumps held in an
+unbroken run) and (off-suit doubles held, trumps held in pairs).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from moonshot.simulator.moon import tiles as dominoes
+from moonshot.strategies.moon import IS_TRUMP
+
+N_TILES, N_TRUMPS, TRICKS = dominoes.N_TILES, dominoes.N_TRUMPS, dominoes.TRICKS
+CLASSES = TRICKS + 1            # 0..7 tricks
+FAMILIES = 3                    # a number trump, doubles, no-trump: the tiles' roles differ
+ROLE_ROWS = FAMILIES * 28
+RUN_ROWS = 8 * 8                # (trumps held 0..7) x (top trumps held in a run 0..7)
+DOUBLE_ROWS = 5 * 4             # (off-suit doubles 0..4+) x (trumps held // 2)
+INPUTS = ROLE_ROWS + RUN_ROWS + DOUBLE_ROWS
+HIDDEN = 32
+
+
+def _roles() -> np.ndarray:
+    out = np.zeros((N_TRUMPS, N_TILES), dtype=np.int64)
+    for tile in range(N_TILES):
+        a, b = dominoes.TILES[tile]
+        for t in range(7):
+            if t in (a, b):
+                other = a if b == t else b
+                out[t, tile] = 0 if a == b else 1 + sum(1 for o in range(6, other, -1) if o != t)
+            else:
+                ra, rb = (p - (p > t) for p in (a, b))
+                out[t, tile] = 7 + ra * (ra + 1) // 2 + rb
+        out[dominoes.DOUBLES, tile] = 6 - a if a == b else 7 + a * (a - 1) // 2 + b
+        out[dominoes.NOTRUMP, tile] = a * (a + 1) // 2 + b
+    family = np.array([0] * 7 + [1, 2])
+    return out + 28 * family[:, None]
+
+
+ROLE = _roles()                                                  # (9, 28)
+IS_TRUMP_I = IS_TRUMP.astype(np.int64)                           # (28, 9)
+OFF_DOUBLE = (dominoes.IS_DOUBLE[:, None] & ~IS_TRUMP).astype(np.int64)
+
+
+@njit(cache=True)
+def _counts(hand, k, skip, t, role, is_trump, off_double):
+    """The two count rows of the hand's first k tiles but slot `skip` (-1: none) under trump t."""
+    held = 0
+    n_trump = 0
+    n_double = 0
+    for j in range(k):
+        if j == skip:
+            continue
+        x = hand[j]
+        if is_trump[x, t]:
+            n_trump += 1
+            held |= 1 << (role[t, x] % 28)
+        n_double += off_double[x, t]
+    run = 0
+    while run < 7 and (held >> run) & 1:
+        run += 1
+    return ROLE_ROWS + n_trump * 8 + run, ROLE_ROWS + RUN_ROWS + min(n_double, 4) * 4 + min(n_trump // 2, 3)
+
+
+@njit(cache=True)
+def values(hands, skip, trumps, points, role, is_trump, off_double, w1, b1, w2, b2, out):
+    """out[i, d, a, b] = the expected outcome of hand i less its slot skip[d] (-1: none) under
+    trump trumps[i, a] and scoring points[i or 0, b] (outcome by tricks 0..7). The first layer of
+    all the hand's tiles is summed once per trump; each kept hand takes its dropped tile's row off."""
+    n, width = hands.shape
+    H = w1.shape[1]
+    base = np.zeros(H)
+    hidden = np.zeros(H)
+    p = np.zeros(CLASSES)
+    for i in range(n):
+        pts = points[min(i, points.shape[0] - 1)]
+        for a in range(trumps.shape[1]):
+            t = trumps[i, a]
+            for h in range(H):
+                base[h] = b1[h]
+            for j in range(width):
+                r = role[t, hands[i, j]]
+                for h in range(H):
+                    base[h] += w1[r, h]
+            for d in range(skip.shape[0]):
+                s = skip[d]
+                r1, r2 = _counts(hands[i], width, s, t, role, is_trump, off_double)
+                r0 = role[t, hands[i, s]] if s >= 0 else -1
+                for h in range(H):
+                    v = base[h] + w1[r1, h] + w1[r2, h]
+                    if r0 >= 0:
+                        v -= w1[r0, h]
+                    hidden[h] = v if v > 0.0 else 0.0
+                top = -1e30
+                for c in range(CLASSES):
+                    v = b2[c]
+                    for h in range(H):
+                        v += hidden[h] * w2[h, c]
+                    p[c] = v
+                    top = max(top, v)
+                total = 0.0
+                for c in range(CLASSES):
+                    p[c] = np.exp(p[c] - top)
+                    total += p[c]
+                for b in range(pts.shape[0]):
+                    v = 0.0
+                    for c in range(CLASSES):
+                        v += p[c] * pts[b, c]
+                    out[i, d, a, b] = v / total
+
+
+def design(hand: np.ndarray, trump: np.ndarray) -> np.ndarray:
+    """(n, INPUTS) float32 one-hot rows of the inputs (training: the first layer is this times w1)."""
+    n, k = hand.shape
+    rows = np.zeros((n, k + 2), dtype=np.int64)
+    _design_rows(hand.astype(np.int64), trump.astype(np.int64), ROLE, IS_TRUMP_I, OFF_DOUBLE, rows)
+    X = np.zeros((n, INPUTS), dtype=np.float32)
+    np.add.at(X, (np.arange(n)[:, None], rows), 1.0)
+    return X
+
+
+@njit(cache=True)
+def _design_rows(hand, trump, role, is_trump, off_double, rows):
+    k = hand.shape[1]
+    for i in range(hand.shape[0]):
+        for j in range(k):
+            rows[i, j] = role[trump[i], hand[i, j]]
+        rows[i, k], rows[i, k + 1] = _counts(hand[i], k, -1, trump[i], role, is_trump, off_double)
+
+
+def expected(weights: dict, hands: np.ndarray, trumps: np.ndarray, points: np.ndarray,
+             skip: np.ndarray | None = None) -> np.ndarray:
+    """(n, D, T, B) expected outcome: hands (n, k) less each slot of `skip` (D; None: keep all),
+    under each trump (T,) or each game's own trumps (n, T), and each scoring row of points
+    ((n or 1, B, 8))."""
+    skip = np.array([-1]) if skip is None else np.asarray(skip, dtype=np.int64)
+    n = len(hands)
+    trumps = np.broadcast_to(np.asarray(trumps, dtype=np.int64), (n, np.shape(trumps)[-1]))
+    out = np.zeros((n, len(skip), trumps.shape[1], points.shape[1]))
+    values(np.ascontiguousarray(hands, dtype=np.int64), skip, np.ascontiguousarray(trumps),
+           np.ascontiguousarray(points, dtype=np.float64), ROLE, IS_TRUMP_I, OFF_DOUBLE,
+           weights["w1"], weights["b1"], weights["w2"], weights["b2"], out)
+    return out
+
+
+def chances(weights: dict, hands: np.ndarray, trumps: np.ndarray) -> np.ndarray:
+    """(n, T, 8) P(0..7 tricks) under each trump: `expected` with one scoring row per trick count."""
+    return expected(weights, hands, trumps, np.eye(CLASSES)[None])[:, 0]

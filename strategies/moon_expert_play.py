@@ -1,0 +1,264 @@
+"""Moon expert's play: every legal tile scored by a linear model over what the mover's view shows.
+
+One compiled pass per decision step: for each game and each legal tile it computes the features
+below (the same function fills the training arrays, benchmarks/train_moon_expert.py), picks the
+weight row of the game's situation (position in the trick, whether the mover is on the bidder's
+side, whether the contract is still open, made or set) and plays the tile with the highest score.
+Nothing hidden is read: the mover's own tiles, the tiles played (seen), the suits each seat has
+shown it lacks (void), the trick so far, the contract and the tricks taken.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from numba import njit
+
+from moonshot.simulator.moon import tiles as dominoes
+from moonshot.simulator.moon.engine.table import TRUMP_POWER, rules_tables
+from moonshot.strategies.moon import KEEP
+
+N_TILES, N_SUITS, N_TRUMPS = dominoes.N_TILES, dominoes.N_SUITS, dominoes.N_TRUMPS
+TRUMP_SUIT = dominoes.TRUMP_SUIT
+FEATURES = ("trump", "double", "pips", "wins_now", "beaters_out", "secure", "power", "follows", "ruffs",
+            "suit_length", "keep", "cheapest_winner", "lowest_keep", "opponents_void", "partner_void",
+            "highest_power", "beaters_mine", "leads_trump",
+            # what the contract and the trick make of a tile (the situation's weights hold the rest)
+            "wins_x_to_make", "wins_x_to_set", "trump_x_trumps_out", "secure_x_side_winning", "wins_x_side_winning",
+            "trump_x_trick", "power_x_opponents_after", "beaters_x_opponents_after")
+F = len(FEATURES)
+SITUATIONS = 4 * 2 * 3         # position in the trick x mover on the bidder's side x contract open/made/set
+
+
+@lru_cache(maxsize=None)
+def play_tables(notrump_doubles: str) -> tuple:
+    """(POWER, IN_SUIT, LED_SUIT, IS_TRUMP, BEATERS, KEEP, TRUMP_MASK, SUIT_MASKS) for the rules'
+    tables: BEATERS[tile, suit, trump] is the mask of tiles with more POWER when `suit` is led (who
+    could take the trick from it), TRUMP_MASK[trump] the trumps, SUIT_MASKS[suit, trump] the tiles
+    that follow `suit`."""
+    tab = rules_tables_for(notrump_doubles)
+    power = tab.POWER.astype(np.int16)
+    bit = (np.uint32(1) << np.arange(N_TILES, dtype=np.uint32))
+    beaters = np.zeros((N_TILES, N_SUITS, N_TRUMPS), dtype=np.uint32)
+    for x in range(N_TILES):
+        above = power > power[x][None, :, :]                  # (28, 9, 9): tiles y above x
+        beaters[x] = (above * bit[:, None, None]).sum(axis=0, dtype=np.uint32)
+    trump_mask = (tab.IS_TRUMP * bit[:, None]).sum(axis=0, dtype=np.uint32)       # (9,) the trumps as a mask
+    suit_masks = (tab.IN_SUIT * bit[:, None, None]).sum(axis=0, dtype=np.uint32)  # (9 suits, 9 trumps)
+    return (power, tab.IN_SUIT.copy(), tab.LED_SUIT.astype(np.int16), tab.IS_TRUMP.copy(), beaters,
+            KEEP.astype(np.int16), trump_mask, suit_masks)
+
+
+def rules_tables_for(notrump_doubles: str):
+    from moonshot.simulator.moon.rules import Rules
+    return rules_tables(Rules(notrump_doubles=notrump_doubles))
+
+
+HIGH = dominoes.HIGH.astype(np.int64)
+LOW = dominoes.LOW.astype(np.int64)
+
+
+@njit(cache=True, inline="always")
+def _popcount(m):
+    m = m - ((m >> 1) & 0x55555555)
+    m = (m & 0x33333333) + ((m >> 2) & 0x33333333)
+    return (((m + (m >> 4)) & 0x0F0F0F0F) * 0x01010101 & 0xFFFFFFFF) >> 24
+
+
+@njit(cache=True)
+def _row(i, P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bidder, bid, led_suit, win_seat,
+         win_power, tricks, seen_bits, void_bits, discard, side_of_seat, set_mask, strict, tables, out):
+    """Features of row i's legal tiles into out (7, F) (rows of illegal slots are left as they are);
+    returns the situation. Features that are the same for every tile of a row would change no
+    choice, so the row's context enters through the situation and the products with it."""
+    power, in_suit, led_of, is_trump, beaters, keep, trump_mask, suit_masks = tables
+    t = trump[i]
+    me = side_of_seat[seat[i]]
+    bs = side_of_seat[bidder[i]]
+    b = bid[i]
+    need = 7 if b == 21 else (b + 1 if strict else b)
+    bt = tricks[i, bs]
+    dt = trick_no[i] - bt
+    hand_bits = np.uint32(0)
+    my_live = np.uint32(0)
+    for j in range(7):
+        bit = np.uint32(1) << np.uint32(hand[i, j])
+        hand_bits |= bit
+        if (live_bits[i] >> j) & 1:
+            my_live |= bit
+    unseen = set_mask & ~seen_bits[i] & ~hand_bits
+    if discard[i] >= 0:
+        unseen &= ~(np.uint32(1) << np.uint32(discard[i]))
+    pos = position[i]
+    trumps_out = _popcount(unseen & trump_mask[t])
+    opp_after = 0
+    for k in range(1, P - pos):
+        if side_of_seat[(seat[i] + k) % P] != me:
+            opp_after += 1
+    led = led_suit[i]
+    side_winning = 1.0 if pos > 0 and side_of_seat[win_seat[i]] == me else 0.0
+    to_make = max(need - bt, 0) / 7.0
+    to_set = max(8 - need - dt, 0) / 7.0
+    # the legal tiles' power in the suit that counts, for the ranks among them
+    pw = np.empty(7, dtype=np.int64)
+    best_power = -100
+    cheapest = 1000
+    low_keep = 1000
+    legal = legal_bits[i]
+    for j in range(7):
+        if (legal >> j) & 1:
+            x = hand[i, j]
+            pw[j] = power[x, led if pos > 0 else led_of[x, t], t]
+            best_power = max(best_power, pw[j])
+            if pos > 0 and pw[j] > win_power[i]:
+                cheapest = min(cheapest, pw[j])
+            low_keep = min(low_keep, keep[x, t])
+    for j in range(7):
+        if not (legal >> j) & 1:
+            continue
+        x = hand[i, j]
+        suit = led if pos > 0 else led_of[x, t]
+        wins = 1.0 if pos == 0 or pw[j] > win_power[i] else 0.0
+        n_beat = _popcount(beaters[x, suit, t] & unseen)
+        others = my_live & ~(np.uint32(1) << np.uint32(x))
+        opp_void = 0
+        partner_void = 0
+        if pos == 0:
+            for s in range(P):
+                if s != seat[i] and (void_bits[i, s] >> suit) & 1:
+                    if side_of_seat[s] == me:
+                        partner_void += 1
+                    else:
+                        opp_void += 1
+        secure = 1.0 if wins > 0 and (n_beat == 0 or (pos > 0 and opp_after == 0)) else 0.0
+        trump_tile = 1.0 if is_trump[x, t] else 0.0
+        pwr = max(pw[j], -1) / (TRUMP_POWER + 8.0)
+        o = out[j]
+        o[0] = trump_tile
+        o[1] = 1.0 if HIGH[x] == LOW[x] else 0.0
+        o[2] = (HIGH[x] + LOW[x]) / 12.0
+        o[3] = wins
+        o[4] = n_beat / 7.0
+        o[5] = secure
+        o[6] = pwr
+        o[7] = 1.0 if pos > 0 and in_suit[x, led, t] else 0.0
+        o[8] = 1.0 if pos > 0 and led != TRUMP_SUIT and is_trump[x, t] else 0.0
+        o[9] = _popcount(others & suit_masks[suit, t]) / 7.0
+        o[10] = keep[x, t] / 112.0
+        o[11] = 1.0 if pos > 0 and wins > 0 and pw[j] == cheapest else 0.0
+        o[12] = 1.0 if keep[x, t] == low_keep else 0.0
+        o[13] = opp_void / 2.0
+        o[14] = partner_void
+        o[15] = 1.0 if pw[j] == best_power else 0.0
+        o[16] = _popcount(others & beaters[x, suit, t]) / 7.0
+        o[17] = 1.0 if pos == 0 and suit == TRUMP_SUIT else 0.0
+        o[18] = wins * to_make
+        o[19] = wins * to_set
+        o[20] = trump_tile * trumps_out / 7.0
+        o[21] = secure * side_winning
+        o[22] = wins * side_winning
+        o[23] = trump_tile * trick_no[i] / 6.0
+        o[24] = pwr * (1.0 if opp_after > 0 else 0.0)
+        o[25] = n_beat / 7.0 * opp_after / 3.0
+    state = 1 if bt >= need else (2 if dt > 7 - need else 0)
+    return (pos * 2 + (1 if me == bs else 0)) * 3 + state
+
+
+@njit(cache=True)
+def features(P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bidder, bid, led_suit, win_seat,
+             win_power, tricks, seen_bits, void_bits, discard, side_of_seat, set_mask, strict, tables, out, situation):
+    """Every row's features (n, 7, F) and situation (n,): what training reads."""
+    for i in range(hand.shape[0]):
+        situation[i] = _row(i, P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bidder, bid,
+                            led_suit, win_seat, win_power, tricks, seen_bits, void_bits, discard, side_of_seat,
+                            set_mask, strict, tables, out[i])
+
+
+@njit(cache=True, inline="always")
+def _low_bit(m):
+    j = 0
+    while not (m >> j) & 1:
+        j += 1
+    return j
+
+
+@njit(cache=True)
+def choose(P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bidder, bid, led_suit, win_seat,
+           win_power, tricks, seen_bits, void_bits, discard, side_of_seat, set_mask, strict, tables, weights, choice):
+    """The legal slot with the highest score for every row (the lowest slot on a tie)."""
+    buf = np.zeros((7, weights.shape[1]), dtype=np.float32)
+    for i in range(hand.shape[0]):
+        legal = legal_bits[i]
+        if legal & (legal - 1) == 0:                   # one legal tile: nothing to weigh
+            choice[i] = _low_bit(legal)
+            continue
+        sit = _row(i, P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bidder, bid, led_suit,
+                   win_seat, win_power, tricks, seen_bits, void_bits, discard, side_of_seat, set_mask, strict,
+                   tables, buf)
+        best, pick = -1e30, -1
+        for j in range(7):
+            if (legal_bits[i] >> j) & 1:
+                s = 0.0
+                for f in range(weights.shape[1]):
+                    s += weights[sit, f] * buf[j, f]
+                if s > best:
+                    best, pick = s, j
+        choice[i] = pick
+
+
+def view_args(view) -> tuple:
+    """The kernels' arguments for a PlayView (the engine's, or one built from recorded rows), up to
+    the weights: every per-game array, with trick_no and position as (n,) arrays."""
+    n = len(view)
+    P = view.players
+    seen = view.seen_bits
+    if seen is None:
+        seen = (np.asarray(view.seen) * (np.uint32(1) << np.arange(N_TILES, dtype=np.uint32))).sum(
+            axis=1, dtype=np.uint32)
+    void = view.void_bits
+    if void is None:
+        void = (np.asarray(view.void) * (1 << np.arange(N_SUITS))).sum(axis=2).astype(np.uint16)
+    legal = view.legal_bits if view.legal_bits is not None else _bits(view.legal)
+    live = view.live_bits if view.live_bits is not None else _bits(view.live)
+    discard = view.discard if view.discard is not None else np.full(n, -1, dtype=np.int8)
+    return (P, _per_row(view.trick_no, n), _per_row(view.position, n), np.asarray(view.hand), np.asarray(live),
+            np.asarray(legal), np.asarray(view.trump), np.asarray(view.seat), np.asarray(view.bidder),
+            np.asarray(view.bid), np.asarray(view.led_suit), np.asarray(view.winning_seat),
+            np.asarray(view.winning_power), np.asarray(view.tricks), np.asarray(seen, dtype=np.uint32),
+            np.asarray(void, dtype=np.uint16), np.asarray(discard), np.asarray(view.side_of_seat),
+            tile_set_mask(P, view.rules), view.rules.bid_success == "strictly_greater",
+            play_tables(view.rules.notrump_doubles))
+
+
+def _per_row(value, n: int) -> np.ndarray:
+    return np.broadcast_to(np.asarray(value, dtype=np.int64), (n,)).copy()
+
+
+def _bits(mask: np.ndarray) -> np.ndarray:
+    return (np.asarray(mask) * (1 << np.arange(mask.shape[1]))).sum(axis=1).astype(np.uint8)
+
+
+@lru_cache(maxsize=None)
+def _set_mask(players: int, tile_set: str) -> np.uint32:
+    return np.uint32(sum(1 << int(t) for t in dominoes.TILE_SETS[tile_set]))
+
+
+def tile_set_mask(players: int, rules) -> np.uint32:
+    from moonshot.simulator.moon.rules import tile_set_for
+    return _set_mask(players, tile_set_for(rules, players))
+
+
+def play_features(view) -> tuple[np.ndarray, np.ndarray]:
+    """(features (n, 7, F) float32, zeros where illegal; situation (n,) int64) of a PlayView."""
+    n = len(view)
+    out = np.zeros((n, 7, F), dtype=np.float32)
+    situation = np.zeros(n, dtype=np.int64)
+    features(*view_args(view), out, situation)
+    return out, situation
+
+
+def play_choice(view, weights: np.ndarray) -> np.ndarray:
+    """(n,) the slot each game plays under `weights` (SITUATIONS, F)."""
+    choice = np.zeros(len(view), dtype=np.int64)
+    choose(*view_args(view), weights, choice)
+    return choice
