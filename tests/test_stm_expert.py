@@ -202,3 +202,27 @@ def test_the_training_script_gives_the_same_weights_from_the_same_seed(tmp_path)
     out = tmp_path / "m.npz"
     T.save(out, m1, cfg, 7, info)
     assert same(E.load_model(str(out)), m1)
+
+
+def test_the_compiled_scores_are_the_networks():
+    """choose() (yes/no features looked up per pattern, numbers summed sparsely) picks the card the
+    network's plain formula scores best, from features() of the same views."""
+    model = E.load_model(str(E.MODEL_FILE))
+    checked = [0]
+
+    class Check:
+        def play(self, view, rng):
+            got = E.choose(view, model)
+            x, ctx = E.features(view)
+            s = np.maximum(x @ model.w1 + model.b1[ctx][:, None, :], 0) @ model.w2
+            s = np.where(np.asarray(view.legal), s, -np.inf)
+            real = (np.bitwise_count(view.legal_bits) > 1) & (np.asarray(view.side) >= 0)
+            top2 = np.sort(s, axis=1)[:, -2:]
+            clear = real & (top2[:, 1] - top2[:, 0] > 1e-4)          # no near-tie that rounding may flip
+            assert (got[clear] == s[clear].argmax(axis=1)).all()
+            checked[0] += int(clear.sum())
+            return got
+    for players, partners in ((2, False), (4, False), (6, True)):
+        rng = np.random.default_rng(players)
+        play(Table(players, partners, parse_rules([])), 300, [Check()] * players, rng, rng)
+    assert checked[0] > 3000
