@@ -21,7 +21,7 @@ from moonshot.simulator.moon.engine.table import BID_COL
 from moonshot.simulator.moon.views import BID_VALUES, PASS, BidView, DiscardView, PlayView, TrumpView
 from moonshot.strategies.base import register
 from moonshot.strategies import moon_expert_bid as tm
-from moonshot.strategies.moon import allowed_trumps, trick_estimate
+from moonshot.strategies.moon import KEEP, allowed_trumps, trick_estimate
 from moonshot.strategies.moon_expert_play import F, SITUATIONS, play_choice
 from moonshot.strategies.moon_search import OUTCOMES, bidder_points
 
@@ -34,6 +34,7 @@ TRICK_MODELS = ("p3_pre", "p3_post", "p4_post")   # 3 players before the widow a
 # expert against itself with other values on the same deals (CHANGELOG.md, moon/4). AUTO picks it.
 MIN_GAIN = {3: 0.0, 4: 1.0}
 AUTO = -100.0
+DISCARDS = 3                    # tiles tried as the discard under each trump: the least worth keeping
 BID_TRUMPS = 4                  # trumps valued when bidding and discarding: the most promising by a quick estimate
 
 
@@ -76,7 +77,7 @@ def promising(hand: np.ndarray, allowed: np.ndarray, k: int) -> np.ndarray:
     (the trick model values only these, as pimc solves only its most promising trumps)."""
     est = np.where(allowed, trick_estimate(np.asarray(hand)), -np.inf)
     k = min(k, int(allowed.sum()))
-    return np.argsort(-est, axis=1, kind="stable")[:, :k]
+    return np.argpartition(-est, k - 1, axis=1)[:, :k]            # (their order does not matter)
 
 
 @lru_cache(maxsize=64)
@@ -141,7 +142,7 @@ class ExpertMoon:
         cols = np.flatnonzero(BID_VALUES != PASS)
         widow = len(dominoes.tile_set(P, rules)) > P * dominoes.HAND_SIZE
         pts = self._points(P, rules, BID_VALUES[cols])[None]                    # (1, B, 8)
-        value = tm.expected(self._weights(P, widow), view.hand, trumps, pts)[:, 0]  # (n, T, B)
+        value = tm.expected(self._weights(P, widow), view.hand, trumps, pts)[:, :, 0]  # (n, T, B)
         best = value.argmax(axis=1)                                             # (n, B)
         trump = np.take_along_axis(trumps, best, axis=1)
         value = np.take_along_axis(value, best[:, None, :], axis=1)[:, 0]
@@ -156,25 +157,51 @@ class ExpertMoon:
         return np.where(can_pass & (best < self.min_gain(view.players)), PASS, bids).astype(np.int16)
 
     def _exchange_values(self, view, trumps: np.ndarray) -> np.ndarray:
-        """(n, 8, T) the expected score of keeping all but slot d of the 8 tiles under each trump."""
+        """(n, T, D) the expected score of keeping all but one tile of the 8 under each trump (n, T):
+        the DISCARDS tiles least worth keeping under that trump (the threshold players' keep value)."""
         pts = self._points(view.players, view.rules, view.bid)[:, None]          # (n, 1, 8): each game's bid
-        return tm.expected(self._weights(view.players, False), view.hand, trumps, pts,
-                           skip=np.arange(view.hand.shape[1]))[..., 0]
+        hand = np.asarray(view.hand)
+        keep = KEEP[hand[:, None, :], trumps[:, :, None]]                         # (n, T, 8)
+        skip = np.argsort(keep, axis=2, kind="stable")[:, :, :DISCARDS]
+        value = tm.expected(self._weights(view.players, False), hand, trumps, pts, skip)[..., 0]
+        return value, skip
 
     def discard(self, view: DiscardView, rng) -> np.ndarray:
         named = np.asarray(view.trump)[:, None]
         trumps = np.where(named >= 0, named, promising(view.hand, allowed_trumps(view.players, view.rules),
                                                         BID_TRUMPS))
-        return self._exchange_values(view, trumps).max(axis=2).argmax(axis=1)     # (n, 8, T) -> a slot
+        value, skip = self._exchange_values(view, trumps)
+        n, T, D = value.shape
+        best = value.reshape(n, -1).argmax(axis=1)
+        slot = skip.reshape(n, -1)[np.arange(n), best]
+        # the trump chosen with the discard, for the trump question that follows (asked of the same games)
+        kept = np.sort(np.where(np.arange(view.hand.shape[1]) == slot[:, None], 99, view.hand), axis=1)[:, :-1]
+        self._planned = (kept, trumps[np.arange(n), best // D])
+        return slot
 
     def trump(self, view: TrumpView, rng) -> np.ndarray:
-        trumps = np.arange(N_TRUMPS)
+        n = len(view)
+        trumps = np.broadcast_to(np.arange(N_TRUMPS), (n, N_TRUMPS))
         if view.hand.shape[1] > dominoes.HAND_SIZE:                              # trump first, the widow in hand
-            v = self._exchange_values(view, trumps).max(axis=1)                 # each trump with its best discard
+            v = self._exchange_values(view, trumps)[0].max(axis=2)              # each trump with its best discard
         else:
+            planned = self._plan_for(view)
+            if planned is not None:
+                return planned
             pts = self._points(view.players, view.rules, view.bid)[:, None]
-            v = tm.expected(self._weights(view.players, False), view.hand, trumps, pts)[:, 0, :, 0]
+            v = tm.expected(self._weights(view.players, False), view.hand, trumps, pts)[:, :, 0, 0]
         return np.where(view.legal, v, -np.inf).argmax(axis=1)
+
+    def _plan_for(self, view: TrumpView) -> np.ndarray | None:
+        """The trumps planned with this player's last discards, if these are the hands it kept and
+        each planned trump is legal (else None: value the trumps afresh)."""
+        planned, self._planned = getattr(self, "_planned", None), None
+        if planned is None or len(planned[0]) != len(view):
+            return None
+        kept, trump = planned
+        if not (np.sort(view.hand, axis=1) == kept).all() or not view.legal[np.arange(len(view)), trump].all():
+            return None
+        return trump
 
     def play(self, view: PlayView, rng) -> np.ndarray:
         return play_choice(view, self.model.play[view.players])

@@ -71,11 +71,12 @@ def _counts(hand, k, skip, t, role, is_trump, off_double):
     return ROLE_ROWS + n_trump * 8 + run, ROLE_ROWS + RUN_ROWS + min(n_double, 4) * 4 + min(n_trump // 2, 3)
 
 
-@njit(cache=True)
-def values(hands, skip, trumps, points, role, is_trump, off_double, w1, b1, w2, b2, out):
-    """out[i, d, a, b] = the expected outcome of hand i less its slot skip[d] (-1: none) under
+@njit(cache=True, fastmath=True)        # finite sums only: the row additions and products vectorize
+def values(hands, skip, trumps, points, role, is_trump, off_double, w1, b1, w2t, b2, out):
+    """out[i, a, d, b] = the expected outcome of hand i less its slot skip[i, a, d] (-1: none) under
     trump trumps[i, a] and scoring points[i or 0, b] (outcome by tricks 0..7). The first layer of
-    all the hand's tiles is summed once per trump; each kept hand takes its dropped tile's row off."""
+    all the hand's tiles is summed once per trump; each kept hand takes its dropped tile's row off.
+    w2t is the second layer transposed (classes, hidden): each class's sum runs over contiguous memory."""
     n, width = hands.shape
     H = w1.shape[1]
     base = np.zeros(H)
@@ -91,20 +92,19 @@ def values(hands, skip, trumps, points, role, is_trump, off_double, w1, b1, w2, 
                 r = role[t, hands[i, j]]
                 for h in range(H):
                     base[h] += w1[r, h]
-            for d in range(skip.shape[0]):
-                s = skip[d]
+            for d in range(skip.shape[2]):
+                s = skip[i, a, d]
                 r1, r2 = _counts(hands[i], width, s, t, role, is_trump, off_double)
-                r0 = role[t, hands[i, s]] if s >= 0 else -1
+                r0 = role[t, hands[i, s]] if s >= 0 else r1
+                drop = 1.0 if s >= 0 else 0.0          # no branch inside the row sums
                 for h in range(H):
-                    v = base[h] + w1[r1, h] + w1[r2, h]
-                    if r0 >= 0:
-                        v -= w1[r0, h]
-                    hidden[h] = v if v > 0.0 else 0.0
+                    v = base[h] + w1[r1, h] + w1[r2, h] - drop * w1[r0, h]
+                    hidden[h] = max(v, 0.0)
                 top = -1e30
                 for c in range(CLASSES):
                     v = b2[c]
                     for h in range(H):
-                        v += hidden[h] * w2[h, c]
+                        v += hidden[h] * w2t[c, h]
                     p[c] = v
                     top = max(top, v)
                 total = 0.0
@@ -115,7 +115,7 @@ def values(hands, skip, trumps, points, role, is_trump, off_double, w1, b1, w2, 
                     v = 0.0
                     for c in range(CLASSES):
                         v += p[c] * pts[b, c]
-                    out[i, d, a, b] = v / total
+                    out[i, a, d, b] = v / total
 
 
 def design(hand: np.ndarray, trump: np.ndarray) -> np.ndarray:
@@ -139,19 +139,20 @@ def _design_rows(hand, trump, role, is_trump, off_double, rows):
 
 def expected(weights: dict, hands: np.ndarray, trumps: np.ndarray, points: np.ndarray,
              skip: np.ndarray | None = None) -> np.ndarray:
-    """(n, D, T, B) expected outcome: hands (n, k) less each slot of `skip` (D; None: keep all),
-    under each trump (T,) or each game's own trumps (n, T), and each scoring row of points
-    ((n or 1, B, 8))."""
-    skip = np.array([-1]) if skip is None else np.asarray(skip, dtype=np.int64)
+    """(n, T, D, B) expected outcome: hands (n, k) under each trump (T,) or each game's own trumps
+    (n, T), less the slot skip[i, a, d] (-1 or None: keep every tile), for each scoring row of points
+    ((n or 1, B, 8): the outcome by tricks)."""
     n = len(hands)
-    trumps = np.broadcast_to(np.asarray(trumps, dtype=np.int64), (n, np.shape(trumps)[-1]))
-    out = np.zeros((n, len(skip), trumps.shape[1], points.shape[1]))
-    values(np.ascontiguousarray(hands, dtype=np.int64), skip, np.ascontiguousarray(trumps),
+    trumps = np.ascontiguousarray(np.broadcast_to(np.asarray(trumps, dtype=np.int64), (n, np.shape(trumps)[-1])))
+    skip = np.full((n, trumps.shape[1], 1), -1, dtype=np.int64) if skip is None else \
+        np.ascontiguousarray(skip, dtype=np.int64)
+    out = np.zeros((n, trumps.shape[1], skip.shape[2], points.shape[1]))
+    values(np.ascontiguousarray(hands, dtype=np.int64), skip, trumps,
            np.ascontiguousarray(points, dtype=np.float64), ROLE, IS_TRUMP_I, OFF_DOUBLE,
-           weights["w1"], weights["b1"], weights["w2"], weights["b2"], out)
+           weights["w1"], weights["b1"], np.ascontiguousarray(weights["w2"].T), weights["b2"], out)
     return out
 
 
 def chances(weights: dict, hands: np.ndarray, trumps: np.ndarray) -> np.ndarray:
     """(n, T, 8) P(0..7 tricks) under each trump: `expected` with one scoring row per trick count."""
-    return expected(weights, hands, trumps, np.eye(CLASSES)[None])[:, 0]
+    return expected(weights, hands, trumps, np.eye(CLASSES)[None])[:, :, 0]

@@ -65,10 +65,11 @@ def _popcount(m):
     return (((m + (m >> 4)) & 0x0F0F0F0F) * 0x01010101 & 0xFFFFFFFF) >> 24
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=True, inline="always")     # inlined: passing its ~30 arrays per call cost more
 def _row(i, P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bidder, bid, led_suit, win_seat,
-         win_power, tricks, seen_bits, void_bits, discard, side_of_seat, set_mask, strict, tables, out):
-    """Features of row i's legal tiles into out (7, F) (rows of illegal slots are left as they are);
+         win_power, tricks, seen_bits, void_bits, discard, side_of_seat, set_mask, strict, tables, out, pw):
+    """Features of row i's legal tiles into out (7, F) (rows of illegal slots are left as they are;
+    pw (7,) is scratch);
     returns the situation. Features that are the same for every tile of a row would change no
     choice, so the row's context enters through the situation and the products with it."""
     power, in_suit, led_of, is_trump, beaters, keep, trump_mask, suit_masks = tables
@@ -100,7 +101,6 @@ def _row(i, P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bid
     to_make = max(need - bt, 0) / 7.0
     to_set = max(8 - need - dt, 0) / 7.0
     # the legal tiles' power in the suit that counts, for the ranks among them
-    pw = np.empty(7, dtype=np.int64)
     best_power = -100
     cheapest = 1000
     low_keep = 1000
@@ -133,33 +133,32 @@ def _row(i, P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bid
         secure = 1.0 if wins > 0 and (n_beat == 0 or (pos > 0 and opp_after == 0)) else 0.0
         trump_tile = 1.0 if is_trump[x, t] else 0.0
         pwr = max(pw[j], -1) / (TRUMP_POWER + 8.0)
-        o = out[j]
-        o[0] = trump_tile
-        o[1] = 1.0 if HIGH[x] == LOW[x] else 0.0
-        o[2] = (HIGH[x] + LOW[x]) / 12.0
-        o[3] = wins
-        o[4] = n_beat / 7.0
-        o[5] = secure
-        o[6] = pwr
-        o[7] = 1.0 if pos > 0 and in_suit[x, led, t] else 0.0
-        o[8] = 1.0 if pos > 0 and led != TRUMP_SUIT and is_trump[x, t] else 0.0
-        o[9] = _popcount(others & suit_masks[suit, t]) / 7.0
-        o[10] = keep[x, t] / 112.0
-        o[11] = 1.0 if pos > 0 and wins > 0 and pw[j] == cheapest else 0.0
-        o[12] = 1.0 if keep[x, t] == low_keep else 0.0
-        o[13] = opp_void / 2.0
-        o[14] = partner_void
-        o[15] = 1.0 if pw[j] == best_power else 0.0
-        o[16] = _popcount(others & beaters[x, suit, t]) / 7.0
-        o[17] = 1.0 if pos == 0 and suit == TRUMP_SUIT else 0.0
-        o[18] = wins * to_make
-        o[19] = wins * to_set
-        o[20] = trump_tile * trumps_out / 7.0
-        o[21] = secure * side_winning
-        o[22] = wins * side_winning
-        o[23] = trump_tile * trick_no[i] / 6.0
-        o[24] = pwr * (1.0 if opp_after > 0 else 0.0)
-        o[25] = n_beat / 7.0 * opp_after / 3.0
+        out[j, 0] = trump_tile
+        out[j, 1] = 1.0 if HIGH[x] == LOW[x] else 0.0
+        out[j, 2] = (HIGH[x] + LOW[x]) / 12.0
+        out[j, 3] = wins
+        out[j, 4] = n_beat / 7.0
+        out[j, 5] = secure
+        out[j, 6] = pwr
+        out[j, 7] = 1.0 if pos > 0 and in_suit[x, led, t] else 0.0
+        out[j, 8] = 1.0 if pos > 0 and led != TRUMP_SUIT and is_trump[x, t] else 0.0
+        out[j, 9] = _popcount(others & suit_masks[suit, t]) / 7.0
+        out[j, 10] = keep[x, t] / 112.0
+        out[j, 11] = 1.0 if pos > 0 and wins > 0 and pw[j] == cheapest else 0.0
+        out[j, 12] = 1.0 if keep[x, t] == low_keep else 0.0
+        out[j, 13] = opp_void / 2.0
+        out[j, 14] = partner_void
+        out[j, 15] = 1.0 if pw[j] == best_power else 0.0
+        out[j, 16] = _popcount(others & beaters[x, suit, t]) / 7.0
+        out[j, 17] = 1.0 if pos == 0 and suit == TRUMP_SUIT else 0.0
+        out[j, 18] = wins * to_make
+        out[j, 19] = wins * to_set
+        out[j, 20] = trump_tile * trumps_out / 7.0
+        out[j, 21] = secure * side_winning
+        out[j, 22] = wins * side_winning
+        out[j, 23] = trump_tile * trick_no[i] / 6.0
+        out[j, 24] = pwr * (1.0 if opp_after > 0 else 0.0)
+        out[j, 25] = n_beat / 7.0 * opp_after / 3.0
     state = 1 if bt >= need else (2 if dt > 7 - need else 0)
     return (pos * 2 + (1 if me == bs else 0)) * 3 + state
 
@@ -168,10 +167,11 @@ def _row(i, P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bid
 def features(P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bidder, bid, led_suit, win_seat,
              win_power, tricks, seen_bits, void_bits, discard, side_of_seat, set_mask, strict, tables, out, situation):
     """Every row's features (n, 7, F) and situation (n,): what training reads."""
+    pw = np.empty(7, dtype=np.int64)
     for i in range(hand.shape[0]):
         situation[i] = _row(i, P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bidder, bid,
                             led_suit, win_seat, win_power, tricks, seen_bits, void_bits, discard, side_of_seat,
-                            set_mask, strict, tables, out[i])
+                            set_mask, strict, tables, out[i], pw)
 
 
 @njit(cache=True, inline="always")
@@ -182,11 +182,12 @@ def _low_bit(m):
     return j
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=True)        # finite features and weights: the score sums vectorize
 def choose(P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bidder, bid, led_suit, win_seat,
            win_power, tricks, seen_bits, void_bits, discard, side_of_seat, set_mask, strict, tables, weights, choice):
     """The legal slot with the highest score for every row (the lowest slot on a tie)."""
     buf = np.zeros((7, weights.shape[1]), dtype=np.float32)
+    pw = np.empty(7, dtype=np.int64)
     for i in range(hand.shape[0]):
         legal = legal_bits[i]
         if legal & (legal - 1) == 0:                   # one legal tile: nothing to weigh
@@ -194,7 +195,7 @@ def choose(P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bidd
             continue
         sit = _row(i, P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bidder, bid, led_suit,
                    win_seat, win_power, tricks, seen_bits, void_bits, discard, side_of_seat, set_mask, strict,
-                   tables, buf)
+                   tables, buf, pw)
         best, pick = -1e30, -1
         for j in range(7):
             if (legal_bits[i] >> j) & 1:

@@ -101,7 +101,8 @@ def test_the_trick_model_is_the_network_its_design_matrix_defines():
     hands8 = np.array([rng.permutation(22)[:8] for _ in range(40)])
     trumps = np.array([1, 5, 7, 8])
     points = rng.normal(size=(1, 3, 8))
-    got = tm.expected(w, hands8, trumps, points, skip=np.arange(8))            # (40, 8, 4, 3)
+    skip = np.broadcast_to(np.arange(8), (40, 4, 8))
+    got = tm.expected(w, hands8, trumps, points, skip)                         # (40, 4, 8, 3)
     for d in range(8):
         kept = np.delete(hands8, d, axis=1)
         for a, t in enumerate(trumps):
@@ -110,7 +111,7 @@ def test_the_trick_model_is_the_network_its_design_matrix_defines():
             z = h @ w["w2"] + w["b2"]
             p = np.exp(z - z.max(axis=1, keepdims=True))
             p /= p.sum(axis=1, keepdims=True)
-            assert np.allclose(got[:, d, a], p @ points[0].T, atol=1e-9)
+            assert np.allclose(got[:, a, d], p @ points[0].T, atol=1e-9)
 
 
 def test_the_play_kernel_plays_the_argmax_of_its_features():
