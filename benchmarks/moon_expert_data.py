@@ -38,17 +38,8 @@ class PlayRecorder:
         self.base, self.labeller, self.p, self.rng = base, labeller, p, rng
         self.rows: list[dict] = []
 
-    def bid(self, view, rng):
-        return self.base.bid(view, rng)
-
-    def discard(self, view, rng):
-        return self.base.discard(view, rng)
-
-    def trump(self, view, rng):
-        return self.base.trump(view, rng)
-
-    def call_end(self, view, slot, rng):
-        return self.base.call_end(view, slot, rng) if hasattr(self.base, "call_end") else None
+    def __getattr__(self, name):             # every other decision is the base player's
+        return getattr(self.base, name)
 
     def play(self, view: PlayView, rng) -> np.ndarray:
         choice = self.base.play(view, rng)

@@ -175,14 +175,8 @@ class Trainee:
     def __init__(self, chooser, player):
         self.chooser, self.player = chooser, player
 
-    def bid(self, view, rng):
-        return self.chooser.bid(view, rng)
-
-    def discard(self, view, rng):
-        return self.chooser.discard(view, rng)
-
-    def trump(self, view, rng):
-        return self.chooser.trump(view, rng)
+    def __getattr__(self, name):             # bid, discard and trump
+        return getattr(self.chooser, name)
 
     def play(self, view, rng):
         return self.player.play(view, rng)
