@@ -125,7 +125,8 @@ def main(argv=None) -> None:
     if "speed" not in skip:
         for players in (3, 4):
             rates = {s: speed(players, s) for s in ("threshold", "expert")}
-            print(f"{players}p hands/s (CPU, one core): expert {rates['expert']:,.0f}, threshold {rates['threshold']:,.0f} "
+            print(f"{players}p hands/s (CPU, one core): expert {rates['expert']:,.0f}, "
+                  f"threshold {rates['threshold']:,.0f} "
                   f"({rates['expert'] / rates['threshold']:.2f} of threshold's)", flush=True)
     if "bids" not in skip:
         for players in (3, 4):

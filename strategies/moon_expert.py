@@ -51,7 +51,8 @@ class Model:
             return a.astype(np.float32)
         fmt = arrays.get("format")
         if fmt is None or int(fmt) != FORMAT:
-            raise BadInput(f"{path}: model format {fmt} is not {FORMAT}; rebuild it with benchmarks/train_moon_expert.py")
+            raise BadInput(f"{path}: model format {fmt} is not {FORMAT}; "
+                           "rebuild it with benchmarks/train_moon_expert.py")
         shapes = {"w1": (tm.INPUTS, tm.HIDDEN), "b1": (tm.HIDDEN,), "w2": (tm.HIDDEN, tm.CLASSES), "b2": (tm.CLASSES,)}
         self.tricks = {key: {part: need(f"{key}_{part}", shape).astype(np.float64) for part, shape in shapes.items()}
                        for key in TRICK_MODELS}
@@ -93,8 +94,9 @@ class ExpertMoon:
     from play; play each tile by a model fitted to `pimc`'s values of the same decisions.
 
     Bids the level (and plans the trump) with the highest expected score if that reaches `min_gain`
-    points (-100, the default: MIN_GAIN, 0 with three players and 1 with four), else passes; discards the tile whose loss costs least; names the trump with the highest
-    expected score for the bid. Plays at batch speed (one compiled pass per decision step).
+    points (-100, the default: MIN_GAIN, 0 with three players and 1 with four), else passes;
+    discards the tile whose loss costs least; names the trump with the highest expected score for
+    the bid. Plays at batch speed (one compiled pass per decision step).
     """
 
     ranges = {"min_gain": (AUTO, 63)}             # points
