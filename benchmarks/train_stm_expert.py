@@ -39,7 +39,7 @@ from moonshot.strategies.stm_search import RolloutPlay  # noqa: E402
 
 SEED = 36
 # (players, partners, share of the deals): 4 players individual is the main table
-TABLES = ((4, False, 0.45), (3, False, 0.1), (5, False, 0.1), (6, False, 0.08), (4, True, 0.12), (6, True, 0.07),
+TABLES = ((4, False, 0.40), (3, False, 0.12), (5, False, 0.10), (6, False, 0.08), (4, True, 0.13), (6, True, 0.09),
           (2, False, 0.08))
 FULL = dict(passes=3, deals=40_000, worlds=128, label=0.5, batch=1000, hidden=8, epochs=8, restarts=3)
 TINY = dict(passes=2, deals=120, worlds=8, label=0.5, batch=60, hidden=4, epochs=2, restarts=2)

@@ -7,7 +7,7 @@ card that beats it (drawn from the cards the seat cannot see), the Moon chips at
 Moons onto an opponent's or the partner's trick, and what the hand keeps for later (sure winners,
 Moons, reds, top cards, voids). The hidden layer's bias depends on the situation (a context): the
 side's trick count parity, whether it has won every trick so far, the first trick, leading /
-following / playing last, and the 2-player (dummy) table. The card with the best score is played.
+following / playing last, and the table (players, partners). The card with the best score is played.
 
 The weights are fitted (benchmarks/train_stm_expert.py, from a seed) to the rollout player's
 values of every legal card (`RolloutPlay.values`, mean chips of the side over many dealt worlds),
@@ -34,7 +34,7 @@ from moonshot.strategies.base import register
 GAME = "shoot-the-moon"
 MODEL_FILE = Path(__file__).resolve().parent / "models" / "stm_expert.npz"
 MODEL_ENV = "MOONSHOT_STM_EXPERT_MODEL"     # another model file (benchmarks, tests): no spec or page names a file
-MODEL_FORMAT = 2
+MODEL_FORMAT = 3
 
 FEATURES = (
     # yes/no (BINARY of them)
@@ -53,7 +53,8 @@ WINNING = 21
 N_FEATURES = len(FEATURES)
 STATES = 5           # trick count parity: even, odd, even having won every trick, odd likewise; the first trick
 PLACES = 3           # leading, following (not last), playing last
-N_CONTEXTS = 2 * STATES * PLACES     # the same again at the 2-player (dummy) table
+KINDS = ((2, False), (3, False), (4, False), (4, True), (5, False), (6, False), (6, True))   # tables: players, partners
+N_CONTEXTS = len(KINDS) * STATES * PLACES
 
 DECK = cards.DECK_SIZE
 BIG_MASK = np.uint64(sum(1 << c for c in cards.BIG_MOONS))
@@ -125,7 +126,8 @@ _NO_CTX = np.zeros(1, dtype=np.int64)
 def _call(arrays: tuple, table, trick_no: int, position: int, model, x, ctx, out, keep: bool) -> None:
     order, sides, dummy, blind, strength, beat = _tables(table)
     _games(*arrays, trick_no * table.hands_dealt + position, table.hands_dealt, trick_no, position, order, sides,
-           dummy, blind, strength, beat, NONE, model.w1, model.b1, model.w2, model.t_lo, model.t_hi, x, ctx, out, keep)
+           dummy, blind, KINDS.index((table.players, table.partners)), strength, beat, NONE, model.w1, model.b1,
+           model.w2, model.t_lo, model.t_hi, x, ctx, out, keep)
 
 
 def none_table() -> np.ndarray:
@@ -155,8 +157,8 @@ def _popcount(typingctx, m):
 
 @numba.njit(cache=True, nogil=True, fastmath=True)      # no NaN or inf in play: the sums vectorize
 def _games(hand, legal, live, plays_c, plays_s, best, win_side, seat_of, side_tricks, chips, dealer, dummy_hand,
-           j, H, trick_no, position, order, sides, dummy, blind, strength, beat, none, w1, b1, w2, t_lo, t_hi, x, ctx,
-           out, keep):
+           j, H, trick_no, position, order, sides, dummy, blind, kind, strength, beat, none, w1, b1, w2, t_lo, t_hi, x,
+           ctx, out, keep):
     """Per game: the features of every legal slot; kept in x and ctx when `keep`, else scored by
     the model (w1, b1, w2: one hidden layer of ReLUs, its bias per context) and the best slot in out."""
     n = hand.shape[0]
@@ -219,7 +221,7 @@ def _games(hand, legal, live, plays_c, plays_s, best, win_side, seat_of, side_tr
         mine_t = side_tricks[i]
         state = 4 if trick_no == 0 else (mine_t % 2) + 2 * (mine_t == trick_no)
         place = 0 if position == 0 else (2 if position == H - 1 else 1)
-        cx = ((1 if dummy >= 0 else 0) * STATES_ + state) * PLACES_ + place
+        cx = (kind * STATES_ + state) * PLACES_ + place
         w_side = win_side[i] if position > 0 else -2
         partner_winning = (position > 0) & (w_side == side)
         opp_winning = (position > 0) & (w_side >= 0) & (w_side != side)
