@@ -205,6 +205,15 @@ class ExpertMoon:
             return None
         return trump
 
+    def predict_make(self, hand: np.ndarray, trump: np.ndarray, bid: np.ndarray, players: int, rules) -> np.ndarray:
+        """The bidder's own belief that its dealt hand makes `bid` in `trump` (for calibration): the
+        trick model's chance of the tricks the bid needs (before the widow with three players)."""
+        widow = len(dominoes.tile_set(players, rules)) > players * dominoes.HAND_SIZE
+        made = _points_table(players, rules, "side")[BID_COL[np.asarray(bid).astype(np.intp)]] > 0   # (n, 8)
+        p = tm.expected(self._weights(players, widow), hand, np.asarray(trump)[:, None],
+                        made[:, None].astype(float))
+        return p[:, 0, 0, 0]
+
     def play(self, view: PlayView, rng) -> np.ndarray:
         return play_choice(view, self.model.play[view.players])
 
