@@ -591,7 +591,7 @@ def seat_advantage(setup: Setup, hands: int, seed: int, jobs: int = 1, progress:
     return res
 
 
-GAME_ODDS_PAIRS = (("threshold", "random"), ("greedy", "random"), ("threshold", "greedy"))
+GAME_ODDS_PAIRS = (("expert", "threshold"), ("threshold", "random"), ("greedy", "random"), ("threshold", "greedy"))
 
 
 def game_odds(setup: Setup, games: int, seed: int, jobs: int = 1, progress: Progress = None) -> Result:

@@ -209,6 +209,6 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     # The what-if is a change the bidders meet on every contract (about -1.2 points per hand, 2,000
     # deals): a minimum bid of 3 changed nothing, since threshold never bids under 4. The house rules
     # play 21 rule changes: ~1 min at the default --hands.
-    return finish(doc, step, setup, seed, jobs, (("threshold", "greedy", "random"), share(hands, 40, floor)),
+    return finish(doc, step, setup, seed, jobs, (("expert", "threshold", "greedy", "random"), share(hands, 40, floor)),
                   ([WHATIF_RULE], "whatif_more_than_the_bid", "Rules what-if: a contract needs more tricks than its "
                    "bid (A-MOON-1)", widow_hands), (share(hands, 200, floor), share(hands, 20, floor)), out)

@@ -145,9 +145,10 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     n_match = share(hands, 4, floor)
     step(f"strategy matches: {n_match:,} deals each")
     doc.heading("Which playing style wins more chips?")
-    doc.matches(base, (("odd", "random"), ("odd", "greedy"), ("greedy", "random")), n_match, seed, jobs)
+    doc.matches(base, (("expert", "odd"), ("odd", "random"), ("odd", "greedy"), ("greedy", "random")), n_match, seed,
+                jobs)
 
-    return finish(doc, step, base, seed, jobs, (("odd", "greedy", "random"), share(hands, 40, floor)),
+    return finish(doc, step, base, seed, jobs, (("expert", "odd", "greedy", "random"), share(hands, 40, floor)),
                   (WHATIF_RULES, "whatif_revokes", "Rules what-if: players sometimes fail to follow suit, and are "
                    "sometimes caught (STM-11)", n_match),
                   (share(hands, 100, floor), share(hands, 10, floor)), out)     # 10 rule changes: ~1 min at the default

@@ -3,6 +3,7 @@ import json
 
 import pytest
 
+from moonshot.simulator.games import GAMES
 from tests.test_cli import run
 
 
@@ -86,7 +87,7 @@ def test_bid_success_calibration_and_classes(capsys):
     code, out, _ = run(["analyze", "moon", "bid-success", "-n", "20000", "-f", "json"], capsys)
     tables = json.loads(out)["tables"]
     cal = [r for r in tables["calibration"] if r["metric"] == "p_make"]
-    assert cal and all(r["strategy"] == "threshold" for r in cal)
+    assert cal and all(r["strategy"] == GAMES["moon"].default_strategy for r in cal)   # the bidder in every seat
     by_class = [r for r in tables["by_class"] if r["metric"] == "p_make" and r["bid"] == 5 and r["n"] > 300]
     more_trumps = sorted(by_class, key=lambda r: r["trump_tiles"])
     assert more_trumps[-1]["estimate"] > more_trumps[0]["estimate"]    # more trumps, more makes
