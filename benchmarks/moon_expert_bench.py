@@ -78,10 +78,10 @@ def pimc_choice(pimc, view: BidView, i: int, rng) -> tuple[int, int, bool]:
     return b, t, bool(clear)
 
 
-def bid_agreement(players: int, hands: int, seed: int) -> str:
+def bid_agreement(players: int, hands: int, seed: int, spec: str = "expert") -> str:
     view, _ = first_bids(players, hands, seed)
     pimc = make_strategy("moon", "pimc", DECISIONS)
-    expert = make_strategy("moon", "expert", DECISIONS)
+    expert = make_strategy("moon", spec, DECISIONS)
     rng = np.random.default_rng(seed + 1)
     bids = expert.bid(view, rng)
     _, trumps = expert.bid_values(view)
@@ -100,7 +100,7 @@ def bid_agreement(players: int, hands: int, seed: int) -> str:
     k, n = int(same.sum()), len(same)
     from moonshot.analysis.stats import wilson
     _, lo, hi = (float(x) for x in wilson(k, n))
-    return (f"{players}p first bids: expert's bid and trump equal pimc's on {k:,} of {n:,} hands where pimc's "
+    return (f"{players}p first bids: {spec}'s bid and trump equal pimc's on {k:,} of {n:,} hands where pimc's "
             f"choice is clear ({k / n:.1%} [{lo:.1%}, {hi:.1%}]), of {hands:,} dealt, seed {seed}")
 
 
@@ -120,6 +120,7 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=3601)
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--skip", default="", help="comma-separated parts to skip: matches, bids, speed")
+    ap.add_argument("--bidder", default="expert", help="the bids part's player (e.g. expert:min_gain=1)")
     a = ap.parse_args(argv)
     skip = set(filter(None, a.skip.split(",")))
     if "speed" not in skip:
@@ -130,7 +131,7 @@ def main(argv=None) -> None:
                   f"({rates['expert'] / rates['threshold']:.2f} of threshold's)", flush=True)
     if "bids" not in skip:
         for players in (3, 4):
-            print(bid_agreement(players, a.bids, a.seed + players), flush=True)
+            print(bid_agreement(players, a.bids, a.seed + players, a.bidder), flush=True)
     if "matches" not in skip:
         for players in (3, 4):
             print(paired(players, "pimc", "expert", a.deals, a.seed + 10 * players, a.jobs), flush=True)
