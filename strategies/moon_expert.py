@@ -31,7 +31,7 @@ FORMAT = 1                      # the model file's layout; a file of another for
 N_TRUMPS = dominoes.N_TRUMPS
 TRICK_MODELS = ("p3_pre", "p3_post", "p4_post")   # 3 players before the widow and after the discard; 4 players
 # The expected score a bid must reach (passing defends instead), by table size: tuned in self-play, the
-# expert against itself with other values on the same deals (CHANGELOG.md, moon/4). AUTO picks it.
+# expert against itself with other values on the same deals (CHANGELOG.md, moon/3). AUTO picks it.
 MIN_GAIN = {3: 0.0, 4: 1.0}
 AUTO = -100.0
 DISCARDS = 3                    # tiles tried as the discard under each trump: the least worth keeping
@@ -50,7 +50,8 @@ class Model:
                                f"rebuild it with benchmarks/train_moon_expert.py")
             return a.astype(np.float32)
         fmt = arrays.get("format")
-        if fmt is None or int(fmt) != FORMAT:
+        if fmt is None or np.shape(fmt) != () or not np.issubdtype(np.asarray(fmt).dtype, np.integer) \
+                or int(fmt) != FORMAT:
             raise BadInput(f"{path}: model format {fmt} is not {FORMAT}; "
                            "rebuild it with benchmarks/train_moon_expert.py")
         shapes = {"w1": (tm.INPUTS, tm.HIDDEN), "b1": (tm.HIDDEN,), "w2": (tm.HIDDEN, tm.CLASSES), "b2": (tm.CLASSES,)}

@@ -79,6 +79,8 @@ def _arrays():
     (lambda a: a.__setitem__("p4_post_w1", a["p4_post_w1"][:5]), "p4_post_w1 is missing or not a finite array"),
     (lambda a: a["p3_pre_b2"].__setitem__(0, np.nan), "p3_pre_b2 is missing or not a finite array"),
     (lambda a: a.__setitem__("format", np.array(99)), "model format 99"),
+    (lambda a: a.__setitem__("format", np.array([1, 1])), "model format"),
+    (lambda a: a.__setitem__("format", np.array("1")), "model format"),
 ])
 def test_a_tampered_model_file_is_refused_in_one_line(tmp_path, tamper, said):
     arrays = _arrays()
