@@ -41,6 +41,8 @@ def texts(fig, renderer) -> list[tuple[str, object]]:
     if fig._suptitle is not None and _shown(fig._suptitle):
         out.append(("suptitle", fig._suptitle.get_window_extent(renderer)))
     for i, ax in enumerate(fig.axes):
+        if not ax.get_visible():        # a hidden panel (a grid's spare cell) draws none of its text
+            continue
         for name, t in (("title", ax.title), ("left title", ax._left_title), ("right title", ax._right_title),
                         ("x label", ax.xaxis.label), ("y label", ax.yaxis.label)):
             if _shown(t):
@@ -158,6 +160,18 @@ def test_an_invisible_bar_and_an_empty_axis_are_found():
     found = problems(fig)
     assert any("no number on it" in p for p in found)
     assert any("fill only" in p for p in found)
+    plt.close(fig)
+
+
+def test_hidden_panels_draw_no_text_and_are_not_read():
+    """A grid's spare cells are hidden (rules_lab_figure): the layout leaves them no room, so their
+    default 0.0-1.0 ticks meet at the shared edge, but they are never drawn; the same panels shown are found."""
+    fig, axes = plt.subplots(1, 3, figsize=(6, 2), gridspec_kw={"wspace": 0})
+    axes[0].plot([0, 1], [0, 1])
+    assert any("axes 1 x tick '1.0' overlaps axes 2 x tick '0.0'" in p for p in problems(fig))
+    for ax in axes[1:]:
+        ax.set_visible(False)
+    assert problems(fig) == []
     plt.close(fig)
 
 

@@ -12,8 +12,10 @@ from moonshot.simulator.games import GAMES
 
 EXPECTED = {"shoot-the-moon": ("big_moon_paired", 4), "moon": ("bid_success_by_class", 3),
             "hit-the-deck": ("card_value", 4)}       # (a table, figures at least)
-STRONG = {"shoot-the-moon": ("strong_play_big_moon", "big_before", ("odd", "rollout")),
-          "moon": ("strong_play_by_bid", "bid", ("threshold", "pimc"))}    # (table, key, (heuristic, search))
+# (table, key, (the game's default, which the strong-play section sets the search player beside, search))
+STRONG = {"shoot-the-moon": ("strong_play_big_moon", "big_before", (GAMES["shoot-the-moon"].default_strategy,
+                                                                    "rollout")),
+          "moon": ("strong_play_by_bid", "bid", (GAMES["moon"].default_strategy, "pimc"))}
 # (--hands, section floor, the strong-play share of --hands): the smallest sizes whose every section
 # still has its tables, figures and intervals (floor 3 breaks the rules lab's figure: an interval
 # that does not contain its estimate; under ~400 Shoot the Moon rounds a hand-odds panel is left
