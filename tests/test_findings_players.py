@@ -90,9 +90,10 @@ def test_every_analysis_names_its_players(game):
 
 def test_a_mixed_lineup_is_named_seat_by_seat():
     setup = make_setup("shoot-the-moon", 4, strategies=["1=random"])
-    said_for(simulate(setup, 200, None, SEED).findings, "seat 1 random, the others odd")
+    others = f"seat 1 random, the others {GAMES['shoot-the-moon'].default_strategy}"    # the default fills the rest
+    said_for(simulate(setup, 200, None, SEED).findings, others)
     res = run_analysis(GAMES["shoot-the-moon"].analyses["hand-odds"], [setup], 300, SEED, 1, None)
-    said_for(res.findings, "seat 1 random, the others odd")
+    said_for(res.findings, others)
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -114,10 +115,11 @@ def test_tournament_and_rules_lab_name_their_players():
     assert all("each pair of threshold, greedy and random" in f or "played identically" in f for f in res.findings)
     lab = rules_lab(make_setup("shoot-the-moon", 4), games=40, hands=300, seed=SEED,
                     sets=["short=stm.target_chips=4", "lm=stm.little_moon_lead_trumps=true"])
-    said_for(lab.findings, "odd")
+    default = GAMES["shoot-the-moon"].default_strategy
+    said_for(lab.findings, default)
     for f in lab.findings:
         if "skill (" in f and "changes" in f:            # the skill measure's own players, beside the table's
-            assert "one odd among greedy players" in f, f
+            assert f"one {default} among greedy players" in f, f
 
 
 # --- the random player in the hand analyzer (a view built outside the engine) ----------------
@@ -129,7 +131,7 @@ def test_the_moon_hand_analyzer_takes_a_random_seat():
     res = analyze_hand(GAMES["moon"].hand_analyzer, setup, HANDS["moon"], "first", 300, SEED, 1, check_samples=0)
     outbid = res.tables["outbid"]
     assert len(outbid) and outbid["estimate"].between(0, 1).all()
-    assert "this hand played by threshold" in res.findings[0] and "random" in res.findings[0]
+    assert f"this hand played by {GAMES['moon'].default_strategy}" in res.findings[0] and "random" in res.findings[0]
     from moonshot.analysis.moon import bid_bits
     legal = np.array([[True] * 7, [False, True, False, False, False, False, True]])
     assert bid_bits(legal).tolist() == [127, 2 + 64]
@@ -145,7 +147,7 @@ def test_the_strategy_lines_say_where_a_table_has_other_players():
     assert "every number is under these players unless its table or finding names others" in text
     assert "table check: its strategy column names each row's players (rollout: rollout in every seat, on the " \
            "first 40 deals)" in text
-    assert "  seats 0, 1, 2, 3: odd" in text
+    assert f"  seats 0, 1, 2, 3: {GAMES['shoot-the-moon'].default_strategy}" in text
     assert "  seat 1: random" in render_table(simulate(make_setup("moon", strategies=["1=random"]), 100, None, SEED))
 
 
