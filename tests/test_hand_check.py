@@ -13,16 +13,22 @@ import moonshot
 from moonshot.analysis import hand_check
 from moonshot.analysis.common import make_setup
 from moonshot.analysis.words import widened
+from moonshot.simulator.games import GAMES
 from tests.test_cli import run
 
 ISSUE_HAND = "6-6 6-5 6-3 5-5 4-4 2-1 0-0"      # 3 players, first to bid: threshold's table says bid 21 in sixes
 STM_HAND = "R12 R7 BM G3 P5"
 
 
+def _issue_hand(strategies=()):
+    from moonshot.analysis.moon import analyze_hand
+    return analyze_hand(make_setup("moon", strategies=strategies), ISSUE_HAND, "first", 3_000, 2026, check_samples=120)
+
+
 @pytest.fixture(scope="module")
 def issue_hand():
-    from moonshot.analysis.moon import analyze_hand
-    return analyze_hand(make_setup("moon"), ISSUE_HAND, "first", 3_000, 2026, check_samples=120)
+    """The issue's scenario: threshold in every seat (the default when it was written), seated by name."""
+    return _issue_hand(("threshold",))
 
 
 def test_the_issue_hand_is_not_told_to_bid_21_without_naming_the_disagreement(issue_hand):
@@ -39,6 +45,17 @@ def test_the_issue_hand_is_not_told_to_bid_21_without_naming_the_disagreement(is
     table = issue_hand.tables["trump_by_bid"]
     main_make = table[(table["trump"] == "6") & (table["bid"] == 21) & (table["metric"] == "p_make")].iloc[0]
     assert advice["ci_high"] < main_make["ci_low"]        # pimc's defence sets the 21 far more often than threshold's
+
+
+def test_under_the_default_the_issue_hand_is_not_told_to_bid_21_without_naming_the_disagreement():
+    """The issue's requirement with the game's default (the expert) in every seat: the table does not
+    advise 21, or the check's sentence says the search player does not back it."""
+    res = _issue_hand()
+    main, check = res.findings[0], res.findings[-1]
+    assert main.startswith(f"Against {GAMES['moon'].default_strategy} defenders")
+    if "bid 21" in main:
+        assert check.startswith(("The search player disagrees", "The search player does not confirm")), check
+        assert "with pimc in every seat" in check and "advice to bid 21 in trump" in check
 
 
 def test_the_check_plays_the_first_deals_of_the_main_sample():
@@ -67,8 +84,8 @@ def test_main_deals_cuts_any_range_of_any_chunking(chunk, samples, data):
 
 
 def test_the_check_sentence_is_in_the_cli_output_and_names_the_players(capsys):
-    code, out, err = run(["hand", "moon", "--hand", ISSUE_HAND, "--samples", "300", "--check-samples", "12", "-q"],
-                         capsys)
+    code, out, err = run(["hand", "moon", "--hand", ISSUE_HAND, "--samples", "300", "--check-samples", "12", "-q",
+                          "-s", "threshold"], capsys)
     assert code == 0, err
     found = out.split("What it found:")[1]
     assert "Against threshold defenders (threshold in every seat)" in found and "with pimc in every seat" in found
