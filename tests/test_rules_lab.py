@@ -42,13 +42,16 @@ def test_a_rule_that_cannot_act_is_never_fired_with_its_reason(stm_sets):
 
 def test_a_minimum_bid_below_every_bid_never_fires_under_the_bidders():
     """threshold never bids 3, so moon.min_bid=3 changes none of its games or hands; only the skill
-    games, where random players bid 3, see it, and the reason says so rather than ranking it."""
-    res = rules_lab(make_setup("moon"), games=100, hands=1_000, seed=SEED, sets=["low=moon.min_bid=3",
-                                                                                "high=moon.min_bid=5"])
+    games, where random players bid 3, see it, and the reason says so rather than ranking it.
+    threshold is seated by name (the default once); the default, the expert, does bid 3 when it may."""
+    sets = ["low=moon.min_bid=3", "high=moon.min_bid=5"]
+    res = rules_lab(make_setup("moon", strategies=("threshold",)), games=100, hands=1_000, seed=SEED, sets=sets)
     silent = res.tables["never_fired"].set_index("rule")["reason"]
     assert list(silent.index) == ["low"]
     assert "threshold never reaches" in silent["low"] and "random players" in silent["low"]
     assert "low" not in set(res.tables["ranked"]["rule"]) and "high" in set(res.tables["ranked"]["rule"])
+    expert = rules_lab(make_setup("moon"), games=100, hands=1_000, seed=SEED, sets=sets)
+    assert "never_fired" not in expert.tables and {"low", "high"} <= set(expert.tables["ranked"]["rule"])
 
 
 def test_never_fired_names_the_flag_it_waits_for():
