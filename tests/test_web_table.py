@@ -14,11 +14,14 @@ from moonshot.web.play.session import Table
 
 SEAT_KEYS = {"seat", "name", "side", "held", "you", "leads", "to_move", "tally", "pieces"}
 GAMES = {"moon": "4", "shoot-the-moon": "2", "hit-the-deck": "3"}     # Shoot the Moon's 2 players: a dummy
+# The person passes (the first choice) and Moon's seed-5 hand is then thrown in by the default (the
+# expert) passing too: threshold, seated by name, bids it, so the hand is played out trick by trick.
+SEATED = {"moon": ["threshold"]}
 
 
 def play_first_choices(game: str, players: str, seed: int = 5):
     """A hand played through the session by the first choice (the SLAP's 300 ms): its prompts and record."""
-    setup = forms.setup({"players": players}, game, partners_ok=True)
+    setup = forms.setup({"players": players, "strategy": SEATED.get(game, [])}, game, partners_ok=True)
     session = Table().start(game, 0, adapter(game)(setup, 0, seed))
     state, prompts = session.state(), []
     while state["state"] == "your turn":
