@@ -121,7 +121,9 @@ def test_bid_success_prints_both_questions(players, capsys):
     made = [r for r in tables["if_bid"] if r["metric"] == "p_make_forced"]
     assert [r["bid"] for r in made] == [4, 5, 6, 7, 21] and all(r["n"] == 2000 for r in made)
     rates = [r["estimate"] for r in made]
-    assert all(a >= b for a, b in zip(rates, rates[1:])) and rates[0] > rates[3]    # one play, scored at each bid
+    # threshold's one play is scored at each bid; the default (the expert) plays each bid afresh on the
+    # same random numbers by the tricks it needs (7 and 21 alike), the lower bids far apart (90/70/42/19%, 3 players)
+    assert all(a >= b for a, b in zip(rates, rates[1:])) and rates[0] > rates[3]
     classes = [r for r in tables["if_bid_by_class"] if r["metric"] == "p_make_forced"]
     for total in (r for r in classes if r["doubles"] == "all"):
         parts = [r for r in classes if r["doubles"] != "all" and all(
