@@ -99,10 +99,11 @@ def test_a_match_counts_the_deals_its_strategies_told_apart():
         match(make_setup("moon"), "greedy", "greedy", 10, None, seed=1)
 
 
-def test_threshold_bids_21_on_a_laydown():
+@pytest.mark.parametrize("strategies", [("threshold",), ()])      # threshold by name, and the default (the expert)
+def test_threshold_bids_21_on_a_laydown(strategies):
     from moonshot.simulator.moon import engine
     from moonshot.simulator.moon import tiles
-    setup = make_setup("moon")
+    setup = make_setup("moon", strategies=strategies)
     hand = [tiles.parse_tile(x) for x in "6-6 6-5 6-4 6-3 6-2 6-1 5-5".split()]
     hands, widow = engine.deal_with_hand(np.random.default_rng(1), 200, setup.table, 0, hand)
     res = engine.play(setup.table, 200, setup.seats.strategies, None, np.random.default_rng(2),

@@ -22,9 +22,10 @@ LAYDOWN = {3: ("0-0 1-1 2-2 3-3 4-4 5-5 6-6", tiles.DOUBLES), 4: ("6-6 6-5 6-4 6
 HOPELESS = {3: ("6-5 6-4 6-3 5-4 5-3 4-3 2-1", tiles.DOUBLES), 4: ("5-4 5-3 5-2 5-1 4-3 4-2 3-1", 6)}
 
 
-def forced(players, hand, deals, seed, lineup=None, trump=None):
-    """{bid: (trump named, made, points)} with seat 0 holding `hand` on `deals` random deals of the rest."""
-    setup = make_setup("moon", players=players)
+def forced(players, hand, deals, seed, lineup=None, trump=None, seated=()):
+    """{bid: (trump named, made, points)} with seat 0 holding `hand` on `deals` random deals of the rest
+    (players: `lineup`, else the strategies `seated` by name, else the default)."""
+    setup = make_setup("moon", players=players, strategies=seated)
     table = setup.table
     strategies = list(lineup or setup.seats.strategies)
     if trump is not None:
@@ -37,13 +38,14 @@ def forced(players, hand, deals, seed, lineup=None, trump=None):
                    forced_bids(table, strategies, hands, widow, bidder, levels, np.random.SeedSequence(seed))}
 
 
+@pytest.mark.parametrize("seated", [("threshold",), ()])          # threshold by name, and the default (the expert)
 @pytest.mark.parametrize("players", [3, 4])
-def test_a_laydown_makes_every_bid(players):
+def test_a_laydown_makes_every_bid(players, seated):
     """Made to name the suit it holds seven of, or naming trump by its own rule (threshold names
     no-trump with the seven doubles: a laydown too), it makes every bid on every deal."""
     hand, trump = LAYDOWN[players]
     for named in (trump, None):
-        hands, out = forced(players, hand, 500, 5, trump=named)
+        hands, out = forced(players, hand, 500, 5, trump=named, seated=seated)
         assert list(out) == [4, 5, 6, 7, 21]
         if named is not None:
             assert (hand_class(hands[:, 0], out[4][0])["trump_tiles"] == 7).all()
@@ -51,10 +53,11 @@ def test_a_laydown_makes_every_bid(players):
             assert made.all() and (points >= k).all(), (named, k)
 
 
+@pytest.mark.parametrize("seated", [("threshold",), ()])          # threshold by name, and the default (the expert)
 @pytest.mark.parametrize("players", [3, 4])
-def test_a_hand_with_no_trump_and_no_double_makes_less_the_higher_it_bids(players):
+def test_a_hand_with_no_trump_and_no_double_makes_less_the_higher_it_bids(players, seated):
     hand, trump = HOPELESS[players]
-    hands, out = forced(players, hand, 4_000, 11, trump=trump)
+    hands, out = forced(players, hand, 4_000, 11, trump=trump, seated=seated)
     cls = hand_class(hands[:, 0], out[4][0])
     assert (cls["trump_tiles"] == 0).all() and (cls["doubles"] == 0).all()
     rates = [made.mean() for _, made, _ in out.values()]
