@@ -143,7 +143,7 @@ class ExpertMoon:
         P, rules = view.players, view.rules
         trumps = promising(view.hand, allowed_trumps(P, rules), BID_TRUMPS)      # (n, T)
         cols = np.flatnonzero(BID_VALUES != PASS)
-        widow = len(dominoes.tile_set(P, rules)) > P * dominoes.HAND_SIZE
+        widow = dominoes.widow_size(P, rules) > 0
         pts = self._points(P, rules, BID_VALUES[cols])[None]                    # (1, B, 8)
         value = tm.expected(self._weights(P, widow), view.hand, trumps, pts)[:, :, 0]  # (n, T, B)
         best = value.argmax(axis=1)                                             # (n, B)
@@ -209,7 +209,7 @@ class ExpertMoon:
     def predict_make(self, hand: np.ndarray, trump: np.ndarray, bid: np.ndarray, players: int, rules) -> np.ndarray:
         """The bidder's own belief that its dealt hand makes `bid` in `trump` (for calibration): the
         trick model's chance of the tricks the bid needs (before the widow with three players)."""
-        widow = len(dominoes.tile_set(players, rules)) > players * dominoes.HAND_SIZE
+        widow = dominoes.widow_size(players, rules) > 0
         made = _points_table(players, rules, "side")[BID_COL[np.asarray(bid).astype(np.intp)]] > 0   # (n, 8)
         p = tm.expected(self._weights(players, widow), hand, np.asarray(trump)[:, None],
                         made[:, None].astype(float))

@@ -16,6 +16,7 @@ from numba import njit
 
 from moonshot.simulator.moon import tiles as dominoes
 from moonshot.simulator.moon.engine.table import TRUMP_POWER, rules_tables
+from moonshot.simulator.moon.rules import Rules, tile_set_for
 from moonshot.strategies.moon import KEEP
 
 N_TILES, N_SUITS, N_TRUMPS = dominoes.N_TILES, dominoes.N_SUITS, dominoes.N_TRUMPS
@@ -36,7 +37,7 @@ def play_tables(notrump_doubles: str) -> tuple:
     tables: BEATERS[tile, suit, trump] is the mask of tiles with more POWER when `suit` is led (who
     could take the trick from it), TRUMP_MASK[trump] the trumps, SUIT_MASKS[suit, trump] the tiles
     that follow `suit`."""
-    tab = rules_tables_for(notrump_doubles)
+    tab = rules_tables(Rules(notrump_doubles=notrump_doubles))
     power = tab.POWER.astype(np.int16)
     bit = (np.uint32(1) << np.arange(N_TILES, dtype=np.uint32))
     beaters = np.zeros((N_TILES, N_SUITS, N_TRUMPS), dtype=np.uint32)
@@ -47,11 +48,6 @@ def play_tables(notrump_doubles: str) -> tuple:
     suit_masks = (tab.IN_SUIT * bit[:, None, None]).sum(axis=0, dtype=np.uint32)  # (9 suits, 9 trumps)
     return (power, tab.IN_SUIT.copy(), tab.LED_SUIT.astype(np.int16), tab.IS_TRUMP.copy(), beaters,
             KEEP.astype(np.int16), trump_mask, suit_masks)
-
-
-def rules_tables_for(notrump_doubles: str):
-    from moonshot.simulator.moon.rules import Rules
-    return rules_tables(Rules(notrump_doubles=notrump_doubles))
 
 
 HIGH = dominoes.HIGH.astype(np.int64)
@@ -239,14 +235,14 @@ def _bits(mask: np.ndarray) -> np.ndarray:
     return (np.asarray(mask) * (1 << np.arange(mask.shape[1]))).sum(axis=1).astype(np.uint8)
 
 
-@lru_cache(maxsize=None)
-def _set_mask(players: int, tile_set: str) -> np.uint32:
-    return np.uint32(sum(1 << int(t) for t in dominoes.TILE_SETS[tile_set]))
-
-
 def tile_set_mask(players: int, rules) -> np.uint32:
-    from moonshot.simulator.moon.rules import tile_set_for
-    return _set_mask(players, tile_set_for(rules, players))
+    """The tiles in play at this table, as a mask."""
+    return _set_mask(tile_set_for(rules, players))
+
+
+@lru_cache(maxsize=None)
+def _set_mask(tile_set: str) -> np.uint32:
+    return np.uint32(sum(1 << int(t) for t in dominoes.TILE_SETS[tile_set]))
 
 
 def play_features(view) -> tuple[np.ndarray, np.ndarray]:
