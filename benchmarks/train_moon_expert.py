@@ -52,18 +52,8 @@ def play_arrays(data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np
                                "void_bits", "discard")})
     X = np.zeros((n, 7, mp.F), dtype=np.float32)
     S = np.zeros(n, dtype=np.int64)
-    args = list(mp.view_args(_Sized(view, n)))
-    mp.features(*args, X, S)
+    mp.features(*mp.view_args(view), X, S)
     return X, S, data["values"]
-
-
-class _Sized:
-    def __init__(self, ns, n):
-        self.__dict__.update(vars(ns))
-        self._n = n
-
-    def __len__(self):
-        return self._n
 
 
 def fit_play(X, S, V, steps: int = 800, lr: float = 0.05, l2: float = 1e-4) -> np.ndarray:

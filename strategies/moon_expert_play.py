@@ -17,6 +17,7 @@ from numba import njit
 from moonshot.simulator.moon import tiles as dominoes
 from moonshot.simulator.moon.engine.table import TRUMP_POWER, rules_tables
 from moonshot.simulator.moon.rules import Rules, tile_set_for
+from moonshot.simulator.moon.solver import popcount
 from moonshot.strategies.moon import KEEP
 
 N_TILES, N_SUITS, N_TRUMPS = dominoes.N_TILES, dominoes.N_SUITS, dominoes.N_TRUMPS
@@ -54,13 +55,6 @@ HIGH = dominoes.HIGH.astype(np.int64)
 LOW = dominoes.LOW.astype(np.int64)
 
 
-@njit(cache=True, inline="always")
-def _popcount(m):
-    m = m - ((m >> 1) & 0x55555555)
-    m = (m & 0x33333333) + ((m >> 2) & 0x33333333)
-    return (((m + (m >> 4)) & 0x0F0F0F0F) * 0x01010101 & 0xFFFFFFFF) >> 24
-
-
 @njit(cache=True, fastmath=True, inline="always")     # inlined: passing its ~30 arrays per call cost more
 def _row(i, P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bidder, bid, led_suit, win_seat,
          win_power, tricks, seen_bits, void_bits, discard, side_of_seat, set_mask, strict, tables, out, pw):
@@ -87,7 +81,7 @@ def _row(i, P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bid
     if discard[i] >= 0:
         unseen &= ~(np.uint32(1) << np.uint32(discard[i]))
     pos = position[i]
-    trumps_out = _popcount(unseen & trump_mask[t])
+    trumps_out = popcount(np.int64(unseen & trump_mask[t]))
     opp_after = 0
     for k in range(1, P - pos):
         if side_of_seat[(seat[i] + k) % P] != me:
@@ -115,7 +109,7 @@ def _row(i, P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bid
         x = hand[i, j]
         suit = led if pos > 0 else led_of[x, t]
         wins = 1.0 if pos == 0 or pw[j] > win_power[i] else 0.0
-        n_beat = _popcount(beaters[x, suit, t] & unseen)
+        n_beat = popcount(np.int64(beaters[x, suit, t] & unseen))
         others = my_live & ~(np.uint32(1) << np.uint32(x))
         opp_void = 0
         partner_void = 0
@@ -138,14 +132,14 @@ def _row(i, P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bid
         out[j, 6] = pwr
         out[j, 7] = 1.0 if pos > 0 and in_suit[x, led, t] else 0.0
         out[j, 8] = 1.0 if pos > 0 and led != TRUMP_SUIT and is_trump[x, t] else 0.0
-        out[j, 9] = _popcount(others & suit_masks[suit, t]) / 7.0
+        out[j, 9] = popcount(np.int64(others & suit_masks[suit, t])) / 7.0
         out[j, 10] = keep[x, t] / 112.0
         out[j, 11] = 1.0 if pos > 0 and wins > 0 and pw[j] == cheapest else 0.0
         out[j, 12] = 1.0 if keep[x, t] == low_keep else 0.0
         out[j, 13] = opp_void / 2.0
         out[j, 14] = partner_void
         out[j, 15] = 1.0 if pw[j] == best_power else 0.0
-        out[j, 16] = _popcount(others & beaters[x, suit, t]) / 7.0
+        out[j, 16] = popcount(np.int64(others & beaters[x, suit, t])) / 7.0
         out[j, 17] = 1.0 if pos == 0 and suit == TRUMP_SUIT else 0.0
         out[j, 18] = wins * to_make
         out[j, 19] = wins * to_set
@@ -206,7 +200,7 @@ def choose(P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bidd
 def view_args(view) -> tuple:
     """The kernels' arguments for a PlayView (the engine's, or one built from recorded rows), up to
     the weights: every per-game array, with trick_no and position as (n,) arrays."""
-    n = len(view)
+    n = len(view.seat)              # (recorded rows are a plain namespace of arrays: no len of their own)
     P = view.players
     seen = view.seen_bits
     if seen is None:

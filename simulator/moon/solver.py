@@ -202,7 +202,7 @@ KERNEL = dict(cache=True, _nrt=False)
 
 
 @intrinsic
-def _popcount(typingctx, m):
+def popcount(typingctx, m):
     """Set bits of an int64 mask (LLVM's ctpop: one instruction)."""
     def codegen(context, builder, signature, args):
         return builder.ctpop(args[0])
@@ -685,7 +685,7 @@ def _search(ctx, tt, work, hands, leader, pos, led, best, win, played, k, first,
     work[f + F_K] = k
     work[f + F_FIRST] = first
     work[f + F_SETTLED] = 0
-    work[f + F_N] = _popcount(hands[_seat(leader + P - 1, P)])
+    work[f + F_N] = popcount(hands[_seat(leader + P - 1, P)])
     state = ENTER
     r = False
     while True:
@@ -834,7 +834,7 @@ def _exact(ctx, tt, work, hands, leader, pos, led, best, win, played, first, ply
 @njit(**KERNEL)
 def _tricks_left(ctx, hands, leader):
     P = ctx[O_P]
-    return _popcount(hands[(leader + P - 1) % P])
+    return popcount(hands[(leader + P - 1) % P])
 
 
 @njit(**KERNEL)
@@ -846,11 +846,11 @@ def _guess(ctx, hands):
     mine = 0
     total = 0
     for s in range(P):
-        tr = _popcount(hands[s] & ctx[O_TRUMPS])
+        tr = popcount(hands[s] & ctx[O_TRUMPS])
         total += tr
         if ctx[O_SIDE + s]:
             mine += tr
-    n = _popcount(hands[0] | hands[1] | hands[2] | hands[3]) // P
+    n = popcount(hands[0] | hands[1] | hands[2] | hands[3]) // P
     if total == 0:
         return min((n + 1) // 2 + 1, n)
     return min((n * mine + total // 2) // total + 1, n)
