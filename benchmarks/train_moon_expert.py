@@ -44,15 +44,12 @@ DECISIONS = ("bid", "discard", "trump", "play")
 def play_arrays(data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(features (n, 7, F), situation (n,), values (n, 7)) of recorded decisions (one table size)."""
     P = int(data["players"][0])
-    n = len(data["hand"])
     view = SimpleNamespace(players=P, rules=Rules(), side_of_seat=np.array(dominoes.side_of_seats(P), dtype=np.int8),
                            legal=None, live=None, **{k: data[k] for k in (
                                "trick_no", "position", "hand", "live_bits", "legal_bits", "trump", "seat", "bidder",
                                "bid", "led_suit", "winning_seat", "winning_power", "tricks", "seen_bits",
                                "void_bits", "discard")})
-    X = np.zeros((n, 7, mp.F), dtype=np.float32)
-    S = np.zeros(n, dtype=np.int64)
-    mp.features(*mp.view_args(view), X, S)
+    X, S = mp.play_features(view)
     return X, S, data["values"]
 
 

@@ -55,7 +55,7 @@ class Model:
             raise BadInput(f"{path}: model format {fmt} is not {FORMAT}; "
                            "rebuild it with benchmarks/train_moon_expert.py")
         shapes = {"w1": (tm.INPUTS, tm.HIDDEN), "b1": (tm.HIDDEN,), "w2": (tm.HIDDEN, tm.CLASSES), "b2": (tm.CLASSES,)}
-        self.tricks = {key: {part: need(f"{key}_{part}", shape).astype(np.float64) for part, shape in shapes.items()}
+        self.tricks = {key: {part: need(f"{key}_{part}", shape) for part, shape in shapes.items()}
                        for key in TRICK_MODELS}
         self.play = {P: need(f"p{P}_play", (SITUATIONS, F)) for P in (3, 4)}
 
@@ -165,7 +165,7 @@ class ExpertMoon:
         pts = self._points(view.players, view.rules, view.bid)[:, None]          # (n, 1, 8): each game's bid
         hand = np.asarray(view.hand)
         keep = KEEP[hand[:, None, :], trumps[:, :, None]]                         # (n, T, 8)
-        skip = np.argsort(keep, axis=2, kind="stable")[:, :, :DISCARDS]
+        skip = tm.lowest_slots(keep, DISCARDS)
         value = tm.expected(self._weights(view.players, False), hand, trumps, pts, skip)[..., 0]
         return value, skip
 

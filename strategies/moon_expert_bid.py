@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 from moonshot.simulator.moon import tiles as dominoes
+from moonshot.simulator.moon.solver import popcount
 from moonshot.strategies.moon import IS_TRUMP
 
 N_TILES, N_TRUMPS, TRICKS = dominoes.N_TILES, dominoes.N_TRUMPS, dominoes.TRICKS
@@ -47,41 +48,45 @@ def _roles() -> np.ndarray:
 
 
 ROLE = _roles()                                                  # (9, 28)
-IS_TRUMP_I = IS_TRUMP.astype(np.int64)                           # (28, 9)
 OFF_DOUBLE = (dominoes.IS_DOUBLE[:, None] & ~IS_TRUMP).astype(np.int64)
 
 
-@njit(cache=True)
-def _counts(hand, k, skip, t, role, is_trump, off_double):
-    """The two count rows of the hand's first k tiles but slot `skip` (-1: none) under trump t."""
+# TRUMP_BIT[t, tile]: the tile's bit by rank among the trumps of t (0 if not a trump), for the run count
+TRUMP_BIT = np.where(IS_TRUMP.T, np.int64(1) << (ROLE % 28), 0).astype(np.int64)      # (9, 28)
+
+
+@njit(cache=True, inline="always")
+def _counts(hand, k, skip, t, trump_bit, off_double):
+    """The two count rows of the hand's first k tiles but slot `skip` (-1: none) under trump t
+    (no branch per tile: this runs for every hand, trump and kept hand)."""
     held = 0
-    n_trump = 0
     n_double = 0
     for j in range(k):
-        if j == skip:
-            continue
-        x = hand[j]
-        if is_trump[x, t]:
-            n_trump += 1
-            held |= 1 << (role[t, x] % 28)
-        n_double += off_double[x, t]
-    run = 0
-    while run < 7 and (held >> run) & 1:
-        run += 1
+        keep = j != skip
+        held |= trump_bit[t, hand[j]] * keep
+        n_double += off_double[hand[j], t] * keep
+    n_trump = popcount(held)
+    run = popcount(held ^ (held + 1)) - 1            # the top trumps held in an unbroken run
     return ROLE_ROWS + n_trump * 8 + run, ROLE_ROWS + RUN_ROWS + min(n_double, 4) * 4 + min(n_trump // 2, 3)
 
 
-@njit(cache=True, fastmath=True)        # finite sums only: the row additions and products vectorize
-def values(hands, skip, trumps, points, role, is_trump, off_double, w1, b1, w2t, b2, out):
+# The kernels allocate nothing (scratch comes from the caller), so they run without numba's reference
+# counting, whose atomic increments on every row's slices cost a third of the play pass's time.
+KERNEL = dict(cache=True, _nrt=False)
+
+
+@njit(fastmath=True, **KERNEL)        # finite sums only: the row additions and products vectorize
+def values(hands, skip, trumps, points, role, trump_bit, off_double, w1, b1, w2t, b2, out, scratch):
     """out[i, a, d, b] = the expected outcome of hand i less its slot skip[i, a, d] (-1: none) under
     trump trumps[i, a] and scoring points[i or 0, b] (outcome by tricks 0..7). The first layer of
     all the hand's tiles is summed once per trump; each kept hand takes its dropped tile's row off.
-    w2t is the second layer transposed (classes, hidden): each class's sum runs over contiguous memory."""
+    w2t is the second layer transposed (classes, hidden): each class's sum runs over contiguous memory.
+    The network runs in single precision (float32 weights): twice the lanes per vector instruction;
+    scratch is (3, max(hidden, classes)) float32."""
     n, width = hands.shape
     H = w1.shape[1]
-    base = np.zeros(H)
-    hidden = np.zeros(H)
-    p = np.zeros(CLASSES)
+    zero = np.float32(0.0)
+    base, hidden, p = scratch[0], scratch[1], scratch[2]
     for i in range(n):
         pts = points[min(i, points.shape[0] - 1)]
         for a in range(trumps.shape[1]):
@@ -94,20 +99,20 @@ def values(hands, skip, trumps, points, role, is_trump, off_double, w1, b1, w2t,
                     base[h] += w1[r, h]
             for d in range(skip.shape[2]):
                 s = skip[i, a, d]
-                r1, r2 = _counts(hands[i], width, s, t, role, is_trump, off_double)
+                r1, r2 = _counts(hands[i], width, s, t, trump_bit, off_double)
                 r0 = role[t, hands[i, s]] if s >= 0 else r1
-                drop = 1.0 if s >= 0 else 0.0          # no branch inside the row sums
+                drop = np.float32(1.0) if s >= 0 else zero      # no branch inside the row sums
                 for h in range(H):
                     v = base[h] + w1[r1, h] + w1[r2, h] - drop * w1[r0, h]
-                    hidden[h] = max(v, 0.0)
-                top = -1e30
+                    hidden[h] = max(v, zero)
+                top = np.float32(-1e30)
                 for c in range(CLASSES):
                     v = b2[c]
                     for h in range(H):
                         v += hidden[h] * w2t[c, h]
                     p[c] = v
                     top = max(top, v)
-                total = 0.0
+                total = zero
                 for c in range(CLASSES):
                     p[c] = np.exp(p[c] - top)
                     total += p[c]
@@ -122,19 +127,19 @@ def design(hand: np.ndarray, trump: np.ndarray) -> np.ndarray:
     """(n, INPUTS) float32 one-hot rows of the inputs (training: the first layer is this times w1)."""
     n, k = hand.shape
     rows = np.zeros((n, k + 2), dtype=np.int64)
-    _design_rows(hand.astype(np.int64), trump.astype(np.int64), ROLE, IS_TRUMP_I, OFF_DOUBLE, rows)
+    _design_rows(hand.astype(np.int64), trump.astype(np.int64), ROLE, TRUMP_BIT, OFF_DOUBLE, rows)
     X = np.zeros((n, INPUTS), dtype=np.float32)
     np.add.at(X, (np.arange(n)[:, None], rows), 1.0)
     return X
 
 
-@njit(cache=True)
-def _design_rows(hand, trump, role, is_trump, off_double, rows):
+@njit(**KERNEL)
+def _design_rows(hand, trump, role, trump_bit, off_double, rows):
     k = hand.shape[1]
     for i in range(hand.shape[0]):
         for j in range(k):
             rows[i, j] = role[trump[i], hand[i, j]]
-        rows[i, k], rows[i, k + 1] = _counts(hand[i], k, -1, trump[i], role, is_trump, off_double)
+        rows[i, k], rows[i, k + 1] = _counts(hand[i], k, -1, trump[i], trump_bit, off_double)
 
 
 def expected(weights: dict, hands: np.ndarray, trumps: np.ndarray, points: np.ndarray,
@@ -147,12 +152,43 @@ def expected(weights: dict, hands: np.ndarray, trumps: np.ndarray, points: np.nd
     skip = np.full((n, trumps.shape[1], 1), -1, dtype=np.int64) if skip is None else \
         np.ascontiguousarray(skip, dtype=np.int64)
     out = np.zeros((n, trumps.shape[1], skip.shape[2], points.shape[1]))
+    H = np.shape(weights["b1"])[0]
     values(np.ascontiguousarray(hands, dtype=np.int64), skip, trumps,
-           np.ascontiguousarray(points, dtype=np.float64), ROLE, IS_TRUMP_I, OFF_DOUBLE,
-           weights["w1"], weights["b1"], np.ascontiguousarray(weights["w2"].T), weights["b2"], out)
+           np.ascontiguousarray(points, dtype=np.float64), ROLE, TRUMP_BIT, OFF_DOUBLE,
+           *(np.ascontiguousarray(weights[k], dtype=np.float32) for k in ("w1", "b1")),
+           np.ascontiguousarray(weights["w2"].T, dtype=np.float32), np.asarray(weights["b2"], dtype=np.float32), out,
+           np.zeros((3, max(H, CLASSES)), dtype=np.float32))
     return out
 
 
 def chances(weights: dict, hands: np.ndarray, trumps: np.ndarray) -> np.ndarray:
     """(n, T, 8) P(0..7 tricks) under each trump: `expected` with one scoring row per trick count."""
     return expected(weights, hands, trumps, np.eye(CLASSES)[None])[:, :, 0]
+
+
+def lowest_slots(values: np.ndarray, k: int) -> np.ndarray:
+    """(n, T, k) the slots of the k lowest of values (n, T, m), lowest first, the earlier slot first
+    on a tie: np.argsort(values, axis=2, kind="stable")[:, :, :k] without sorting all m."""
+    out = np.empty(values.shape[:2] + (k,), dtype=np.int64)
+    _lowest_slots(values, out)
+    return out
+
+
+@njit(**KERNEL)
+def _lowest_slots(values, out):
+    n, T, m = values.shape
+    k = out.shape[2]
+    for i in range(n):
+        for a in range(T):
+            row = values[i, a]
+            filled = 0
+            for j in range(m):
+                v = row[j]
+                if filled == k and v >= row[out[i, a, k - 1]]:
+                    continue
+                pos = min(filled, k - 1)            # insert after every kept slot of a value <= v
+                while pos > 0 and row[out[i, a, pos - 1]] > v:
+                    out[i, a, pos] = out[i, a, pos - 1]
+                    pos -= 1
+                out[i, a, pos] = j
+                filled = min(filled + 1, k)

@@ -55,6 +55,22 @@ HIGH = dominoes.HIGH.astype(np.int64)
 LOW = dominoes.LOW.astype(np.int64)
 
 
+@njit(cache=True, inline="always")
+def _low_bit(m):
+    """The index of the lowest set bit of m > 0."""
+    m = np.int64(m)
+    return popcount((m & -m) - 1)
+
+
+@njit(cache=True, inline="always")
+def _two_bit_fields(suits):
+    """A mask of suits spread to one 2-bit counter per suit (bit u to bit 2u), to add seats' voids."""
+    out = 0
+    for u in range(N_SUITS):
+        out |= ((np.int64(suits) >> u) & 1) << (2 * u)
+    return out
+
+
 @njit(cache=True, fastmath=True, inline="always")     # inlined: passing its ~30 arrays per call cost more
 def _row(i, P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bidder, bid, led_suit, win_seat,
          win_power, tricks, seen_bits, void_bits, discard, side_of_seat, set_mask, strict, tables, out, pw):
@@ -90,36 +106,43 @@ def _row(i, P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bid
     side_winning = 1.0 if pos > 0 and side_of_seat[win_seat[i]] == me else 0.0
     to_make = max(need - bt, 0) / 7.0
     to_set = max(8 - need - dt, 0) / 7.0
+    # when leading, how many opponents and partners have shown they lack each suit (2 bits a suit)
+    opp_voids = 0
+    partner_voids = 0
+    if pos == 0:
+        for s in range(P):
+            if s != seat[i]:
+                counts = _two_bit_fields(void_bits[i, s])
+                if side_of_seat[s] == me:
+                    partner_voids += counts
+                else:
+                    opp_voids += counts
     # the legal tiles' power in the suit that counts, for the ranks among them
     best_power = -100
     cheapest = 1000
     low_keep = 1000
     legal = legal_bits[i]
-    for j in range(7):
-        if (legal >> j) & 1:
-            x = hand[i, j]
-            pw[j] = power[x, led if pos > 0 else led_of[x, t], t]
-            best_power = max(best_power, pw[j])
-            if pos > 0 and pw[j] > win_power[i]:
-                cheapest = min(cheapest, pw[j])
-            low_keep = min(low_keep, keep[x, t])
-    for j in range(7):
-        if not (legal >> j) & 1:
-            continue
+    m = np.int64(legal)
+    while m:                    # over the legal slots only (a branch per slot cost more)
+        j = _low_bit(m)
+        m &= m - 1
+        x = hand[i, j]
+        pw[j] = power[x, led if pos > 0 else led_of[x, t], t]
+        best_power = max(best_power, pw[j])
+        if pos > 0 and pw[j] > win_power[i]:
+            cheapest = min(cheapest, pw[j])
+        low_keep = min(low_keep, keep[x, t])
+    m = np.int64(legal)
+    while m:
+        j = _low_bit(m)
+        m &= m - 1
         x = hand[i, j]
         suit = led if pos > 0 else led_of[x, t]
         wins = 1.0 if pos == 0 or pw[j] > win_power[i] else 0.0
         n_beat = popcount(np.int64(beaters[x, suit, t] & unseen))
         others = my_live & ~(np.uint32(1) << np.uint32(x))
-        opp_void = 0
-        partner_void = 0
-        if pos == 0:
-            for s in range(P):
-                if s != seat[i] and (void_bits[i, s] >> suit) & 1:
-                    if side_of_seat[s] == me:
-                        partner_void += 1
-                    else:
-                        opp_void += 1
+        opp_void = (opp_voids >> (2 * suit)) & 3
+        partner_void = (partner_voids >> (2 * suit)) & 3
         secure = 1.0 if wins > 0 and (n_beat == 0 or (pos > 0 and opp_after == 0)) else 0.0
         trump_tile = 1.0 if is_trump[x, t] else 0.0
         pwr = max(pw[j], -1) / (TRUMP_POWER + 8.0)
@@ -153,31 +176,29 @@ def _row(i, P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bid
     return (pos * 2 + (1 if me == bs else 0)) * 3 + state
 
 
-@njit(cache=True)
+# The kernels below allocate nothing (their scratch comes from the caller), so they run without numba's
+# reference counting: with it, each row's use of the tables' arrays was incref'd and decref'd (atomic
+# instructions), a third of the play pass's time under perf.
+KERNEL = dict(cache=True, _nrt=False)
+
+
+@njit(**KERNEL)
 def features(P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bidder, bid, led_suit, win_seat,
-             win_power, tricks, seen_bits, void_bits, discard, side_of_seat, set_mask, strict, tables, out, situation):
-    """Every row's features (n, 7, F) and situation (n,): what training reads."""
-    pw = np.empty(7, dtype=np.int64)
+             win_power, tricks, seen_bits, void_bits, discard, side_of_seat, set_mask, strict, tables, out, situation,
+             pw):
+    """Every row's features (n, 7, F) and situation (n,): what training reads (pw: (7,) int64 scratch)."""
     for i in range(hand.shape[0]):
         situation[i] = _row(i, P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bidder, bid,
                             led_suit, win_seat, win_power, tricks, seen_bits, void_bits, discard, side_of_seat,
                             set_mask, strict, tables, out[i], pw)
 
 
-@njit(cache=True, inline="always")
-def _low_bit(m):
-    j = 0
-    while not (m >> j) & 1:
-        j += 1
-    return j
-
-
-@njit(cache=True, fastmath=True)        # finite features and weights: the score sums vectorize
+@njit(fastmath=True, **KERNEL)        # finite features and weights: the score sums vectorize
 def choose(P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bidder, bid, led_suit, win_seat,
-           win_power, tricks, seen_bits, void_bits, discard, side_of_seat, set_mask, strict, tables, weights, choice):
-    """The legal slot with the highest score for every row (the lowest slot on a tie)."""
-    buf = np.zeros((7, weights.shape[1]), dtype=np.float32)
-    pw = np.empty(7, dtype=np.int64)
+           win_power, tricks, seen_bits, void_bits, discard, side_of_seat, set_mask, strict, tables, weights, choice,
+           buf, pw):
+    """The legal slot with the highest score for every row (the lowest slot on a tie); buf (7, F)
+    float32 and pw (7,) int64 are scratch."""
     for i in range(hand.shape[0]):
         legal = legal_bits[i]
         if legal & (legal - 1) == 0:                   # one legal tile: nothing to weigh
@@ -187,13 +208,15 @@ def choose(P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bidd
                    win_seat, win_power, tricks, seen_bits, void_bits, discard, side_of_seat, set_mask, strict,
                    tables, buf, pw)
         best, pick = -1e30, -1
-        for j in range(7):
-            if (legal_bits[i] >> j) & 1:
-                s = 0.0
-                for f in range(weights.shape[1]):
-                    s += weights[sit, f] * buf[j, f]
-                if s > best:
-                    best, pick = s, j
+        m = np.int64(legal)
+        while m:
+            j = _low_bit(m)
+            m &= m - 1
+            s = 0.0
+            for f in range(weights.shape[1]):
+                s += weights[sit, f] * buf[j, f]
+            if s > best:
+                best, pick = s, j
         choice[i] = pick
 
 
@@ -240,16 +263,18 @@ def _set_mask(tile_set: str) -> np.uint32:
 
 
 def play_features(view) -> tuple[np.ndarray, np.ndarray]:
-    """(features (n, 7, F) float32, zeros where illegal; situation (n,) int64) of a PlayView."""
-    n = len(view)
+    """(features (n, 7, F) float32, zeros where illegal; situation (n,) int64) of a PlayView (or of
+    recorded rows: a namespace of the same arrays)."""
+    n = len(view.seat)
     out = np.zeros((n, 7, F), dtype=np.float32)
     situation = np.zeros(n, dtype=np.int64)
-    features(*view_args(view), out, situation)
+    features(*view_args(view), out, situation, np.empty(7, dtype=np.int64))
     return out, situation
 
 
 def play_choice(view, weights: np.ndarray) -> np.ndarray:
     """(n,) the slot each game plays under `weights` (SITUATIONS, F)."""
     choice = np.zeros(len(view), dtype=np.int64)
-    choose(*view_args(view), weights, choice)
+    choose(*view_args(view), weights, choice, np.zeros((7, weights.shape[1]), dtype=np.float32),
+           np.empty(7, dtype=np.int64))
     return choice
