@@ -324,3 +324,19 @@ def for_players(sentence: str, players: str) -> str:
 def all_for_players(findings: list[str], players: str) -> list[str]:
     """Every finding of a result with the players it holds for (for_players)."""
     return [for_players(f, players) for f in findings]
+
+
+# --------------------------------------------------------------------------------------------
+# places: where a decision was, as a player says it
+# --------------------------------------------------------------------------------------------
+
+def ordinal(k: int) -> str:
+    """'1st', '2nd', '3rd', '4th', ... '11th', '12th', '13th', '21st'."""
+    k = int(k)
+    end = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{end}"
+
+
+def trick_place(trick_no: int, position: int) -> str:
+    """A play's place from 0-based counts: 'trick 3, lead' (position 0), 'trick 3, 2nd to play' (position 1)."""
+    return f"trick {int(trick_no) + 1}, " + ("lead" if int(position) == 0 else f"{ordinal(int(position) + 1)} to play")
