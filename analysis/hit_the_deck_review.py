@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from moonshot.analysis.review import Decision, decision_rng
+from moonshot.analysis.review import Decision, Sizes, decision_rng
 from moonshot.simulator.hit_the_deck import cards as deck
 from moonshot.simulator.hit_the_deck import reference as ref
 from moonshot.simulator.hit_the_deck.history import profile_from_entry
@@ -34,6 +34,10 @@ from moonshot.strategies.htd_search import FUTURE_HANDS, FUTURES, SCORE_SAMPLE, 
 from moonshot.strategies.htd_worlds import deal_worlds
 
 UNIT = "penalty points"
+# Cards left in hand count against their holder (HTD-1.4): a blunder costs what a word card counts,
+# an inaccuracy the least any card counts.
+SIZES = Sizes(1, 3, 10, "Hit the Deck penalty points: 1, 3 and 10 (1: the least a card left in hand counts; 10: "
+              "a word card or a Hit the Deck card)")
 WORLDS = 128       # the default worlds per decision: a hand's points are noisy, and a hand takes a few seconds
 HOW = ("Hit the Deck: each option (a card, the voluntary draw, keeping a drawn card) played out to the end of the "
        "hand by the tactician in every seat, slap races included, on worlds dealt as the rollout player deals them "
@@ -51,6 +55,12 @@ def positions(record: dict, stop: int | None = None) -> list[tuple]:
     """The record's decisions in order as (step, view, options, chosen): the one-row batch PlayView
     the seat had, its option columns (card kinds, DRAW) and the column it took. `stop`: only the
     first `stop` decisions (the replay ends at the last one's question, so no later event is read)."""
+    return [found[:4] for found in _positions(record, stop)]
+
+
+def _positions(record: dict, stop: int | None = None) -> list[tuple]:
+    """positions' tuples with each decision's turn (from 1, every seat's turns counted as HTD-6.5
+    counts them) last: a drawn-card decision is on the turn of the draw before it."""
     players = int(record["players"])
     rules = parse_rules(rule_args(record["rules"]), players)
     profiles = tuple(profile_from_entry(e) for e in record["reaction"])
@@ -59,7 +69,8 @@ def positions(record: dict, stop: int | None = None) -> list[tuple]:
 
     def choose(view: ref.View, legal) -> int:
         choice = chance.choose(view, legal)
-        found.append((len(found), batch_view(view, legal), sorted(legal), choice))
+        turn = hand.turns + (view.drawn < 0)       # the draw before a drawn-card question is its turn, counted
+        found.append((len(found), batch_view(view, legal), sorted(legal), choice, turn))
         if stop is not None and len(found) >= stop:
             raise _Stop                 # before the choice is played: no later event is read
         return choice
@@ -73,6 +84,13 @@ def positions(record: dict, stop: int | None = None) -> list[tuple]:
     except _Stop:
         pass
     return found
+
+
+def where(turn: int | None, options: list[int], drawn: int) -> str:
+    """The decision as a player names it: 'turn 12: play', 'turn 12: play or draw' (htd.voluntary_draw)
+    or 'turn 12: play the drawn card or keep it' (htd.drawn_card_play=optional); no turn in a hint."""
+    what = ("play the drawn card or keep it" if drawn >= 0 else "play or draw" if DRAW in options else "play")
+    return what if turn is None else f"turn {turn}: {what}"
 
 
 def label(col: int, drawn: int) -> str:
@@ -118,23 +136,25 @@ def decisions(record: dict, seats: set[int], worlds: int, seed: int, progress=No
     hand_id = int(record.get("hand_id", 0))
     whole = "scores_before" in record
     out = []
-    for step, view, options, chosen in positions(record, None if steps is None else max(steps, default=-1) + 1):
+    for step, view, options, chosen, turn in _positions(record, None if steps is None else
+                                                        max(steps, default=-1) + 1):
         seat = int(view.seat[0])
         if seat not in seats or (steps is not None and step not in steps):
             continue
-        out.append(decision(view, options, hand_id, step, worlds, seed, whole, chosen))
+        out.append(decision(view, options, hand_id, step, worlds, seed, whole, chosen, turn))
         if progress is not None:
             progress(1)
     return out
 
 
 def decision(view, options: list[int], hand_id: int, step: int, worlds: int, seed: int, whole: bool,
-             chosen: int | None = None) -> Decision:
+             chosen: int | None = None, turn: int | None = None) -> Decision:
     """One decision valued from the seat's view alone (`options`: its choice columns, sorted) on
     `worlds` worlds of decision_rng(seed, hand_id, step): the review's valuation of it and the Play
     page's hint (which knows no `chosen` column yet: the chosen index is then 0). The mover's P(win
     the game) per world is kept either way: judged by where the record holds whole games
-    (`win`), shown beside the points otherwise (`p_win`: from the totals the view shows)."""
+    (`win`), shown beside the points otherwise (`p_win`: from the totals the view shows). `turn`:
+    the hand's turn it is on (its `where`)."""
     drawn = int(view.drawn[0])
     if len(options) == 1:
         outcomes, win = np.zeros((0, 1)), np.zeros((0, 1))
@@ -147,7 +167,8 @@ def decision(view, options: list[int], hand_id: int, step: int, worlds: int, see
     return Decision(hand_id=hand_id, seat=int(view.seat[0]), step=step, kind="play" if drawn < 0 else "drawn card",
                     options=[label(c, drawn) for c in options], chosen=0 if chosen is None else options.index(chosen),
                     outcomes=outcomes, unit=UNIT, higher_better=False, win=win if whole else None,
-                    p_win=None if whole else win, yardstick=yard)
+                    p_win=None if whole else win, yardstick=yard, sizes=SIZES,
+                    where=where(turn, options, drawn))
 
 
 def slaps(record: dict, seats: set[int]) -> list[dict]:

@@ -28,7 +28,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from moonshot.analysis.review import Decision, decision_rng
+from moonshot.analysis.review import Decision, Sizes, decision_rng
+from moonshot.analysis.words import ordinal, trick_place
 from moonshot.simulator.moon import reference as ref
 from moonshot.simulator.moon import solver as moon_solver
 from moonshot.simulator.moon import tiles as dominoes
@@ -40,6 +41,10 @@ from moonshot.strategies.base import make_strategy
 from moonshot.strategies.moon_search import SEATS, TIE_BREAK, PimcMoon, _mask, bidder_points
 
 UNIT = "points"
+# A Moon hand moves 4 to 7 points (21 for a moon) to the bidder's side or away from it; a blunder costs
+# the lowest bid under the default rules (a whole set contract), a mistake about a third of it.
+SIZES = Sizes(0.5, 1.5, 4, "Moon points: 0.5, 1.5 and 4 (4: the lowest bid under the default rules, what a set "
+              "contract of it costs)")
 WORLDS = 128                              # the default worlds per decision: a whole hand in about a second
 YARDSTICKS = ("threshold", "greedy")      # the built-in heuristics a seat's play is read against
 HOW = ("Moon: each option valued by pimc's machinery from the seat's own view (worlds dealt consistent with its "
@@ -59,6 +64,15 @@ def _points(players, rules, bid, outcome) -> np.ndarray:
 
 
 VIEWS = {"bid": BidView, "discard": DiscardView, "trump": TrumpView, "play": PlayView}
+
+
+def where(kind: str, view) -> str:
+    """The decision as a player names it: 'bid, 2nd to speak', 'discard', 'trump', 'trick 3, lead'."""
+    if kind == "bid":
+        return f"bid, {ordinal(view.position + 1)} to speak"
+    if kind == "play":
+        return trick_place(view.trick_no, view.position)
+    return kind
 
 
 # ------------------------------------------------------------------------------------ the record played again
@@ -212,7 +226,8 @@ class _Valuer:
         if K == 1:
             whole = np.zeros((0, 1)) if self.before is not None else None
             return Decision(self.hand_id, seat, step, kind, options, 0, np.zeros((0, 1)), UNIT,
-                            win=whole, open_values=[np.nan], yardstick={n: 0 for n in yard})
+                            win=whole, open_values=[np.nan], yardstick={n: 0 for n in yard}, sizes=SIZES,
+                            where=where(kind, view))
         outcomes = np.zeros((W, K))
         opens = []
         for k in range(K):
@@ -231,7 +246,7 @@ class _Valuer:
                 win[:, k] = [self._p_win(seat, bidder, b, t) for t in
                              (tricks[k] if tricks[k] is not None else [None] * W)]
         return Decision(self.hand_id, seat, step, kind, options, chosen, outcomes, UNIT, win=win,
-                        open_values=opens, yardstick=yard)
+                        open_values=opens, yardstick=yard, sizes=SIZES, where=where(kind, view))
 
     # --- whole games
 
@@ -280,7 +295,6 @@ class _Valuer:
         hands, aside = pimc._others_worlds(self.rng, P, rules, seat, _mask(hand), self.n_widow)
         found = pimc._race_trumps(P, rules, seat, hand, hands, aside, self.n_widow,
                                   pimc._trump_order(np.array(hand), mask)[:pimc.n_trumps])
-        caution = pimc.caution if pimc.caution >= 0 else (0 if P == 3 else 1)
         opened = self._open_bid_tricks(seat, hand, mask) if self.held is not None else None
         tricks, opens = [], []
         for b in legal:
@@ -289,8 +303,10 @@ class _Valuer:
                 opens.append(None)
                 continue
             pts = _points(P, rules, b, self.outcome)
-            t_best = max(found, key=lambda t: pts[np.maximum(found[t] - caution, 0)].mean())
-            tricks.append(np.maximum(found[t_best] - caution, 0))
+            # every world solved exactly, as the notes say: no pimc `caution` (its four-player bidding
+            # counts a trick fewer, which made a lock 21 a blunder)
+            t_best = max(found, key=lambda t: pts[found[t]].mean())
+            tricks.append(found[t_best])
             opens.append(None if opened is None else max(opened.values(), key=lambda t: pts[t]))
         return self._decision(view, "bid", step, options, _at(legal, call), tricks, 1, legal, seat, opens, yard)
 

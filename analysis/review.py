@@ -7,12 +7,23 @@ every option played out by the game's strongest player). Everything after that i
 option, the loss of the option chosen with its paired interval, the verdict, the per-seat summary.
 
 A hook module has `decisions(record, seats, worlds, seed, progress=None, steps=None)`, UNIT (its
-unit's name, which keys the glossary's blunder size) and HOW (a note on how it values options); it
-may have WORLDS (its default worlds per decision), `decision_steps(record, seats)` (the steps it
-will value: the progress bar's total, and --jobs spreads a hand's decisions over the workers) and
-`slaps(record, seats)` (reactions reported apart). Verdicts: "forced" (one option), "best" (the
-best found, or equal to it in every world), "mistake" (the loss's 95% interval clears zero),
-"blunder" (it clears reports.glossary.BLUNDERS' size for the unit), "cannot be told" otherwise.
+unit's name), SIZES (the verdicts' sizes in that unit: a `Sizes`) and HOW (a note on how it values
+options); it may have WORLDS (its default worlds per decision), `decision_steps(record, seats)` (the
+steps it will value: the progress bar's total, and --jobs spreads a hand's decisions over the workers)
+and `slaps(record, seats)` (reactions reported apart).
+
+Verdicts, by size as GNU Backgammon and lichess grade (each size's why is in the hook's Sizes):
+"forced" (one option), "best" (the best found, or equal to it in every world), "blunder", "mistake",
+"inaccuracy" (the loss's 95% interval clears that size), "fine" (the whole interval is under the
+inaccuracy size: it lost too little to matter, if anything), "cannot be told" otherwise.
+
+A loss is measured without the winner's curse: the best of noisy means, measured on the worlds that
+chose it, beats every other option by more than it truly does, and the more so the fewer the worlds
+(a total loss then shrinks as worlds are added). So each world's loss is taken against the option
+best on all the other worlds (leave one out): the yardstick is chosen without the world that
+measures it. (Halves chosen on the other half err the other way: a yardstick picked on half the
+worlds is often not the best, so the total grew with the worlds, 82 points at 128 worlds against
+115 at 2,048 on six Hit the Deck hands; leave-one-out gave 101 and 106.)
 """
 from __future__ import annotations
 
@@ -27,17 +38,41 @@ import pandas as pd
 from moonshot.analysis.stats import Z
 from moonshot.analysis.result import Result
 from moonshot.analysis.words import say
-from moonshot.reports.glossary import blunder_size, verdict_words
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.histories import PERSON, replayed
 from moonshot.simulator.records import history_lines
 from moonshot.simulator.runner import DEFAULT_SEED
 
-# The verdicts (reports/glossary.py says what each means and the blunder sizes)
-FORCED, BEST, MISTAKE, BLUNDER, UNTOLD = "forced", "best", "mistake", "blunder", "cannot be told"
+# The verdicts, smallest loss first (the module's docstring says what each means)
+FORCED, BEST, FINE, UNTOLD = "forced", "best", "fine", "cannot be told"
+INACCURACY, MISTAKE, BLUNDER = "inaccuracy", "mistake", "blunder"
+ERRORS = (INACCURACY, MISTAKE, BLUNDER)
 WIN = "P(win)"                # the valuation of whole-games records
 PLAYED = "as played"          # the summary's row of the seat's own choices
 MAX_WORLDS = 4096             # pimc's own cap
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The losses a verdict's 95% interval must clear, in one valuation's unit, and why these sizes."""
+    inaccuracy: float
+    mistake: float
+    blunder: float
+    why: str
+
+    def grade(self, low: float, high: float) -> str:
+        """The verdict of a loss with this 95% interval (not the best option, not forced)."""
+        for size, verdict in ((self.blunder, BLUNDER), (self.mistake, MISTAKE), (self.inaccuracy, INACCURACY)):
+            if low > size:
+                return verdict
+        return FINE if high < self.inaccuracy else UNTOLD
+
+
+# Whole games are judged by the mover's chance to win the game: lichess grades a move by the drop in
+# winning chances (about 5 / 10 / 15 points of a 0-100 scale); a table game's hand moves it less
+# than a chess move, so the sizes here are smaller.
+WIN_SIZES = Sizes(0.02, 0.05, 0.10, "P(win): 2, 5 and 10 percentage points of the chance to win the game; one "
+                  "game in ten is a blunder")
 
 
 @dataclass
@@ -58,6 +93,8 @@ class Decision:
                                            # values where the verdict is not judged by it (Hit the Deck's single hands)
     open_values: list[float] | None = None  # Moon: each option's value with every hand known (the exact solver)
     yardstick: dict[str, int] = field(default_factory=dict)   # built-in strategy -> the option it would take here
+    sizes: Sizes | None = None  # the verdicts' sizes in `unit` (the hook's SIZES)
+    where: str = ""             # the decision as a player names it: "bid", "trick 3, 2nd to play", "turn 12: play or draw"
 
     @property
     def forced(self) -> bool:
@@ -205,32 +242,36 @@ class Judged:
     decision: Decision
     valued_by: str            # "P(win)" for whole-games records, else the game's unit
     gain: np.ndarray          # (worlds, options) in that valuation, higher better
-    best: int
+    best: int                 # the option best on all the worlds (the one a hint stars)
+    sizes: Sizes              # the verdicts' sizes in that valuation
+    against: np.ndarray       # (worlds,) each world's yardstick: the option best on all the other worlds
 
     @classmethod
     def of(cls, d: Decision) -> "Judged":
         if d.win is not None:
-            gain, by = np.asarray(d.win, dtype=float), WIN
+            gain, by, sizes = np.asarray(d.win, dtype=float), WIN, WIN_SIZES
         else:
             gain, by = np.asarray(d.outcomes, dtype=float) * (1 if d.higher_better else -1), d.unit
-        best = int(np.argmax(gain.mean(axis=0))) if gain.shape[0] else 0
-        return cls(d, by, gain, best)
+            sizes = d.sizes if d.sizes is not None else Sizes(np.inf, np.inf, np.inf, "none stated")
+        W = gain.shape[0]
+        best = int(np.argmax(gain.mean(axis=0))) if W else 0
+        # each world's yardstick: the option best on all the other worlds (leave one out)
+        against = np.argmax(gain.sum(axis=0)[None, :] - gain, axis=1) if W >= 2 else np.full(W, best)
+        return cls(d, by, gain, best, sizes, against)
 
     def loss(self, k: int) -> np.ndarray:
-        """Option k's per-world loss against the best option (paired: the same worlds)."""
-        return self.gain[:, self.best] - self.gain[:, k]
+        """Option k's per-world loss (paired: the same worlds), each world's against the option best on
+        all the other worlds: no winner's curse (the module's docstring)."""
+        return self.gain[np.arange(len(self.gain)), self.against] - self.gain[:, k]
 
     def verdict(self, k: int) -> tuple[str, float, float, float]:
         """(verdict, loss, low, high) of taking option k."""
         if self.decision.forced:
             return FORCED, 0.0, 0.0, 0.0
-        loss = self.loss(k)
-        m, lo, hi = _interval(loss)
-        if k == self.best or not (np.abs(loss) > 1e-9).any():      # equal in every world: as good as the best
-            return BEST, m, lo, hi
-        if lo > blunder_size(self.valued_by):
-            return BLUNDER, m, lo, hi
-        return (MISTAKE if lo > 0 else UNTOLD), m, lo, hi
+        m, lo, hi = _interval(self.loss(k))
+        if k == self.best or not (np.abs(self.gain[:, self.best] - self.gain[:, k]) > 1e-9).any():
+            return BEST, m, lo, hi           # the best found, or as good as it in every world
+        return self.sizes.grade(lo, hi), m, lo, hi
 
 
 def option_values(j: Judged) -> list[dict]:
@@ -250,7 +291,8 @@ def option_values(j: Judged) -> list[dict]:
                "diff": diff, "diff_low": dlo, "diff_high": dhi}
         chance = d.win if d.win is not None else d.p_win
         if chance is not None:
-            row["p_win"] = float(np.mean(chance[:, k])) if len(chance) else np.nan
+            row["p_win"], row["p_win_low"], row["p_win_high"] = _interval(chance[:, k]) if len(chance) else \
+                (np.nan, np.nan, np.nan)
         row.update({"best": k == j.best, "loss": loss, "loss_low": llo, "loss_high": lhi, "verdict": verdict,
                     "valued_by": j.valued_by})
         rows.append(row)
@@ -262,7 +304,7 @@ def _option_rows(j: Judged) -> list[dict]:
     taken_by = {k: [name for name, y in d.yardstick.items() if y == k] for k in range(len(d.options))}
     rows = []
     for k, values in enumerate(option_values(j)):
-        row = {"hand": d.hand_id, "seat": d.seat, "step": d.step, "kind": d.kind, **values}
+        row = {"hand": d.hand_id, "seat": d.seat, "step": d.step, "where": d.where, "kind": d.kind, **values}
         if d.open_values is not None:
             row["open_value"] = d.open_values[k]
         row.update({"chosen": k == d.chosen, "taken_by": ", ".join(taken_by[k])})
@@ -270,8 +312,29 @@ def _option_rows(j: Judged) -> list[dict]:
     return rows
 
 
+def _step_row(j: Judged) -> dict:
+    """One decision in one line: where, the choice, the best, the loss with its interval, the verdict."""
+    d = j.decision
+    verdict, loss, lo, hi = j.verdict(d.chosen)
+    forced = verdict == FORCED
+    return {"hand": d.hand_id, "seat": d.seat, "step": d.step, "where": d.where, "kind": d.kind,
+            "chosen": d.options[d.chosen], "best": d.options[j.best],
+            "loss": np.nan if forced else loss, "loss_low": np.nan if forced else lo,
+            "loss_high": np.nan if forced else hi, "verdict": verdict, "valued_by": j.valued_by}
+
+
+def errors(steps: pd.DataFrame) -> pd.DataFrame:
+    """The decisions whose verdict is an error (inaccuracy, mistake, blunder), biggest loss first."""
+    if not len(steps):
+        return steps
+    return steps[steps["verdict"].isin(ERRORS)].sort_values("loss", ascending=False, kind="stable")
+
+
 def _summary(judged: list[Judged], specs: dict[int, str]) -> pd.DataFrame:
-    """Per seat and player (as played, then each yardstick on the same decisions): counts and total loss."""
+    """Per seat and player (as played, then each yardstick on the same decisions): the verdicts'
+    counts, the total loss and the error rate (the mean loss a decision with a choice, as GNU
+    Backgammon's error rate), each with its 95% interval (decisions are valued on independent
+    worlds, so their variances add)."""
     rows = []
     keys: dict[tuple, list] = {}
     for j in judged:
@@ -283,38 +346,57 @@ def _summary(judged: list[Judged], specs: dict[int, str]) -> pd.DataFrame:
         verdicts = [j.verdict(k) for j, k in items]
         told = [v for v in verdicts if v[0] != FORCED]
         var = sum(((hi - m) / Z) ** 2 for _, m, lo, hi in told if not np.isnan(hi))
-        total = sum(m for _, m, _, _ in told)
-        half = Z * np.sqrt(var)
-        rows.append({"seat": seat, "player": name if name != PLAYED else f"{PLAYED}: {specs.get(seat, '?')}",
-                     "unit": unit, "forced": len(verdicts) - len(told),
-                     "mistakes": sum(v[0] in (MISTAKE, BLUNDER) for v in told),
-                     "blunders": sum(v[0] == BLUNDER for v in told),
-                     "metric": "total_loss", "estimate": total, "n": len(told),
-                     "ci_low": total - half, "ci_high": total + half, "kind": "change" if unit == WIN else "mean"})
+        total, half, n = sum(m for _, m, _, _ in told), Z * np.sqrt(var), len(told)
+        base = {"seat": seat, "player": name if name != PLAYED else f"{PLAYED}: {specs.get(seat, '?')}",
+                "unit": unit, "forced": len(verdicts) - n,
+                **{f"{v}s" if v != INACCURACY else "inaccuracies": sum(x[0] == v for x in told) for v in ERRORS},
+                "n": n, "kind": "change" if unit == WIN else "mean"}
+        rows.append({**base, "metric": "total_loss", "estimate": total, "ci_low": total - half,
+                     "ci_high": total + half})
+        rate = (total / n, (total - half) / n, (total + half) / n) if n else (np.nan, np.nan, np.nan)
+        rows.append({**base, "metric": "error_rate", "estimate": rate[0], "ci_low": rate[1], "ci_high": rate[2]})
     return pd.DataFrame(rows)
 
 
+def _count(n: int, word: str, plural: str | None = None) -> str:
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
 def _findings(summary: pd.DataFrame) -> list[str]:
-    """Per seat in words: its mistakes and its total loss, and the yardsticks' on the same decisions.
-    A loss is called a loss only where its interval clears zero (words.py's findings rule)."""
+    """Per seat in words: its errors by size, its total loss and error rate, and the yardsticks' on the
+    same decisions. A loss is called a loss only where its interval clears zero (words.py's rule)."""
     out = []
     for (seat, unit), rows in summary.groupby(["seat", "unit"], sort=False):
-        played = rows.iloc[0]
-        n, m, b = int(played["n"]), int(played["mistakes"]), int(played["blunders"])
+        totals, rates = rows[rows["metric"] == "total_loss"], rows[rows["metric"] == "error_rate"]
+        played, rate = totals.iloc[0], rates.iloc[0]
+        n = int(played["n"])
         unit = "" if unit == WIN else unit             # a P(win) loss reads in percentage points
-        cost = say(played, signed=False, unit=unit)
         told = "clear of zero" if played["ci_low"] > 0 else "not told from zero"
-        text = (f"Seat {seat} ({played['player']}): {m} mistake{'s' * (m != 1)} ({b} blunder{'s' * (b != 1)}) in "
-                f"{n} decision{'s' * (n != 1)} with a choice (and {int(played['forced'])} forced); its choices "
-                f"lost {cost} in all against the best option found ({told}).")
-        others = rows.iloc[1:]
+        text = (f"Seat {seat} ({played['player']}): {_count(int(played['blunders']), 'blunder')}, "
+                f"{_count(int(played['mistakes']), 'mistake')}, {_count(int(played['inaccuracies']), 'inaccuracy', 'inaccuracies')} "
+                f"in {_count(n, 'decision')} with a choice (and {int(played['forced'])} forced); its choices lost "
+                f"{say(played, signed=False, unit=unit)} in all against the best option found ({told})")
+        text += f", {say(rate, signed=False, unit=unit)} a decision." if n else "."
+        others = totals.iloc[1:]
         if len(others):
             text += " On the same decisions " + "; ".join(
-                f"{r['player']} would have lost {say(r, signed=False, unit=unit)} ({int(r['mistakes'])} "
-                f"mistake{'s' * (int(r['mistakes']) != 1)})"
+                f"{r['player']} would have lost {say(r, signed=False, unit=unit)} "
+                f"({int(r['blunders'])} blunders, {int(r['mistakes'])} mistakes, {int(r['inaccuracies'])} inaccuracies)"
                 for _, r in others.iterrows()) + "."
         out.append(text)
     return out
+
+
+def verdict_note(sizes: Sizes, whole: bool) -> str:
+    """The note saying which valuation the verdicts used and the sizes behind them."""
+    text = ("Verdicts by size, each where the loss's 95% interval clears it: " + sizes.why + "; 'fine' where the "
+            "whole interval is under the smallest size, 'cannot be told' otherwise; 'best' is the best option "
+            "found, 'forced' the only one. Each world's loss is taken against the option best on all the other "
+            "worlds, so picking the best of noisy values does not inflate the losses.")
+    if whole:
+        text += (" These hands belong to whole games, so the verdicts use each option's P(win) (" + WIN_SIZES.why
+                 + "); the hand's unit stands beside it.")
+    return text
 
 
 # ------------------------------------------------------------------------------------ the verb
@@ -356,6 +438,7 @@ def review(source, seats=None, hand_ids=None, worlds: int | None = None, seed: i
         for s, spec in enumerate(rec.get("strategies") or []):
             specs.setdefault(s, spec)
     decisions = pd.DataFrame([row for j in judged for row in _option_rows(j)])
+    steps = pd.DataFrame([_step_row(j) for j in judged])
     summary = _summary(judged, specs)
     whole = any("scores_before" in rec for rec, _ in found)
     meta = {"game": entry.name, "players": found[0][0]["players"], "hands": len(found),
@@ -363,8 +446,8 @@ def review(source, seats=None, hand_ids=None, worlds: int | None = None, seed: i
     notes = [hook.HOW,
              f"Each option's value is its mean over the same {worlds} worlds; its difference from the best option "
              f"is paired world by world, with a 95% interval (mean +- 1.96 sd/sqrt(worlds)).",
-             verdict_words(hook.UNIT, whole)]
-    tables = {"decisions": decisions, "summary": summary}
+             verdict_note(hook.SIZES, whole)]
+    tables = {"steps": steps, "decisions": decisions, "summary": summary}
     if hasattr(hook, "slaps"):          # reactions, not decisions (Hit the Deck): times against the profile
         slaps = [row for _, rec, s in work for row in hook.slaps(rec, s)]
         if slaps:

@@ -22,7 +22,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from moonshot.analysis.review import Decision, decision_rng
+from moonshot.analysis.review import Decision, Sizes, decision_rng
+from moonshot.analysis.words import trick_place
 from moonshot.simulator.shoot_the_moon import cards as deck
 from moonshot.simulator.shoot_the_moon import engine
 from moonshot.simulator.shoot_the_moon import reference as ref
@@ -33,6 +34,9 @@ from moonshot.strategies.shoot_the_moon import Greedy, OddPlanner
 from moonshot.strategies.stm_search import RolloutPlay, playout_table
 
 UNIT = "chips"
+# A round moves a chip or two: a blunder costs a whole chip (the smallest stake a round moves), a
+# mistake about a third of one.
+SIZES = Sizes(0.1, 0.3, 1, "Shoot the Moon chips: 0.1, 0.3 and 1 (1: the smallest stake a round moves)")
 WORLDS = 64        # the default worlds per decision: a round in well under a second; at 128 the review tells
                    # rollout's own small errors (it plays on 32 worlds) in 5.5% of its choices, at 64 in 3%
 HOW = ("Shoot the Moon: each legal card played out to the end of the round by the odd planner in every seat, on "
@@ -139,7 +143,13 @@ def value(view, table: engine.Table, seat: int, hand_id: int, step: int, worlds:
         yard[name] = col[deck.card_name(int(hand[slot]))]
     return Decision(hand_id=hand_id, seat=seat, step=step, kind="play", options=options,
                     chosen=0 if card is None else options.index(deck.card_name(card)), outcomes=outcomes, unit=UNIT,
-                    win=win, yardstick=yard)
+                    win=win, yardstick=yard, sizes=SIZES, where=where(view, table))
+
+
+def where(view, table: engine.Table) -> str:
+    """The play as a player names it: 'trick 2, lead', 'trick 2, 3rd to play (dummy)' (the open dummy's card)."""
+    dummy = int(view.seat[0]) == table.players          # the dummy's seat number is `players` (HISTORY.md)
+    return trick_place(view.trick_no, view.position) + (" (dummy)" if dummy else "")
 
 
 @lru_cache(maxsize=None)

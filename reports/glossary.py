@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import re
 
-import numpy as np
 import pandas as pd
 
 COMMON = {
@@ -62,44 +61,27 @@ REVIEW = {
     "loss": ("loss", "what taking the option cost against the best option, in the valuation the verdict used"),
     "loss_low": ("loss 95% low", "the low end of the loss's paired 95% interval"),
     "loss_high": ("loss 95% high", "the high end of the loss's paired 95% interval"),
-    "verdict": ("verdict", "forced (one legal option), best, mistake (the loss interval clears zero), blunder (it "
-                "clears the blunder size of the unit) or cannot be told"),
+    "verdict": ("verdict", "forced (one legal option), best, then by size: blunder, mistake or inaccuracy where the "
+                "loss's 95% interval clears that size (each game's sizes and why are in the review's notes), fine "
+                "where the whole interval is under the inaccuracy size, else cannot be told"),
+    "where": ("where", "the decision as a player names it (bid, trump, trick 3 2nd to play, turn 12 ...)"),
+    "best": ("best", "the option best on all the worlds (in a decision's table: whether this option is it)"),
+    "p_win_low": ("P(win) 95% low", "the low end of the 95% interval of the option's P(win) over the worlds"),
+    "p_win_high": ("P(win) 95% high", "the high end of the 95% interval of the option's P(win) over the worlds"),
     "valued_by": ("valued by", "P(win) for hands of whole games (the chance to win the game after this hand), "
                   "else the game's unit for the hand"),
     "taken_by": ("yardsticks' choice", "the built-in strategies that would take this option from the same view"),
     "total_loss": ("total loss", "the sum of the decisions' losses, with its 95% interval (decisions are "
                    "valued on independent worlds, so their variances add)"),
-    "mistakes": ("mistakes", "decisions whose loss interval clears zero (blunders included)"),
     "blunders": ("blunders", "decisions whose loss interval clears the unit's blunder size"),
+    "mistakes": ("mistakes", "decisions whose loss interval clears the mistake size but not the blunder size"),
+    "inaccuracies": ("inaccuracies", "decisions whose loss interval clears the inaccuracy size but not the mistake "
+                     "size"),
+    "error_rate": ("error rate", "the mean loss a decision with a choice (the total loss over their number), with "
+                   "its 95% interval: GNU Backgammon's error rate"),
     "forced": ("forced", "decisions with one legal option"),
 }
 COMMON.update(REVIEW)
-
-# A loss is a blunder where its interval clears this size of its valuation's unit (review verdicts):
-BLUNDERS = {
-    "points": (3, "Moon: the lowest bid, so the least a set contract costs its bidder"),
-    "chips": (1, "Shoot the Moon: one chip, the smallest stake a round moves"),
-    "penalty points": (10, "Hit the Deck: what one word card left in hand counts"),
-    "P(win)": (0.10, "whole games: one game in ten"),
-}
-
-
-def blunder_size(unit: str) -> float:
-    """The loss a review calls a blunder once its interval clears it (infinite for a unit with none)."""
-    return BLUNDERS.get(unit, (np.inf, ""))[0]
-
-
-def verdict_words(unit: str, whole: bool) -> str:
-    """The note saying which valuation the verdicts used and the sizes behind them."""
-    size, why = BLUNDERS.get(unit, (np.inf, "none stated"))
-    text = (f"Verdicts: 'mistake' where the loss's 95% interval clears zero, 'blunder' where it clears {size:g} "
-            f"{unit.removesuffix('s') if size == 1 else unit} ({why}), 'cannot be told' otherwise; 'best' is the best option found, 'forced' the only one.")
-    if whole:
-        w, wwhy = BLUNDERS["P(win)"]
-        text += (f" These hands belong to whole games, so the verdicts use each option's P(win) (blunder: a loss "
-                 f"clearing {w:.0%}, {wwhy}); the {unit} stand beside them.")
-    return text
-
 
 PREFIXES = (("a_", "A: {}", "for strategy A: {}"), ("b_", "B: {}", "for strategy B in the same seats: {}"),
             ("d_", "change: {}", "paired difference (A-B, variant-base or with-without) of: {}"),

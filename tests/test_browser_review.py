@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tests.test_browser import browser, page, play_by_clicks, replay_a_moon_hand, server, shot  # noqa: F401 (fixtures)
 
-VERDICTS = ("forced", "best", "mistake", "blunder", "cannot be told")
+VERDICTS = ("forced", "best", "fine", "inaccuracy", "mistake", "blunder", "cannot be told")
 
 
 def step_to_a_review(page) -> str:

@@ -13,12 +13,12 @@ import pytest
 from moonshot import cli
 from moonshot.analysis import hit_the_deck_review as htd_review
 from moonshot.analysis import shoot_the_moon_review as stm_review
-from moonshot.analysis.review import review
+from moonshot.analysis.review import ERRORS, review
 from moonshot.simulator.shoot_the_moon import cards as stm_deck
 
-# worlds of the mistake-rate test: Shoot the Moon's default (64); Hit the Deck's default is 128, 32 here for
-# speed (over 12 hands at 128: rollout 3.0% mistakes, random 20%)
-WORLDS = {"shoot-the-moon": None, "hit-the-deck": 32}
+# worlds of the error-rate test: each game's default (Shoot the Moon 64, Hit the Deck 128: at 32 a Hit the
+# Deck hand's penalty points are too noisy to grade most of random's losses, 7% errors against 13% at 128)
+WORLDS = {"shoot-the-moon": None, "hit-the-deck": None}
 
 # Found in a 3-player odd self-play game (seed 21, game 59: its 8th round, written here as its game's first
 # line so that the record stands alone): seat 2 has 6 chips of the 7 it needs and leads R7; seat 1 (5 chips)
@@ -71,7 +71,7 @@ def test_rollout_rarely_errs_and_random_errs_far_more(game, played):
         chosen = _chosen(review(str(played[game, strategy][0]), worlds=WORLDS[game], seed=3))
         free = chosen[chosen["verdict"] != "forced"]
         assert len(free) >= 40
-        rates[strategy] = (free["verdict"].isin(["mistake", "blunder"]).mean(), (free["verdict"] == "best").mean())
+        rates[strategy] = (free["verdict"].isin(ERRORS).mean(), (free["verdict"] == "best").mean())
     assert rates["rollout"][0] <= 0.05, rates
     # random's choices are mistakes several times as often, and the best option (a tie counts as the
     # best) in well under half of its free decisions: many of its choices are ties or too close to tell
@@ -216,3 +216,19 @@ def test_htd_best_by_p_win_differs_from_best_by_points():
     by_points, by_win = int(np.argmin(d.outcomes.mean(axis=0))), int(np.argmax(d.win.mean(axis=0)))
     assert (d.options[by_points], d.options[by_win]) == ("BFLIP", "B5")
     assert _clears(d.outcomes[:, by_win] - d.outcomes[:, by_points]) and _clears(d.win[:, by_win] - d.win[:, by_points])
+
+
+def test_a_total_loss_does_not_drift_as_worlds_grow(tmp_path):
+    """The winner's curse: measured against the best of noisy means on the same worlds, the total loss
+    of six random Hit the Deck hands (all seats) was 151 points at 128 worlds against 123 at 2,048
+    (gap 28 > 20.5 allowed); against the best of the other worlds (leave one out) the totals agree
+    within their intervals (101 and 106)."""
+    path = tmp_path / "h.jsonl"
+    _simulate(path, "hit-the-deck", 6, "random")
+    totals = []
+    for worlds in (128, 2048):
+        s = review(str(path), worlds=worlds, seed=3).tables["summary"]
+        seats = s[(s["metric"] == "total_loss") & s["player"].str.startswith("as played")]
+        totals.append((seats["estimate"].sum(), np.sqrt((((seats["ci_high"] - seats["ci_low"]) / 3.92) ** 2).sum())))
+    (small, se_small), (big, se_big) = totals
+    assert abs(small - big) <= 1.96 * np.hypot(se_small, se_big), totals

@@ -122,7 +122,8 @@ def test_a_hint_is_the_reviews_valuation_of_that_decision(client, game, form, pi
             if "p_win" in rows.columns:
                 assert same(r["p_win"], row["p_win"])
         told = [r for r in hint["rows"] if not r["best"] and r["diff_low"] <= 0 <= r["diff_high"]]
-        assert all(r["verdict"] in ("cannot be told", "best") for r in told)     # not told from the best: said so
+        # not told from the best: said so (or 'fine': whatever it loses is under the inaccuracy size)
+        assert all(r["verdict"] in ("cannot be told", "best", "fine") for r in told)
 
 
 def test_hit_the_deck_hints_are_rollouts_penalty_points_and_chance_to_win(client):

@@ -23,7 +23,7 @@ from tests.toy_game import GAME as TOY  # noqa: E402
 
 WORLDS = 8                  # tiny: these tests check the plumbing, tests/test_review*.py the values
 REVIEWED = [g for g, entry in registry.GAMES.items() if entry.review]
-VERDICTS = {"forced", "best", "mistake", "blunder", "cannot be told"}
+VERDICTS = {"forced", "best", "fine", "inaccuracy", "mistake", "blunder", "cannot be told"}
 
 
 @pytest.fixture(scope="module")
