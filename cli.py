@@ -663,6 +663,8 @@ def review(file: Path = typer.Argument(..., help="a history (simulate --history,
                                                 "stdout; parquet with --out FILE.parquet"),
            out: Optional[Path] = typer.Option(None, "--out", "-o", help="FILE.json/.csv/.parquet/.md/.html, or a "
                                               "folder for the whole report (Markdown, HTML, the figure, the tables)"),
+           options: bool = typer.Option(False, "--options", help="the text also lists every option of every "
+                                        "decision (json, csv, parquet and the reports always hold it)"),
            quiet: bool = QuietOpt):
     """Review played hands: every decision's options valued from what its seat knew, the loss of the choice made."""
     from moonshot.analysis.review import planned, review as run
@@ -674,7 +676,7 @@ def review(file: Path = typer.Argument(..., help="a history (simulate --history,
         from moonshot.reports.review import write_report
         print(f"report written: {write_report(result, folder)}")
         return
-    _review_emit(result, fmt, out)
+    _review_emit(result, fmt, out, options)
 
 
 REVIEW_FILES = {".md": "markdown", ".html": "html"}
@@ -695,12 +697,14 @@ def _review_output(format: Optional[str], out: Optional[Path]) -> tuple[str, Opt
     return fmt, None
 
 
-def _review_emit(result, fmt: str, out: Optional[Path]) -> None:
-    if fmt not in REVIEW_FILES.values():
+def _review_emit(result, fmt: str, out: Optional[Path], options: bool = False) -> None:
+    """json, csv and parquet as every verb writes them; the text (one line a decision, the option
+    table with `options`), Markdown and HTML as the review's own pages (reports/review.py)."""
+    if fmt not in ("table", *REVIEW_FILES.values()):
         _emit(result, fmt, out)
         return
     from moonshot.reports import review as pages
-    text = pages.markdown(result) if fmt == "markdown" else pages.html(result)
+    text = {"table": lambda r: pages.text(r, options), "markdown": pages.markdown, "html": pages.html}[fmt](result)
     if out is None:
         print(text)
         return

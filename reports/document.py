@@ -271,6 +271,11 @@ class Document:
         if any_no_spread(df) and ("note", NO_SPREAD_NOTE) not in self.blocks:
             self.note(NO_SPREAD_NOTE)            # once, under the first table that shows such a cell
 
+    def fold(self, summary: str | None) -> None:
+        """What follows sits in a collapsed section headed `summary` (details in HTML and in Markdown
+        viewers that show HTML) until fold(None): a long table a reader opens on demand."""
+        self.blocks.append(("fold", summary))
+
     def found(self, result) -> None:
         """What an analysis found, in its own plain sentences (with intervals)."""
         for sentence in result.findings:
@@ -399,6 +404,8 @@ class Document:
             elif kind == "figure":
                 name, caption = payload
                 out += [f"![{caption}](figures/{name}.png)", "", f"*{caption}*", ""]
+            elif kind == "fold":
+                out += [f"<details><summary>{html.escape(payload)}</summary>" if payload else "</details>", ""]
         words = self._glossary()
         if words:
             out += ["## Glossary", ""] + [f"- {w}" for w in words] + [""]
@@ -424,6 +431,8 @@ class Document:
                 data = base64.b64encode(self.figures[name]).decode()
                 parts.append(f"<figure><div class='scroll'><img alt='{html.escape(caption)}' src='data:image/png;base64,{data}'></div>"
                              f"<figcaption class='note'>{html.escape(caption)}</figcaption></figure>")
+            elif kind == "fold":
+                parts.append(f"<details><summary>{html.escape(payload)}</summary>" if payload else "</details>")
         words = self._glossary()
         if words:
             parts.append("<h2>Glossary</h2><ul>" + "".join(f"<li>{html.escape(w)}</li>" for w in words) + "</ul>")

@@ -1,37 +1,138 @@
-"""`moonshot review --out DIR`: the review as a report folder (report.md, report.html, the figure of
-each decision's loss, the tables as CSV and Parquet), built on reports/document.py."""
+"""`moonshot review` as a player reads it: the terminal's text (findings, one line per decision, the
+errors biggest loss first, the per-seat summary; every option of every decision only on request),
+and the report (--out DIR: report.md, report.html, the figure of each decision's loss, the tables
+as CSV and Parquet; the option table folded away), built on reports/document.py."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
 
 from moonshot.analysis.result import Result
+from moonshot.analysis.review import ERRORS, WIN, errors
+from moonshot.analysis.words import plain, value
 from moonshot.reports.document import Document
 
+CAPTIONS = {"steps": "Every decision, one a line", "errors": "Errors, biggest loss first", "summary": "Per seat",
+            "slaps": "Slap races: the seat's time against its profile's",
+            "decisions": "Every option of every decision"}
+NO_ERRORS = "none: no choice's loss clears the inaccuracy size"
+COLOURS = {"blunder": "#c0392b", "mistake": "#e67e22", "inaccuracy": "#f1c40f"}
+
+
+# ------------------------------------------------------------------------------------ the decision lines
+
+def loss_text(row, valued_by: str) -> str:
+    """A decision's loss with its 95% interval in the valuation's unit ('2.5 [2.1, 2.9]'; a P(win)
+    loss in percentage points); one number where every world lost the same; blank when forced."""
+    est, lo, hi = (row.get(c) for c in ("loss", "loss_low", "loss_high"))
+    if est is None or pd.isna(est):
+        return ""
+    kind = "change" if valued_by == WIN else "mean"
+    if pd.isna(lo) or pd.isna(hi) or np.isclose(lo, hi, rtol=0, atol=1e-9):
+        return value({"estimate": est, "kind": kind}, signed=False)
+    return value({"estimate": est, "ci_low": lo, "ci_high": hi, "kind": kind}, signed=False)
+
+
+def loss_header(valued_by: str) -> str:
+    return "loss (P(win), pp)" if valued_by == WIN else f"loss ({valued_by})"
+
+
+def decision_lines(steps: pd.DataFrame, valued_by: str, hands: bool | None = None) -> pd.DataFrame:
+    """The steps as a player reads them: (hand,) seat, where, the option chosen, the best found, the
+    loss with its interval and the verdict, one row per decision. `hands`: show the hand column
+    (default: when the steps span more than one hand)."""
+    if hands is None:
+        hands = len(steps) > 0 and steps["hand"].nunique() > 1
+    where = [w if isinstance(w, str) and w else f"{k} (step {s})"
+             for w, k, s in zip(steps["where"], steps["kind"], steps["step"])]
+    out = pd.DataFrame({"seat": steps["seat"].to_numpy(), "where": where, "chosen": steps["chosen"].to_numpy(),
+                        "best": steps["best"].to_numpy(),
+                        loss_header(valued_by): [loss_text(r, valued_by) for r in steps.to_dict("records")],
+                        "verdict": steps["verdict"].to_numpy()})
+    if hands:
+        out.insert(0, "hand", steps["hand"].to_numpy())
+    return out
+
+
+def aligned(df: pd.DataFrame, indent: str = "  ") -> list[str]:
+    """A small table as text lines, every column left-aligned under its header (words and
+    intervals read better so than pandas' right-aligned strings)."""
+    cells = [[str(c) for c in df.columns]] + [["" if pd.isna(v) else str(v) for v in row]
+                                              for row in df.itertuples(index=False)]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(df.columns))]
+    return [indent + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
+
+
+def _valued_by(result: Result) -> str:
+    return str(result.meta.get("valued_by", ""))
+
+
+def _lines_caption(result: Result) -> str:
+    unit = "percentage points of P(win)" if _valued_by(result) == WIN else _valued_by(result)
+    return (f"{CAPTIONS['steps']}: the option chosen, the best found, and the loss against it in {unit} with its 95% "
+            "interval")
+
+
+# ------------------------------------------------------------------------------------ the terminal's text
+
+def text(result: Result, options: bool = False) -> str:
+    """The review for the terminal: the findings, one line per decision, the errors biggest loss first,
+    the per-seat summary (and the slap races); every option of every decision too with `options`."""
+    from moonshot.reports.glossary import glossary_lines, in_words
+    from moonshot.reports.text import meta_line, notes_in_words, shown_tables
+    game = result.meta.get("game")
+    steps, by = result.tables["steps"], _valued_by(result)
+    hands = len(steps) > 0 and steps["hand"].nunique() > 1
+    out = [result.title, "=" * len(result.title), meta_line(result)]
+    if result.findings:
+        out += ["", "What it found:"] + [f"  {in_words(game, f)}" for f in result.findings]
+    out += ["", _lines_caption(result), ""] + aligned(decision_lines(steps, by, hands))
+    wrong = errors(steps)
+    out += ["", f"{CAPTIONS['errors']} ({', '.join(ERRORS)})", ""]
+    out += aligned(decision_lines(wrong, by, hands)) if len(wrong) else [f"  {NO_ERRORS}"]
+    rest = ("summary", "slaps") + (("decisions",) if options else ())
+    shown = Result(result.title, result.meta, {k: result.tables[k] for k in rest if k in result.tables})
+    for name, legend, table, _ in shown_tables(shown):
+        out += ["", f"{CAPTIONS.get(name, name)}{f'  ({legend})' if legend else ''}", ""]
+        out.append(table.to_string(index=False, float_format=plain, na_rep="-"))
+    if not options:
+        out += ["", "(every option of every decision: --options, or --format json/csv)"]
+    notes = notes_in_words(Result(result.title, result.meta, {"steps": steps, **shown.tables}, result.notes))
+    if notes:
+        out += [""] + [f"* {note}" for note in notes]
+    words = glossary_lines(game, {"steps": steps[["seat", "where", "chosen", "best", "loss", "verdict"]],
+                                  **shown.tables})
+    if words:
+        out += ["", "Glossary:"] + [f"  {w}" for w in words]
+    return "\n".join(out)
+
+
+# ------------------------------------------------------------------------------------ the report
 
 def loss_figure(result: Result):
-    """Each chosen option's loss with its 95% interval, decision by decision, one panel per seat;
-    mistakes and blunders marked."""
-    d = result.tables["decisions"]
-    chosen = d[d["chosen"]].reset_index(drop=True)
-    seats = sorted(chosen["seat"].unique())
-    fig, axes = plt.subplots(len(seats), 1, figsize=(8, 2.4 * len(seats)), squeeze=False)
-    colours = {"blunder": "#c0392b", "mistake": "#e67e22"}
+    """Each choice's loss with its 95% interval, decision by decision, one panel per seat, labelled
+    where it was; inaccuracies, mistakes and blunders marked."""
+    steps = result.tables["steps"]
+    free = steps[steps["loss"].notna()].reset_index(drop=True)          # forced decisions lose nothing
+    seats = sorted(free["seat"].unique()) or [0]
+    many = steps["hand"].nunique() > 1
+    fig, axes = plt.subplots(len(seats), 1, figsize=(8, 2.6 * len(seats)), squeeze=False)
     for ax, seat in zip(axes[:, 0], seats):
-        rows = chosen[chosen["seat"] == seat]
+        rows = free[free["seat"] == seat]
         x = np.arange(len(rows))
         lo = (rows["loss"] - rows["loss_low"]).fillna(0).clip(lower=0)
         hi = (rows["loss_high"] - rows["loss"]).fillna(0).clip(lower=0)
-        colour = [colours.get(v, "#34495e") for v in rows["verdict"]]
-        ax.errorbar(x, rows["loss"], yerr=[lo, hi], fmt="none", ecolor="#999", lw=1)
-        ax.scatter(x, rows["loss"], c=colour, s=18, zorder=3)
+        scale = 100 if _valued_by(result) == WIN else 1
+        ax.errorbar(x, rows["loss"] * scale, yerr=[lo * scale, hi * scale], fmt="none", ecolor="#999", lw=1)
+        ax.scatter(x, rows["loss"] * scale, c=[COLOURS.get(v, "#34495e") for v in rows["verdict"]], s=18, zorder=3)
         ax.axhline(0, color="#ccc", lw=0.8)
-        ax.set_xticks(x, [f"{h}:{k[0]}{s}" for h, k, s in zip(rows["hand"], rows["kind"], rows["step"])],
-                      rotation=90, fontsize=6)
-        ax.set_ylabel(f"seat {seat}\nloss ({rows['valued_by'].iloc[0]})", fontsize=8)
-    axes[-1, 0].set_xlabel("decision (hand:kind step); orange a mistake, red a blunder")
+        labels = [f"{h}: {w}" if many else w for h, w in zip(rows["hand"], rows["where"])]
+        ax.set_xticks(x, labels, rotation=90, fontsize=6)
+        ax.set_ylabel(f"seat {seat}\n{loss_header(_valued_by(result))}", fontsize=8)
+    axes[-1, 0].set_xlabel("decision (forced ones left out); yellow an inaccuracy, orange a mistake, red a blunder")
     fig.tight_layout()
     return fig
 
@@ -51,17 +152,37 @@ def html(result: Result) -> str:
     return _document(result, figure=True).html()
 
 
+def _lines_table(doc: Document, name: str, steps: pd.DataFrame, caption: str, by: str, hands: bool) -> None:
+    """The decision lines shown; the steps themselves saved as tables/NAME.csv (numbers, not text)."""
+    doc.table(name, decision_lines(steps, by, hands), caption)
+    doc.tables[name] = steps
+
+
 def _document(result: Result, figure: bool = False) -> Document:
     doc = Document(result.title, result.meta.get("game"))
     doc.text(", ".join(f"{k} {v}" for k, v in result.meta.items()))
     doc.found(result)
+    steps, by = result.tables["steps"], _valued_by(result)
+    hands = len(steps) > 0 and steps["hand"].nunique() > 1
     if figure:
         doc.figure("loss", loss_figure(result), "The loss of each choice made against the best option found, "
                    "with its 95% interval (paired on the same worlds).")
-    doc.table("summary", result.tables["summary"], "Per seat")
-    doc.table("decisions", result.tables["decisions"], "Every option of every decision")
+    doc.heading("Decisions")
+    _lines_table(doc, "steps", steps, _lines_caption(result), by, hands)
+    doc.heading(CAPTIONS["errors"])
+    wrong = errors(steps)
+    if len(wrong):
+        _lines_table(doc, "errors", wrong, f"{CAPTIONS['errors']} ({', '.join(ERRORS)})", by, hands)
+    else:
+        doc.text(NO_ERRORS[:1].upper() + NO_ERRORS[1:] + ".")
+    doc.heading("Per seat")
+    doc.table("summary", result.tables["summary"], CAPTIONS["summary"])
     if "slaps" in result.tables:
-        doc.table("slaps", result.tables["slaps"], "Slap races: the seat's time against its profile's")
+        doc.table("slaps", result.tables["slaps"], CAPTIONS["slaps"])
+    doc.heading("Every option")
+    doc.fold(f"{CAPTIONS['decisions']} ({len(result.tables['decisions'])} rows)")
+    doc.table("decisions", result.tables["decisions"], CAPTIONS["decisions"])
+    doc.fold(None)
     for note in result.notes:
         doc.note(note)
     return doc
