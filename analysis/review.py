@@ -361,6 +361,26 @@ def _summary(judged: list[Judged], specs: dict[int, str]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _by_kind(judged: list[Judged]) -> pd.DataFrame:
+    """Per seat and kind of decision (bid, play, ...), the seat's own choices with a choice: their
+    number, each verdict's count and the error rate (mean loss) with its 95% interval."""
+    groups: dict[tuple, list] = {}
+    for j in judged:
+        if not j.decision.forced:
+            groups.setdefault((j.decision.seat, j.decision.kind, j.valued_by), []).append(j.verdict(j.decision.chosen))
+    rows = []
+    for (seat, kind, unit), verdicts in sorted(groups.items()):
+        n = len(verdicts)
+        total = sum(m for _, m, _, _ in verdicts)
+        half = Z * np.sqrt(sum(((hi - m) / Z) ** 2 for _, m, lo, hi in verdicts if not np.isnan(hi)))
+        rows.append({"seat": seat, "decision": kind, "unit": unit,
+                     **{f"{v}s" if v != INACCURACY else "inaccuracies": sum(x[0] == v for x in verdicts)
+                        for v in ERRORS},
+                     "metric": "error_rate", "estimate": total / n, "ci_low": (total - half) / n,
+                     "ci_high": (total + half) / n, "n": n, "kind": "change" if unit == WIN else "mean"})
+    return pd.DataFrame(rows)
+
+
 def _count(n: int, word: str, plural: str | None = None) -> str:
     return f"{n} {word if n == 1 else plural or word + 's'}"
 
@@ -453,7 +473,7 @@ def review(source, seats=None, hand_ids=None, worlds: int | None = None, seed: i
              f"Each option's value is its mean over the same {worlds} worlds; its difference from the best option "
              f"is paired world by world, with a 95% interval (mean +- 1.96 sd/sqrt(worlds)).",
              verdict_note(hook.SIZES, whole)]
-    tables = {"steps": steps, "decisions": decisions, "summary": summary}
+    tables = {"steps": steps, "decisions": decisions, "summary": summary, "kinds": _by_kind(judged)}
     if hasattr(hook, "slaps"):          # reactions, not decisions (Hit the Deck): times against the profile
         slaps = [row for _, rec, s in work for row in hook.slaps(rec, s)]
         if slaps:

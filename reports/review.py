@@ -17,8 +17,10 @@ from moonshot.reports.document import Document
 
 CAPTIONS = {"steps": "Every decision, one a line", "errors": "Errors, biggest loss first", "summary": "Per seat",
             "slaps": "Slap races: the seat's time against its profile's",
+            "kinds": "By kind of decision: the seat's own choices",
             "decisions": "Every option of every decision"}
 NO_ERRORS = "none: no choice's loss clears the inaccuracy size"
+TOP = 20                 # the errors the terminal lists, biggest first (a whole evening can have hundreds)
 COLOURS = {"blunder": "#c0392b", "mistake": "#e67e22", "inaccuracy": "#f1c40f"}
 
 
@@ -92,8 +94,10 @@ def text(result: Result, options: bool = False) -> str:
     out += ["", _lines_caption(result), ""] + aligned(decision_lines(steps, by, hands))
     wrong = errors(steps)
     out += ["", f"{CAPTIONS['errors']} ({', '.join(ERRORS)})", ""]
-    out += aligned(decision_lines(wrong, by, hands)) if len(wrong) else [f"  {NO_ERRORS}"]
-    rest = ("summary", "slaps") + (("decisions",) if options else ())
+    out += aligned(decision_lines(wrong.head(TOP), by, hands)) if len(wrong) else [f"  {NO_ERRORS}"]
+    if len(wrong) > TOP:
+        out.append(f"  ... and {len(wrong) - TOP} more (all of them: --format json/csv, table steps)")
+    rest = ("summary", "kinds", "slaps") + (("decisions",) if options else ())
     shown = Result(result.title, result.meta, {k: result.tables[k] for k in rest if k in result.tables})
     for name, legend, table, _ in shown_tables(shown):
         out += ["", f"{CAPTIONS.get(name, name)}{f'  ({legend})' if legend else ''}", ""]
@@ -177,6 +181,8 @@ def _document(result: Result, figure: bool = False) -> Document:
         doc.text(NO_ERRORS[:1].upper() + NO_ERRORS[1:] + ".")
     doc.heading("Per seat")
     doc.table("summary", result.tables["summary"], CAPTIONS["summary"])
+    if len(result.tables.get("kinds", [])):
+        doc.table("kinds", result.tables["kinds"], CAPTIONS["kinds"])
     if "slaps" in result.tables:
         doc.table("slaps", result.tables["slaps"], CAPTIONS["slaps"])
     doc.heading("Every option")

@@ -272,3 +272,20 @@ def test_a_lock_moon_is_valued_as_solved_at_four_players():
     k = d.options.index("21")
     assert (d.outcomes[:, k] == 21).all()
     assert Judged.of(d).verdict(k)[0] == BEST
+
+
+def test_the_kinds_table_splits_each_seats_errors_by_decision():
+    """A whole evening's questions: per seat, each kind's decisions with a choice and errors add up to
+    the seat's own row of the summary, and its error rate is the mean of that kind's losses."""
+    r = review(moon_records("random", 2, 12), worlds=8)
+    kinds, summary, steps = r.tables["kinds"], r.tables["summary"], r.tables["steps"]
+    own = summary[(summary["metric"] == "total_loss") & summary["player"].str.startswith("as played")]
+    for _, row in own.iterrows():
+        mine = kinds[kinds["seat"] == row["seat"]]
+        assert mine["n"].sum() == row["n"]
+        for col in ("inaccuracies", "mistakes", "blunders"):
+            assert mine[col].sum() == row[col]
+    free = steps[steps["verdict"] != "forced"]
+    for (seat, kind), losses in free.groupby(["seat", "kind"])["loss"]:
+        got = kinds[(kinds["seat"] == seat) & (kinds["decision"] == kind)]["estimate"].item()
+        assert np.isclose(got, losses.mean())
