@@ -65,6 +65,7 @@ REVIEW = {
                 "loss's 95% interval clears that size (each game's sizes and why are in the review's notes), fine "
                 "where the whole interval is under the inaccuracy size, else cannot be told"),
     "where": ("where", "the decision as a player names it (bid, trump, trick 3 2nd to play, turn 12 ...)"),
+    "decision": ("decision", "the kind of decision: bid, discard, trump, play, drawn card ..."),
     "best": ("best", "the option best on all the worlds (in a decision's table: whether this option is it)"),
     "p_win_low": ("P(win) 95% low", "the low end of the 95% interval of the option's P(win) over the worlds"),
     "p_win_high": ("P(win) 95% high", "the high end of the 95% interval of the option's P(win) over the worlds"),
