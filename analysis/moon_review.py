@@ -6,7 +6,8 @@ is the one the seat's strategy was shown (simulator/moon/views.py: its tiles, th
 the voids shown). Each option is then valued with pimc's machinery (strategies/moon_search.py) on
 worlds dealt from that view: the same worlds for every option, each solved exactly. A bid is valued
 as winning the auction at it with the best of pimc's most promising trumps (its bidder's 7 kept by
-the threshold players' keep value); a pass is 0 for the hand, as pimc reckons it. A discard or a
+the threshold players' keep value); a pass by the auction played on, the seats after it bidding as
+the expert does and the deal solved exactly (analysis/moon_pass.py). A discard or a
 trump is valued by the whole deal solved from the first lead (a discard with its best trump), a
 play by the rest of the hand solved from it. A world's value is the margin of the hand's points: the
 bidder side's points under the contract less the other side's (three players: the mean of the two
@@ -28,6 +29,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from moonshot.analysis.moon_pass import pass_outcomes
 from moonshot.analysis.review import Decision, Sizes, decision_rng
 from moonshot.analysis.words import ordinal, trick_place
 from moonshot.simulator.moon import reference as ref
@@ -50,7 +52,8 @@ YARDSTICKS = ("threshold", "greedy")      # the built-in heuristics a seat's pla
 HOW = ("Moon: each option valued by pimc's machinery from the seat's own view (worlds dealt consistent with its "
        "tiles, the plays and the voids shown), every world solved exactly; values are the bidder side's points for "
        "the hand less the other side's (three players: the mean of the two defenders'), with the sign turned for a "
-       "defender, so higher is better for the mover; a pass counts 0, a bid is valued as winning the auction at it.")
+       "defender, so higher is better for the mover; a bid is valued as winning the auction at it, a pass by the "
+       "auction played on (the seats after it bid as the expert does) and the deal then solved.")
 MARGIN = "margin"                         # how worlds are scored (strategies/moon_search.py's outcomes)
 CONTINUATIONS = 256                       # continuations per P(win) value
 SAMPLE_HANDS, SAMPLE_SEED = 4000, 27      # the fixed self-play sample they are drawn from
@@ -219,8 +222,10 @@ class _Valuer:
         self.n_widow = len(dominoes.TILE_SETS[tile_set_for(rules, self.P)]) - self.P * dominoes.HAND_SIZE
         self.outcome = MARGIN
 
-    def _decision(self, view, kind, step, options, chosen, tricks, sign, bid, bidder, open_tricks, yard, rows=None):
-        """A Decision from bidder-side tricks per world and option (None for a pass column)."""
+    def _decision(self, view, kind, step, options, chosen, tricks, sign, bid, bidder, open_tricks, yard, rows=None,
+                  passing=None):
+        """A Decision from bidder-side tricks per world and option (None for a pass column, whose
+        outcomes are `passing`: the auction played on, analysis/moon_pass.py)."""
         W, K = self.worlds, len(options)
         seat = int(view.seat[0])
         if K == 1:
@@ -233,7 +238,8 @@ class _Valuer:
         for k in range(K):
             b = bid[k] if isinstance(bid, list) else bid
             if tricks[k] is None:
-                opens.append(0.0)
+                opens.append(np.nan)             # the others' bids after a pass are not known open-handed
+                outcomes[:, k] = passing if passing is not None else 0.0
                 continue
             pts = _points(self.P, self.rules, b, self.outcome)
             outcomes[:, k] = sign * pts[tricks[k]]
@@ -296,11 +302,14 @@ class _Valuer:
         found = pimc._race_trumps(P, rules, seat, hand, hands, aside, self.n_widow,
                                   pimc._trump_order(np.array(hand), mask)[:pimc.n_trumps])
         opened = self._open_bid_tricks(seat, hand, mask) if self.held is not None else None
-        tricks, opens = [], []
+        tricks, opens, passing = [], [], None
         for b in legal:
             if b == PASS:
                 tricks.append(None)
                 opens.append(None)
+                hands[:, seat] = _mask(hand)
+                passing = pass_outcomes(P, rules, view, hands, aside, pimc,
+                                        lambda bid: _points(P, rules, bid, self.outcome))
                 continue
             pts = _points(P, rules, b, self.outcome)
             # every world solved exactly, as the notes say: no pimc `caution` (its four-player bidding
@@ -308,7 +317,8 @@ class _Valuer:
             t_best = max(found, key=lambda t: pts[found[t]].mean())
             tricks.append(found[t_best])
             opens.append(None if opened is None else max(opened.values(), key=lambda t: pts[t]))
-        return self._decision(view, "bid", step, options, _at(legal, call), tricks, 1, legal, seat, opens, yard)
+        return self._decision(view, "bid", step, options, _at(legal, call), tricks, 1, legal, seat, opens, yard,
+                              passing=passing)
 
     def _open_bid_tricks(self, seat, hand, mask) -> dict[int, int]:
         """{trump: the bidder's tricks} with every hand as dealt, the widow taken (keep value)."""

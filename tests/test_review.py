@@ -289,3 +289,24 @@ def test_the_kinds_table_splits_each_seats_errors_by_decision():
     for (seat, kind), losses in free.groupby(["seat", "kind"])["loss"]:
         got = kinds[(kinds["seat"] == seat) & (kinds["decision"] == kind)]["estimate"].item()
         assert np.isclose(got, losses.mean())
+
+
+def _first_bid_view(players: int, hand: str, position: int, bids: list[int]) -> BidView:
+    table = Table(players, Rules())
+    tiles_ = np.array([[tiles.parse_tile(x) for x in hand.split()]], dtype=np.int8)
+    return BidView(players, table.rules, position, np.array([position]), tiles_, np.array([bids]),
+                   np.array([max(bids + [0])], dtype=np.int16), np.ones((1, len(BID_VALUES)), dtype=bool),
+                   np.zeros((1, table.n_sides)), np.zeros(1, dtype=np.int64))
+
+
+def test_a_pass_is_valued_by_the_auction_played_on():
+    """A pass is not 0: with the auction played on (the seats after it bidding as the expert) a weak
+    first hand's pass costs points on average, as the defenders of someone else's contract; the
+    last to speak passing after three passes throws the hand in (a redeal under the default rules):
+    0 in every world."""
+    weak = "2-1 3-1 4-1 5-2 4-3 5-3 3-2"
+    d = mr.value("bid", _first_bid_view(3, weak, 0, [-1, -1, -1]), 3, Rules(), 0, 0, WORLDS, 1, choice=0)
+    passing = d.outcomes[:, d.options.index("pass")]
+    assert passing.mean() < -0.5 and (passing != 0).any()
+    last = mr.value("bid", _first_bid_view(4, weak, 3, [0, 0, 0, -1]), 4, Rules(), 0, 0, WORLDS, 1, choice=0)
+    assert (last.outcomes[:, last.options.index("pass")] == 0).all()
