@@ -238,7 +238,8 @@ class MoonHand(common.Hand):
 
 HINT_WORDS = {
     "bid": "Each bid's value is your side's points for the hand less the other side's (three players: the mean of "
-           "the two defenders') if you win the auction at it, playing the best of the trumps pimc races; a pass is 0.",
+           "the two defenders') if you win the auction at it, playing the best of the trumps pimc races; a pass is "
+           "valued by the auction played on (the seats after you bid as the expert does), then the deal solved.",
     "discard": "Each discard's value is your side's points for the hand less the other side's (three players: the "
                "mean of the two defenders'), naming the best trump after it.",
     "trump": "Each trump's value is your side's points for the hand less the other side's (three players: the mean "
