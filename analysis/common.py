@@ -438,6 +438,7 @@ def match_result(setup: Setup, spec_a: str, spec_b: str, hands: int | None, game
                         "each side's seats in turn with B in the others: A minus B in "
                         f"{hooks.metric_words.get(names[0], names[0])} is {say(d, signed=True)}; "
                         f"{verdict(d, names[0] not in hooks.lower_is_better)}.")
+    res.findings += _other_measures(res, names, hooks)
     if games:
         res.findings.append(unfinished_words(res.row("match", "d_win"), res.row("match", "d_unfinished"),
                                              setup.table.n_sides, {f"with {spec_a} (A)": res.row("match", "p_unfinished_a"),
@@ -449,6 +450,20 @@ def match_result(setup: Setup, spec_a: str, spec_b: str, hands: int | None, game
     if games:
         res.notes.append(UNFINISHED_NOTE)
     return res
+
+
+def _other_measures(res: Result, names: list[str], hooks) -> list[str]:
+    """A sentence for each other measure of the match whose verdict differs from the first's (one
+    says A, another B, or one cannot be told from noise): a finding must not pick one measure."""
+    first = verdict(res.row("match", f"d_{names[0]}"), names[0] not in hooks.lower_is_better)
+    out = []
+    for name in names[1:]:
+        d = res.row("match", f"d_{name}")
+        said = verdict(d, name not in hooks.lower_is_better)
+        if said != first and "identically" not in said:
+            out.append(f"In {hooks.metric_words.get(name, name)}, though, A minus B is {say(d, signed=True)}; "
+                       f"{said}: the measures do not agree, so which does better depends on the measure.")
+    return out
 
 
 def _whatif_findings(res: Result, names: list[str], variant_args: list[str], n: int, unit: str, hooks) -> None:

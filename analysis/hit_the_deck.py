@@ -61,7 +61,7 @@ class HtdHooks(Hooks):
     side_outcome_names = ("penalty", "out")
     side_outcome_unit = "penalty points per hand and P(going out first)"
     lower_is_better = ("penalty",)
-    metric_words = {"penalty": "penalty points per hand", "win": "P(winning the game)"}
+    metric_words = {"penalty": "penalty points per hand", "out": "P(going out first)", "win": "P(winning the game)"}
     seat_outcome_names = ("penalty", "p_out", "turns")
     headline_names = ("penalty", "p_blocked", *(f"cards_{c}" for c in CAUSES), "turns")
     lab_size = (1_000, 10_000)

@@ -74,7 +74,7 @@ class StmHooks(Hooks):
     game_extra_names = ("p_supply_short",)
     side_outcome_names = ("chips", "odd")
     side_outcome_unit = "chips per round and P(odd)"
-    metric_words = {"chips": "chips per round", "win": "P(winning the game)"}
+    metric_words = {"chips": "chips per round", "odd": "P(odd tricks)", "win": "P(winning the game)"}
     seat_outcome_names = ("chips", "p_odd", "p_shoot", "moon_chips")
     headline_names = ("p_odd", "p_shoot", "chips")
     lab_size = (10_000, 100_000)

@@ -1,0 +1,18 @@
+"""A comparison whose measures point different ways says so (issue 40, item 4): a finding must not
+pick one measure."""
+from __future__ import annotations
+
+import moonshot
+
+
+def test_a_match_whose_measures_disagree_names_both():
+    """hold against dump: dump keeps fewer penalty points a hand, hold goes out first more often;
+    the findings say both, and that the answer depends on the measure."""
+    found = moonshot.compare("hit-the-deck", "hold", "dump", hands=5_000, seed=4).findings
+    assert "B does better" in found[0] and "penalty points" in found[0]
+    assert any("P(going out first)" in f and "A does better" in f and "do not agree" in f for f in found[1:])
+
+
+def test_a_match_whose_measures_agree_says_it_once():
+    found = moonshot.compare("shoot-the-moon", "expert", "random", hands=3_000, seed=4).findings
+    assert "A does better" in found[0] and not any("do not agree" in f for f in found)
