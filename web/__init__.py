@@ -18,6 +18,7 @@ def serve(host: str = LOCAL, port: int = 8000, jobs: int = 1, max_samples: int =
 
     from moonshot.simulator.errors import BadInput
     from moonshot.web.app import create_app
+    from moonshot.web.server import config
     if not 0 < port < 65536:
         raise BadInput(f"--port {port} is not accepted; accepted: 1..65535")
     if max_samples < 1:
@@ -27,15 +28,15 @@ def serve(host: str = LOCAL, port: int = 8000, jobs: int = 1, max_samples: int =
     jobs = min(jobs, os.cpu_count() or 1) if jobs > 0 else -1
     check_reports_dir(Path(reports_dir))
     sock = bound(host, port)          # before anything is printed: a port in use is one line, not uvicorn's three
-    if host != LOCAL:
+    if not only_here(sock):
         print(f"moonshot: warning: listening on {host}, not only this machine: anyone who can reach port {port} "
               "can start runs on it", file=sys.stderr)
     limits = Limits(max_samples=max_samples, default_samples=min(Limits.default_samples, max_samples), jobs=jobs)
     app = create_app(limits, reports_dir, hosts=(host,))
-    print(f"moonshot serve: open http://{'localhost' if host == LOCAL else host}:{port}/  (Ctrl-C stops it)",
-          file=sys.stderr)
+    shown = "localhost" if host == LOCAL else f"[{host}]" if ":" in host else host
+    print(f"moonshot serve: open http://{shown}:{port}/  (Ctrl-C stops it)", file=sys.stderr)
     try:
-        uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+        uvicorn.Server(config(app)).run(sockets=[sock])
     except KeyboardInterrupt:         # uvicorn re-raises the Ctrl-C (or kill) it stopped on: a clean stop, exit 0
         pass
 
@@ -65,6 +66,16 @@ def bound(host: str, port: int):
             from None
     sock.set_inheritable(True)
     return sock
+
+
+def only_here(sock) -> bool:
+    """Whether `sock` listens on a loopback address only (127.0.0.0/8, ::1: --host localhost, say),
+    which no other machine can reach."""
+    import ipaddress
+    try:
+        return ipaddress.ip_address(sock.getsockname()[0].split("%", 1)[0]).is_loopback
+    except ValueError:
+        return False
 
 
 def _not_here(host: str, why) -> str:

@@ -20,12 +20,20 @@ from fastapi.templating import Jinja2Templates
 
 from moonshot.simulator.errors import BadInput
 from moonshot.web.forms import FieldError, Limits
-from moonshot.web.guard import UPLOAD_ROOM, Guard, served_names
+from moonshot.web.guard import UPLOAD_ROOM, Guard, Headers, served_names, wildcard
 from moonshot.web.jobs import Runner, warm
 from moonshot.web.play.session import IDLE as PLAY_IDLE, Table as PlayTable
 from moonshot.web.routes import Site, bad, files, jobs, links, pages, play, review, runs
 
 HERE = Path(__file__).parent
+
+
+class App(FastAPI):
+    """FastAPI with the page headers outside everything (web/guard.py's Headers): outside the
+    Guard's refusals and outside Starlette's ServerErrorMiddleware, so a 500 carries them too."""
+
+    def build_middleware_stack(self):
+        return Headers(super().build_middleware_stack())
 
 
 def create_app(limits: Limits = Limits(), reports_dir: Path = Path("out"), upload_limit: int = 2_000_000,
@@ -39,12 +47,14 @@ def create_app(limits: Limits = Limits(), reports_dir: Path = Path("out"), uploa
         yield
         app.state.runner.stop_all()            # Ctrl-C: runs end now, not after their chunks
 
-    app = FastAPI(title="moonshot", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
+    hosts = list(hosts)
+    app = App(title="moonshot", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     app.state.limits, app.state.reports_dir, app.state.upload_limit = limits, Path(reports_dir), upload_limit
     app.state.runner = Runner(abandon_after, limits.jobs if max_runs is None else max_runs, queue)
     app.state.hands = PlayTable(play_idle)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
-    app.add_middleware(Guard, hosts=served_names(hosts), uploads={"/api/replay": upload_limit + UPLOAD_ROOM})
+    app.add_middleware(Guard, hosts=served_names(hosts), uploads={"/api/replay": upload_limit + UPLOAD_ROOM},
+                       own_address=wildcard(hosts))
 
     @app.exception_handler(FieldError)
     async def field_error(request: Request, exc: FieldError):

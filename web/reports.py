@@ -4,6 +4,7 @@ report builder, with its sections ("[2/7] ...") as the run's progress: the build
 heard through reports.document.steps_heard (in the run's thread only; the CLI is unaffected)."""
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 
 from moonshot.reports import document
@@ -11,28 +12,49 @@ from moonshot.simulator.errors import BadInput, short
 
 
 def listing(root: Path) -> list[dict]:
-    """Every folder under `root` (two levels at most) holding a report.html, newest first."""
+    """Every folder under `root` (two levels at most) holding a report.html, newest first: only
+    plain folders and a regular report.html (no symbolic link, no hidden name on the way: served())."""
     if not root.is_dir():
         return []
-    found = [p.parent for p in list(root.glob("*/report.html")) + list(root.glob("*/*/report.html"))]
+    found = [p.parent for p in list(root.glob("*/report.html")) + list(root.glob("*/*/report.html"))
+             if served(root, p)]
     found.sort(key=lambda p: p.stat().st_mtime, reverse=True)
     return [{"name": str(p.relative_to(root)), "title": _title(p)} for p in found]
 
 
+def served(root: Path, path: Path) -> bool:
+    """Whether `path` (under `root`) may be served: each part below `root` a real folder or, the
+    last, a regular file, none a symbolic link (a link in the reports folder could point anywhere)
+    and none hidden (a dot file is not part of a report)."""
+    parts = path.relative_to(root).parts
+    where = root
+    for k, part in enumerate(parts):
+        where = where / part
+        if part.startswith(".") or part in ("", ".."):
+            return False
+        try:
+            mode = where.lstat().st_mode
+        except OSError:
+            return False
+        if not (stat.S_ISREG(mode) if k == len(parts) - 1 else stat.S_ISDIR(mode)):
+            return False
+    return bool(parts)
+
+
 def _title(folder: Path) -> str:
     md = folder / "report.md"
-    first = md.read_text(encoding="utf-8", errors="replace").splitlines()[:1] if md.exists() else []
+    first = md.read_text(encoding="utf-8", errors="replace").splitlines()[:1] if served(folder, md) else []
     return first[0].lstrip("# ").strip() if first else folder.name
 
 
 def resolve(root: Path, name: str, file: str) -> Path:
-    """A file of a listed report, or BadInput: names come from listing(), never from elsewhere."""
+    """A file of a listed report, or BadInput: names come from listing(), never from elsewhere, and
+    the file is a regular one right in the report's folder (served())."""
     names = {r["name"] for r in listing(root)}
     if name not in names:
         raise BadInput(f"no report {short(name)} in the server's reports folder; accepted: {', '.join(sorted(names)) or 'none yet'}")
-    folder = (root / name).resolve()
-    path = (folder / file).resolve()
-    if not path.is_relative_to(folder) or not path.is_file():
+    path = root / name / file
+    if "/" in file or "\\" in file or not served(root, path):
         raise BadInput(f"no file {short(file)} in report {short(name)}; accepted: report.html and its figures")
     return path
 

@@ -145,8 +145,10 @@ FLAGS: tuple[Flag, ...] = (
          sweep=("window(8)", "p_recall(0.5)")),
     Flag("htd.p_notice", 1.0, "a probability 0..1", "A-HTD-7",
          "chance that a forgotten shout is noticed (and punished)", _number(0, 1), sweep=("0.5",)),
-    Flag("htd.judge_window", 30, "a number >= 0 (ms)", "C.14 P5",
-         "hands landing within this of the last count as tied for last", _number(0), sweep=("0", "100")),
+    # At most 10 s: slaps land a few hundred ms apart (a lapse ~1 s), so a window that long already ties
+    # nearly every slap; a larger number means nothing more at a table.
+    Flag("htd.judge_window", 30, "a number 0..10000 (ms)", "C.14 P5",
+         "hands landing within this of the last count as tied for last", _number(0, 10_000), sweep=("0", "100")),
     Flag("htd.announce_factor", 0.25, "a number 0..1", "C.14 P5",
          "factor on q_htd when HTD cards are announced", _number(0, 1), sweep=("1",),
          needs="it changes play only with htd.announce_htd_cards=true"),

@@ -20,12 +20,15 @@ import itertools
 import json
 import threading
 import time
+from collections import OrderedDict
 from typing import Any
 
 from moonshot.simulator.errors import BadInput, short
+from moonshot.simulator.eta import duration
 
 IDLE = 900.0           # seconds a hand waits for the person before it is dropped
 KEEP = 200             # hands kept at once; the least recently used go first
+GONE_KEPT = 10_000      # dropped hands' ids remembered, with why (a few dozen bytes each)
 
 
 class _Paused(BaseException):
@@ -127,10 +130,12 @@ class Session:
 
 class Table:
     """The hands being played on this server: at most `keep`, each dropped after `idle` seconds
-    untouched (looked at whenever a hand is started or asked for: no thread)."""
+    untouched (looked at whenever a hand is started or asked for: no thread). A dropped hand's id
+    is remembered (the last GONE_KEPT of them) with why it went, which its next request is told."""
 
     def __init__(self, idle: float = IDLE, keep: int = KEEP):
         self.sessions: dict[str, Session] = {}
+        self.gone: OrderedDict[str, str] = OrderedDict()        # id -> why it was dropped
         self.idle, self.keep = idle, keep
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
@@ -141,7 +146,9 @@ class Table:
             sid = f"h{next(self._ids)}-{int(time.time() * 1000) % 100000}"
             if len(self.sessions) >= self.keep:
                 oldest = min(self.sessions.values(), key=lambda s: s.touched)
-                del self.sessions[oldest.id]
+                self._drop(oldest.id, f"pushed out by a newer hand: this server keeps at most {self.keep} hands "
+                                      f"at once and drops the one untouched longest (this one, for "
+                                      f"{duration(time.monotonic() - oldest.touched)})")
             self.sessions[sid] = session = Session(sid, game, seat, adapter)
         return session
 
@@ -149,12 +156,21 @@ class Table:
         with self._lock:
             self._expire()
             session = self.sessions.get(sid)
+            why = self.gone.get(sid)
         if session is None:
-            raise BadInput(f"no hand {sid!r} on this server (hands are dropped after {self.idle / 60:g} minutes "
-                           "untouched); accepted: start a new hand")
+            why = why or (f"never started here, or dropped long ago (a hand is dropped after {duration(self.idle)} "
+                          f"untouched, or pushed out by newer ones past {self.keep} at once)")
+            raise BadInput(f"no hand {short(sid)} on this server: {why}; accepted: start a new hand")
         return session
 
     def _expire(self) -> None:
         now = time.monotonic()
         for sid in [s.id for s in self.sessions.values() if now - s.touched > self.idle]:
-            del self.sessions[sid]
+            self._drop(sid, f"dropped after {duration(self.idle)} untouched")
+
+    def _drop(self, sid: str, why: str) -> None:
+        del self.sessions[sid]
+        self.gone[sid] = why
+        while len(self.gone) > GONE_KEPT:
+            self.gone.popitem(last=False)
+
