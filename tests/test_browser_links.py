@@ -1,6 +1,7 @@
 """Links that reopen (issue 28, item 6) in a real browser (launched as tests/test_browser.py does):
 the address a page shows after a run or a deal, opened in a fresh browser context (no cookies, no
-storage, nothing of the first), fills the form and shows the same numbers or the same hand; a played
+storage, nothing of the first), fills the form and, once its button is pressed (a link starts
+nothing by itself: tests/test_web_links_ask.py), shows the same numbers or the same hand; a played
 hand's "Copy a link to this hand" opens the Replay page with the same history steps."""
 from __future__ import annotations
 
@@ -42,6 +43,8 @@ def reopened(browser, pg, tmp_path, name: str) -> tuple[dict, dict]:  # noqa: F8
     first = numbers(pg)
     again, context = fresh(browser, pg.url)
     try:
+        again.locator("#link-note").wait_for(state="visible")
+        again.click("button.go")
         second = numbers(again)
         shot(again, tmp_path, f"reopened-{name}")
     finally:
@@ -101,7 +104,9 @@ def test_a_play_link_deals_the_same_hand(server, browser, page, tmp_path, game, 
     assert f"seed={first['seed']}" in page.url and "seat=2" in page.url
     again, context = fresh(browser, "about:blank")
     try:
-        second = dealt(again, lambda: again.goto(page.url))
+        again.goto(page.url)
+        again.locator("#link-note").wait_for(state="visible")
+        second = dealt(again, lambda: again.click("#deal button.go"))
         assert second["seed"] == first["seed"] and second["prompt"] == first["prompt"]
         assert again.input_value("#seat") == "2" and again.input_value(f"select[data-flag='{flag[0]}']") == flag[1]
         assert again.inner_text("#table") == page.inner_text("#table")
@@ -126,6 +131,7 @@ def test_a_played_hands_link_shows_the_same_history_steps(server, browser, page,
     want = [s["text"] for s in read(path.read_bytes(), path.name)["hands"][0]["steps"]]
     again, context = fresh(browser, link)
     try:
+        again.click("#upload button.go")                                  # Replay: the link's hand
         again.wait_for_selector("#hands:not([hidden])")
         for _ in want:
             again.click("#next")
@@ -138,6 +144,7 @@ def test_a_played_hands_link_shows_the_same_history_steps(server, browser, page,
 
 def test_a_bad_hand_link_says_so_and_shows_nothing(server, page, tmp_path):  # noqa: F811
     page.goto(f"{server}/replay?hand=bm90LWEtdG9rZW4")
+    page.click("#upload button.go")
     error = page.locator(".error[data-for='file']")
     error.wait_for(state="visible")
     assert error.inner_text().startswith("hand link: ") and "accepted" in error.inner_text()

@@ -1,10 +1,13 @@
-// moonshot serve: links that reopen a page (issue 28, item 6).
+// moonshot serve: links that reopen a page (issue 28, item 6), and that ask before they work (issue 38, item 3).
 // - The Explorer, What-if and Play pages: when a run starts or a hand is dealt, the form as the API
 //   took it, with the seed and size the server used (its answer's `used`; the Play page's seed), goes
-//   into the address bar's query string. A page opened with one fills its form from it and runs (or
-//   deals) at once: the same seed and size give the same numbers, the same seed the same hand.
+//   into the address bar's query string. A page opened with one fills its form from it and says what
+//   pressing Run (or Deal a hand) will do: its size, strategies and rules. Nothing starts by itself: a
+//   page of any site may send the browser to such a link, and the app's own script must not be the one
+//   that starts a 200,000-deal run for it. The same seed and size give the same numbers once pressed.
 // - A played hand: the over section offers "Copy a link to this hand", a Replay page link whose
-//   token the server plays again (POST /api/hand-link) into the history shown as an upload.
+//   token the server plays again (POST /api/hand-link) into the history shown as an upload, once the
+//   person presses Replay (static/replay.js calls linkedHand).
 // app.js's runForm and play.js's deal send "run-started" on their form; play.js's finish sends
 // "hand-over". This file is loaded after them (base.html), so its start comes after theirs.
 "use strict";
@@ -70,16 +73,64 @@ function fillForm(form, q) {
   return problems;
 }
 
-// The Replay page opened with a hand's link: the server plays the hand again and sends its history,
-// which goes through the upload form as a file would (nothing shown unless the whole hand is good).
-async function openHandLink(token) {
-  const form = $("#upload");
+// What a form will do when pressed, in words: its size, the table, strategies and rules changed. No
+// time: nothing here knows one before a run (the strategies decide it, from milliseconds to hours).
+function linkSummary(form) {
+  const data = formData(form), n = v => (/^\d+$/.test(String(v).trim()) ? Number(v).toLocaleString("en-US") : null);
+  const players = data.players ? `${data.players} players` : "";
+  const strategy = (data.strategy || []).join(" ") || `${$("#strategy", form)?.placeholder || "the default"} (the default)`;
+  const parts = [];
+  if (form.id === "explore") {
+    parts.push(`${n(data.samples) || "the default number of"} deals of the hand ${data.hand || "(none given)"}` +
+      (data.seat_order ? ` (seat order: ${data.seat_order})` : ""));
+    const check = String(data.check_samples ?? "").trim();
+    if ("check_samples" in data) parts.push(check === "0" ? "no check" : "then a check of the top choices with the search " +
+      `player on ${n(check) ? `the first ${n(check)}` : "its default number"} of those deals`);
+  } else if (form.id === "whatif") {
+    parts.push(data.unit === "games" ? `${n(data.n) || "the default number of"} whole games, each under the default rules and under yours`
+      : `${n(data.n) || "the default number of"} hands, each dealt under the default rules and under yours`);
+    if ((data.change || []).length) parts.push(`changed: ${data.change.join(", ")}`);
+  } else {
+    parts.push(`one hand, you at seat ${data.seat}` + (String(data.seed || "").trim() ? `, seed ${data.seed}` : ", a new deal"));
+  }
+  parts.push(`${players}${data.partners ? " in partnerships" : ""}`, `strategy: ${strategy}`);
+  if ((data.profile || []).length) parts.push(`reaction profiles: ${data.profile.join(" ")}`);
+  if ((data.rules || []).length) parts.push(`rules: ${data.rules.join(", ")}`);
+  if ("seed" in data && form.id !== "deal") parts.push(String(data.seed).trim() ? `seed ${data.seed}` : "the default seed");
+  return parts.filter(Boolean).join("; ");
+}
+
+// The note a page opened from a link shows above its button: what the link asks for, and that nothing
+// has started. Gone once the person starts it.
+function askFirst(form, what, press) {
+  const note = el("p", {class: "link-note", id: "link-note", role: "status"}, el("strong", {}, "Opened from a link: "),
+    what, ". ", el("strong", {}, `Nothing has started: press ${press} to start it.`));
+  const bar = $(".runbar", form);
+  if (bar) bar.before(note); else form.append(note);
+  note.scrollIntoView({block: "center"});            // on a phone the form above would hide it
+  form.addEventListener("run-started", () => note.remove(), {once: true});
+  return note;
+}
+
+// A hand link's token read here only to say what it holds (the server checks it when Replay is pressed).
+function tokenSummary(token) {
+  try {
+    const data = JSON.parse(atob(token.replace(/-/g, "+").replace(/_/g, "/")));
+    return `a ${data.game} hand at ${data.players} players, you at seat ${data.seat}, seed ${data.seed}, ` +
+      `${data.answers.length} answers of yours, the others played by ${data.strategy.join(" ") || "the default strategy"}` +
+      (data.rules.length ? `; rules: ${data.rules.join(", ")}` : "") + ", to be played again on this server";
+  } catch (e) {
+    return "a hand this page cannot read (the server says why when you press Replay)";
+  }
+}
+
+// The hand of a link, played again by the server (POST /api/hand-link) once the person pressed
+// Replay: its history as a File for the upload, or null with the server's line beside the field.
+async function linkedHand(form, token) {
   const {status, body} = await postJSON("/api/hand-link", {hand: token});
-  if (status !== 200) { showErrors(form, "file", body.error); return; }
-  const files = new DataTransfer();
-  files.items.add(new File([body.history], body.file, {type: "application/x-ndjson"}));
-  $("#file", form).files = files.files;
-  form.requestSubmit();
+  if (status !== 200) { showErrors(form, "file", body.error); return null; }
+  form.dispatchEvent(new CustomEvent("run-started"));
+  return new File([body.history], body.file, {type: "application/x-ndjson"});
 }
 
 // The over section's "Copy a link to this hand" (with the link itself, to copy by hand where the
@@ -121,9 +172,14 @@ document.addEventListener("DOMContentLoaded", () => {
     });
     if (Array.from(q.keys()).length) {
       const problems = fillForm(form, q);
-      if (problems.length) showErrors(form, ...problems[0]); else form.requestSubmit();
+      if (problems.length) showErrors(form, ...problems[0]);
+      else askFirst(form, linkSummary(form), `“${$(".go", form).textContent.trim()}”`);
     }
   }
   document.addEventListener("hand-over", ev => offerHandLink(ev.target, ev.detail.sid));
-  if (document.body.dataset.page === "replay" && q.get("hand")) openHandLink(q.get("hand"));
+  const upload = $("form#upload");
+  if (document.body.dataset.page === "replay" && upload && q.get("hand")) {
+    upload.dataset.hand = q.get("hand");            // static/replay.js: Replay with no file chosen plays it
+    askFirst(upload, tokenSummary(q.get("hand")), "“Replay”");
+  }
 });

@@ -145,7 +145,10 @@ function playPage() {
     const s = state.summary;
     $("#score").textContent = `You were seat ${s.seat}. ${s.result}`;
     $("#download").href = `/api/play/${sid}/history`;
-    if ($("#review-hand")) $("#review-hand").href = `/replay?play=${encodeURIComponent(sid)}`;
+    if ($("#review-hand")) {
+      $("#review-hand").href = `/replay?play=${encodeURIComponent(sid)}`;
+      $("#review-hand").onclick = () => sessionStorage.setItem("moonshot-review", sid);   // replay.js: reviewed at once
+    }
     $("#replay").textContent = s.replay;
     $("#profile").replaceChildren();
     if (state.slaps) profile(state.slaps);

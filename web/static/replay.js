@@ -18,15 +18,31 @@ function replayPage() {
     pick(); $("#next").focus();
     return true;
   }
-  form.addEventListener("submit", ev => { ev.preventDefault(); upload(new FormData(form)); });
-  // the Play page's "Review this hand": its session's history, read as an upload, then reviewed
+  form.addEventListener("submit", async ev => {
+    ev.preventDefault();
+    if (!$("#file", form).files.length && form.dataset.hand) {     // a hand link's (links.js), pressed: played again
+      showErrors(form);
+      const file = await linkedHand(form, form.dataset.hand);
+      if (!file) return;
+      const data = new FormData();
+      data.append("file", file);
+      upload(data);
+      return;
+    }
+    upload(new FormData(form));
+  });
+  // the Play page's "Review this hand": its session's history, read as an upload, then reviewed when
+  // the person pressed that button in this tab (play.js notes it in sessionStorage, which no other
+  // site can write); opened any other way, the review waits for its own button
   const played = new URLSearchParams(location.search).get("play");
   if (played) (async () => {
+    const asked = sessionStorage.getItem("moonshot-review") === played;
+    sessionStorage.removeItem("moonshot-review");
     const r = await fetch(`/api/play/${encodeURIComponent(played)}/history`);
     if (r.status !== 200) { showErrors(form, "file", (await readBody(r)).error); return; }
     const data = new FormData();
     data.append("file", new File([await r.text()], "played.jsonl"));
-    if (await upload(data) && hands[0].review) rv.requestSubmit();
+    if (await upload(data) && hands[0].review && asked) rv.requestSubmit();
   })();
   $("#hand-pick").addEventListener("change", e => { h = +e.target.value; k = 0; pick(); });
   $("#prev").addEventListener("click", () => { k = Math.max(0, k - 1); draw(); });
