@@ -39,8 +39,10 @@ class App(FastAPI):
 def create_app(limits: Limits = Limits(), reports_dir: Path = Path("out"), upload_limit: int = 2_000_000,
                abandon_after: float = 60.0, max_runs: int | None = None, queue: int | None = None,
                play_idle: float = PLAY_IDLE, hosts: Iterable[str] = ()) -> FastAPI:
-    """The app, answering requests whose Host is a local address or one of `hosts` (web/guard.py). At most `max_runs` runs at once (default: limits.jobs, -1 one per core) and `queue` more
-    waiting (default twice that; beyond, HTTP 429); a played hand untouched for `play_idle` seconds is dropped."""
+    """The app, answering requests whose Host is a local address or one of `hosts` (web/guard.py; a
+    wildcard host such as 0.0.0.0 adds this machine's names and addresses). At most `max_runs` runs
+    at once (default: limits.jobs, -1 one per core) and `queue` more waiting (default twice that;
+    beyond, HTTP 429); a played hand untouched for `play_idle` seconds is dropped."""
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         threading.Thread(target=warm, args=(limits.jobs,), name="moonshot-warm", daemon=True).start()

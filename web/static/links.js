@@ -76,35 +76,38 @@ function fillForm(form, q) {
 // What a form will do when pressed, in words: its size, the table, strategies and rules changed. No
 // time: nothing here knows one before a run (the strategies decide it, from milliseconds to hours).
 function linkSummary(form) {
-  const data = formData(form), n = v => (/^\d+$/.test(String(v).trim()) ? Number(v).toLocaleString("en-US") : null);
-  const players = data.players ? `${data.players} players` : "";
-  const strategy = (data.strategy || []).join(" ") || `${$("#strategy", form)?.placeholder || "the default"} (the default)`;
+  const data = formData(form), text = v => String(v ?? "").trim();
+  const n = (v, none) => (/^\d+$/.test(text(v)) ? Number(v).toLocaleString("en-US") : none);
+  const both = "under the default rules and under yours";
   const parts = [];
   if (form.id === "explore") {
-    parts.push(`${n(data.samples) || "the default number of"} deals of the hand ${data.hand || "(none given)"}` +
+    parts.push(`${n(data.samples, "the default number of")} deals of the hand ${data.hand || "(none given)"}` +
       (data.seat_order ? ` (seat order: ${data.seat_order})` : ""));
-    const check = String(data.check_samples ?? "").trim();
-    if ("check_samples" in data) parts.push(check === "0" ? "no check" : "then a check of the top choices with the search " +
-      `player on ${n(check) ? `the first ${n(check)}` : "its default number"} of those deals`);
+    const check = text(data.check_samples);
+    if ("check_samples" in data) parts.push(check === "0" ? "no check" : "then a check of the top choices with the " +
+      `search player on ${n(check) ? `the first ${n(check)}` : "its default number"} of those deals`);
   } else if (form.id === "whatif") {
-    parts.push(data.unit === "games" ? `${n(data.n) || "the default number of"} whole games, each under the default rules and under yours`
-      : `${n(data.n) || "the default number of"} hands, each dealt under the default rules and under yours`);
+    const unit = data.unit === "games" ? "whole games" : "hands";
+    parts.push(`${n(data.n, "the default number of")} ${unit}, each ${both}`);
     if ((data.change || []).length) parts.push(`changed: ${data.change.join(", ")}`);
   } else {
-    parts.push(`one hand, you at seat ${data.seat}` + (String(data.seed || "").trim() ? `, seed ${data.seed}` : ", a new deal"));
+    parts.push(`one hand, you at seat ${data.seat}` + (text(data.seed) ? `, seed ${data.seed}` : ", a new deal"));
   }
-  parts.push(`${players}${data.partners ? " in partnerships" : ""}`, `strategy: ${strategy}`);
+  const fallback = $("#strategy", form)?.placeholder || "the default";
+  parts.push(data.players ? `${data.players} players${data.partners ? " in partnerships" : ""}` : "",
+    `strategy: ${(data.strategy || []).join(" ") || `${fallback} (the default)`}`);
   if ((data.profile || []).length) parts.push(`reaction profiles: ${data.profile.join(" ")}`);
   if ((data.rules || []).length) parts.push(`rules: ${data.rules.join(", ")}`);
-  if ("seed" in data && form.id !== "deal") parts.push(String(data.seed).trim() ? `seed ${data.seed}` : "the default seed");
+  if ("seed" in data && form.id !== "deal") parts.push(text(data.seed) ? `seed ${data.seed}` : "the default seed");
   return parts.filter(Boolean).join("; ");
 }
 
 // The note a page opened from a link shows above its button: what the link asks for, and that nothing
 // has started. Gone once the person starts it.
 function askFirst(form, what, press) {
-  const note = el("p", {class: "link-note", id: "link-note", role: "status"}, el("strong", {}, "Opened from a link: "),
-    what, ". ", el("strong", {}, `Nothing has started: press ${press} to start it.`));
+  const note = el("p", {class: "link-note", id: "link-note", role: "status"},
+    el("strong", {}, "Opened from a link: "), what, ". ",
+    el("strong", {}, `Nothing has started: press ${press} to start it.`));
   const bar = $(".runbar", form);
   if (bar) bar.before(note); else form.append(note);
   note.scrollIntoView({block: "center"});            // on a phone the form above would hide it
@@ -116,8 +119,9 @@ function askFirst(form, what, press) {
 function tokenSummary(token) {
   try {
     const data = JSON.parse(atob(token.replace(/-/g, "+").replace(/_/g, "/")));
+    const others = data.strategy.join(" ") || "the default strategy";
     return `a ${data.game} hand at ${data.players} players, you at seat ${data.seat}, seed ${data.seed}, ` +
-      `${data.answers.length} answers of yours, the others played by ${data.strategy.join(" ") || "the default strategy"}` +
+      `${data.answers.length} answers of yours, the others played by ${others}` +
       (data.rules.length ? `; rules: ${data.rules.join(", ")}` : "") + ", to be played again on this server";
   } catch (e) {
     return "a hand this page cannot read (the server says why when you press Replay)";
@@ -160,7 +164,8 @@ async function offerHandLink(over, sid) {
     }
   });
   box.replaceChildren(copy, " ", said, el("br"), field, el("br"),
-    el("small", {class: "meta"}, "It opens the Replay page, which plays the hand again from its seed and your answers."));
+    el("small", {class: "meta"}, "It opens the Replay page, which plays the hand again from its seed and your " +
+      "answers once Replay is pressed there."));
 }
 
 document.addEventListener("DOMContentLoaded", () => {
