@@ -1,103 +1,127 @@
-"""What every game's history file shares: the whole-games keys of HISTORY.md, checked across lines.
+"""Reading history files: every line read with bounds and its keys checked against HISTORY.md's
+types (simulator/record_check.py), the hand checked by its game's replay, and the whole-games keys
+checked against the rules.
 
-A game's own `history.replay` checks one hand against its rules; this checks that the hands of a
-game follow on: hand_in_game counts 0, 1, 2, ..., each hand's scores_before is the previous hand's
-scores_after, and nothing follows the hand marked game_over (which alone names the winners)."""
+A game's own `history.replay` checks one hand against its rules; GameThreads checks the whole-games
+keys: each hand's scores_after is its scores_before plus the hand's result, game_over and winners
+are what the rules give after it (each game's history.WHOLE_GAMES), a game's first hand starts
+from the rules' starting scores, and the hands of a game follow on: hand_in_game counts up by one,
+scores_before is the last hand's scores_after, the deal (or first bid) passes as the rules say, and
+nothing follows the hand marked game_over."""
 from __future__ import annotations
 
-import json
-import re
-from typing import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator
 
+from moonshot.simulator import record_check
 from moonshot.simulator.errors import BadInput, short
+from moonshot.simulator.record_check import GAME_KEYS, PERSON, UNKNOWN, Seating  # noqa: F401  (PERSON: pages use it)
 
-GAME_KEYS = ("game_id", "hand_in_game", "scores_before", "scores_after", "game_over")
+__all__ = ["GAME_KEYS", "PERSON", "GameThreads", "common_keys", "replayed"]
+
+
+@dataclass(frozen=True)
+class _Last:
+    """What a game's last hand read leaves for the next."""
+    hand_in_game: int
+    scores_after: list
+    game_over: bool
+    carry: Any                 # the game's own (Moon's side set last); UNKNOWN when not read
+    next_hand: dict            # keys the next hand must have
 
 
 class GameThreads:
-    """The games met so far in one file: game_id -> (hand_in_game, scores_after, game_over)."""
+    """The games met so far in one file (game_id -> its last hand), and the rules' check of each
+    whole-games line. `follow=False` checks a line alone (one hand picked out of a file)."""
 
     def __init__(self) -> None:
-        self.last: dict[int, tuple[int, list, bool]] = {}
+        self.last: dict[int, _Last] = {}
 
-    def check(self, record: dict, where: str) -> None:
+    def check(self, record: dict, entry, seating: Seating, where: str, follow: bool = True) -> None:
         if "game_id" not in record:
             return                                   # a single hand, not part of a game
-        missing = [k for k in GAME_KEYS if k not in record]
-        if missing:
-            raise BadInput(f"{where}: a whole-games line lacks {', '.join(missing)}; accepted: HISTORY.md's keys")
+        hook = record_check.whole_games(entry)
         game, k = record["game_id"], record["hand_in_game"]
-        before = self.last.get(game)
-        want = 0 if before is None else before[0] + 1
-        if before is not None and before[2]:
+        before = self.last.get(game) if follow else None
+        if before is not None:
+            self._follows(record, before, where)
+        elif hook is not None and k == 0 and record["scores_before"] != (start := hook.start(seating)):
+            raise BadInput(f"{where}: the record breaks the rules: game {game}'s first hand has scores_before "
+                           f"{short(record['scores_before'])}, the rules give {start} (the starting scores)")
+        carry = before.carry if before is not None else None if k == 0 else UNKNOWN
+        if hook is not None:
+            carry = self._by_the_rules(record, hook, seating, carry, where)
+        self.last[game] = _Last(k, record["scores_after"], record["game_over"], carry,
+                                hook.next_hand(record, seating) if hook is not None else {})
+
+    @staticmethod
+    def _follows(record: dict, before: _Last, where: str) -> None:
+        game, k = record["game_id"], record["hand_in_game"]
+        if before.game_over:
             raise BadInput(f"{where}: game {game} goes on after the hand marked game_over")
-        if k != want:
-            raise BadInput(f"{where}: game {game}'s hand_in_game is {k}, the hand before it was {want - 1}; "
-                           f"accepted: {want}")
-        if before is not None and record["scores_before"] != before[1]:
-            raise BadInput(f"{where}: game {game}'s scores_before {record['scores_before']} are not the last hand's "
-                           f"scores_after {before[1]}")
-        if ("winners" in record) != bool(record["game_over"]):
-            raise BadInput(f"{where}: winners belong on the game's last hand (game_over), and only there")
-        self.last[game] = (k, record["scores_after"], bool(record["game_over"]))
+        if k != before.hand_in_game + 1:
+            raise BadInput(f"{where}: game {game}'s hand_in_game is {k}, the hand before it was {before.hand_in_game}; "
+                           f"accepted: {before.hand_in_game + 1}")
+        if record["scores_before"] != before.scores_after:
+            raise BadInput(f"{where}: game {game}'s scores_before {short(record['scores_before'])} are not the last "
+                           f"hand's scores_after {before.scores_after}")
+        for key, want in before.next_hand.items():
+            if record.get(key) != want:
+                raise BadInput(f"{where}: the record breaks the rules: game {game}'s {key} is {short(record.get(key))} "
+                               f"after the hand before, the rules give {want}")
 
-
-# What a strategy spec of a record may read: a registered name (the play page's seat: "person",
-# web/play/common.PERSON) with k=v parameters, or a plugin's path/to/file.py:Class. No markup
-# character (< > & " ' `) gets through: pages show these values.
-PERSON = "person"
-SAFE_SPEC = re.compile(r"^[\w .:=,/\\+\-()\[\]@~]{1,200}$")
-WHOLE = {"hand_id": "an integer, unique within the file", "format": "1", "players": "a seat count",
-         "seed": "the run's seed, an integer >= 0", "game_id": "an integer", "hand_in_game": "an integer"}
+    @staticmethod
+    def _by_the_rules(record: dict, hook, seating: Seating, carry, where: str):
+        """scores_after, game_over and winners as the rules give them after this (checked) hand."""
+        for key, same in hook.same:
+            if record[key] != record[same]:
+                raise BadInput(f"{where}: the record breaks the rules: {key} is {short(record[key])}, "
+                               f"{same} is {short(record[same])}; accepted: the same (HISTORY.md)")
+        want = [a + b for a, b in zip(record["scores_before"], hook.change(record))]
+        if record["scores_after"] != want:
+            raise BadInput(f"{where}: the record breaks the rules: scores_after is {short(record['scores_after'])}, "
+                           f"the rules give {want} (scores_before plus this hand's result)")
+        outcomes, carry = hook.ends(record, seating, carry)
+        said = record["winners"] if record["game_over"] else None
+        capped = said == [] and None in outcomes and record["hand_in_game"] == hook.cap - 1
+        if said not in outcomes and not capped:
+            ends = [o for o in outcomes if o is not None]
+            give = (f"winners {ends[0]}" if ends else "another hand") + (" or another hand" if None in outcomes and ends
+                                                                         else "")
+            has = f"winners {short(said)}" if record["game_over"] else "the game going on"
+            raise BadInput(f"{where}: the record breaks the rules: it has {has} after scores_after "
+                           f"{record['scores_after']}, the rules give {give} ({hook.rule}"
+                           + (f"; a game stopped unfinished ends at the cap of {hook.cap:,} hands)" if said == [] else ")"))
+        return carry
 
 
 def common_keys(record: dict, where: str):
-    """The registry entry of the record's game, or BadInput naming the first key every game
-    shares (HISTORY.md "Common keys") whose value is not of its kind: integers where integers
-    belong, strategy specs from the known sets. A game's replay checks its own keys."""
-    from moonshot.simulator.games import GAMES
-    from moonshot.strategies.base import registered
-
-    def bad(key: str, value, accepted: str) -> BadInput:
-        return BadInput(f"{where}: {key} {short(value)} is not accepted; accepted: {accepted} (HISTORY.md)")
-    game = record.get("game")
-    if not isinstance(game, str) or game not in GAMES:
-        raise bad("game", game, f"one of {', '.join(GAMES)}")
-    for key, accepted in WHOLE.items():
-        value = record.get(key, 0)
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0 or (key == "format" and value != 1):
-            raise bad(key, value, accepted)
-    sides = record.get("sides", [])
-    if not isinstance(sides, list) or not all(isinstance(s, int) and not isinstance(s, bool) for s in sides):
-        raise bad("sides", sides, "a list of side numbers, one per seat")
-    specs = record.get("strategies", [])
-    known = {PERSON, *registered(game)}
-    for spec in specs if isinstance(specs, list) else [specs]:
-        head = spec.split(":", 1)[0].strip() if isinstance(spec, str) else ""
-        if not (isinstance(spec, str) and SAFE_SPEC.match(spec) and (head in known or head.endswith(".py"))):
-            raise bad("strategies", spec, f"a list of specs: {', '.join(sorted(known))} (with :k=v), or "
-                                          "path/to/file.py:Class, without markup characters")
-    return GAMES[game]
+    """The registry entry of the record's game, the keys every game shares checked (record_check.common)."""
+    return record_check.common(record, where)
 
 
 def replayed(lines: Iterable[str], name: str, hand_id: int | None = None) -> Iterator[tuple[dict, object, str]]:
     """(record, game entry, replay text) for every record of a history file's `lines`, or only the
-    one with `hand_id`: each line parsed, its game found and the hand checked by the game's replay,
-    and (when every line is read) a game's hands checked to follow on. BadInput names `name:line`.
-    `moonshot replay` and the web app's Replay page both read files through here."""
+    one with `hand_id`: each line read with bounds, its keys checked against HISTORY.md's types, the
+    hand checked by the game's replay, the whole-games keys by the rules (and, when every line is
+    read, a game's hands checked to follow on); hand ids must be unique. BadInput names `name:line`.
+    `moonshot replay`, `moonshot record`, the review and the web app's Replay page read through here."""
     games = GameThreads()
+    seen: set[int] = set()
     for line_no, line in enumerate(lines, 1):
         if not line.strip():
             continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise BadInput(f"{name}:{line_no}: not JSON ({exc.msg}); accepted: JSON lines as in HISTORY.md") from None
-        if not isinstance(record, dict):
-            raise BadInput(f"{name}:{line_no}: not a JSON object; accepted: JSON lines as in HISTORY.md")
-        if hand_id is not None and record.get("hand_id") != hand_id:
+        where = f"{name}:{line_no}"
+        record = record_check.load(line, where)
+        found = record.get("hand_id")
+        if type(found) is int:
+            if found in seen:
+                raise BadInput(f"{where}: hand_id {found} is not accepted; accepted: a hand_id unique within the file "
+                               "(HISTORY.md)")
+            seen.add(found)
+        if hand_id is not None and found != hand_id:
             continue
-        entry = common_keys(record, f"{name}:{line_no}")
-        if hand_id is None:
-            games.check(record, f"{name}:{line_no}")
-        yield record, entry, entry.replay(record, name, line_no)
+        entry, seating = record_check.check(record, where)
+        shown = entry.replay(record, name, line_no)
+        games.check(record, entry, seating, where, follow=hand_id is None)
+        yield record, entry, shown

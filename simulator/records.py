@@ -27,10 +27,13 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from moonshot.simulator import record_check
 from moonshot.simulator.errors import BadInput, short
+from moonshot.simulator.record_check import rule_text  # noqa: F401  (the typed modules write flags with it)
 
 UNKNOWN = "?"
 FILL_SEED = 27            # the fixed seed unknown pieces are dealt with: the same text, the same record
@@ -39,6 +42,7 @@ COMMON = ("hand", "seed", "players", "sides", "strategies", "rules", "game_id", 
           "scores_before", "scores_after", "game_over", "winners")
 AS_KEY = {"hand": "hand_id"}          # keywords that name a record key differently
 WRITTEN_ELSEWHERE = {"game", "format", "hand_id", "unknown", *COMMON}
+PLAIN_INTEGER = re.compile(r"-?[0-9]{1,18}")
 
 
 @dataclass(frozen=True)
@@ -76,10 +80,9 @@ def tokens_of(text: str) -> list[list[Token]]:
 
 
 def integer(token: Token, what: str, low: int | None = 0) -> int:
-    try:
-        value = int(token.text)
-    except ValueError:
-        value = None
+    """A whole number as written in plain digits (not "1_000", "+7", "١٢" or "1e3", which Python's
+    int() would take or refuse unevenly), at most 18 of them."""
+    value = int(token.text) if PLAIN_INTEGER.fullmatch(token.text) else None
     if value is None or (low is not None and value < low):
         raise TokenError(token, f"is not {what}", "an integer" + ("" if low is None else f" >= {low}"))
     return value
@@ -173,14 +176,14 @@ def parse(text: str, name: str = "record") -> list[dict]:
     games, out = GameThreads(), []
     for index, block in enumerate(blocks):
         try:
-            record = _record(block, index)
+            record, entry, seating = _record(block, index)
         except TokenError as exc:
             raise _bad(name, exc) from None
         where = f"{name}:{block[0][0].line}"
-        if record.get("game_id") not in games.last and record.get("hand_in_game", 0) > 0:
-            # a game's later hand typed alone: the hands before it are not in the file
-            games.last[record["game_id"]] = (record["hand_in_game"] - 1, record.get("scores_before"), False)
-        games.check(record, where)
+        if record["hand_id"] in {r["hand_id"] for r in out}:
+            raise BadInput(f"{where}: hand {record['hand_id']} is not accepted; accepted: a hand id unique within "
+                           "the file (docs/hand-records.md)")
+        games.check(record, entry, seating, where)      # a game's later hand typed alone starts its thread
         out.append(record)
     return out
 
@@ -190,9 +193,8 @@ def _bad(name: str, exc: TokenError) -> BadInput:
     return BadInput(f"{name}:{t.line}:{t.col}: {short(t.text)} {exc.why}; accepted: {exc.accepted} (docs/hand-records.md)")
 
 
-def _record(block: list[list[Token]], index: int) -> dict:
+def _record(block: list[list[Token]], index: int) -> tuple[dict, object, record_check.Seating]:
     from moonshot.simulator.games import GAMES
-    from moonshot.simulator.histories import common_keys
     head = block[0]
     if len(head) != 2 or head[1].text not in GAMES:
         raise TokenError(head[-1], "does not name a game", f"game {' | '.join(GAMES)}")
@@ -219,6 +221,10 @@ def _record(block: list[list[Token]], index: int) -> dict:
     _numbers(lines, record, ("seed", "game_id", "hand_in_game"), low=0, single=True)
     record["players"] = players
     rules = one(lines, "rules", [])
+    for token in rules:                                 # a flag's number in plain digits, as for any number
+        value = token.text.partition("=")[2]
+        if not value.isascii() or (re.fullmatch(r"[+-]?[0-9_]+", value) and not PLAIN_INTEGER.fullmatch(value)):
+            raise TokenError(token, "is not a flag's value as written", "k=v with a number in plain digits (0-9)")
     try:
         record["rules"] = typed.rules_dict([t.text for t in rules], players)
     except BadInput as exc:
@@ -247,18 +253,19 @@ def _record(block: list[list[Token]], index: int) -> dict:
         except json.JSONDecodeError:
             raise TokenError(words[2], "is not JSON", "extra KEY JSON") from None
     try:
-        common_keys(record, "record")                   # e.g. strategies: person or a registered name
+        record_check.common(record, "record")           # e.g. strategies: person or a registered name
     except BadInput as exc:
         named = next((words[0] for key, found in lines.items() if key in str(exc) for words in found), head[1])
         raise TokenError(named, f"is refused ({str(exc).split(': ', 1)[-1]})", "HISTORY.md's common keys") from None
     at = typed.read(lines, record)
     at["game"] = head[1]
     _fill(typed, record, at)
-    try:
-        game.replay(record, "record", head[0].line)     # the history's own check, as for a JSON line
+    try:                                                # the checks of a JSON line: HISTORY.md's types, the rules
+        _, seating = record_check.check(record, "record")
+        game.replay(record, "record", head[0].line)
     except BadInput as exc:
         raise TokenError(head[1], f"gives a hand the history check refuses ({exc})", "a hand by the rules") from None
-    return record
+    return record, game, seating
 
 
 def _numbers(lines: dict, record: dict, keys: tuple, low, single: bool) -> None:
@@ -398,13 +405,6 @@ def write(record: dict) -> str:
     return "\n".join(out) + "\n"
 
 
-def rule_text(value) -> str:
-    """A flag's value as k=v text reads it back."""
-    if value is None:
-        return "off"
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
 def write_all(records: list[dict]) -> str:
     return "\n".join(write(r) for r in records)
 
@@ -436,6 +436,7 @@ def read_records(path) -> list[dict]:
     except (OSError, UnicodeDecodeError) as exc:
         raise BadInput(f"cannot read {path} ({type(exc).__name__}); accepted: a history file "
                        "(JSON lines or a typed hand record)") from None
-    if is_typed(text):
-        return parse(text, str(path))
-    return [record for record, _, _ in replayed(text.splitlines(), str(path))]
+    found = parse(text, str(path)) if is_typed(text) else [r for r, _, _ in replayed(text.splitlines(), str(path))]
+    if not found:
+        raise BadInput(f"{path}: no hands; accepted: a history with at least one hand (JSON lines or typed records)")
+    return found

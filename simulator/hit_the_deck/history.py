@@ -9,9 +9,47 @@ from moonshot.simulator.hit_the_deck import cards as deck
 from moonshot.simulator.hit_the_deck import reference as ref
 from moonshot.simulator.hit_the_deck.profiles import PARAMS, PROFILES, Profile, parse_profile
 from moonshot.simulator.hit_the_deck.rules import FLAGS, check_players, parse_rules, rule_args
+from moonshot.simulator.record_check import (SCORE_MAX, SEAT, Bool, Either, Int, List, Map, Maybe, Num, Schema,
+                                             Seating, Tagged, Text, WholeGames, choice)
 
 GAME = "hit-the-deck"
 HTD_KEYS = ("dealer", "hands", "draw_pile", "reaction", "events", "went_out", "score")
+
+
+# ---------------------------------------------------------------------------- the record's keys (HISTORY.md)
+
+PILE = 1_000                # cards in a pile or a cut: the deck is 110 (htd.colours may add colours)
+EVENTS = 200_000            # events of a hand: htd.max_turns (at most 10,000 turns) ends it long before
+CARD = Text("a card like R5, GCUT, BFLIP, HN3, HCR or HH")
+EVENT = Tagged({"turn": (CARD,), "bury": (choice("draw", "discard"), Int(1, PILE), CARD),
+                "play": (SEAT, CARD), "draw": (SEAT, Maybe(CARD)), "pass": (SEAT,),
+                "cut": (SEAT, Int(0, PILE), Maybe(CARD)), "flip": (SEAT,), "reshuffle": (List(CARD, most=PILE),),
+                "slap": (SEAT, Bool(), Maybe(List(Maybe(Num()), n=lambda t: t.players)), Maybe(SEAT)),
+                "false_slap": (SEAT,), "penalty": (SEAT, choice("slap", "forgot", "false_slap"), Maybe(CARD)),
+                "out": (SEAT,), "blocked": ()},
+               "an event of HISTORY.md's table")
+SCHEMA = Schema(
+    fields={"dealer": SEAT,
+            "hands": List(List(CARD, n=deck.HAND_SIZE), n=lambda t: t.players,
+                          what=lambda t: f"{t.players} hands of {deck.HAND_SIZE} cards"),
+            "draw_pile": List(CARD, most=PILE),
+            "reaction": List(Map(Either(Num(), Text("a profile name", r"[a-z_]{1,32}")), most=32),
+                             n=lambda t: t.players, what=lambda t: f"a list of {t.players} profiles, one per seat"),
+            "events": List(EVENT, most=EVENTS), "went_out": Maybe(SEAT),
+            "score": List(Int(0, SCORE_MAX), n=lambda t: t.players)},
+    rules=lambda args, players: parse_rules(args, players), rules_dict=lambda rules, players: rules.as_dict(),
+    sides=lambda players, rules: [list(range(players))])
+
+
+def _ends(record: dict, t: Seating, carry) -> tuple[list, None]:
+    """HTD-8: once a total reaches the target the lowest wins (A-HTD-8: a tie shared, or played on)."""
+    return [ref.game_winners(record["scores_after"], t.rules)], None
+
+
+WHOLE_GAMES = WholeGames(
+    start=lambda t: [0] * t.players, change=lambda r: list(r["score"]), ends=_ends,
+    next_hand=lambda r, t: {"dealer": ref.next_dealer(r["dealer"], r["went_out"], t.players, t.rules)},
+    cap=1000, rule="HTD-8")
 
 
 def records(result, table, specs, seed: int, first_id: int) -> list[str]:

@@ -9,12 +9,64 @@ from moonshot.simulator.errors import BadInput, checked_replay
 from moonshot.simulator.moon import reference as ref
 from moonshot.simulator.moon.engine import Result, Table
 from moonshot.simulator.moon.rules import FLAGS, parse_rules
-from moonshot.simulator.moon.tiles import N_TILES, TRUMP_NAMES, parse_tile, side_of_seats, tile_name, trump_name
+from moonshot.simulator.moon.tiles import (HAND_SIZE, N_TILES, TRICKS, TRUMP_NAMES, parse_tile, side_of_seats, tile_name,
+                                          trump_name)
+from moonshot.simulator.record_check import (PER_SIDE, SEAT, UNKNOWN, Const, Either, Int, List, Maybe, Row, Schema,
+                                             Seating, Text, WholeGames, choice)
 
 GAME = "moon"
 _NAMES = np.array([tile_name(t) for t in range(N_TILES)] + [None], dtype=object)   # index -1 -> None
 MOON_KEYS = ("first_bidder", "hands", "widow", "bids", "bidder", "bid", "discard", "trump", "plays",
              "trick_winners", "tricks", "score")
+
+
+# ---------------------------------------------------------------------------- the record's keys (HISTORY.md)
+
+TILE = Text("a tile like 6-4")
+BID = Int(0, ref.MOON, what=f"a bid 0..{ref.MOON}")
+SCHEMA = Schema(
+    fields={"first_bidder": SEAT,
+            "hands": List(List(TILE, n=HAND_SIZE), n=lambda t: t.players,
+                          what=lambda t: f"{t.players} hands of {HAND_SIZE} tiles"),
+            "widow": Maybe(TILE),
+            "bids": List(Row(SEAT, Either(BID, Const("pass"))), most=32,
+                         what="a list of at most 32 calls, each [seat, bid or \"pass\"]"),
+            "bidder": Maybe(SEAT), "bid": Maybe(BID), "discard": Maybe(TILE),
+            "trump": Maybe(choice(*TRUMP_NAMES)),
+            "plays": List(Either(Row(SEAT, TILE), Row(SEAT, TILE, Maybe(Int(0, 6)))), most=lambda t: TRICKS * t.players,
+                          what=lambda t: f"a list of at most {TRICKS * t.players} plays, each [seat, tile] "
+                                         "(or [seat, tile, called end])"),
+            "trick_winners": List(SEAT, most=TRICKS), "tricks": List(Int(0, TRICKS), n=lambda t: t.sides),
+            "score": PER_SIDE},
+    rules=lambda args, players: parse_rules(args, players), rules_dict=lambda rules, players: rules.as_dict(players),
+    sides=lambda players, rules: [side_of_seats(players)])
+
+
+def _ends(record: dict, t: Seating, carry) -> tuple[list, object]:
+    """MOON-9.1, MOON-10.5, A-MOON-3 (a 21 that wins or loses at once), A-MOON-7 (the bidder's tie),
+    A-MOON-18 (a side set twice in a row loses, 4 players): as reference.Game.finish_hand. `carry`
+    is the side set on the game's last played hand (UNKNOWN: either outcome is allowed)."""
+    bidder = record["bidder"]
+    result = ref.score_hand(t.players, bidder, record["bid"], record["tricks"], t.rules)
+    sides = side_of_seats(t.players)
+    set_side = carry if bidder is None else None if result.made else sides[bidder]
+    before = [None, set_side] if carry is UNKNOWN else [carry]        # thrown-in hands leave the run as it was
+    outcomes = []
+    for last in before:
+        loses = result.loses_game
+        if (t.rules.set_twice_loses_4p and t.players == 4 and bidder is not None and set_side is not None
+                and set_side == last and loses is None):
+            loses = set_side
+        won = ref.game_winner(list(record["scores_after"]), t.rules, bidder, wins_game=result.wins_game,
+                              loses_game=loses)
+        outcomes.append(None if won is None else [won])
+    return outcomes, set_side
+
+
+WHOLE_GAMES = WholeGames(
+    start=lambda t: [0] * t.sides, change=lambda r: list(r["score"]), ends=_ends,
+    next_hand=lambda r, t: {"first_bidder": (r["first_bidder"] + 1) % t.players},   # MOON-4.1, thrown in too
+    cap=400, rule="MOON-9")
 
 
 def records(result: Result, table: Table, specs, seed: int, first_id: int) -> list[str]:

@@ -6,12 +6,59 @@ import json
 import numpy as np
 
 from moonshot.simulator.errors import BadInput, bad_record, short
+from moonshot.simulator.record_check import (PER_SIDE, SEAT, Bool, Int, List, Row, Schema, Seating, Text,
+                                             WholeGames)
 from moonshot.simulator.shoot_the_moon import reference as ref
-from moonshot.simulator.shoot_the_moon.cards import card_name, parse_card
+from moonshot.simulator.shoot_the_moon.cards import HAND_SIZE, card_name, hands_dealt, parse_card, side_of_seats
 from moonshot.simulator.shoot_the_moon.engine import Result, Table
 from moonshot.simulator.shoot_the_moon.rules import FLAGS, parse_rules
 
 GAME = "shoot-the-moon"
+TRICKS = 5
+
+
+# ---------------------------------------------------------------------------- the record's keys (HISTORY.md)
+
+def _sides(players: int, rules) -> list[list[int]]:
+    """Each player alone, or the partnerships STM-2.2 seats (4 or 6 players)."""
+    return [list(range(players))] + ([side_of_seats(players, True, rules)] if players in (4, 6) else [])
+
+
+CARD = Text("a card R1..R12, G1..G12, P1..P12, B1..B12, BM or LM")
+HAND_SEAT = Int(0, lambda t: t.hands - 1, what=lambda t: f"a seat 0..{t.hands - 1}"
+                + (f" ({t.players}: the dummy)" if t.hands > t.players else ""))
+SCHEMA = Schema(
+    fields={"dealer": SEAT,
+            "hands": List(List(CARD, n=HAND_SIZE), n=lambda t: t.hands,
+                          what=lambda t: f"{t.hands} hands of {HAND_SIZE} cards"),
+            "plays": List(Row(HAND_SEAT, CARD), n=lambda t: TRICKS * t.hands,
+                          what=lambda t: f"a list of the {TRICKS * t.hands} plays, each [seat, card]"),
+            "trick_winners": List(HAND_SEAT, n=TRICKS),
+            "chips_before": PER_SIDE, "chips_after": PER_SIDE,
+            "tricks": List(Int(0, TRICKS), n=lambda t: t.sides), "moon_chips": PER_SIDE, "round_chips": PER_SIDE,
+            "annulled": Bool(),
+            "detected_revokes": List(Int(0, lambda t: TRICKS * t.hands - 1), most=lambda t: TRICKS * t.hands)},
+    optional=frozenset({"annulled", "detected_revokes"}),
+    rules=lambda args, players: parse_rules(args), rules_dict=lambda rules, players: rules.as_dict(),
+    sides=_sides, hands=hands_dealt)
+
+
+def _ends(record: dict, t: Seating, carry) -> tuple[list, None]:
+    """STM-9: a completed round, never an annulled one (STM-11.3: it is replayed), leaving one side
+    alone at the target ends the game, and that side wins."""
+    if "annulled" not in record and t.rules.revoke_model is not None:
+        raise BadInput("a whole-games round under stm.revoke_model lacks annulled; accepted: annulled true or false")
+    winner = None if record.get("annulled") else ref.game_winner(record["chips_after"], t.rules)
+    return [None if winner is None else [winner]], None
+
+
+WHOLE_GAMES = WholeGames(
+    start=lambda t: [t.rules.starting_chips] * t.sides,
+    change=lambda r: [a - b for a, b in zip(r["chips_after"], r["chips_before"])],
+    ends=_ends,
+    # STM-8.1 the deal passes left; STM-11.3 the same dealer redeals an annulled round
+    next_hand=lambda r, t: {"dealer": r["dealer"] if r.get("annulled") else (r["dealer"] + 1) % t.players},
+    cap=1000, rule="STM-9", same=(("scores_before", "chips_before"), ("scores_after", "chips_after")))
 
 
 def records(res: Result, table: Table, specs: tuple[str, ...], seed: int, first_id: int) -> list[str]:
@@ -113,25 +160,7 @@ def replay(record: dict, path: str = "history", line: int = 0) -> str:
     if "annulled" in record and record["annulled"] is not bool(rnd.annulled):
         raise BadInput(f"{path}:{line}: the record breaks the rules: annulled is {short(record['annulled'])}, "
                        f"the rules give {str(bool(rnd.annulled)).lower()}")
-    _check_game_end(record, rnd, f"{path}:{line}")
     return "\n".join(lines)
-
-
-def _check_game_end(record: dict, rnd: ref.Round, where: str) -> None:
-    """A whole-games line (HISTORY.md game_over, winners): the game ends after this round exactly when
-    the rules say (STM-9: a completed round, never an annulled one, leaving one side alone at the
-    target), and that side wins; a game over with no winner is one the cap on game length stopped."""
-    if "game_over" not in record:
-        return
-    ends = ref.round_ends_game(rnd)
-    winners = record.get("winners") if record["game_over"] else None
-    if winners == [] and ends is None:
-        return                                   # unfinished: stopped by the cap on game length
-    if winners != (None if ends is None else [ends]):
-        said = f"winners {short(winners)}" if record["game_over"] else "the game going on"
-        raise BadInput(f"{where}: the record breaks the rules: it has {said}, the rules give "
-                       + ("another round (STM-9" + (", STM-11.3: an annulled round is replayed)" if rnd.annulled else ")")
-                          if ends is None else f"side {ends} winning the game (STM-9)"))
 
 
 def _card(text) -> int:

@@ -1,0 +1,453 @@
+"""Every hand record's fields checked against HISTORY.md's types, in one place: `moonshot replay`,
+`moonshot record`, the review, the Replay page and the library all read records through here
+(simulator/histories.replayed; typed records through simulator/records.parse).
+
+A record's line is read with bounds (its length, nesting depth, an integer's digits, finite numbers
+only), then each key is checked against a small declarative type: the keys every game shares
+(COMMON, below) and the game's own (its history module's SCHEMA: field -> type). Ints are ints
+(not floats such as -0.0, not bools, not strings), lists are lists of their length, seats are
+seats of the record's table. A wrong value is one BadInput line naming the field and what is
+accepted; the game's replay then checks the hand against its rules, and histories.GameThreads the
+whole-games keys against the rules (each game's WHOLE_GAMES hook, declared here).
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from moonshot.simulator.errors import BadInput, short
+
+MAX_LINE = 16 * 2 ** 20     # characters of one record's line (a 10,000-turn Hit the Deck hand is well under 1 MiB)
+MAX_DEPTH = 32              # nesting of lists and objects (HISTORY.md's keys go 4 deep)
+MAX_DIGITS = 40             # digits of one integer (a seed of 128 bits has 39)
+ID_MAX = 2 ** 63 - 1        # hand_id, game_id: what an int64 column holds
+SEED_MAX = 2 ** 128 - 1
+SCORE_MAX = 10_000          # |a game score|, chips or points: far past any target, inside the engines' int16
+STRATEGY_SPEC = re.compile(r"^[\w .:=,/\\+\-()\[\]@~]{1,200}$")     # no markup character: pages show specs
+PERSON = "person"           # the play page's seat (web/play/common.PERSON)
+HISTORY = "HISTORY.md"
+
+
+# ---------------------------------------------------------------------------- reading a line
+
+def _refuse_constant(name: str):
+    raise _Unreadable(f"{name} is not a number a record may hold; accepted: finite numbers")
+
+
+def _integer(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise _Unreadable(f"an integer of {len(text.lstrip('-')):,} digits; accepted: at most {MAX_DIGITS} digits")
+    return int(text)
+
+
+def _real(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Unreadable(f"{short(text)} is not a finite number; accepted: finite numbers")
+    return value
+
+
+class _Unreadable(Exception):
+    """A value JSON allows but a record never holds (a reason; the caller names where)."""
+
+
+def load(line: str, where: str) -> dict:
+    """One JSON line as a record (a JSON object), or BadInput naming `where` and what is accepted:
+    no NaN or Infinity, no integer over MAX_DIGITS digits, nesting at most MAX_DEPTH deep."""
+    if len(line) > MAX_LINE:
+        raise BadInput(f"{where}: a line of {len(line):,} characters; accepted: at most {MAX_LINE:,} per hand "
+                       f"(JSON lines as in {HISTORY})")
+    try:
+        record = json.loads(line, parse_constant=_refuse_constant, parse_int=_integer, parse_float=_real)
+    except json.JSONDecodeError as exc:
+        raise BadInput(f"{where}: not JSON ({exc.msg}); accepted: JSON lines as in {HISTORY}") from None
+    except RecursionError:
+        raise BadInput(f"{where}: values nested too deep; accepted: at most {MAX_DEPTH} levels ({HISTORY})") from None
+    except _Unreadable as exc:
+        raise BadInput(f"{where}: {exc} ({HISTORY})") from None
+    if not isinstance(record, dict):
+        raise BadInput(f"{where}: not a JSON object; accepted: JSON lines as in {HISTORY}")
+    shape(record, where)
+    return record
+
+
+def shape(value, where: str) -> None:
+    """BadInput unless `value` is plain JSON data within the bounds `load` reads (a record a page or
+    the library passes as data is held to them too): walked without recursion."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise BadInput(f"{where}: values nested more than {MAX_DEPTH} deep; accepted: at most {MAX_DEPTH} "
+                           f"levels ({HISTORY})")
+        if isinstance(item, dict):
+            if not all(isinstance(k, str) for k in item):
+                raise BadInput(f"{where}: an object key that is not text; accepted: JSON objects ({HISTORY})")
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+        elif isinstance(item, float) and not math.isfinite(item):
+            raise BadInput(f"{where}: {item} is not a number a record may hold; accepted: finite numbers ({HISTORY})")
+        elif isinstance(item, int) and not isinstance(item, bool) and item.bit_length() > MAX_DIGITS * 10 // 3:
+            raise BadInput(f"{where}: an integer of about {int(item.bit_length() * 0.30103):,} digits; accepted: "
+                           f"at most {MAX_DIGITS} digits ({HISTORY})")
+        elif not (item is None or isinstance(item, (str, bool, int, float))):
+            raise BadInput(f"{where}: {short(item)} is not JSON data; accepted: JSON lines as in {HISTORY}")
+
+
+# ---------------------------------------------------------------------------- the types
+
+@dataclass(frozen=True)
+class Seating:
+    """What a record's own keys say of its table, which other keys' lengths and ranges follow."""
+    players: int
+    sides: int                       # side count: max(sides) + 1
+    hands: int                       # hands dealt (Shoot the Moon's dummy is one more with two players)
+    rules: Any = None                # the game's Rules, as parsed from the record
+
+
+class Wrong(Exception):
+    def __init__(self, path: str, value, accepted: str):
+        super().__init__(path)
+        self.path, self.value, self.accepted = path, value, accepted
+
+
+Bound = int | Callable[[Seating], int]
+
+
+def _at(bound: Bound, t: Seating) -> int:
+    return bound(t) if callable(bound) else bound
+
+
+class Type:
+    """A field's type: `check` raises Wrong naming the path and what is accepted."""
+    what: str | Callable[[Seating], str] = ""
+
+    def says(self, t: Seating) -> str:
+        return self.what(t) if callable(self.what) else self.what
+
+    def check(self, value, t: Seating, path: str) -> None:
+        raise NotImplementedError
+
+    def fits(self, value, t: Seating) -> bool:
+        try:
+            self.check(value, t, "")
+        except Wrong:
+            return False
+        return True
+
+
+class Int(Type):
+    """An integer lo..hi (bounds may follow the table); never a bool, a float or a string."""
+
+    def __init__(self, lo: Bound, hi: Bound, what: str | Callable | None = None):
+        self.lo, self.hi = lo, hi
+        self.what = what or (lambda t: f"an integer {_at(lo, t)}..{_at(hi, t)}")
+
+    def check(self, value, t, path):
+        if type(value) is not int or not _at(self.lo, t) <= value <= _at(self.hi, t):
+            raise Wrong(path, value, self.says(t))
+
+
+class Num(Type):
+    """A finite number (an integer or a decimal), never a bool."""
+    what = "a finite number"
+
+    def check(self, value, t, path):
+        if type(value) not in (int, float):
+            raise Wrong(path, value, self.says(t))
+
+
+class Bool(Type):
+    what = "true or false"
+
+    def check(self, value, t, path):
+        if type(value) is not bool:
+            raise Wrong(path, value, self.says(t))
+
+
+class Text(Type):
+    """A string of at most `most` characters matching `pattern` (or one of `choices`)."""
+
+    def __init__(self, what: str, pattern: str = r"[A-Za-z0-9-]{1,8}", choices: tuple = ()):
+        self.what, self.choices = what, choices
+        self.pattern = re.compile(pattern)
+
+    def check(self, value, t, path):
+        if not isinstance(value, str) or not (value in self.choices if self.choices else self.pattern.fullmatch(value)):
+            raise Wrong(path, value, self.says(t))
+
+
+def choice(*values: str) -> Text:
+    return Text(" or ".join(values), choices=values)
+
+
+class Const(Type):
+    def __init__(self, value):
+        self.value, self.what = value, json.dumps(value)
+
+    def check(self, value, t, path):
+        if type(value) is not type(self.value) or value != self.value:
+            raise Wrong(path, value, self.says(t))
+
+
+class Maybe(Type):
+    """The type, or null."""
+
+    def __init__(self, inner: Type):
+        self.inner = inner
+        self.what = lambda t: f"{inner.says(t)}, or null"
+
+    def check(self, value, t, path):
+        if value is not None:
+            if not self.inner.fits(value, t):
+                raise Wrong(path, value, self.says(t))
+
+
+class Either(Type):
+    def __init__(self, *types: Type, what: str | None = None):
+        self.types = types
+        self.what = what or (lambda t: " or ".join(x.says(t) for x in types))
+
+    def check(self, value, t, path):
+        if not any(x.fits(value, t) for x in self.types):
+            raise Wrong(path, value, self.says(t))
+
+
+class List(Type):
+    """A list of `n` (exactly) or at most `most` items, each of type `item`."""
+
+    def __init__(self, item: Type, n: Bound | None = None, most: Bound | None = None, what=None):
+        self.item, self.n, self.most = item, n, most
+        self.what = what or (lambda t: f"a list of {_count(n, most, t)}: {item.says(t)}")
+
+    def check(self, value, t, path):
+        if not isinstance(value, list):
+            raise Wrong(path, value, self.says(t))
+        if (self.n is not None and len(value) != _at(self.n, t)) or \
+                (self.most is not None and len(value) > _at(self.most, t)):
+            raise Wrong(path, value, self.says(t) + f" ({len(value):,} given)")
+        for i, item in enumerate(value):
+            self.item.check(item, t, f"{path}[{i}]")
+
+
+def _count(n, most, t) -> str:
+    return str(_at(n, t)) if n is not None else f"at most {_at(most, t):,}" if most is not None else "any length"
+
+
+class Row(Type):
+    """A fixed-length list, each place its own type: [seat, card]."""
+
+    def __init__(self, *items: Type, what: str | None = None):
+        self.items = items
+        self.what = what or (lambda t: "[" + ", ".join(x.says(t) for x in items) + "]")
+
+    def check(self, value, t, path):
+        if not isinstance(value, list) or len(value) != len(self.items):
+            raise Wrong(path, value, self.says(t))
+        for i, (item, kind) in enumerate(zip(value, self.items)):
+            kind.check(item, t, f"{path}[{i}]")
+
+
+class Tagged(Type):
+    """A list whose first item names its kind, the rest typed by kind: Hit the Deck's events."""
+
+    def __init__(self, kinds: dict[str, tuple[Type, ...]], what: str):
+        self.kinds = {k: Row(Const(k), *rest) for k, rest in kinds.items()}
+        self.what = what
+
+    def check(self, value, t, path):
+        kind = value[0] if isinstance(value, list) and value and isinstance(value[0], str) else None
+        if kind not in self.kinds:
+            raise Wrong(path, value, f"{self.says(t)}: a list starting with one of {', '.join(self.kinds)}")
+        row = self.kinds[kind]
+        if len(value) != len(row.items):
+            raise Wrong(path, value, row.says(t))
+        row.check(value, t, path)
+
+
+class Map(Type):
+    """A JSON object of at most `most` keys (short names), each value of type `value`."""
+
+    def __init__(self, value: Type, most: int = 64, what: str | None = None):
+        self.value, self.most = value, most
+        self.what = what or (lambda t: f"an object of at most {most} keys, each {value.says(t)}")
+
+    def check(self, value, t, path):
+        if not isinstance(value, dict) or len(value) > self.most:
+            raise Wrong(path, value, self.says(t))
+        for key, item in value.items():
+            if not re.fullmatch(r"[\w.]{1,64}", key):
+                raise Wrong(f"{path} key", key, "a flag or parameter name")
+            self.value.check(item, t, f"{path}.{key}")
+
+
+SEAT = Int(0, lambda t: t.players - 1, what=lambda t: f"a seat 0..{t.players - 1}")
+SIDE = Int(0, lambda t: t.sides - 1, what=lambda t: f"a side 0..{t.sides - 1}")
+SCORE = Int(-SCORE_MAX, SCORE_MAX, what=f"an integer score -{SCORE_MAX:,}..{SCORE_MAX:,}")
+PER_SIDE = List(SCORE, lambda t: t.sides, what=lambda t: f"a list of {t.sides} integers, one per side")
+SCALAR = Either(Num(), Bool(), Const(None), Text("text", r"[^<>&\"'`]{0,200}"),
+                what="a number, true, false, null or text of at most 200 characters")
+
+
+# ---------------------------------------------------------------------------- a game's declaration
+
+@dataclass(frozen=True)
+class Schema:
+    """A game's record keys (HISTORY.md) as types, and how its table follows from a record."""
+    fields: dict[str, Type]                         # the game's keys: required unless optional
+    rules: Callable[[list[str], int], Any]          # the Rules from a record's k=v texts and seat count
+    rules_dict: Callable[[Any, int], dict]          # the Rules as the game writes them in a record
+    sides: Callable[[int, Any], list[list[int]]]    # the `sides` lists a table of that size may have
+    hands: Callable[[int], int] = lambda players: players   # hands dealt
+    optional: frozenset = frozenset()
+
+
+UNKNOWN = object()      # what a game's hand before this one left unknown (a later hand read alone)
+
+
+@dataclass(frozen=True)
+class WholeGames:
+    """What a game's whole-games keys follow from (HISTORY.md "Whole games"), by its rules."""
+    start: Callable[[Seating], list[int]]           # every side's score before the game's first hand
+    change: Callable[[dict], list[int]]             # a (checked) hand's change to each side's score
+    # the outcomes the rules allow after the hand (None: play on; else the winning sides, sorted),
+    # given what the game's hands before left (`carry`: None at the start, UNKNOWN when not read),
+    # and what this hand leaves for the next
+    ends: Callable[[dict, Seating, Any], tuple[list, Any]]
+    next_hand: Callable[[dict, Seating], dict]      # keys the game's next hand must have (whose deal)
+    cap: int                                        # the engine's cap on a game's hands (winners [] there)
+    rule: str                                       # the rules' id for the end of the game
+    same: tuple[tuple[str, str], ...] = ()          # keys equal to the scores (Shoot the Moon's chips)
+
+
+# ---------------------------------------------------------------------------- the shared keys
+
+GAME_KEYS = ("game_id", "hand_in_game", "scores_before", "scores_after", "game_over")
+WHOLE = {"game_id": Int(0, ID_MAX), "hand_in_game": Int(0, 10 ** 6), "scores_before": PER_SIDE,
+         "scores_after": PER_SIDE, "game_over": Bool()}
+WINNERS = List(SIDE, most=lambda t: t.sides, what=lambda t: f"a list of sides 0..{t.sides - 1}, each once")
+
+
+def rule_text(value) -> str:
+    """A flag's value as k=v text reads it back."""
+    if value is None:
+        return "off"
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def check(record: dict, where: str):
+    """(the game's registry entry, the record's Seating) when every key has its HISTORY.md type,
+    else BadInput: `where: key value is not accepted; accepted: ...`."""
+    return _named(_check, record, where)
+
+
+def common(record: dict, where: str):
+    """The registry entry, the keys every game shares checked (a typed record before its game's keys)."""
+    return _named(_common, record, where)[0]
+
+
+def _named(run, record, where: str):
+    try:
+        return run(record)
+    except Wrong as exc:
+        raise BadInput(f"{where}: {exc.path} {short(exc.value)} is not accepted; accepted: {exc.accepted} "
+                       f"({HISTORY})") from None
+    except BadInput as exc:
+        raise BadInput(f"{where}: {exc}") from None
+
+
+def _common(record: dict):
+    from moonshot.simulator.games import GAMES
+    name = record.get("game")
+    if not isinstance(name, str) or name not in GAMES:
+        raise Wrong("game", name, f"one of {', '.join(GAMES)}")
+    entry = GAMES[name]
+    schema = getattr(entry.module("history"), "SCHEMA", None)
+    _need(record, "format", Const(1), None)
+    _need(record, "hand_id", Int(0, ID_MAX, what="an integer >= 0, unique within the file"), None)
+    if schema is None:                    # a game that declares no schema: the shared keys it has
+        players = _need(record, "players", Int(1, 64), None) if "players" in record else 0
+        if "rules" in record:
+            _need(record, "rules", Map(SCALAR), None)
+        seating, rules = Seating(players, players, players), None
+    else:
+        players = _need(record, "players", Int(min(entry.players), max(entry.players),
+                                                what=f"a seat count: {', '.join(map(str, entry.players))}"), None)
+        if players not in entry.players:
+            raise Wrong("players", players, f"a table size of {entry.name}: {', '.join(map(str, entry.players))}")
+        rules = _rules(record, schema, players)
+        seating = Seating(players, players, schema.hands(players), rules)
+    if "sides" in record or schema is not None:
+        sides = _need(record, "sides", List(Int(0, players - 1), n=players), seating)
+        if schema is not None and sides not in (allowed := schema.sides(players, rules)):
+            raise Wrong("sides", sides, " or ".join(map(str, allowed)) + f" at {players} players")
+        seating = Seating(players, max(sides, default=-1) + 1, seating.hands, rules)
+    if "seed" in record:
+        _need(record, "seed", Int(0, SEED_MAX, what="the run's seed, an integer >= 0"), seating)
+    if "strategies" in record:
+        _strategies(record, entry, seating if "players" in record else None)
+    return entry, seating, schema
+
+
+def _check(record: dict):
+    entry, seating, schema = _common(record)
+    if any(k in record for k in (*GAME_KEYS, "winners")):
+        for key, kind in WHOLE.items():
+            _need(record, key, kind, seating, "a whole-games line's key")
+        if record["game_over"]:
+            _need(record, "winners", WINNERS, seating, "the game's last hand (game_over) names its winners")
+        elif "winners" in record:
+            raise Wrong("winners", record["winners"], "winners on the game's last hand (game_over true) only")
+    if schema is not None:
+        for key, kind in schema.fields.items():
+            if key in record or key not in schema.optional:
+                _need(record, key, kind, seating)
+    return entry, seating
+
+
+def _need(record: dict, key: str, kind: Type, seating: Seating | None, why: str = ""):
+    if key not in record:
+        raise BadInput(f"the key {key!r} is missing; accepted: every key {HISTORY} lists"
+                       + (f" ({why})" if why else ""))
+    kind.check(record[key], seating or Seating(0, 0, 0), key)
+    return record[key]
+
+
+def _rules(record: dict, schema: Schema, players: int):
+    """The record's Rules: every value of its `rules` object as the game writes it (an integer flag's
+    value an integer, not "7" or "1_000"), the flags parsed by the game's own rules."""
+    given = _need(record, "rules", Map(SCALAR), None)
+    try:
+        rules = schema.rules([f"{k}={rule_text(v)}" for k, v in given.items()], players)
+        written = schema.rules_dict(rules, players)
+    except BadInput as exc:
+        raise Wrong("rules", given, f"RULES.md §4 flags ({' '.join(str(exc).split())})") from None
+    for key, value in given.items():
+        want = written.get(key)
+        same = (type(value) in (int, float) and value == want) if type(want) is float else \
+            (type(value) is type(want) and value == want)
+        if not same:
+            raise Wrong(f"rules.{key}", value, f"{json.dumps(want)} (as the game writes the flag)")
+    return rules
+
+
+def _strategies(record: dict, entry, seating: Seating | None) -> None:
+    from moonshot.strategies.base import registered
+    known = {PERSON, *registered(entry.name)}
+    accepted = (f"a spec per seat: {', '.join(sorted(known))} (with :k=v), or path/to/file.py:Class, without "
+                "markup characters")
+    specs = record["strategies"]
+    if not isinstance(specs, list) or (seating is not None and len(specs) != seating.players):
+        raise Wrong("strategies", specs, accepted)
+    for i, spec in enumerate(specs):
+        head = spec.split(":", 1)[0].strip() if isinstance(spec, str) else ""
+        if not (isinstance(spec, str) and STRATEGY_SPEC.match(spec) and (head in known or head.endswith(".py"))):
+            raise Wrong(f"strategies[{i}]", spec, accepted)
+
+
+def whole_games(entry) -> WholeGames | None:
+    return getattr(entry.module("history"), "WHOLE_GAMES", None)
