@@ -25,7 +25,7 @@ import typer
 
 from moonshot import inputs
 from moonshot.simulator.errors import BadInput
-from moonshot.simulator.files import atomic_file, atomic_write
+from moonshot.simulator.files import atomic_file, atomic_write, writing
 from moonshot.simulator.histories import replayed
 from moonshot.simulator.runner import CHUNK, DEFAULT_SEED
 
@@ -54,6 +54,13 @@ class App(typer.Typer):
             _interrupted()
         except BadInput as exc:
             _fail(str(exc))
+        except BrokenPipeError:             # the reader of stdout went away (`| head`): nothing to say
+            _quiet_stdout()
+            sys.exit(141)                   # 128 + SIGPIPE, as a shell reports it
+        except OSError as exc:              # a fault no output's writer named (each names its own file)
+            if _STOPPED["signalled"]:
+                _interrupted()
+            _fail(_os_line(exc))
         except Exception as exc:   # click's / typer's usage errors (the module differs by version)
             if _STOPPED["signalled"]:   # an interrupt raised inside compiled code's call comes out as a
                 _interrupted()          # SystemError ("returned a result with an exception set")
@@ -107,6 +114,22 @@ def _usage_line(exc) -> str:
         from moonshot.simulator.games import GAMES
         message += f" accepted: {', '.join(GAMES)}"
     return message
+
+
+def _os_line(exc: OSError) -> str:
+    """An OSError on one line: the file(s) it names and the system's reason."""
+    from moonshot.simulator.errors import short
+    where = " -> ".join(short(str(f), 120) for f in (exc.filename, exc.filename2) if f is not None)
+    reason = exc.strerror or " ".join(str(exc).split()) or type(exc).__name__
+    return f"{where + ': ' if where else ''}{reason}"
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so Python's flush at exit does not fail on the closed pipe again."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def _fail(message: str) -> None:
@@ -367,12 +390,24 @@ def _history_writer(path: Optional[Path], total: int):
         yield None
         return
     from moonshot.simulator.eta import say_history_size
-    with atomic_file(path) as tmp, tmp.open("w") as fh:
-        def write(lines: list[str]) -> None:
-            if fh.tell() == 0:
-                say_history_size(path, lines, total)
-            fh.write("\n".join(lines) + "\n")
-        yield write
+    with atomic_file(path) as tmp:
+        with writing(path):
+            fh = tmp.open("w")
+        try:
+            def write(lines: list[str]) -> None:
+                with writing(path):               # a full disk: one line naming the file, not the run's
+                    if fh.tell() == 0:
+                        say_history_size(path, lines, total)
+                    fh.write("\n".join(lines) + "\n")
+            yield write
+        except BaseException:
+            try:
+                fh.close()
+            except OSError:                       # the failure already being raised says more
+                pass
+            raise
+        with writing(path):
+            fh.close()
 
 
 @app.command(cls=per_game(lambda g: ", ".join(g.analyses)))
@@ -753,6 +788,7 @@ def runs_show(folder: Path, format: Optional[str] = FormatOpt, out: Optional[Pat
     fmt = inputs.out_format(format, out)
     inputs.out_file(out)
     kept = RunStore.open(folder, "runs show")
+    kept.check_chunks()                                  # a damaged store is refused, as --resume refuses it
     stored = kept.result_json()
     if stored is None:
         print(kept.how_far())
@@ -777,7 +813,7 @@ def runs_show(folder: Path, format: Optional[str] = FormatOpt, out: Optional[Pat
 def runs_list(folders: List[Path] = typer.Argument(..., help="run stores, or folders holding them")):
     """Every run store in the folders: complete or how many chunks it has, its seed and command."""
     from moonshot.simulator.store import find_stores
-    found = [kept.summary() for kept in find_stores(folders)]
+    found = [str(kept) if isinstance(kept, BadInput) else kept.summary() for kept in find_stores(folders)]
     print("\n".join(found) if found else f"no run stores in {', '.join(str(f) for f in folders)}")
 
 

@@ -29,7 +29,7 @@ import pandas as pd  # noqa: E402
 from moonshot.analysis.words import NO_SPREAD_NOTE, any_no_spread, plain  # noqa: E402
 from moonshot.reports.text import pivot_estimates, with_thousands, zero_everywhere, zero_note  # noqa: E402
 from moonshot.simulator.errors import BadInput  # noqa: E402
-from moonshot.simulator.files import ordinary  # noqa: E402
+from moonshot.simulator.files import ordinary, temporary, writing  # noqa: E402
 
 CSS = """body{font-family:system-ui,sans-serif;max-width:980px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:.85em}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}
@@ -440,37 +440,47 @@ class Document:
         return "\n".join(parts)
 
     def write(self, out: Path) -> Path:
-        """Write everything into `out` (created if missing); returns the report.md path."""
+        """Write everything into `out` (created if missing); returns the report.md path. The report
+        is made in a temporary folder beside it and renamed into place whole; a failure to write
+        (a full disk) is CannotWrite naming `out`, and leaves the folder as it was."""
         out = Path(out)
         parent = out.parent if str(out.parent) else Path(".")
         check_report_folder(out)
-        try:
+        with writing(out):
             parent.mkdir(parents=True, exist_ok=True)
-            tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=parent))
-        except OSError as exc:
-            raise BadInput(f"cannot write the report into {str(out)!r}: {exc.strerror}") from None
+            tmp, held = temporary(out, folder=True)       # a killed writer's stale one is cleared first
+        old = held_old = None
         try:
-            (tmp / "figures").mkdir()
-            (tmp / "tables").mkdir()
-            for name, png in self.figures.items():
-                (tmp / "figures" / f"{name}.png").write_bytes(png)
-            for name, df in self.tables.items():
-                df.to_csv(tmp / "tables" / f"{name}.csv", index=False)
-                df.astype({c: str for c in df.columns if df[c].dtype == object}).to_parquet(
-                    tmp / "tables" / f"{name}.parquet", index=False)
-            (tmp / "report.md").write_text(self.markdown())
-            (tmp / "report.html").write_text(self.html())
-            ordinary(tmp, folder=True)            # mkdtemp makes 0700; the report is an ordinary folder
-            if out.exists():                      # replace the old report whole: no stale files
-                old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=parent))
-                os.replace(out, old / "report")
-                os.replace(tmp, out)
-                shutil.rmtree(old, ignore_errors=True)
-            else:
-                os.replace(tmp, out)
+            with writing(out):
+                (tmp / "figures").mkdir()
+                (tmp / "tables").mkdir()
+                for name, png in self.figures.items():
+                    (tmp / "figures" / f"{name}.png").write_bytes(png)
+                for name, df in self.tables.items():
+                    df.to_csv(tmp / "tables" / f"{name}.csv", index=False)
+                    df.astype({c: str for c in df.columns if df[c].dtype == object}).to_parquet(
+                        tmp / "tables" / f"{name}.parquet", index=False)
+                (tmp / "report.md").write_text(self.markdown())
+                (tmp / "report.html").write_text(self.html())
+                ordinary(tmp, folder=True)            # mkdtemp makes 0700; the report is an ordinary folder
+                if out.exists():                      # replace the old report whole: no stale files
+                    old, held_old = temporary(out, folder=True, suffix=".old.tmp")
+                    os.replace(out, old / "report")
+                    os.replace(tmp, out)
+                    shutil.rmtree(old, ignore_errors=True)
+                else:
+                    os.replace(tmp, out)
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
+            if old is not None and (old / "report").exists() and not out.exists():
+                os.replace(old / "report", out)       # the old report back where it was
+            if old is not None:
+                shutil.rmtree(old, ignore_errors=True)
             raise
+        finally:
+            for fd in (held, held_old):
+                if fd is not None:
+                    os.close(fd)
         return out / "report.md"
 
 

@@ -8,8 +8,16 @@ can be shown again without simulating::
                                        strategies, seed, chunk size, package version, source revision;
                                        then each chunked part as it starts (name, hands, chunk count);
                                        "complete": true once the verb's result is in
-    DIR/chunks/<part>-<index>.parquet  one finished chunk's Tally (its tables of sums)
-    DIR/result.json                    the verb's final Result as ``--format json`` prints it
+    DIR/chunks/<part>-<index>.parquet  one finished chunk's Tally (its tables of sums), and in its
+                                       metadata the chunk's identity: the run's fingerprint (its
+                                       command, seed and part), its index and a checksum of its sums
+    DIR/result.json                    the verb's final Result as ``--format json`` prints it (its
+                                       checksum in the manifest)
+
+A chunk is read back only if it is its own: a chunk of another store (another seed or command),
+another index (copied or renamed) or with edited sums is refused in one line, by --resume and by
+``runs show``. Stores of version 1 (before chunks carried their identity) are shown and listed but
+not resumed.
 
 Every file is written under a temporary name and renamed into place (``os.replace``), so a store
 holds only whole files whenever the process dies. Nothing in a store is ever deleted or rewritten
@@ -25,6 +33,7 @@ from __future__ import annotations
 
 import contextvars
 import datetime as _dt
+import hashlib
 import json
 import os
 import re
@@ -33,31 +42,29 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-import numpy as np
-
-from moonshot.simulator.errors import BadInput
-from moonshot.simulator.files import atomic_file, atomic_write
+from moonshot.simulator.chunk_identity import TALLY_KEY, problem, stamp  # noqa: F401 (TALLY_KEY: the runner's)
+from moonshot.simulator.errors import BadInput, short
+from moonshot.simulator.files import atomic_write, writing
+from moonshot.simulator import hand_rows
+from moonshot.simulator.hand_rows import RESUME_HANDS, HandsWriter, check_hands_file, hands_sink  # noqa: F401
 from moonshot.simulator.versions import behaviour, package_version, source_revision
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
 FORMAT = "moonshot-run-store"
-STORE_VERSION = 1
+STORE_VERSION = 2               # 2: each chunk carries its identity, the manifest the result's checksum
+READABLE = (1, STORE_VERSION)   # versions `runs show/list` read; --resume needs STORE_VERSION
 MANIFEST = "manifest.json"
 RESULT = "result.json"
 LOCK = ".lock"                  # held (flock) by the run writing the store
 CHUNKS = "chunks"
-TALLY_KEY = b"moonshot.tally"
 # Options that say where and how to run or print, not what is computed: they may differ on --resume.
 OUTPUT_OPTIONS = frozenset({"jobs", "scheduler", "format", "out", "quiet", "history", "save_hands", "save",
                             "resume"})
-RESUME_HANDS = ("--resume plays only the chunks the store lacks, so it cannot write every hand; accepted: "
-                "--save-hands on a run with --save or without a store")
 _CHUNK_RE = re.compile(r"^(\d{2}-[a-z0-9-]+)-(\d{6})\.parquet$")
 
 _ACTIVE: contextvars.ContextVar["RunStore | None"] = contextvars.ContextVar("moonshot_run_store", default=None)
-_HANDS: contextvars.ContextVar["HandsWriter | None"] = contextvars.ContextVar("moonshot_hands", default=None)
 
 
 # --------------------------------------------------------------------------------------------
@@ -109,8 +116,21 @@ def _difference(stored: dict, wanted: dict, prefix: str = "") -> str | None:
 # the store
 # --------------------------------------------------------------------------------------------
 
-def _write_json(path: Path, obj: dict) -> None:
-    atomic_write(path, lambda tmp: tmp.write_text(json.dumps(obj, indent=1) + "\n"), durable=True)
+def _write_json(path: Path, obj: dict, kept: str) -> None:
+    atomic_write(path, lambda tmp: tmp.write_text(json.dumps(obj, indent=1) + "\n"), durable=True, kept=kept)
+
+
+def _damaged(path: Path, why: str) -> BadInput:
+    return BadInput(f"run store {str(path)!r} is damaged: {why}; accepted: a store written by --save")
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _count(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def _part_name(seq: int, task: str) -> str:
@@ -121,8 +141,10 @@ def _part_name(seq: int, task: str) -> str:
 class Part:
     """One chunked run of a verb inside a store: which chunks are stored, read one, keep one."""
 
-    def __init__(self, store: "RunStore", name: str, chunks: int):
+    def __init__(self, store: "RunStore", name: str, chunks: int, record: dict | None = None):
         self.store, self.name, self.chunks = store, name, chunks
+        self.record = record if record is not None else next(
+            (p for p in store.manifest["parts"] if p.get("name") == name), {})
 
     def path(self, index: int) -> Path:
         return self.store.path / CHUNKS / f"{self.name}-{index:06d}.parquet"
@@ -135,15 +157,21 @@ class Part:
         import pyarrow.parquet as pq
         path = self.path(index)
         try:
-            return decode(pq.read_table(path))
+            table = pq.read_table(path)
         except Exception as exc:
-            raise BadInput(f"run store {str(self.store.path)!r} is damaged: {path.name} cannot be read ({exc}); "
-                           f"accepted: a store written by --save (move the file away to play that chunk again)"
-                           ) from None
+            raise self.store.damaged(f"{path.name} cannot be read ({_one_line(exc)})") from None
+        self.store.check_chunk(path.name, table, self.name, index, self.record)
+        try:
+            return decode(table)
+        except Exception as exc:
+            raise self.store.damaged(f"{path.name} holds no chunk tally ({_one_line(exc)})") from None
 
     def save(self, index: int, table: "pa.Table") -> None:
+        """Keep chunk `index`, with its identity (the run's fingerprint, its index, its checksum)."""
         import pyarrow.parquet as pq
-        atomic_write(self.path(index), lambda tmp: pq.write_table(table, tmp), durable=True)
+        table = stamp(table, identity(self.store.manifest), self.record, index)
+        atomic_write(self.path(index), lambda tmp: pq.write_table(table, tmp), durable=True,
+                     kept=self.store.kept_words())
         self.store.saved += 1
 
 
@@ -184,10 +212,17 @@ class RunStore:
         path = Path(path)
         cls.check_new(path)
         created = not path.exists()
-        (path / CHUNKS).mkdir(parents=True, exist_ok=True)
         store = cls(path, manifest, created)
-        store.lock()
-        store.write_manifest()
+        try:
+            with writing(path / CHUNKS, store.kept_words()):
+                (path / CHUNKS).mkdir(parents=True, exist_ok=True)
+            store.lock()
+            store.write_manifest()
+        except BaseException:
+            store.unlock()
+            if created:                   # nothing of a store that never started is left
+                shutil.rmtree(path, ignore_errors=True)
+            raise
         return store
 
     @classmethod
@@ -198,30 +233,41 @@ class RunStore:
             what = "does not exist" if not path.exists() else "is not a run store (no manifest.json)"
             raise BadInput(f"{option} {str(path)!r} {what}; accepted: a folder written by --save")
         try:
-            manifest = json.loads((path / MANIFEST).read_text())
-        except (OSError, ValueError) as exc:
-            raise BadInput(f"run store {str(path)!r} is damaged: manifest.json cannot be read ({exc}); accepted: a "
-                           f"store written by --save") from None
+            manifest = json.loads((path / MANIFEST).read_bytes())
+        except (OSError, ValueError, RecursionError) as exc:
+            raise _damaged(path, f"manifest.json cannot be read ({_one_line(exc)})") from None
         if (not isinstance(manifest, dict) or manifest.get("format") != FORMAT
                 or not isinstance(manifest.get("parts"), list)):
-            raise BadInput(f"run store {str(path)!r} is damaged: manifest.json is not a moonshot run manifest; "
-                           f"accepted: a store written by --save")
-        if manifest.get("store_version") != STORE_VERSION:
-            raise BadInput(f"run store {str(path)!r} has store version {manifest.get('store_version')}; accepted: "
-                           f"version {STORE_VERSION} (this moonshot {package_version()})")
+            raise _damaged(path, "manifest.json is not a moonshot run manifest")
+        if manifest.get("store_version") not in READABLE:
+            raise BadInput(f"run store {str(path)!r} has store version {short(manifest.get('store_version'))}; "
+                           f"accepted: version {' or '.join(map(str, READABLE))} (this moonshot {package_version()})")
+        for p in manifest["parts"]:
+            if not (isinstance(p, dict) and isinstance(p.get("name"), str) and _count(p.get("chunks"))
+                    and _count(p.get("hands"))):
+                raise _damaged(path, f"manifest.json's part {short(p)} is not a part record")
         return cls(path, manifest)
 
     @classmethod
     def resume(cls, path: Path, wanted: dict) -> "RunStore":
         """The store at `path`, checked against the command about to run (`wanted`, a new_manifest)
-        and checked whole (every chunk file readable) before anything is played."""
+        and checked whole (every chunk its own, its sums as written) before anything is played."""
         store = cls.open(path)
+        if store.manifest.get("store_version") != STORE_VERSION:
+            raise BadInput(f"--resume {str(path)!r}: the store was written by an older moonshot (store version "
+                           f"{store.manifest.get('store_version')}, whose chunks carry no identity to check); "
+                           f"accepted: a store of version {STORE_VERSION}; run the command again with --save "
+                           f"(`moonshot runs show {path}` still shows the old store)")
         store.lock()
-        diff = _difference(identity(store.manifest), identity(wanted))
-        if diff is not None:
-            raise BadInput(f"--resume {str(path)!r} was saved by another command ({diff}); accepted: the same "
-                           f"command that made the store, with --resume in place of --save")
-        store.check_chunks()
+        try:
+            diff = _difference(identity(store.manifest), identity(wanted))
+            if diff is not None:
+                raise BadInput(f"--resume {str(path)!r} was saved by another command ({diff}); accepted: the same "
+                               f"command that made the store, with --resume in place of --save")
+            store.check_chunks()
+        except BaseException:
+            store.unlock()
+            raise
         store.resumed = True
         return store
 
@@ -230,11 +276,13 @@ class RunStore:
         however it ends): a second --save/--resume of the same store at once is refused in one line
         instead of both writing its chunks."""
         import fcntl
-        self._lock = open(self.path / LOCK, "a+")
+        with writing(self.path / LOCK, self.kept_words()):
+            self._lock = open(self.path / LOCK, "a+")
         try:
             fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             self._lock.close()
+            self._lock = None
             raise BadInput(f"run store {str(self.path)!r} is in use by another moonshot run; accepted: wait for "
                            f"that run to end (or stop it), then --resume {self.path}") from None
 
@@ -244,34 +292,55 @@ class RunStore:
             lock.close()                  # closing the file drops the lock
             self._lock = None
 
-    def check_chunks(self) -> None:
-        """BadInput if a chunk file is not one this store wrote, or cannot be read. Temporary files
-        left by a killed process (never a whole chunk) are removed."""
+    def damaged(self, why: str) -> BadInput:
+        return _damaged(self.path, why)
+
+    def kept_words(self) -> str:
+        """What a failed write leaves of this store (the tail of CannotWrite's line)."""
+        if self.created and not self.saved:
+            return "nothing is kept (the new store is removed)"
+        return f"the store keeps every chunk finished so far: --resume {self.path} once there is room"
+
+    def check_chunks(self, read: bool = True) -> None:
+        """BadInput if a chunk file is not one this store wrote: a stranger's name, unreadable, or
+        (`read`, and a store of this version) not its own (another run's, another index's) or with
+        sums other than it was written with. Temporary files left by a killed process (never a whole
+        chunk) are removed."""
         import pyarrow.parquet as pq
         folder = self.path / CHUNKS
         if not folder.is_dir():
-            raise BadInput(f"run store {str(self.path)!r} is damaged: its chunks folder is missing")
-        parts = {p["name"]: p["chunks"] for p in self.manifest["parts"]}
-        for f in folder.iterdir():
+            raise self.damaged("its chunks folder is missing")
+        parts = {p["name"]: p for p in self.manifest["parts"]}
+        for f in sorted(folder.iterdir()):
             if f.name.startswith(".") and f.name.endswith(".tmp"):
-                f.unlink(missing_ok=True)
+                if read and getattr(self, "_lock", None) is not None:     # only a run holding the store
+                    f.unlink(missing_ok=True)
                 continue
             m = _CHUNK_RE.match(f.name)
-            if m is None or m.group(1) not in parts or int(m.group(2)) >= parts[m.group(1)]:
-                raise BadInput(f"run store {str(self.path)!r} is damaged: {f.name} is not one of its chunks")
+            if m is None or m.group(1) not in parts or int(m.group(2)) >= parts[m.group(1)]["chunks"]:
+                raise self.damaged(f"{f.name} is not one of its chunks")
+            if not read:
+                continue
             try:
-                meta = pq.read_schema(f).metadata or {}
+                table = pq.read_table(f)
             except Exception as exc:
-                raise BadInput(f"run store {str(self.path)!r} is damaged: {f.name} cannot be read ({exc}); move it "
-                               f"away to play that chunk again") from None
-            if TALLY_KEY not in meta:
-                raise BadInput(f"run store {str(self.path)!r} is damaged: {f.name} holds no chunk tally")
+                raise self.damaged(f"{f.name} cannot be read ({_one_line(exc)}); move it away to play that chunk "
+                                   "again") from None
+            self.check_chunk(f.name, table, m.group(1), int(m.group(2)), parts[m.group(1)])
+
+    def check_chunk(self, file: str, table: "pa.Table", part: str, index: int, record: dict) -> None:
+        """BadInput unless `table` is chunk `index` of this store's part `part` (`record`), as written
+        (an older store's chunks carry no identity: only what they show is checked)."""
+        own = identity(self.manifest) if self.manifest.get("store_version") == STORE_VERSION else None
+        why = problem(file, table, own, record, index)
+        if why is not None:
+            raise self.damaged(f"{why}; move it away to play that chunk again")
 
     # during a run ---------------------------------------------------------------------------
 
     def write_manifest(self) -> None:
         self.manifest["chunks"] = sum(p["chunks"] for p in self.manifest["parts"])
-        _write_json(self.path / MANIFEST, self.manifest)
+        _write_json(self.path / MANIFEST, self.manifest, self.kept_words())
 
     def begin_part(self, task: str, total: int, seed: int, chunk: int, chunks: int) -> Part:
         """The next chunked run of this verb: checked against the store's record of it (a resumed
@@ -290,7 +359,7 @@ class RunStore:
             parts.append(record)
             self.manifest["complete"] = False
             self.write_manifest()
-        return Part(self, name, chunks)
+        return Part(self, name, chunks, record)
 
     def stored_chunks(self) -> dict[str, set[int]]:
         out: dict[str, set[int]] = {}
@@ -303,7 +372,9 @@ class RunStore:
 
     def finish(self, result_json: str) -> None:
         """Keep the verb's final result (its --format json text) and mark the run complete."""
-        atomic_write(self.path / RESULT, lambda tmp: tmp.write_text(result_json.rstrip("\n") + "\n"), durable=True)
+        text = result_json.rstrip("\n") + "\n"
+        atomic_write(self.path / RESULT, lambda tmp: tmp.write_text(text), durable=True, kept=self.kept_words())
+        self.manifest["result_sha256"] = hashlib.sha256(text.encode()).hexdigest()
         self.manifest["complete"] = True
         self.manifest["finished"] = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
         self.write_manifest()
@@ -311,11 +382,25 @@ class RunStore:
     # reading --------------------------------------------------------------------------------
 
     def result_json(self) -> str | None:
-        """The finished run's result (as --format json printed it), None while the run is incomplete."""
+        """The finished run's result (as --format json printed it), None while the run is incomplete;
+        BadInput if it is not the result the run wrote (unreadable, edited, not a result)."""
         path = self.path / RESULT
         if not self.manifest.get("complete") or not path.is_file():
             return None
-        return path.read_text()
+        try:
+            raw = path.read_bytes()
+            text = raw.decode("utf-8")
+            obj = json.loads(text)
+        except (OSError, ValueError, RecursionError) as exc:
+            raise self.damaged(f"result.json cannot be read ({_one_line(exc)})") from None
+        want = self.manifest.get("result_sha256")
+        if want is not None and hashlib.sha256(raw).hexdigest() != want:
+            raise self.damaged("result.json is not the result the run wrote (edited?)")
+        tables = obj.get("tables") if isinstance(obj, dict) else None
+        if (not isinstance(tables, dict) or not isinstance(obj.get("title"), str) or not isinstance(obj.get("meta"), dict)
+                or not all(isinstance(rows, list) and all(isinstance(r, dict) for r in rows) for rows in tables.values())):
+            raise self.damaged("result.json is not a moonshot result (title, meta and tables of rows)")
+        return text
 
     def progress(self) -> dict:
         """Chunks stored of the chunks known so far (a verb's later parts are known once they start)."""
@@ -361,18 +446,25 @@ class RunStore:
         return "\n".join(lines)
 
 
-def find_stores(paths: list[Path]) -> Iterator[RunStore]:
-    """The stores among `paths` and in their immediate subfolders (``runs list``)."""
+def find_stores(paths: list[Path]) -> Iterator[RunStore | BadInput]:
+    """The stores among `paths` and in their immediate subfolders (``runs list``); a damaged one
+    comes as the BadInput that says what is wrong with it, and the others still follow (the quick
+    checks only: manifest, result and chunk names; `runs show` reads every chunk)."""
     for path in paths:
         path = Path(path)
         if not path.is_dir():
             raise BadInput(f"runs list: {str(path)!r} is not a folder; accepted: run store folders or folders "
                            f"holding them")
-        if (path / MANIFEST).is_file():
-            yield RunStore.open(path, "runs list")
-            continue
-        for sub in sorted(p for p in path.iterdir() if (p / MANIFEST).is_file()):
-            yield RunStore.open(sub, "runs list")
+        found = [path] if (path / MANIFEST).is_file() else sorted(p for p in path.iterdir() if (p / MANIFEST).is_file())
+        for sub in found:
+            try:
+                kept = RunStore.open(sub, "runs list")
+                kept.check_chunks(read=False)
+                kept.result_json()
+            except BadInput as exc:
+                yield exc
+                continue
+            yield kept
 
 
 # --------------------------------------------------------------------------------------------
@@ -424,67 +516,7 @@ def recording(save: Path | None, resume: Path | None, manifest: dict) -> Iterato
         store.unlock()
 
 
-# --------------------------------------------------------------------------------------------
-# per-hand rows (--save-hands)
-# --------------------------------------------------------------------------------------------
-
-class HandsWriter:
-    """Per-hand rows streamed into one Parquet file, a row group per chunk (constant memory), at
-    `tmp` (a temporary name beside the file that becomes it when the run completes)."""
-
-    def __init__(self, tmp: Path):
-        self.tmp = Path(tmp)
-        self.writer = None
-        self.rows = 0
-
-    def write(self, columns: dict[str, np.ndarray]) -> None:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-        table = pa.table({k: np.asarray(v) for k, v in columns.items()})
-        if self.writer is None:
-            self.writer = pq.ParquetWriter(self.tmp, table.schema, compression="zstd")
-        self.writer.write_table(table)
-        self.rows += table.num_rows
-
-    def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-
-
-def check_hands_file(path: Path) -> None:
-    path = Path(path)
-    parent = path.parent if str(path.parent) else Path(".")
-    if path.suffix != ".parquet":
-        raise BadInput(f"--save-hands {str(path)!r}: accepted: a file name ending in .parquet")
-    if not parent.is_dir():
-        raise BadInput(f"--save-hands {str(path)!r}: folder {str(parent)!r} does not exist; accepted: a file in an "
-                       f"existing folder")
-    if path.is_dir() or not os.access(parent, os.W_OK):
-        raise BadInput(f"--save-hands {str(path)!r} cannot be written; accepted: a file in a writable folder")
-
-
-@contextmanager
-def hands_file(path: Path | None) -> Iterator[HandsWriter | None]:
-    """With a path: per-hand rows of every hands chunk run inside go to that Parquet file (see
-    :func:`hands_sink`); the file appears only when the block completes."""
-    if path is None:
-        yield None
-        return
-    check_hands_file(path)
-    if active() is not None and active().resumed:
-        raise BadInput(RESUME_HANDS)
-    with atomic_file(path) as tmp:
-        writer = HandsWriter(tmp)
-        token = _HANDS.set(writer)
-        try:
-            yield writer
-        finally:
-            _HANDS.reset(token)
-            writer.close()
-    if writer.writer is None:               # no hands chunk ran: no file rather than an empty one
-        Path(path).unlink(missing_ok=True)
-
-
-def hands_sink() -> HandsWriter | None:
-    """The active --save-hands writer (None when per-hand rows are not asked for)."""
-    return _HANDS.get()
+def hands_file(path: Path | None):
+    """Per-hand rows to `path` (simulator.hand_rows.hands_file), refused under a --resume store."""
+    kept = active()
+    return hand_rows.hands_file(path, resumed=kept is not None and kept.resumed)
