@@ -15,7 +15,8 @@ from typing import Any, Iterable, Iterator
 
 from moonshot.simulator import record_check
 from moonshot.simulator.errors import BadInput, short
-from moonshot.simulator.record_check import GAME_KEYS, PERSON, UNKNOWN, Seating  # noqa: F401  (PERSON: pages use it)
+from moonshot.simulator.record_check import GAME_KEYS, PERSON  # noqa: F401  (PERSON: pages use it)
+from moonshot.simulator.record_types import UNKNOWN, Seating
 
 __all__ = ["GAME_KEYS", "PERSON", "GameThreads", "common_keys", "replayed"]
 
@@ -89,9 +90,9 @@ class GameThreads:
             give = (f"winners {ends[0]}" if ends else "another hand") + (" or another hand" if None in outcomes and ends
                                                                          else "")
             has = f"winners {short(said)}" if record["game_over"] else "the game going on"
+            cap = f"; a game stopped unfinished ends at the cap of {hook.cap:,} hands" if said == [] else ""
             raise BadInput(f"{where}: the record breaks the rules: it has {has} after scores_after "
-                           f"{record['scores_after']}, the rules give {give} ({hook.rule}"
-                           + (f"; a game stopped unfinished ends at the cap of {hook.cap:,} hands)" if said == [] else ")"))
+                           f"{record['scores_after']}, the rules give {give} ({hook.rule(record)}{cap})")
         return carry
 
 

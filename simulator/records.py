@@ -33,7 +33,7 @@ from pathlib import Path
 
 from moonshot.simulator import record_check
 from moonshot.simulator.errors import BadInput, short
-from moonshot.simulator.record_check import rule_text  # noqa: F401  (the typed modules write flags with it)
+from moonshot.simulator.record_check import rule_text      # the typed modules write flags with it too
 
 UNKNOWN = "?"
 FILL_SEED = 27            # the fixed seed unknown pieces are dealt with: the same text, the same record

@@ -239,7 +239,8 @@ def test_replay_of_a_record_with_a_number_where_a_card_belongs_is_one_line(game,
     rec["hands"][0][0] = 7
     hist.write_text(json.dumps(rec) + "\n")
     code, _, err = run(["replay", hist], capsys)
-    assert code == 2 and f"{hist}:1" in err and "7 is not a string" in err and len(err.strip().splitlines()) == 1
+    assert code == 2 and f"{hist}:1" in err and "hands[0][0] 7 is not accepted" in err
+    assert len(err.strip().splitlines()) == 1
 
 
 def test_records_carry_the_reaction_profile_every_seat_played_with(tmp_path, capsys):

@@ -91,6 +91,7 @@ def test_an_upload_carries_its_first_hands_tables_and_the_others_come_on_demand(
     client = TestClient(create_app(Limits(max_samples=2_000, default_samples=300), reports_dir=tmp_path,
                                    hosts=("testserver",)))
     records = [play_first_choices("shoot-the-moon", "4", seed)[1] for seed in (5, 6)]
+    records[1]["hand_id"] = 1                          # hand ids are unique within a file (HISTORY.md)
     text = "".join(json.dumps(r) + "\n" for r in records).encode()
     r = client.post("/api/replay", files={"file": ("h.jsonl", text, "application/json")})
     assert r.status_code == 200

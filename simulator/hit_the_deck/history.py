@@ -9,8 +9,8 @@ from moonshot.simulator.hit_the_deck import cards as deck
 from moonshot.simulator.hit_the_deck import reference as ref
 from moonshot.simulator.hit_the_deck.profiles import PARAMS, PROFILES, Profile, parse_profile
 from moonshot.simulator.hit_the_deck.rules import FLAGS, check_players, parse_rules, rule_args
-from moonshot.simulator.record_check import (SCORE_MAX, SEAT, Bool, Either, Int, List, Map, Maybe, Num, Schema,
-                                             Seating, Tagged, Text, WholeGames, choice)
+from moonshot.simulator.record_types import (SCORE_MAX, SEAT, Bool, Either, Int, List, Map, Maybe, Num, Schema,
+                                              Seating, Tagged, Text, WholeGames, choice)
 
 GAME = "hit-the-deck"
 HTD_KEYS = ("dealer", "hands", "draw_pile", "reaction", "events", "went_out", "score")
@@ -49,7 +49,7 @@ def _ends(record: dict, t: Seating, carry) -> tuple[list, None]:
 WHOLE_GAMES = WholeGames(
     start=lambda t: [0] * t.players, change=lambda r: list(r["score"]), ends=_ends,
     next_hand=lambda r, t: {"dealer": ref.next_dealer(r["dealer"], r["went_out"], t.players, t.rules)},
-    cap=1000, rule="HTD-8")
+    cap=1000, rule=lambda r: "HTD-8")
 
 
 def records(result, table, specs, seed: int, first_id: int) -> list[str]:

@@ -9,10 +9,10 @@ from moonshot.simulator.errors import BadInput, checked_replay
 from moonshot.simulator.moon import reference as ref
 from moonshot.simulator.moon.engine import Result, Table
 from moonshot.simulator.moon.rules import FLAGS, parse_rules
-from moonshot.simulator.moon.tiles import (HAND_SIZE, N_TILES, TRICKS, TRUMP_NAMES, parse_tile, side_of_seats, tile_name,
-                                          trump_name)
-from moonshot.simulator.record_check import (PER_SIDE, SEAT, UNKNOWN, Const, Either, Int, List, Maybe, Row, Schema,
-                                             Seating, Text, WholeGames, choice)
+from moonshot.simulator.moon.tiles import (HAND_SIZE, N_TILES, TRICKS, TRUMP_NAMES, parse_tile, side_of_seats,
+                                          tile_name, trump_name)
+from moonshot.simulator.record_types import (PER_SIDE, SEAT, UNKNOWN, Const, Either, Int, List, Maybe, Row, Schema,
+                                              Seating, Text, WholeGames, choice)
 
 GAME = "moon"
 _NAMES = np.array([tile_name(t) for t in range(N_TILES)] + [None], dtype=object)   # index -1 -> None
@@ -66,7 +66,7 @@ def _ends(record: dict, t: Seating, carry) -> tuple[list, object]:
 WHOLE_GAMES = WholeGames(
     start=lambda t: [0] * t.sides, change=lambda r: list(r["score"]), ends=_ends,
     next_hand=lambda r, t: {"first_bidder": (r["first_bidder"] + 1) % t.players},   # MOON-4.1, thrown in too
-    cap=400, rule="MOON-9")
+    cap=400, rule=lambda r: "MOON-9")
 
 
 def records(result: Result, table: Table, specs, seed: int, first_id: int) -> list[str]:

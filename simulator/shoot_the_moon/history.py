@@ -6,8 +6,8 @@ import json
 import numpy as np
 
 from moonshot.simulator.errors import BadInput, bad_record, short
-from moonshot.simulator.record_check import (PER_SIDE, SEAT, Bool, Int, List, Row, Schema, Seating, Text,
-                                             WholeGames)
+from moonshot.simulator.record_types import (PER_SIDE, SEAT, Bool, Int, List, Row, Schema, Seating, Text,
+                                              WholeGames)
 from moonshot.simulator.shoot_the_moon import reference as ref
 from moonshot.simulator.shoot_the_moon.cards import HAND_SIZE, card_name, hands_dealt, parse_card, side_of_seats
 from moonshot.simulator.shoot_the_moon.engine import Result, Table
@@ -58,7 +58,8 @@ WHOLE_GAMES = WholeGames(
     ends=_ends,
     # STM-8.1 the deal passes left; STM-11.3 the same dealer redeals an annulled round
     next_hand=lambda r, t: {"dealer": r["dealer"] if r.get("annulled") else (r["dealer"] + 1) % t.players},
-    cap=1000, rule="STM-9", same=(("scores_before", "chips_before"), ("scores_after", "chips_after")))
+    cap=1000, rule=lambda r: "STM-9, STM-11.3: an annulled round is replayed" if r.get("annulled") else "STM-9",
+    same=(("scores_before", "chips_before"), ("scores_after", "chips_after")))
 
 
 def records(res: Result, table: Table, specs: tuple[str, ...], seed: int, first_id: int) -> list[str]:
