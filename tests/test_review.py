@@ -204,7 +204,8 @@ def test_whole_games_are_judged_by_p_win():
     before = [14, 20, 0]
     after = [b + s for b, s in zip(before, rec["score"])]
     winner = ref.game_winner(after, Rules(), rec["bidder"])
-    rec = dict(rec, game_id=0, hand_in_game=0, scores_before=before, scores_after=after, game_over=winner is not None,
+    # a later hand of a game (the first starts from the rules' starting scores, 0 each)
+    rec = dict(rec, game_id=0, hand_in_game=5, scores_before=before, scores_after=after, game_over=winner is not None,
                **({"winners": [winner]} if winner is not None else {}))
     r = review([rec], seats=[2], worlds=WORLDS)
     d = r.tables["decisions"]

@@ -35,7 +35,7 @@ STM_LAST_ROUNDS = json.loads(
     '[2, "R1"], [2, "G7"], [0, "G11"], [1, "G6"], [0, "P9"], [1, "R2"], [2, "R4"]], "trick_winners": '
     '[1, 0, 2, 0, 2], "chips_before": [2, 5, 6], "chips_after": [1, 6, 6], "tricks": [2, 1, 2], "moon_chips": '
     '[-1, 0, 0], "round_chips": [0, 1, 0], "annulled": false, "scores_before": [2, 5, 6], "scores_after": '
-    '[1, 6, 6], "game_id": 59, "hand_in_game": 0, "game_over": false}')
+    '[1, 6, 6], "game_id": 59, "hand_in_game": 7, "game_over": false}')
 
 
 def _simulate(path, game, n, strategy, *extra):
