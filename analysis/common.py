@@ -603,13 +603,15 @@ def _whatif_chunk(setup: Setup, variant: tuple[str, ...], games: bool, seed: int
     hooks = setup.hooks
     seeds = chunk_seeds(seed, index, setup.entry.streams)
     values = []
+    tally = Tally()
     for k, arm in enumerate((setup, replace(setup, rule_args=variant))):
         if games:
             with lineup_of(k, 2):
                 values.append(game_values(arm, hooks.play_games(arm, arm.seats.strategies, generators(seeds), size)))
         else:
-            values.append(hooks.seat_outcomes(arm, hooks.play(arm, arm.seats.strategies, generators(seeds), size)))
-    tally = Tally()
+            res = hooks.play(arm, arm.seats.strategies, generators(seeds), size)
+            values.append(hooks.seat_outcomes(arm, res))
+            hooks.whatif_tally(arm, res, tally, ("base", "variant")[k])
     tally.add_columns("seats", "seat", paired(*values))
     return tally
 
@@ -627,6 +629,8 @@ def whatif(setup: Setup, variant_args: list[str], hands: int | None, games: int 
                  {**setup.meta(seed=seed), "variant": list(variant_args), ("games" if games else "hands"): n})
     res.tables["seats"] = estimate(t.get("seats"), ["seat"], paired_names(names))
     _whatif_findings(res, names, variant_args, n, "games" if games else "hands", hooks)
+    if not games:
+        hooks.whatif_tables(t, res)
     if games:
         seats = res.tables["seats"]
         rows = {m: seats[seats["metric"] == m] for m in ("d_win", "d_unfinished", "base_p_unfinished",
@@ -666,6 +670,13 @@ class Hooks:
 
     def make_table(self, players: int, partners: bool, rule_args: tuple[str, ...], profiles: tuple[str, ...]):
         raise NotImplementedError
+
+    def whatif_tally(self, setup: Setup, res, tally: Tally, arm: str) -> None:
+        """A what-if's own tables of one arm's hands ("base" or "variant"), beside the seats' paired
+        outcomes: the measures the game's tables use (Moon: make rates by bid). None by default."""
+
+    def whatif_tables(self, t: Tally, res: Result) -> None:
+        """The what-if's own tables and findings from whatif_tally's counts."""
 
     def table_meta(self, setup: Setup) -> dict:
         return {"players": setup.players}

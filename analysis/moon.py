@@ -14,7 +14,7 @@ from moonshot.analysis.common import (Analysis, Call, Hooks, Progress, Setup, ma
 from moonshot.analysis.moon_forced import CHOSEN, TRUMP_KINDS, add_forced, forced_chunk, hand_class
 from moonshot.analysis.moon_hand_check import SPEC as HAND_CHECK
 from moonshot.analysis.result import Result, pick
-from moonshot.analysis.strong_play import MIN_N, lineups
+from moonshot.analysis.strong_play import MIN_N, lineups, versus
 from moonshot.analysis.words import all_for_players, change, effects, say, standing, stands_out, value
 from moonshot.analysis.stats import estimate, wilson
 from moonshot.simulator.errors import BadInput, short
@@ -134,6 +134,34 @@ class MoonHooks(Hooks):
         played = res.bidder >= 0
         return {"p_made": played & res.made, "p_set": played & ~res.made, "p_thrown_in": ~played,
                 "p_bid21": played & (res.bid == MOON_BID)}
+
+    def whatif_tally(self, setup, res, tally: Tally, arm: str) -> None:
+        p = np.flatnonzero(res.bidder >= 0)
+        bside = bidder_side(setup.table, res)
+        bids = np.concatenate([res.bid[p], np.zeros(len(p), dtype=res.bid.dtype)])     # 0: every contract
+        tally.add(f"contracts_{arm}", {"bid": bids}, {"p_make": np.tile(res.made[p], 2),
+                                                      "bidder_score": np.tile(res.score[p, bside[p]], 2)})
+
+    def whatif_tables(self, t: Tally, res: Result) -> None:
+        """Contracts by bid under each rule set and the change (the auctions differ, so each bid's
+        contracts are other hands under each: the change treats them as independent samples)."""
+        if "contracts_base" not in t.tables or "contracts_variant" not in t.tables:
+            return
+        arms = {}
+        for arm in ("base", "variant"):
+            table = estimate(t.get(f"contracts_{arm}"), ["bid"], ["p_make", "bidder_score"])
+            arms[arm] = table.assign(bid=[str(int(b)) if b else "all" for b in table["bid"]])
+        res.tables["contracts"] = versus("variant", arms["variant"], "base", arms["base"], ["bid"]).rename(
+            columns={"strategy": "rules"})
+        at = lambda rules, bid="all": pick(res.tables["contracts"], metric="p_make", rules=rules, bid=bid)  # noqa
+        res.findings.append(
+            f"Contracts make {say(at('variant'))} of the time under the variant and {say(at('base'))} under the "
+            f"base rules{change(at('variant - base'))}; by bid, under the variant: "
+            + "; ".join(f"bid {b} {say(r)}" for b, r in ((b, at("variant", b)) for b in
+                                                          sorted(set(arms["variant"]["bid"]) - {"all"}, key=int)))
+            + ".")
+        res.notes.append("contracts: the winning bids under each rule set and how often each was made; the auctions "
+                         "differ, so a difference row treats the two as independent samples (Newcombe's interval).")
 
     def seat_outcomes(self, setup, res) -> dict[str, np.ndarray]:
         table = setup.table

@@ -2,6 +2,8 @@
 pick one measure."""
 from __future__ import annotations
 
+import numpy as np
+
 import moonshot
 
 
@@ -16,3 +18,16 @@ def test_a_match_whose_measures_disagree_names_both():
 def test_a_match_whose_measures_agree_says_it_once():
     found = moonshot.compare("shoot-the-moon", "expert", "random", hands=3_000, seed=4).findings
     assert "A does better" in found[0] and not any("do not agree" in f for f in found)
+
+
+def test_a_moon_whatif_reports_make_rates_by_bid_under_each_rule_set():
+    """'Without the widow, do bids make less often?': the what-if answers with the game's own measure,
+    contracts made by bid under each rule set and the change, beside the points."""
+    r = moonshot.whatif("moon", ["moon.widow=none"], hands=4_000, seed=2)
+    c = r.tables["contracts"]
+    made = c[(c["metric"] == "p_make") & (c["bid"] == "all")].set_index("rules")
+    assert set(made.index) == {"base", "variant", "variant - base"}
+    d = made.loc["variant - base"]
+    assert np.isclose(d["estimate"], made.loc["variant", "estimate"] - made.loc["base", "estimate"])
+    assert d["ci_low"] < d["estimate"] < d["ci_high"]
+    assert any(f.startswith("Contracts make") and "under the variant" in f for f in r.findings)
