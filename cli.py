@@ -819,8 +819,8 @@ def runs_list(folders: List[Path] = typer.Argument(..., help="run stores, or fol
 
 @app.command()
 def serve(port: int = typer.Option(8000, "--port", help="port to listen on"),
-          host: str = typer.Option("127.0.0.1", "--host", help="address to listen on (another than 127.0.0.1 "
-                                   "lets other machines in: a warning is printed)"),
+          host: str = typer.Option("127.0.0.1", "--host", help="address to listen on (one that is not "
+                                   "loopback lets other machines in: a warning is printed)"),
           jobs: int = typer.Option(1, "--jobs", "-j", help="worker processes per run (-1: every core)"),
           max_samples: int = typer.Option(200_000, "--max-samples", help="the largest hands/deals/games a page may ask for"),
           reports: Path = typer.Option(Path("out"), "--reports", help="folder whose reports the Reports page lists "
