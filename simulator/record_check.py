@@ -69,32 +69,21 @@ def load(line: str, where: str) -> dict:
         raise BadInput(f"{where}: {exc} ({HISTORY})") from None
     if not isinstance(record, dict):
         raise BadInput(f"{where}: not a JSON object; accepted: JSON lines as in {HISTORY}")
-    shape(record, where)
+    _nesting(record, where)
     return record
 
 
-def shape(value, where: str) -> None:
-    """BadInput unless `value` is plain JSON data within the bounds `load` reads (a record a page or
-    the library passes as data is held to them too): walked without recursion."""
-    stack = [(value, 1)]
+def _nesting(record: dict, where: str) -> None:
+    """BadInput when lists and objects nest more than MAX_DEPTH deep (walked without recursion: a
+    record's values meet recursive code later, its comparisons, json.dumps and repr among them)."""
+    stack = [(record, 1)]
     while stack:
         item, depth = stack.pop()
         if depth > MAX_DEPTH:
             raise BadInput(f"{where}: values nested more than {MAX_DEPTH} deep; accepted: at most {MAX_DEPTH} "
                            f"levels ({HISTORY})")
-        if isinstance(item, dict):
-            if not all(isinstance(k, str) for k in item):
-                raise BadInput(f"{where}: an object key that is not text; accepted: JSON objects ({HISTORY})")
-            stack.extend((v, depth + 1) for v in item.values())
-        elif isinstance(item, list):
-            stack.extend((v, depth + 1) for v in item)
-        elif isinstance(item, float) and not math.isfinite(item):
-            raise BadInput(f"{where}: {item} is not a number a record may hold; accepted: finite numbers ({HISTORY})")
-        elif isinstance(item, int) and not isinstance(item, bool) and item.bit_length() > MAX_DIGITS * 10 // 3:
-            raise BadInput(f"{where}: an integer of about {int(item.bit_length() * 0.30103):,} digits; accepted: "
-                           f"at most {MAX_DIGITS} digits ({HISTORY})")
-        elif not (item is None or isinstance(item, (str, bool, int, float))):
-            raise BadInput(f"{where}: {short(item)} is not JSON data; accepted: JSON lines as in {HISTORY}")
+        stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item)
+                     if isinstance(v, (list, dict)))
 
 
 # ---------------------------------------------------------------------------- the shared keys
@@ -186,7 +175,10 @@ def _need(record: dict, key: str, kind: Type, seating: Seating | None, why: str 
     if key not in record:
         raise BadInput(f"the key {key!r} is missing; accepted: every key {HISTORY} lists"
                        + (f" ({why})" if why else ""))
-    kind.check(record[key], seating or Seating(0, 0, 0), key)
+    try:
+        kind.check(record[key], seating or Seating(0, 0, 0))
+    except Wrong as wrong:
+        raise wrong.inside(key) from None
     return record[key]
 
 

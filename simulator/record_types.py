@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 SCORE_MAX = 10_000          # |a game score|, chips or points: far past any target, inside the engines' int16
+NAME = re.compile(r"[\w.]{1,64}")     # a rules flag's or a reaction parameter's name
 
 
 @dataclass(frozen=True)
@@ -22,9 +23,15 @@ class Seating:
 
 
 class Wrong(Exception):
+    """A value its place does not accept; `path` grows as the check unwinds ("[2]", then "plays[2]")."""
+
     def __init__(self, path: str, value, accepted: str):
         super().__init__(path)
         self.path, self.value, self.accepted = path, value, accepted
+
+    def inside(self, step: str) -> "Wrong":
+        self.path = step + self.path
+        return self
 
 
 Bound = int | Callable[[Seating], int]
@@ -41,12 +48,12 @@ class Type:
     def says(self, t: Seating) -> str:
         return self.what(t) if callable(self.what) else self.what
 
-    def check(self, value, t: Seating, path: str) -> None:
+    def check(self, value, t: Seating) -> None:
         raise NotImplementedError
 
     def fits(self, value, t: Seating) -> bool:
         try:
-            self.check(value, t, "")
+            self.check(value, t)
         except Wrong:
             return False
         return True
@@ -59,26 +66,26 @@ class Int(Type):
         self.lo, self.hi = lo, hi
         self.what = what or (lambda t: f"an integer {_at(lo, t)}..{_at(hi, t)}")
 
-    def check(self, value, t, path):
+    def check(self, value, t):
         if type(value) is not int or not _at(self.lo, t) <= value <= _at(self.hi, t):
-            raise Wrong(path, value, self.says(t))
+            raise Wrong("", value, self.says(t))
 
 
 class Num(Type):
     """A finite number (an integer or a decimal), never a bool."""
     what = "a finite number"
 
-    def check(self, value, t, path):
+    def check(self, value, t):
         if type(value) not in (int, float):
-            raise Wrong(path, value, self.says(t))
+            raise Wrong("", value, self.says(t))
 
 
 class Bool(Type):
     what = "true or false"
 
-    def check(self, value, t, path):
+    def check(self, value, t):
         if type(value) is not bool:
-            raise Wrong(path, value, self.says(t))
+            raise Wrong("", value, self.says(t))
 
 
 class Text(Type):
@@ -88,9 +95,9 @@ class Text(Type):
         self.what, self.choices = what, choices
         self.pattern = re.compile(pattern)
 
-    def check(self, value, t, path):
+    def check(self, value, t):
         if not isinstance(value, str) or not (value in self.choices if self.choices else self.pattern.fullmatch(value)):
-            raise Wrong(path, value, self.says(t))
+            raise Wrong("", value, self.says(t))
 
 
 def choice(*values: str) -> Text:
@@ -101,9 +108,9 @@ class Const(Type):
     def __init__(self, value):
         self.value, self.what = value, json.dumps(value)
 
-    def check(self, value, t, path):
+    def check(self, value, t):
         if type(value) is not type(self.value) or value != self.value:
-            raise Wrong(path, value, self.says(t))
+            raise Wrong("", value, self.says(t))
 
 
 class Maybe(Type):
@@ -113,10 +120,10 @@ class Maybe(Type):
         self.inner = inner
         self.what = lambda t: f"{inner.says(t)}, or null"
 
-    def check(self, value, t, path):
+    def check(self, value, t):
         if value is not None:
             if not self.inner.fits(value, t):
-                raise Wrong(path, value, self.says(t))
+                raise Wrong("", value, self.says(t))
 
 
 class Either(Type):
@@ -124,9 +131,9 @@ class Either(Type):
         self.types = types
         self.what = what or (lambda t: " or ".join(x.says(t) for x in types))
 
-    def check(self, value, t, path):
+    def check(self, value, t):
         if not any(x.fits(value, t) for x in self.types):
-            raise Wrong(path, value, self.says(t))
+            raise Wrong("", value, self.says(t))
 
 
 class List(Type):
@@ -136,14 +143,17 @@ class List(Type):
         self.item, self.n, self.most = item, n, most
         self.what = what or (lambda t: f"a list of {_count(n, most, t)}: {item.says(t)}")
 
-    def check(self, value, t, path):
+    def check(self, value, t):
         if not isinstance(value, list):
-            raise Wrong(path, value, self.says(t))
+            raise Wrong("", value, self.says(t))
         if (self.n is not None and len(value) != _at(self.n, t)) or \
                 (self.most is not None and len(value) > _at(self.most, t)):
-            raise Wrong(path, value, self.says(t) + f" ({len(value):,} given)")
+            raise Wrong("", value, self.says(t) + f" ({len(value):,} given)")
         for i, item in enumerate(value):
-            self.item.check(item, t, f"{path}[{i}]")
+            try:
+                self.item.check(item, t)
+            except Wrong as wrong:             # the path is built only for the value refused
+                raise wrong.inside(f"[{i}]") from None
 
 
 def _count(n, most, t) -> str:
@@ -157,11 +167,14 @@ class Row(Type):
         self.items = items
         self.what = what or (lambda t: "[" + ", ".join(x.says(t) for x in items) + "]")
 
-    def check(self, value, t, path):
+    def check(self, value, t):
         if not isinstance(value, list) or len(value) != len(self.items):
-            raise Wrong(path, value, self.says(t))
+            raise Wrong("", value, self.says(t))
         for i, (item, kind) in enumerate(zip(value, self.items)):
-            kind.check(item, t, f"{path}[{i}]")
+            try:
+                kind.check(item, t)
+            except Wrong as wrong:
+                raise wrong.inside(f"[{i}]") from None
 
 
 class Tagged(Type):
@@ -171,14 +184,14 @@ class Tagged(Type):
         self.kinds = {k: Row(Const(k), *rest) for k, rest in kinds.items()}
         self.what = what
 
-    def check(self, value, t, path):
+    def check(self, value, t):
         kind = value[0] if isinstance(value, list) and value and isinstance(value[0], str) else None
         if kind not in self.kinds:
-            raise Wrong(path, value, f"{self.says(t)}: a list starting with one of {', '.join(self.kinds)}")
+            raise Wrong("", value, f"{self.says(t)}: a list starting with one of {', '.join(self.kinds)}")
         row = self.kinds[kind]
         if len(value) != len(row.items):
-            raise Wrong(path, value, row.says(t))
-        row.check(value, t, path)
+            raise Wrong("", value, row.says(t))
+        row.check(value, t)
 
 
 class Map(Type):
@@ -188,13 +201,16 @@ class Map(Type):
         self.value, self.most = value, most
         self.what = what or (lambda t: f"an object of at most {most} keys, each {value.says(t)}")
 
-    def check(self, value, t, path):
+    def check(self, value, t):
         if not isinstance(value, dict) or len(value) > self.most:
-            raise Wrong(path, value, self.says(t))
+            raise Wrong("", value, self.says(t))
         for key, item in value.items():
-            if not re.fullmatch(r"[\w.]{1,64}", key):
-                raise Wrong(f"{path} key", key, "a flag or parameter name")
-            self.value.check(item, t, f"{path}.{key}")
+            if not NAME.fullmatch(key):
+                raise Wrong(" key", key, "a flag or parameter name")
+            try:
+                self.value.check(item, t)
+            except Wrong as wrong:
+                raise wrong.inside(f".{key}") from None
 
 
 SEAT = Int(0, lambda t: t.players - 1, what=lambda t: f"a seat 0..{t.players - 1}")
