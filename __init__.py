@@ -17,13 +17,14 @@ naming the function's own arguments (`hands=`, not `--hands`).
 from __future__ import annotations
 
 import functools as _functools
+import os as _os
 import re as _re
 from pathlib import Path as _Path
 
 from moonshot import inputs as _inputs
 from moonshot.analysis import common as _common
 from moonshot.analysis.result import Result
-from moonshot.simulator.errors import BadInput
+from moonshot.simulator.errors import BadInput, short as _short
 from moonshot.simulator.games import GAMES
 from moonshot.simulator.runner import DEFAULT_SEED as _DEFAULT_SEED
 from moonshot.version import __version__
@@ -44,7 +45,7 @@ _ARGUMENTS = {"--hands/-n": "hands", "--hands": "hands", "--games": "games", "--
               "--seat-order": "seat_order", "--seat": "seat", "--hand": "hand", "--strong": "strong",
               "--weak": "weak", "--out": "out", "--check-samples": "check_samples"}
 _FLAG = _re.compile(r"--[a-z][a-z-]*(?:/-[a-z])?")
-_VALUE_AFTER = _re.compile(r"= (?=[-\d'\"\[({]|True|False|None)")       # "hands= 0" -> "hands=0"
+_VALUE_AFTER = _re.compile(r"= (?=[-\d'\"\[({<]|b'|True|False|None)")       # "hands= 0" -> "hands=0"
 
 
 def _own_words(**renamed: str):
@@ -58,7 +59,7 @@ def _own_words(**renamed: str):
             try:
                 return function(*args, **kwargs)
             except BadInput as exc:
-                words = _in_own_words(str(exc), names)
+                words = _cut_values(_in_own_words(str(exc), names), [*args, *kwargs.values()])
                 if words == str(exc):
                     raise
                 raise type(exc)(words) from None
@@ -71,6 +72,22 @@ def _in_own_words(message: str, names: dict[str, str]) -> str:
     """`message` with each command-line option in `names` said as its keyword argument."""
     words = _FLAG.sub(lambda m: f"{names[m[0]]}=" if m[0] in names else m[0], message)
     return _VALUE_AFTER.sub("=", words)
+
+
+def _cut_values(message: str, values) -> str:
+    """`message` with any long value it repeats cut short (an argument may be megabytes): each
+    argument's repr or text, then any one word still longer than two cuts."""
+    cut = _inputs.CUT
+    for value in values:
+        if isinstance(value, (str, bytes, list, tuple, dict, set, _os.PathLike)):
+            for text, shown in ((repr(value), _short(value, cut)),
+                                (str(value), f"{str(value)[:cut]}... ({len(str(value)):,} characters)")):
+                if len(text) > cut and text in message:
+                    message = message.replace(text, shown)
+    return _LONG_WORD.sub(lambda m: f"{m[0][:cut]}... ({len(m[0]):,} characters)", message)
+
+
+_LONG_WORD = _re.compile(r"\S{161,}")
 
 
 def _rules(rules) -> list[str]:
@@ -151,6 +168,7 @@ def rules_lab(game: str, games: int | None = None, hands: int | None = None, set
     on the same games and deals, ranked."""
     from moonshot.analysis.rules_lab import rules_lab as run
     games, hands = _inputs.count("--games", games), _inputs.count("--hands", hands)
+    strong, weak = _inputs.maybe_text("--strong", strong), _inputs.maybe_text("--weak", weak)
     seed, jobs = _run(seed, jobs)
     setup = _setup(game, players, partners, rules, strategy, profile)
     specs = _rule_sets(sets)
@@ -178,7 +196,7 @@ def hand(game: str, hand: str, seat_order: str = "first", samples: int = 100_000
     from moonshot.analysis.hand_check import analyze
     analyzer = _inputs.hand_analyzer(_inputs.game(game))
     hand, seat_order = _inputs.text("--hand", hand), _inputs.text("--seat-order", seat_order)
-    samples = _inputs.count("--samples", samples)
+    samples = _inputs.count("--samples", samples, required=True)
     seed, jobs = _run(seed, jobs)
     return analyze(analyzer, _setup(game, players, False, rules, strategy, profile), hand, seat_order, samples, seed,
                    jobs, check_samples=check_samples)
@@ -190,16 +208,20 @@ def report(game: str, out, hands: int = 200_000, seed: int = _DEFAULT_SEED, jobs
     from moonshot.reports.document import check_report_folder
     entry, hands = _inputs.game(game), _inputs.report_hands(hands)
     seed, jobs = _run(seed, jobs)
-    check_report_folder(_Path(out))
-    return entry.build_report(_Path(out), hands, seed, jobs, quiet=True)
+    out = _inputs.path("--out", out)
+    check_report_folder(out)
+    return entry.build_report(out, hands, seed, jobs, quiet=True)
 
 
-@_own_words(**{"--worlds": "worlds", "--hand-id": "hand_ids", "--seat": "seats"})
+@_own_words(**{"--worlds": "worlds", "--hand-id": "hand_ids", "--seat": "seats", "--source": "source"})
 def review(source, seats=None, hand_ids=None, worlds: int | None = None, seed: int = _DEFAULT_SEED,
            jobs: int = 1) -> Result:
     """Review played hands (a history file's path, or its parsed records): every decision of
     `seats` valued from what the seat knew, with the loss of the choice made (analysis/review.py)."""
     from moonshot.analysis.review import review as run
     seed, jobs = _run(seed, jobs)
+    seats, hand_ids = _inputs.whole_numbers("--seat", seats), _inputs.whole_numbers("--hand-id", hand_ids)
+    if not isinstance(source, (list, tuple)):           # else parsed records, which the review checks
+        source = _inputs.readable_file("--source", source)
     return run(source, seats, hand_ids, worlds, seed, jobs)
 

@@ -28,7 +28,7 @@ import pandas as pd  # noqa: E402
 
 from moonshot.analysis.words import NO_SPREAD_NOTE, any_no_spread, plain  # noqa: E402
 from moonshot.reports.text import pivot_estimates, with_thousands, zero_everywhere, zero_note  # noqa: E402
-from moonshot.simulator.errors import BadInput  # noqa: E402
+from moonshot.simulator.errors import BadInput, short  # noqa: E402
 from moonshot.simulator.files import ordinary, temporary, writing  # noqa: E402
 
 CSS = """body{font-family:system-ui,sans-serif;max-width:980px;margin:2em auto;padding:0 1em;color:#222}
@@ -66,20 +66,26 @@ def check_report_folder(out: Path) -> None:
     """A report replaces its folder whole, so the folder must be new, empty or an earlier report, and
     the first folder of its path that exists must be writable."""
     out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise BadInput(f"--out {str(out)!r} is a file; accepted: a folder (created if missing)")
-    if out.is_dir() and any(out.iterdir()) and not (out / "report.md").exists():
-        raise BadInput(f"--out {str(out)!r} is a folder with other files in it; accepted: a new or empty "
-                       "folder, or one a report was written to (it is replaced whole)")
-    probe = out.absolute()
-    while not probe.exists():                 # missing folders are created; the first existing one must be writable
-        probe = probe.parent
+    name = short(str(out), 120)
+    try:
+        if out.exists() and not out.is_dir():
+            raise BadInput(f"--out {name} is a file; accepted: a folder (created if missing)")
+        if out.is_dir() and any(out.iterdir()) and not (out / "report.md").exists():
+            raise BadInput(f"--out {name} is a folder with other files in it; accepted: a new or empty "
+                           "folder, or one a report was written to (it is replaced whole)")
+        probe = out.absolute()
+        while not probe.exists():             # missing folders are created; the first existing one must be writable
+            probe = probe.parent
+    except OSError as exc:                    # a name too long, a folder that may not be read
+        raise BadInput(f"cannot write the report into {name}: {exc.strerror or exc}; accepted: a folder name "
+                       "you may write to") from None
     try:
         if not probe.is_dir():
             raise OSError
         os.rmdir(tempfile.mkdtemp(dir=probe))         # the real test of "writable"
     except OSError:
-        raise BadInput(f"cannot write the report into {str(out)!r}: {str(probe)!r} is not a writable folder") from None
+        raise BadInput(f"cannot write the report into {name}: {short(str(probe), 120)} is not a writable "
+                       "folder") from None
 
 
 def begin(out: Path, game: str, title: str, setup_text: str, hands: int, seed: int, quiet: bool, sections: int = 7):

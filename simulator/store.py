@@ -397,8 +397,9 @@ class RunStore:
         if want is not None and hashlib.sha256(raw).hexdigest() != want:
             raise self.damaged("result.json is not the result the run wrote (edited?)")
         tables = obj.get("tables") if isinstance(obj, dict) else None
-        if (not isinstance(tables, dict) or not isinstance(obj.get("title"), str) or not isinstance(obj.get("meta"), dict)
-                or not all(isinstance(rows, list) and all(isinstance(r, dict) for r in rows) for rows in tables.values())):
+        rows_ok = isinstance(tables, dict) and all(isinstance(rows, list) and all(isinstance(r, dict) for r in rows)
+                                                   for rows in tables.values())
+        if not rows_ok or not isinstance(obj.get("title"), str) or not isinstance(obj.get("meta"), dict):
             raise self.damaged("result.json is not a moonshot result (title, meta and tables of rows)")
         return text
 
