@@ -88,6 +88,9 @@ def choice(*values: str) -> Callable[[str], str]:
 
 def integer(lo: int | None = None, hi: int | None = None) -> Callable[[str], int]:
     def parse(text: str) -> int:
+        digits = text[1:] if text[:1] in "+-" else text
+        if not (digits.isascii() and digits.isdigit()) or len(digits) > 18:     # int() takes "1_000" and
+            raise ValueError                                                    # other scripts' digits
         value = int(text)
         if (lo is not None and value < lo) or (hi is not None and value > hi):
             raise ValueError

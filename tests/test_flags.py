@@ -27,3 +27,12 @@ def test_flag_constructors_write_each_value_once():
     with pytest.raises(ValueError):
         bounded.parse("10")
     assert open_ended.parse("10") == 10 and isinstance(bounded, Flag)
+
+
+@pytest.mark.parametrize("text", ["1_000", "\u0661\u0662", " 12", "12.0", "1e3", "99999999999999999999999"])
+def test_an_integer_flag_takes_plain_digits_only(text):
+    """int() reads "1_000" and other scripts' digits; a rules flag takes ASCII digits only, as the
+    typed records do (issue 38)."""
+    from moonshot.simulator.flags import integer
+    with pytest.raises(ValueError):
+        integer(1, None)(text)
