@@ -146,7 +146,22 @@ def _interrupted() -> None:
     """Ctrl-C (130) or SIGTERM (143): what was kept (a --save store's chunks and how to finish it),
     else that nothing was written."""
     print(f"moonshot: {_STOPPED['by']}; {_STOPPED['kept'] or 'no output written'}", file=sys.stderr)
+    import atexit
+    atexit.register(_silent_exit)        # runs before the handlers registered earlier (Dask's, loky's)
     sys.exit(143 if _STOPPED["by"] == "terminated" else 130)
+
+
+def _silent_exit() -> None:
+    """After the one line an interrupt prints, nothing more: the libraries' exit handlers (a Dask
+    cluster stopped while it was starting, loky's workers) would print their tracebacks after it."""
+    try:
+        sys.stderr.flush()
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(quiet, 2)
+        sys.stderr = os.fdopen(quiet, "w")
+        sys.unraisablehook = lambda *args: None
+    except (OSError, ValueError):
+        pass
 
 
 def _games_text(describe=None) -> str:

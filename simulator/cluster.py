@@ -28,7 +28,12 @@ Needs the ``cluster`` extra: ``pip install 'moonshot[cluster]'`` (dask[distribut
 from __future__ import annotations
 
 import logging
+import os
 import re
+import socket
+import struct
+import sys
+import time
 from contextlib import contextmanager
 from typing import Iterator
 
@@ -80,6 +85,61 @@ def parse(spec: str) -> tuple[str, str | int]:
     raise BadInput(f"unknown --scheduler {spec!r}; accepted: {FORMS}")
 
 
+def local_workers(n: int) -> int:
+    """local:N's worker count, capped at the cores this machine has as --jobs is (more only slow the run
+    down and take memory: local:64 on 2 cores started 64 workers, ~3 GB)."""
+    cores = os.cpu_count() or 1
+    if n > cores:
+        print(f"moonshot: note: --scheduler local:{n} capped at local:{cores}, the cores this machine has",
+              file=sys.stderr)
+        return cores
+    return n
+
+
+def _recv(sock: socket.socket, n: int, deadline: float) -> bytes:
+    data = b""
+    while len(data) < n:
+        sock.settimeout(max(deadline - time.monotonic(), 0.001))
+        got = sock.recv(n - len(data))
+        if not got:
+            raise ConnectionError("it closed the connection")
+        data += got
+    return data
+
+
+def not_dask(address: str, timeout: float) -> str | None:
+    """Why the server at tcp://HOST:PORT is not a Dask scheduler (None: it is one); OSError when it
+    cannot be reached. A scheduler sends its handshake as soon as a connection opens (a small framed
+    msgpack dict with 'python' and 'pickle-protocol'), so a server that says nothing within `timeout`
+    (an HTTP server waits for a request) or says something else is refused here, before
+    distributed.Client would wait on it for ever or read its first bytes as a frame length ("Unable to
+    allocate 3.07 EiB")."""
+    host, port = address.removeprefix("tcp://").rsplit(":", 1)
+    deadline = time.monotonic() + timeout
+    while True:                   # a scheduler still starting refuses at first: try until the deadline
+        try:
+            sock = socket.create_connection((host.strip("[]"), int(port)), timeout=timeout)
+            break
+        except ConnectionRefusedError:
+            if time.monotonic() + 0.2 > deadline:
+                raise
+            time.sleep(0.2)
+    with sock:
+        try:
+            (size,) = struct.unpack("<Q", _recv(sock, 8, deadline))
+            if not 16 <= size <= 1 << 16:
+                return "it answered, but not as a Dask scheduler does"
+            payload = _recv(sock, size, deadline)
+        except (socket.timeout, TimeoutError):
+            return f"it sent no Dask handshake within {timeout:g} s"
+        except OSError as exc:
+            return " ".join(str(exc).split()) or type(exc).__name__
+    (frames,) = struct.unpack_from("<Q", payload)
+    if not 1 <= frames <= 16 or b"pickle-protocol" not in payload:
+        return "it answered, but not as a Dask scheduler does"
+    return None
+
+
 def _distributed():
     try:
         import distributed
@@ -111,17 +171,22 @@ def scheduler(spec: str | None, timeout: float | None = None) -> Iterator[object
         if kind == "local":
             import dask
             with dask.config.set(LOCAL_CONFIG):
-                cluster = distributed.LocalCluster(n_workers=value, threads_per_worker=1, processes=True,
-                                                   host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                cluster = distributed.LocalCluster(n_workers=local_workers(value), threads_per_worker=1,
+                                                   processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0",
                                                    silence_logs=logging.ERROR)
             client = distributed.Client(cluster, timeout=timeout)
         else:
+            why = not_dask(value, timeout)
+            if why is not None:
+                raise BadInput(f"--scheduler {spec} is not a Dask scheduler ({why}); accepted: {FORMS}")
             client = distributed.Client(value, timeout=timeout)
-    except (OSError, TimeoutError) as exc:
+    except BadInput:
+        raise
+    except Exception as exc:        # OSError, TimeoutError; MemoryError, ValueError... from a server not Dask's
         if cluster is not None:
             cluster.close()
         reason = " ".join(str(exc).split()) or type(exc).__name__
-        raise BadInput(f"--scheduler {spec}: cannot reach a Dask scheduler within {timeout:g} s ({reason}); "
+        raise BadInput(f"--scheduler {spec}: cannot reach a Dask scheduler within {timeout:g} s ({reason[:200]}); "
                        f"accepted: {FORMS}") from None
     finally:
         quiet.setLevel(level)
