@@ -42,7 +42,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from moonshot.simulator.chunk_identity import TALLY_KEY, problem, stamp  # noqa: F401 (TALLY_KEY: the runner's)
+from moonshot.simulator.chunk_identity import (TALLY_KEY, fingerprint, problem,  # noqa: F401 (TALLY_KEY: the runner's)
+                                               stamp)
 from moonshot.simulator.errors import BadInput, short
 from moonshot.simulator.files import atomic_write, writing
 from moonshot.simulator import hand_rows
@@ -64,6 +65,7 @@ OUTPUT_OPTIONS = frozenset({"jobs", "scheduler", "format", "out", "quiet", "hist
                             "resume"})
 _CHUNK_RE = re.compile(r"^(\d{2}-[a-z0-9-]+)-(\d{6})\.parquet$")
 
+_CHECKED: dict[tuple, str] = {}  # chunk files this process found whole: (path, mtime, size, inode) -> their run
 _ACTIVE: contextvars.ContextVar["RunStore | None"] = contextvars.ContextVar("moonshot_run_store", default=None)
 
 
@@ -322,11 +324,17 @@ class RunStore:
             if not read:
                 continue
             try:
+                seen = f.stat()
+                key = (str(f.resolve()), seen.st_mtime_ns, seen.st_size, seen.st_ino)
+                own = fingerprint(identity(self.manifest), parts[m.group(1)])
+                if _CHECKED.get(key) == own:
+                    continue              # checked already by this process (--resume checks before a cluster starts)
                 table = pq.read_table(f)
             except Exception as exc:
                 raise self.damaged(f"{f.name} cannot be read ({_one_line(exc)}); move it away to play that chunk "
                                    "again") from None
             self.check_chunk(f.name, table, m.group(1), int(m.group(2)), parts[m.group(1)])
+            _CHECKED[key] = own
 
     def check_chunk(self, file: str, table: "pa.Table", part: str, index: int, record: dict) -> None:
         """BadInput unless `table` is chunk `index` of this store's part `part` (`record`), as written

@@ -165,7 +165,7 @@ def test_any_one_value_changed_in_any_chunk_is_refused(small_store, tmp_path_fac
     present = [r for r, v in enumerate(values) if v is not None]
     at = present[row % len(present)]
     floating = pa.types.is_floating(table.column(k).type)
-    new = float(value) if floating else int(value) if np.isfinite(value) else -1
+    new = float(value) if floating else int(np.clip(value, -2**62, 2**62)) if np.isfinite(value) else -1
     if new == values[at] or (floating and np.isnan(new) and np.isnan(values[at])):
         return                         # not a change
     values[at] = new
