@@ -15,10 +15,12 @@ A strategy sees only its views (simulator.moon.views), never the engine state.
 """
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 
 import numpy as np
 
+from moonshot.simulator import stopping
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.moon import reference as ref
 from moonshot.simulator.moon import solver as moon_solver
@@ -36,6 +38,8 @@ RACE_WORLDS = 8           # bidding: every candidate trump is solved on this man
 RACE_MARGIN = 0.5         # and finished only if within this many tricks of the best on them
 SEATS = max(PLAYER_COUNTS)    # a world's hands: one column per seat of the largest table, as the solver takes them
 MOVES = moon_solver.SCORES    # the solver's move buffer: a ply has at most this many moves
+WORLD_BATCH = 32          # worlds per solver call: a run's stop is heard between calls (4 players: ~2 ms a world),
+                          # and each world is solved exactly on its own, so the batches change no value
 
 
 # ------------------------------------------------------------------------------------ dealing worlds
@@ -141,7 +145,7 @@ class PimcMoon:
         self.worlds, self.n_trumps, self.n_discards = worlds, trumps, discards
         self.min_gain, self.reach, self.retries = min_gain, reach, retries
         self.caution = caution
-        self._solver = None
+        self._solvers: dict = {}       # thread id -> its Solver (the compiled search releases the GIL)
         # What this seat decided earlier in the hand, which only it knows (keyed by seat and tiles):
         self._ends: dict = {}          # (seat, trick, tile, seen) -> the end it chose to call
         self._discards: dict = {}      # (seat, its 7 tiles) -> (the tile it discarded, the trump it chose)
@@ -158,14 +162,20 @@ class PimcMoon:
 
     def __getstate__(self):            # a worker builds its own solver
         state = dict(self.__dict__)
-        state["_solver"] = None
+        state["_solvers"] = {}
         return state
 
     @property
     def solver(self) -> moon_solver.Solver:
-        if self._solver is None:
-            self._solver = moon_solver.Solver(tt_bits=16)
-        return self._solver
+        """This thread's solver: the batch kernels run without the GIL, so two threads (the page's
+        hint and a bot's answer) must not share a transposition table."""
+        key = threading.get_ident()
+        solver = self._solvers.get(key)
+        if solver is None:
+            if len(self._solvers) > 64:       # threads come and go (a server's pool); keep a few
+                self._solvers.clear()
+            solver = self._solvers[key] = moon_solver.Solver(tt_bits=16)
+        return solver
 
     # ------------------------------------------------------------------ solving worlds
 
@@ -173,8 +183,12 @@ class PimcMoon:
         """(W,) bidder-side tricks of whole deals (hands (W, SEATS) masks) from a trick boundary."""
         ctx = moon_solver.context(players, rules, int(trump), int(bidder))
         out = np.zeros(len(hands), dtype=np.int64)
-        moon_solver.values_batch(ctx, self.solver.tt, self.solver.work, hands, int(leader), 0, 0, 0, int(leader), 0,
-                        bool(first), out)
+        solver = self.solver
+        hands = np.ascontiguousarray(hands)
+        for lo in range(0, len(hands), WORLD_BATCH):
+            stopping.check()           # a cancelled run ends here (worlds=4096: seconds per decision)
+            moon_solver.values_batch(ctx, solver.tt, solver.work, hands[lo:lo + WORLD_BATCH], int(leader), 0, 0, 0,
+                                     int(leader), 0, bool(first), out[lo:lo + WORLD_BATCH])
         return out
 
     def _whole_deal_scores(self, players, rules, seat, bid, trump, hands7: np.ndarray) -> np.ndarray:
@@ -207,6 +221,7 @@ class PimcMoon:
         out = np.zeros(len(view), dtype=np.int16)
         widow = len(dominoes.TILE_SETS[tile_set_for(view.rules, view.players)]) - view.players * dominoes.HAND_SIZE
         for i in range(len(view)):
+            stopping.check()
             searched = self.bid_values(view, i, rng)
             if searched is None:
                 out[i] = PASS                 # nothing to bid, or out of reach by a wide margin
@@ -302,6 +317,7 @@ class PimcMoon:
         out = np.zeros(len(view), dtype=np.int64)
         allowed = allowed_trumps(view.players, view.rules)
         for i in range(len(view)):
+            stopping.check()
             seat = int(view.seat[i])
             hand8 = [int(t) for t in view.hand[i]]
             named = int(view.trump[i])
@@ -322,6 +338,7 @@ class PimcMoon:
         P, rules = view.players, view.rules
         widow = len(dominoes.TILE_SETS[tile_set_for(rules, P)]) - P * dominoes.HAND_SIZE    # an unknown discard
         for i in range(len(view)):
+            stopping.check()
             legal = np.asarray(view.legal[i])
             trumps = [t for t in range(dominoes.N_TRUMPS) if legal[t]]
             seat, bid = int(view.seat[i]), int(view.bid[i])
@@ -350,6 +367,7 @@ class PimcMoon:
     def play(self, view: PlayView, rng) -> np.ndarray:
         out = np.zeros(len(view), dtype=np.int64)
         for i in range(len(view)):
+            stopping.check()
             out[i] = self._play_one(view, i, rng)
         return out
 
@@ -439,8 +457,11 @@ class PimcMoon:
         first = view.trick_no == 0 and pos == 0
         moves = np.zeros(MOVES, dtype=np.int64)
         values = np.zeros((self.worlds, MOVES), dtype=np.int64)
-        n = moon_solver.moves_batch(ctx, self.solver.tt, self.solver.work, hands, leader, pos, led, best, win, played,
-                           bool(first), moves, values)
+        solver, n = self.solver, 0
+        for lo in range(0, self.worlds, WORLD_BATCH):     # the mover's moves are the same in every world
+            stopping.check()
+            n = moon_solver.moves_batch(ctx, solver.tt, solver.work, hands[lo:lo + WORLD_BATCH], leader, pos, led, best,
+                                        win, played, bool(first), moves, values[lo:lo + WORLD_BATCH])
         side_of = view.side_of_seat
         sides = side_of[:P]
         done = int(view.tricks[i][sides[bidder]])

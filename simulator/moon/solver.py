@@ -923,7 +923,7 @@ def _root_moves(ctx, tt, work, hands, leader, pos, led, best, win, played, first
     return n_all
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)       # touches only arrays: a job thread's search lets the page's requests run
 def values_batch(ctx, tt, work, hands, leader, pos, led, best, win, played, first, out):
     """Exact values of W positions that differ only in the hands (hands (W, 4)); out (W,)."""
     h = np.zeros(4, dtype=np.int64)
@@ -938,7 +938,7 @@ def values_batch(ctx, tt, work, hands, leader, pos, led, best, win, played, firs
         total += out[w]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def moves_batch(ctx, tt, work, hands, leader, pos, led, best, win, played, first, moves, values):
     """_root_moves for W positions differing only in the other seats' hands (the mover's hand,
     hence its moves, is the same in each): moves (16,), values (W, 16). Returns the move count."""
