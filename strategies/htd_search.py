@@ -20,6 +20,7 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
+from moonshot.simulator import stopping
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.hit_the_deck.engine import Table, play
 from moonshot.simulator.hit_the_deck.engine.resume import play_on, worlds_position
@@ -176,6 +177,7 @@ class RolloutPlay:
         games = np.flatnonzero(bits & (bits - np.uint64(1)))
         step = max(1, MAX_ROWS // (self.worlds * 6))
         for lo in range(0, len(games), step):
+            stopping.check()           # a cancelled run ends here, between batches of play-outs
             idx = games[lo:lo + step]
             out[idx] = self._choose(view.take(idx), rng)
         return out
@@ -215,6 +217,7 @@ class RolloutPlay:
     def _fill(self, view, world, keys, cand_game, cand_col, keep, rows, worlds, cost, rng) -> None:
         """cost[rows][:, worlds] from play-outs: the drawn-card keeps (the turn passes) apart."""
         for passed in (False, True):
+            stopping.check()
             part = rows & (keep if passed else ~keep)
             if part.any():
                 cost[np.ix_(part, worlds)] = self._playouts(view, world, keys, cand_game[part], cand_col[part],

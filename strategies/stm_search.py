@@ -20,6 +20,7 @@ from functools import lru_cache
 import numpy as np
 
 from moonshot.simulator.batch import LOWEST, SLOT_BIT
+from moonshot.simulator import stopping
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.shoot_the_moon import cards as deck
 from moonshot.simulator.shoot_the_moon import engine
@@ -181,6 +182,7 @@ class RolloutPlay:
         per_game = self.worlds * deck.HAND_SIZE
         step = max(1, MAX_ROLLOUTS // per_game)
         for lo in range(0, len(games), step):
+            stopping.check()           # a cancelled run ends here, between batches of play-outs
             idx = games[lo:lo + step]
             out[idx] = self._choose(view.take(idx), rng)
         return out
