@@ -29,7 +29,10 @@ FEATURES = ("trump", "double", "pips", "wins_now", "beaters_out", "secure", "pow
             "wins_x_to_make", "wins_x_to_set", "trump_x_trumps_out", "secure_x_side_winning", "wins_x_side_winning",
             "trump_x_trick", "power_x_opponents_after", "beaters_x_opponents_after")
 F = len(FEATURES)
-SITUATIONS = 4 * 2 * 3         # position in the trick x mover on the bidder's side x contract open/made/set
+# position in the trick x mover on the bidder's side x the contract: open, made, set, or one defenders' trick
+# from set (the bidder's side needs every trick left, as from the first lead of a 21 or a 7)
+STATES = 4
+SITUATIONS = 4 * 2 * STATES
 
 
 @lru_cache(maxsize=None)
@@ -172,8 +175,8 @@ def _row(i, P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bid
         out[j, 23] = trump_tile * trick_no[i] / 6.0
         out[j, 24] = pwr * (1.0 if opp_after > 0 else 0.0)
         out[j, 25] = n_beat / 7.0 * opp_after / 3.0
-    state = 1 if bt >= need else (2 if dt > 7 - need else 0)
-    return (pos * 2 + (1 if me == bs else 0)) * 3 + state
+    state = 1 if bt >= need else (2 if dt > 7 - need else (3 if dt == 7 - need else 0))
+    return (pos * 2 + (1 if me == bs else 0)) * STATES + state
 
 
 # The kernels below allocate nothing (their scratch comes from the caller), so they run without numba's
