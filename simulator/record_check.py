@@ -186,6 +186,12 @@ def _rules(record: dict, schema: Schema, players: int):
     """The record's Rules: every value of its `rules` object as the game writes it (an integer flag's
     value an integer, not "7" or "1_000"), the flags parsed by the game's own rules."""
     given = _need(record, "rules", Map(SCALAR), None)
+    defaults = schema.rules_dict(schema.rules([], players), players)
+    for key, value in given.items():          # each value of the kind the game writes, before parsing
+        want = defaults.get(key)
+        kind = float if type(want) is float else type(want)
+        if want is not None and not (type(value) is kind or (kind is float and type(value) is int)):
+            raise Wrong(f"rules.{key}", value, f"a {kind.__name__} (as the game writes the flag)")
     try:
         rules = schema.rules([f"{k}={rule_text(v)}" for k, v in given.items()], players)
         written = schema.rules_dict(rules, players)

@@ -115,7 +115,9 @@ def test_a_replay_steps_forward_back_and_to_a_trick(server, browser, tmp_path): 
 def test_a_second_hand_of_a_file_draws_its_table_when_picked(server, browser, tmp_path):  # noqa: F811
     from tests.test_web_table import play_first_choices
     path = tmp_path / "two.jsonl"
-    path.write_text("".join(json.dumps(play_first_choices("shoot-the-moon", "4", seed)[1]) + "\n" for seed in (5, 6)))
+    hands = [play_first_choices("shoot-the-moon", "4", seed)[1] for seed in (5, 6)]
+    hands[1]["hand_id"] = 1                                 # hand ids are unique within a file (HISTORY.md)
+    path.write_text("".join(json.dumps(hand) + "\n" for hand in hands))
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
     page.goto(f"{server}/replay")

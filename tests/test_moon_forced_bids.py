@@ -125,8 +125,11 @@ def test_bid_success_prints_both_questions(players, capsys):
     assert [r["bid"] for r in made] == [4, 5, 6, 7, 21] and all(r["n"] == 2000 for r in made)
     rates = [r["estimate"] for r in made]
     # threshold's one play is scored at each bid; the default (the expert) plays each bid afresh on the
-    # same random numbers by the tricks it needs (7 and 21 alike), the lower bids far apart (90/70/42/19%, 3 players)
-    assert all(a >= b for a, b in zip(rates, rates[1:])) and rates[0] > rates[3]
+    # same random numbers by the tricks it needs, the lower bids far apart (90/70/42/19%, 3 players); 7 and 21
+    # need every trick and are played alike, but for the trumps and discards whose expected scores tie up to
+    # the float32 network's rounding, broken by each contract's own points (15.6% and 15.8% at 4 players)
+    assert all(a >= b for a, b in zip(rates[:4], rates[1:4])) and rates[0] > rates[3]
+    assert abs(rates[3] - rates[4]) <= 0.01
     classes = [r for r in tables["if_bid_by_class"] if r["metric"] == "p_make_forced"]
     for total in (r for r in classes if r["doubles"] == "all"):
         parts = [r for r in classes if r["doubles"] != "all" and all(

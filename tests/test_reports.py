@@ -67,7 +67,11 @@ def test_report_writes_md_html_png_csv_parquet(game, tmp_path):
     md = (out / "report.md").read_text()
     house = md.split("## House rules: which ones matter?")[1].split("\n## ")[0]     # the rules lab's section
     assert "Rule changes ranked by effect size" in house
-    assert {"house_rules", "house_rules_never_fired"} <= {p.stem for p in (out / "tables").glob("*.csv")}
+    tables = {p.stem for p in (out / "tables").glob("*.csv")}
+    # never_fired is written when some rule change left every game and hand as it was (a tiny report's
+    # sample may have none: Moon's under moon/4)
+    assert "house_rules" in tables
+    assert ("house_rules_never_fired" in tables) == ("no game or hand came out differently" in house)
     html = (out / "report.html").read_text()
     assert html.count("data:image/png;base64,") >= figures
     assert len(list((out / "figures").glob("*.png"))) >= figures
