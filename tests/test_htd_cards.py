@@ -197,6 +197,10 @@ def test_parse_profile():
         parse_profile("adult:p_forget=1.5")
     with pytest.raises(BadInput, match="bad value '-3'"):
         parse_profile("adult:mu=-3")
+    for text in ("1_000", "1e3", "70000", "inf", "\u0661\u0662"):     # plain digits, at most a minute (issue 38)
+        with pytest.raises(BadInput, match="accepted: a number 0..60,000"):
+            parse_profile(f"adult:mu={text}")
+    assert parse_profile("adult:p_forget=.5").p_forget == 0.5 and parse_profile("adult:mu=60000").mu == 60_000
     with pytest.raises(BadInput, match="off takes no parameters"):
         parse_profile("off:mu=3")
 

@@ -78,6 +78,9 @@ ACCEPTED = ("adult, child, distracted or off, optionally with parameters as in "
             "adult:mu=250,tau=60 (parameters: " + ", ".join(PARAMS) + ")")
 
 
+MAX_MS = 60_000          # a reaction time or spread past a minute is no hand-slap race
+
+
 def parse_profile(spec: str) -> Profile:
     """``"child"`` or ``"adult:mu=250,tau=60"``; BadInput naming an unknown profile or parameter,
     or a bad value (negative, or a probability outside 0..1)."""
@@ -98,13 +101,11 @@ def parse_profile(spec: str) -> Profile:
         key = key.strip()
         if key not in PARAMS:
             raise BadInput(f"unknown profile parameter {short(key)} in {short(spec)}; accepted: {', '.join(PARAMS)}")
-        try:
-            value = float(text) if eq else float("nan")
-        except ValueError:
-            value = float("nan")
-        bad = not value >= 0 or value == float("inf") or (key in _PROBABILITIES and value > 1)
+        plain = eq and re.fullmatch(r"[0-9]{1,9}(\.[0-9]{0,9})?|\.[0-9]{1,9}", text.strip())  # float() takes "1_000"
+        value = float(text) if plain else float("nan")
+        bad = not value >= 0 or value > (1 if key in _PROBABILITIES else MAX_MS)
         if bad:
-            accepted = "a probability 0..1" if key in _PROBABILITIES else "a number >= 0 (ms)"
+            accepted = "a probability 0..1" if key in _PROBABILITIES else f"a number 0..{MAX_MS:,} (ms)"
             raise BadInput(f"bad value {short(text.strip())} for profile parameter {key} in {short(spec)}; "
                            f"accepted: {accepted}")
         changes[key] = value
