@@ -4,6 +4,7 @@ CLI gives for the same seed."""
 from __future__ import annotations
 
 import json
+import re
 from html import escape
 import subprocess
 import sys
@@ -511,3 +512,17 @@ def test_serve_checks_its_options_warns_off_localhost_and_stops_on_ctrl_c():
         assert proc.wait(20) == 0
     finally:
         proc.kill()
+
+
+def test_no_page_has_two_elements_with_one_id(client):
+    """A script that writes into an id finds the first element with it: Hit the Deck's fitted reaction
+    profile went into the form's hidden profile input (two elements had id="profile", issue 39)."""
+    from moonshot.simulator.games import GAMES
+    from moonshot.web.routes.pages import PAGES
+    paths = ["/", "/replay", "/reports"] + [f"/{g}/{what}" for g in GAMES for what in PAGES]
+    for path in paths:
+        page = client.get(path)
+        assert page.status_code == 200, path
+        ids = re.findall(r'\sid="([^"]+)"', page.text)
+        twice = {i for i in ids if ids.count(i) > 1}
+        assert not twice, (path, twice)

@@ -131,7 +131,7 @@ function playPage() {
     if (!done.includes(sid)) { seen.push(...slaps); done.push(sid); }
     sessionStorage.setItem(key, JSON.stringify(seen)); sessionStorage.setItem(key + "-hands", JSON.stringify(done));
     const {status, body} = await postJSON(`/api/${game}/profile`, {seat: +seatSel.value, ms: seen});
-    $("#profile").replaceChildren(...(status === 200 ?
+    $("#fitted-profile").replaceChildren(...(status === 200 ?
       [el("p", {}, `Your reaction profile from ${body.slaps} slaps: `, el("code", {id: "profile-spec"}, body.spec)),
        el("p", {class: "meta"}, body.note)] : [el("p", {class: "meta"}, body.error)]));
   }
@@ -150,7 +150,7 @@ function playPage() {
       $("#review-hand").onclick = () => sessionStorage.setItem("moonshot-review", sid);   // replay.js: reviewed at once
     }
     $("#replay").textContent = s.replay;
-    $("#profile").replaceChildren();
+    $("#fitted-profile").replaceChildren();
     if (state.slaps) profile(state.slaps);
     $("#download").focus();
     over.dispatchEvent(new CustomEvent("hand-over", {bubbles: true, detail: {sid}}));   // links.js: the hand's link
