@@ -76,7 +76,8 @@ class HtdHooks(Hooks):
         return engine.Table(players, rules, seat_profiles(list(profiles), players, default=rules.reaction))
 
     def table_meta(self, setup: Setup) -> dict:
-        return {"players": setup.players, "profiles": [p.name for p in setup.table.profiles]}
+        # each seat's full spec (child:mu=900), so a custom parameter is in the header and the JSON
+        return {"players": setup.players, "profiles": [p.spec() for p in setup.table.profiles]}
 
     def play(self, setup, strategies, rngs, size, record=False):
         return engine.play(setup.table, size, strategies, *rngs, record=record)

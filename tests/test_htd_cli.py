@@ -68,3 +68,10 @@ def test_a_plugin_from_a_file_plays_hit_the_deck(tmp_path, capsys):
     assert json.loads(out)["meta"]["strategies"][2] == f"{plugin}:FirstLegal"
     code, _, err = run(["simulate", "hit-the-deck", "-n", "500", "-s", f"1={plugin}:Cheater", "-q"], capsys)
     assert code == 2 and "Cheater" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_custom_profile_parameter_is_in_the_header_and_the_json(capsys):
+    """--profile 0=child:mu=900 changes the numbers, so the run says so (issue 40): the seat's full spec."""
+    code, out, _ = run(["simulate", "hit-the-deck", "-n", "200", "--profile", "0=child:mu=900", "-f", "json", "-q"],
+                       capsys)
+    assert code == 0 and json.loads(out)["meta"]["profiles"] == ["child:mu=900", "adult", "adult", "adult"]
