@@ -115,8 +115,13 @@ def _seats(game: str, players: int, specs: tuple[str, ...]):
 
 
 def players_said(setup: Setup) -> str:
-    """setup's players in words, from its seats' specs: 'threshold in every seat' (words.lineup)."""
-    return lineup(setup.seats.specs)
+    """setup's players in words, from its seats' specs: 'threshold in every seat' (words.lineup), and
+    the reaction profiles where they are not all the default ('seat 0 reaction profile child')."""
+    said = lineup(setup.seats.specs)
+    profiles = [p.spec() for p in getattr(setup.table, "profiles", ())]
+    if profiles and set(profiles) != {setup.hooks.default_profile}:
+        said += "; reaction profiles " + lineup(profiles)
+    return said
 
 
 def make_setup(game: str, players: int | None = None, partners: bool = False, rules=(), strategies=(),
@@ -297,6 +302,25 @@ def game_records(setup: Setup, g, seed: int, first_game: int) -> list[str]:
     return lines
 
 
+def seat_labels(setup: Setup) -> list[str]:
+    """Each seat's player in words: its strategy, and its reaction profile where the game has one."""
+    profiles = getattr(setup.table, "profiles", None)
+    return [spec + (f", reaction profile {profiles[s].spec()}" if profiles is not None else "")
+            for s, spec in enumerate(setup.seats.specs)]
+
+
+def _odd_seats_said(setup: Setup, games_table: pd.DataFrame, games: int) -> list[str]:
+    """When seats differ (a strategy, a reaction profile), each seat unlike the most common one first:
+    its side's P(win), so a run with a child or a handicap says her chance before anything else."""
+    labels = seat_labels(setup)
+    common = max(set(labels), key=labels.count)
+    wins = games_table[games_table["metric"] == "p_win"].set_index("side")
+    side_of = setup.table.side_of_seat
+    return [f"Seat {s} ({label}) wins {say(wins.loc[int(side_of[s])])} of the {games:,} games; the other seats "
+            f"({common}) {', '.join(say(wins.loc[int(side_of[o])]) for o in range(len(labels)) if labels[o] == common)}."
+            for s, label in enumerate(labels) if label != common and labels.count(common) > 1]
+
+
 def simulate(setup: Setup, hands: int | None, games: int | None, seed: int, jobs: int = 1,
              progress: Progress = None, on_records: Records = None, chunk: int | None = None) -> Result:
     """Headline numbers per side: single hands (the game's own tallies) or whole games."""
@@ -311,6 +335,7 @@ def simulate(setup: Setup, hands: int | None, games: int | None, seed: int, jobs
         res.tables["game_length"] = estimate(t.get("length"), [], [*hooks.game_length_names, *hooks.game_extra_names,
                                                                    "p_unfinished"])
         length = res.row("game_length", hooks.game_length_names[0])
+        res.findings += _odd_seats_said(setup, res.tables["games"], games)
         res.findings.append(stands_out(res.tables["games"], lambda r: f"side {int(r['side'])}", "side",
                                        f"wins most often of {games:,} games", "P(win)"))
         res.findings.append(f"A game lasts {say(length)} {hooks.game_length_names[0]} on average.")
@@ -667,6 +692,7 @@ class Hooks:
     headline_names: tuple[str, ...] = ()      # rules lab: the game's headline rates per hand (see headline)
     lab_size = (2_000, 20_000)                # rules lab: games and hands per rule change by default
     lab_baseline = "random"                   # rules lab: the skill measure's baseline, the simplest non-random heuristic
+    default_profile: str | None = None        # a game with a slap race: the reaction profile every seat has by default
 
     def make_table(self, players: int, partners: bool, rule_args: tuple[str, ...], profiles: tuple[str, ...]):
         raise NotImplementedError

@@ -75,6 +75,8 @@ class HtdHooks(Hooks):
         rules = replace(rules, reaction=reaction_in_force(rules.reaction, profiles))    # what records name
         return engine.Table(players, rules, seat_profiles(list(profiles), players, default=rules.reaction))
 
+    default_profile = "adult"
+
     def table_meta(self, setup: Setup) -> dict:
         # each seat's full spec (child:mu=900), so a custom parameter is in the header and the JSON
         return {"players": setup.players, "profiles": [p.spec() for p in setup.table.profiles]}

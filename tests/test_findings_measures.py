@@ -31,3 +31,13 @@ def test_a_moon_whatif_reports_make_rates_by_bid_under_each_rule_set():
     assert np.isclose(d["estimate"], made.loc["variant", "estimate"] - made.loc["base", "estimate"])
     assert d["ci_low"] < d["estimate"] < d["ci_high"]
     assert any(f.startswith("Contracts make") and "under the variant" in f for f in r.findings)
+
+
+def test_a_child_among_adults_hears_her_own_chance_first():
+    """'My 8-year-old plays three adults: what's her chance?' (issue 40): the findings lead with the seat
+    unlike the others, its P(win) and the others', and name the profiles among the players."""
+    r = moonshot.simulate("hit-the-deck", games=300, seed=3, profile=["0=child"])
+    first = r.findings[0]
+    assert first.startswith("Seat 0 (tactician, reaction profile child) wins") and "the other seats" in first
+    assert "reaction profiles seat 0 child, the others adult" in first
+    assert not moonshot.simulate("hit-the-deck", games=100, seed=3).findings[0].startswith("Seat ")
