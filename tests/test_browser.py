@@ -7,10 +7,8 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import socket
 import subprocess
 import sys
-import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,15 +22,10 @@ if not Path(CHROMIUM).exists():
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install '.[test]')")
 
 from moonshot.web.app import create_app  # noqa: E402
+from tests.serving import free_port, in_a_thread  # noqa: E402
 from moonshot.web.forms import Limits  # noqa: E402
 
 MOON_HAND = ["6-6", "6-5", "6-4", "6-2", "5-5", "3-3", "1-1"]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @contextmanager
@@ -40,18 +33,8 @@ def running(app):
     """`app` (any ASGI app) served by uvicorn on a free local port, in a thread: its address."""
     import uvicorn
     port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    try:
+    with in_a_thread(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")):
         yield f"http://127.0.0.1:{port}"
-    finally:
-        srv.should_exit = True
-        thread.join(10)
 
 
 @pytest.fixture(scope="module")

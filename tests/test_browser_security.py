@@ -12,6 +12,7 @@ import pytest
 from tests.test_browser import CHOICE, browser, page, running  # noqa: F401  (fixtures; skips without chromium)
 from moonshot.web.app import create_app  # noqa: E402
 from moonshot.web.forms import Limits  # noqa: E402
+from tests.serving import one_page  # noqa: E402
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -29,13 +30,7 @@ def hostile(target: str):
       headers: {{"Content-Type": "text/plain"}}, body}}).catch(() => null)))
     .then(() => {{ document.getElementById("f").submit(); document.title = "tried"; }});
 </script>""".encode()
-
-    async def app(scope, receive, send):
-        if scope["type"] != "http":
-            return
-        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/html")]})
-        await send({"type": "http.response.body", "body": html})
-    return app
+    return one_page(html)
 
 
 @pytest.fixture(scope="module")

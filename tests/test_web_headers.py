@@ -9,7 +9,6 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
-import threading
 import time
 import warnings
 from contextlib import contextmanager
@@ -27,6 +26,7 @@ from moonshot.web.forms import Limits  # noqa: E402
 from moonshot.web.guard import host_name  # noqa: E402
 from moonshot.web.play.session import Table  # noqa: E402
 from moonshot.web.server import config  # noqa: E402
+from tests.serving import free_port, in_a_thread  # noqa: E402
 
 
 def page_headers(headers) -> None:
@@ -79,29 +79,12 @@ def test_host_names_are_read_strictly():
 
 # ---------------------------------------------------------------------------- through uvicorn
 
-def free_port(host: str = "127.0.0.1") -> int:
-    with socket.socket() as s:
-        s.bind((host, 0))
-        return s.getsockname()[1]
-
-
 @contextmanager
 def serving(app, host: str = "127.0.0.1", **deadlines):
     """`app` served as `moonshot serve` serves it (web.server.config), in a thread: its port."""
-    import uvicorn
     port = free_port(host)
-    srv = uvicorn.Server(config(app, host=host, port=port, **deadlines))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    try:
+    with in_a_thread(config(app, host=host, port=port, **deadlines)):
         yield port
-    finally:
-        srv.should_exit = True
-        thread.join(10)
 
 
 def ask(address: str, port: int, raw: bytes) -> bytes:

@@ -12,6 +12,7 @@ import pytest
 from tests.test_browser import browser, page, running  # noqa: F401  (fixtures; skips without chromium)
 from moonshot.web.app import create_app  # noqa: E402
 from moonshot.web.forms import Limits  # noqa: E402
+from tests.serving import one_page  # noqa: E402
 
 HAND = "6-6 6-5 6-4 6-2 5-5 3-3 1-1"
 
@@ -35,13 +36,7 @@ def elsewhere():
     """Another site: its one page sends the browser to the address in its ?to= (a crafted link)."""
     html = b"""<!doctype html><title>elsewhere</title><script>
       location.replace(new URLSearchParams(location.search).get("to"));</script>"""
-
-    async def app(scope, receive, send):
-        if scope["type"] != "http":
-            return
-        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/html")]})
-        await send({"type": "http.response.body", "body": html})
-    return app
+    return one_page(html)
 
 
 @pytest.fixture(scope="module")
