@@ -95,7 +95,7 @@ class Decision:
     open_values: list[float] | None = None  # Moon: each option's value with every hand known (the exact solver)
     yardstick: dict[str, int] = field(default_factory=dict)   # built-in strategy -> the option it would take here
     sizes: Sizes | None = None  # the verdicts' sizes in `unit` (the hook's SIZES)
-    where: str = ""             # the decision as a player names it: "bid", "trick 3, 2nd to play", "turn 12: play or draw"
+    where: str = ""             # the decision as a player names it: "bid", "trick 3, 2nd to play", "turn 12: play"
 
     @property
     def forced(self) -> bool:
@@ -348,17 +348,29 @@ def _summary(judged: list[Judged], specs: dict[int, str]) -> pd.DataFrame:
     for (seat, name, unit), items in sorted(keys.items(), key=lambda kv: (kv[0][0], kv[0][1] != PLAYED)):
         verdicts = [j.verdict(k) for j, k in items]
         told = [v for v in verdicts if v[0] != FORCED]
-        var = sum(((hi - m) / Z) ** 2 for _, m, lo, hi in told if not np.isnan(hi))
-        total, half, n = sum(m for _, m, _, _ in told), Z * np.sqrt(var), len(told)
+        counts, total, half = _losses(told)
         base = {"seat": seat, "player": name if name != PLAYED else f"{PLAYED}: {specs.get(seat, '?')}",
-                "unit": unit, "forced": len(verdicts) - n,
-                **{f"{v}s" if v != INACCURACY else "inaccuracies": sum(x[0] == v for x in told) for v in ERRORS},
-                "n": n, "kind": "change" if unit == WIN else "mean"}
+                "unit": unit, "forced": len(verdicts) - len(told), **counts, "n": len(told),
+                "kind": "change" if unit == WIN else "mean"}
         rows.append({**base, "metric": "total_loss", "estimate": total, "ci_low": total - half,
                      "ci_high": total + half})
-        rate = (total / n, (total - half) / n, (total + half) / n) if n else (np.nan, np.nan, np.nan)
-        rows.append({**base, "metric": "error_rate", "estimate": rate[0], "ci_low": rate[1], "ci_high": rate[2]})
+        rows.append({**base, **_error_rate(total, half, len(told))})
     return pd.DataFrame(rows)
+
+
+def _losses(verdicts: list[tuple]) -> tuple[dict, float, float]:
+    """({errors' counts}, total loss, its 95% half-width) of verdicts with a choice (decisions are
+    valued on independent worlds, so their variances add)."""
+    counts = {f"{v}s" if v != INACCURACY else "inaccuracies": sum(x[0] == v for x in verdicts) for v in ERRORS}
+    var = sum(((hi - m) / Z) ** 2 for _, m, lo, hi in verdicts if not np.isnan(hi))
+    return counts, sum(m for _, m, _, _ in verdicts), Z * np.sqrt(var)
+
+
+def _error_rate(total: float, half: float, n: int) -> dict:
+    """The mean loss a decision with a choice, with its 95% interval (NaN without one)."""
+    if not n:
+        return {"metric": "error_rate", "estimate": np.nan, "ci_low": np.nan, "ci_high": np.nan}
+    return {"metric": "error_rate", "estimate": total / n, "ci_low": (total - half) / n, "ci_high": (total + half) / n}
 
 
 def _by_kind(judged: list[Judged]) -> pd.DataFrame:
@@ -370,14 +382,9 @@ def _by_kind(judged: list[Judged]) -> pd.DataFrame:
             groups.setdefault((j.decision.seat, j.decision.kind, j.valued_by), []).append(j.verdict(j.decision.chosen))
     rows = []
     for (seat, kind, unit), verdicts in sorted(groups.items()):
-        n = len(verdicts)
-        total = sum(m for _, m, _, _ in verdicts)
-        half = Z * np.sqrt(sum(((hi - m) / Z) ** 2 for _, m, lo, hi in verdicts if not np.isnan(hi)))
-        rows.append({"seat": seat, "decision": kind, "unit": unit,
-                     **{f"{v}s" if v != INACCURACY else "inaccuracies": sum(x[0] == v for x in verdicts)
-                        for v in ERRORS},
-                     "metric": "error_rate", "estimate": total / n, "ci_low": (total - half) / n,
-                     "ci_high": (total + half) / n, "n": n, "kind": "change" if unit == WIN else "mean"})
+        counts, total, half = _losses(verdicts)
+        rows.append({"seat": seat, "decision": kind, "unit": unit, **counts, **_error_rate(total, half, len(verdicts)),
+                     "n": len(verdicts), "kind": "change" if unit == WIN else "mean"})
     return pd.DataFrame(rows)
 
 
@@ -401,8 +408,9 @@ def _findings(summary: pd.DataFrame) -> list[str]:
         n = int(played["n"])
         unit = "" if unit == WIN else unit             # a P(win) loss reads in percentage points
         told = "clear of zero" if played["ci_low"] > 0 else "not told from zero"
-        text = (f"Seat {seat} ({played['player']}): {_errors(played)} in {_count(n, 'decision')} with a choice (and {int(played['forced'])} forced); its choices lost "
-                f"{say(played, signed=False, unit=unit)} in all against the best option found ({told})")
+        text = (f"Seat {seat} ({played['player']}): {_errors(played)} in {_count(n, 'decision')} with a choice "
+                f"(and {int(played['forced'])} forced); its choices lost {say(played, signed=False, unit=unit)} in "
+                f"all against the best option found ({told})")
         text += f", {say(rate, signed=False, unit=unit)} a decision." if n else "."
         others = totals.iloc[1:]
         if len(others):
