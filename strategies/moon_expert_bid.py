@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from moonshot.simulator.moon import tiles as dominoes
-from moonshot.simulator.moon.solver import popcount
+from moonshot.simulator.moon.solver import KERNEL, popcount
 from moonshot.strategies.moon import IS_TRUMP
 
 N_TILES, N_TRUMPS, TRICKS = dominoes.N_TILES, dominoes.N_TRUMPS, dominoes.TRICKS
@@ -70,9 +70,8 @@ def _counts(hand, k, skip, t, trump_bit, off_double):
     return ROLE_ROWS + n_trump * 8 + run, ROLE_ROWS + RUN_ROWS + min(n_double, 4) * 4 + min(n_trump // 2, 3)
 
 
-# The kernels allocate nothing (scratch comes from the caller), so they run without numba's reference
-# counting, whose atomic increments on every row's slices cost a third of the play pass's time.
-KERNEL = dict(cache=True, _nrt=False)
+# The kernels allocate nothing (scratch comes from the caller), so they run as the solver's do, without
+# numba's reference counting (KERNEL).
 
 
 @njit(fastmath=True, **KERNEL)        # finite sums only: the row additions and products vectorize

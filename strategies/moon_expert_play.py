@@ -17,7 +17,7 @@ from numba import njit
 from moonshot.simulator.moon import tiles as dominoes
 from moonshot.simulator.moon.engine.table import TRUMP_POWER, rules_tables
 from moonshot.simulator.moon.rules import Rules, tile_set_for
-from moonshot.simulator.moon.solver import popcount
+from moonshot.simulator.moon.solver import KERNEL, low_index, popcount
 from moonshot.strategies.moon import KEEP
 
 N_TILES, N_SUITS, N_TRUMPS = dominoes.N_TILES, dominoes.N_SUITS, dominoes.N_TRUMPS
@@ -56,13 +56,6 @@ def play_tables(notrump_doubles: str) -> tuple:
 
 HIGH = dominoes.HIGH.astype(np.int64)
 LOW = dominoes.LOW.astype(np.int64)
-
-
-@njit(cache=True, inline="always")
-def _low_bit(m):
-    """The index of the lowest set bit of m > 0."""
-    m = np.int64(m)
-    return popcount((m & -m) - 1)
 
 
 @njit(cache=True, inline="always")
@@ -127,7 +120,7 @@ def _row(i, P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bid
     legal = legal_bits[i]
     m = np.int64(legal)
     while m:                    # over the legal slots only (a branch per slot cost more)
-        j = _low_bit(m)
+        j = low_index(m)
         m &= m - 1
         x = hand[i, j]
         pw[j] = power[x, led if pos > 0 else led_of[x, t], t]
@@ -137,7 +130,7 @@ def _row(i, P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bid
         low_keep = min(low_keep, keep[x, t])
     m = np.int64(legal)
     while m:
-        j = _low_bit(m)
+        j = low_index(m)
         m &= m - 1
         x = hand[i, j]
         suit = led if pos > 0 else led_of[x, t]
@@ -179,10 +172,9 @@ def _row(i, P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bid
     return (pos * 2 + (1 if me == bs else 0)) * STATES + state
 
 
-# The kernels below allocate nothing (their scratch comes from the caller), so they run without numba's
-# reference counting: with it, each row's use of the tables' arrays was incref'd and decref'd (atomic
-# instructions), a third of the play pass's time under perf.
-KERNEL = dict(cache=True, _nrt=False)
+# The kernels below allocate nothing (their scratch comes from the caller), so they run as the solver's
+# do, without numba's reference counting (KERNEL): with it, each row's use of the tables' arrays was
+# incref'd and decref'd (atomic instructions), a third of the play pass's time under perf.
 
 
 @njit(**KERNEL)
@@ -205,7 +197,7 @@ def choose(P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bidd
     for i in range(hand.shape[0]):
         legal = legal_bits[i]
         if legal & (legal - 1) == 0:                   # one legal tile: nothing to weigh
-            choice[i] = _low_bit(legal)
+            choice[i] = low_index(np.int64(legal))
             continue
         sit = _row(i, P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bidder, bid, led_suit,
                    win_seat, win_power, tricks, seen_bits, void_bits, discard, side_of_seat, set_mask, strict,
@@ -213,7 +205,7 @@ def choose(P, trick_no, position, hand, live_bits, legal_bits, trump, seat, bidd
         best, pick = -1e30, -1
         m = np.int64(legal)
         while m:
-            j = _low_bit(m)
+            j = low_index(m)
             m &= m - 1
             s = 0.0
             for f in range(weights.shape[1]):
