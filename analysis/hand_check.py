@@ -132,6 +132,24 @@ def _flipped(row) -> dict:
     return {**dict(row), "estimate": -row["estimate"], "ci_low": -row["ci_high"], "ci_high": -row["ci_low"]}
 
 
+def overturned(diffs: pd.DataFrame) -> dict | None:
+    """The checked choice the search player clearly prefers to the advice (its paired difference's
+    interval, corrected for the choices compared, clears zero; the one ahead by most), else None."""
+    if not len(diffs):
+        return None
+    wide = widened(diffs.reset_index(drop=True), len(diffs))
+    ahead = wide[wide["ci_low"] > 0]
+    return dict(ahead.sort_values("estimate", ascending=False, kind="stable").iloc[0]) if len(ahead) else None
+
+
+def lead_sentence(row: dict, advice: str, checked: str, table_players: str, deals: int, unit: str) -> str:
+    """The hand's advice when the search player overturns the table's: a person acts on the first
+    sentence, so it names the choice that holds against strong play (issue 36 item 4)."""
+    return (f"Against strong play ({checked}, on the first {deals:,} deals), {row['choice']} rather than {advice}: "
+            f"it scores {say(row, signed=True, unit=unit)} more on the same deals (the interval corrected for the "
+            f"choices compared); the table's advice to {advice} holds {table_players} only.")
+
+
 def advice_sentence(scores: pd.DataFrame, diffs: pd.DataFrame, advice: str, passing: str | None, checked: str,
                     table_players: str, deals: int, unit: str, extra: Callable[[str], str] = lambda name: "") -> str:
     """One sentence: does the search player agree with the advice?

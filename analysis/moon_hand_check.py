@@ -14,7 +14,8 @@ import numpy as np
 import pandas as pd
 
 from moonshot.analysis.common import Setup, run
-from moonshot.analysis.hand_check import Spec, advice_sentence, every_seat, main_deals, seated
+from moonshot.analysis.hand_check import (Spec, advice_sentence, every_seat, lead_sentence, main_deals, overturned,
+                                          seated)
 from moonshot.analysis.result import Result, pick
 from moonshot.analysis.stats import estimate
 from moonshot.analysis.words import value
@@ -104,10 +105,13 @@ def check_advice(res: Result, setup: Setup, hand: tuple[int, ...], order: int, s
     def make(name: str) -> str:
         row = pick(check, choice=name, metric="p_make")
         return "" if row is None else f" with P(make) {value(row)}"
-    res.findings.append(advice_sentence(check[check["metric"] == "score"], check[check["metric"] == "d_score"],
-                                        names[0], "pass", checked,
-                                        seated(setup.seats.specs, setup.table.side_of_seat, "defenders"), deals,
-                                        "points", make))
+    table_players = seated(setup.seats.specs, setup.table.side_of_seat, "defenders")
+    diffs = check[check["metric"] == "d_score"]
+    res.findings.append(advice_sentence(check[check["metric"] == "score"], diffs, names[0], "pass", checked,
+                                        table_players, deals, "points", make))
+    better = overturned(diffs)
+    if better is not None:          # the advice a person acts on leads: the one that holds against strong play
+        res.findings.insert(0, lead_sentence(better, names[0], checked, table_players, deals, "points"))
     res.notes.append(
         f"check: the main table's {TOP} best bids (by expected points) and passing, each played again {checked} "
         f"on the first {deals:,} deals of the same sample, the bid played at its own level (pimc plays for the "

@@ -32,8 +32,10 @@ def issue_hand():
 
 
 def test_the_issue_hand_is_not_told_to_bid_21_without_naming_the_disagreement(issue_hand):
-    main, check = issue_hand.findings[0], issue_hand.findings[-1]
+    lead, main, check = issue_hand.findings[0], issue_hand.findings[1], issue_hand.findings[-1]
     assert "bid 21" in main and main.startswith("Against threshold defenders")        # the scenario of the issue
+    # the first sentence, the one a person acts on, is not "bid 21": strong play overturns it
+    assert lead.startswith("Against strong play (with pimc in every seat") and "rather than bid 21 in trump 6" in lead
     # the check names the disagreement, with both players' words, or the table does not advise 21 at all
     assert check.startswith(("The search player disagrees", "The search player does not confirm")), check
     assert "advice to bid 21 in trump 6 holds against threshold defenders" in check
@@ -51,7 +53,7 @@ def test_under_the_default_the_issue_hand_is_not_told_to_bid_21_without_naming_t
     """The issue's requirement with the game's default (the expert) in every seat: the table does not
     advise 21, or the check's sentence says the search player does not back it."""
     res = _issue_hand()
-    main, check = res.findings[0], res.findings[-1]
+    main, check = [f for f in res.findings if not f.startswith("Against strong play")][0], res.findings[-1]
     assert main.startswith(f"Against {GAMES['moon'].default_strategy} defenders")
     if "bid 21" in main:
         assert check.startswith(("The search player disagrees", "The search player does not confirm")), check
@@ -194,3 +196,18 @@ def test_a_verdict_is_never_more_than_its_corrected_intervals(diffs):
         assert (wide["ci_high"] < 0).all()
     if (wide["ci_low"] > 0).any():
         assert said.startswith("The search player disagrees")
+
+
+def test_a_clear_overturn_leads_the_findings_with_the_choice_that_holds_against_strong_play():
+    """A person acts on the first sentence: where the search player clearly prefers another checked
+    choice, that choice is the advice said first; where its interval spans zero, nothing is overturned."""
+    clear = _rows({"bid 6 in trump 6": (7, 2), "pass": (3.6, 3)})
+    better = hand_check.overturned(clear)
+    assert better["choice"] == "bid 6 in trump 6"
+    said = hand_check.lead_sentence(better, "bid 21 in trump 6", "with pimc in every seat",
+                                    "against expert defenders", 200, "points")
+    assert said.startswith("Against strong play (with pimc in every seat, on the first 200 deals), bid 6 in trump 6 "
+                           "rather than bid 21 in trump 6")
+    assert "holds against expert defenders only" in said
+    assert hand_check.overturned(_rows({"bid 6 in trump 6": (1, 2), "pass": (0.5, 3)})) is None
+    assert hand_check.overturned(_rows({})) is None
