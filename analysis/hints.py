@@ -39,9 +39,12 @@ def _num(x) -> float | None:
 
 def hint(decision, by: str, what: str, worlds: int) -> dict:
     """The hint's JSON: {by, unit, note, rows}, one row per legal option, best first then in order
-    of value: {move, value, low, high, diff, diff_low, diff_high, best, verdict, p_win?}, the value
-    with its 95% interval in the game's unit, the paired difference from the best option, the
-    review's verdict of taking it ("cannot be told" where it cannot be told from the best)."""
+    of value: {move, value, low, high, diff, diff_low, diff_high, best, verdict, p_win?, p_win_low?,
+    p_win_high?}, the value with its 95% interval in the game's unit, the paired difference from the
+    best option, the review's verdict of taking it ("cannot be told" where it cannot be told from the
+    best), and the mover's P(win the game) with its interval where the decision has one. `best` (the
+    star) is the option best by the valuation the verdict uses: P(win) for hands of whole games,
+    the game's unit otherwise."""
     judged = Judged.of(decision)
     values = option_values(judged)
     gain = judged.gain.mean(axis=0) if judged.gain.shape[0] else np.zeros(len(values))
@@ -52,14 +55,17 @@ def hint(decision, by: str, what: str, worlds: int) -> dict:
         row = {"move": v["option"], "value": _num(v["value"]), "low": _num(v["value_low"]),
                "high": _num(v["value_high"]), "diff": _num(v["diff"]), "diff_low": _num(v["diff_low"]),
                "diff_high": _num(v["diff_high"]), "best": bool(v["best"]), "verdict": v["verdict"]}
-        if "p_win" in v:
-            row["p_win"] = _num(v["p_win"])
+        if "p_win" in v:            # with its 95% interval, as the review's rows give it
+            row.update(p_win=_num(v["p_win"]), p_win_low=_num(v["p_win_low"]), p_win_high=_num(v["p_win_high"]))
         rows.append(row)
     better = "higher" if decision.higher_better else "lower"
-    judged_by = ("the best is the one with the highest P(win the game)" if judged.valued_by != decision.unit
-                 else f"{better} is better")
+    vs_best = (f"'vs best' is the paired difference from the best option ({better} is better)"
+               if judged.valued_by == decision.unit else
+               # whole games: the verdicts and the star go by P(win); the unit's difference stays the unit's
+               f"the best (starred) is the option with the highest P(win the game), which the verdicts judge by; "
+               f"'vs best' is the paired difference from the option best in {decision.unit} ({better} is better)")
     note = (f"{what} Each value is the mean over the same {worlds} worlds dealt from what your seat knows, with its "
-            f"95% interval; 'vs best' is the paired difference from the best option ({judged_by}); an option whose "
+            f"95% interval; {vs_best}; an option whose "
             f"verdict is 'cannot be told' cannot be told from the best on these worlds. These are the numbers "
             f"`moonshot review` gives this decision with its default seed ({SEED}) and worlds, as the Replay "
             f"page's \"Review this hand\" (the game's default worlds) does.")

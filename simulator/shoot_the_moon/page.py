@@ -173,8 +173,9 @@ class StmHand(common.Hand):
         from moonshot.analysis import shoot_the_moon_review as review
         worlds = hints.worlds_for(self.setup.entry.review, getattr(self, "hint_worlds", None))
         step = int(view.trick_no) * view.table.hands_dealt + int(view.position)      # the round's plays so far
-        d = review.value(view, self.setup.table, self.seat, hints.HAND_ID, step, worlds, hints.SEED,
-                         np.asarray(view.chips)[0], False, int(np.asarray(view.dealer)[0]))
+        table = self.setup.table      # chips from the round's start, as the review's record (view.chips has its Moons')
+        d = review.value(view, table, self.seat, hints.HAND_ID, step, worlds, hints.SEED,
+                         np.full(table.n_sides, table.rules.starting_chips), False, int(np.asarray(view.dealer)[0]))
         return hints.hint(d, "rollout", "Each card's value is your side's chips gained over the round (odd-planner "
                           "play-outs, as the rollout player values it).", worlds)
 
