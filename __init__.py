@@ -43,7 +43,8 @@ _ARGUMENTS = {"--hands/-n": "hands", "--hands": "hands", "--games": "games", "--
               "--partners": "partners", "--strategy": "strategy", "--rule": "rules", "--set": "sets",
               "--profile": "profile", "--seed": "seed", "--jobs": "jobs", "--samples": "samples",
               "--seat-order": "seat_order", "--seat": "seat", "--hand": "hand", "--strong": "strong",
-              "--weak": "weak", "--out": "out", "--check-samples": "check_samples"}
+              "--weak": "weak", "--out": "out", "--check-samples": "check_samples",
+              "--until": "until", "--max-time": "max_time"}
 _FLAG = _re.compile(r"--[a-z][a-z-]*(?:/-[a-z])?")
 _VALUE_AFTER = _re.compile(r"= (?=[-\d'\"\[({<]|b'|True|False|None)")       # "hands= 0" -> "hands=0"
 
@@ -138,25 +139,37 @@ def analyze(game: str, analysis: str, n: int | None = None, players: int | None 
 @_own_words(**{"--strategy": "a", "--vs": "b"})
 def compare(game: str, a: str, b: str, hands: int | None = None, games: int | None = None,
             players: int | None = None, partners: bool = False, rules=None, profile=None, seed: int = _DEFAULT_SEED,
-            jobs: int = 1) -> Result:
+            jobs: int = 1, until: float | None = None, max_time: float | None = None) -> Result:
     """Strategy `a` against `b` on the same deals, seats rotated: the paired difference (100,000 hands by
-    default, or `games` whole games)."""
+    default, or `games` whole games). `until`: play until the difference's 95% interval is narrower
+    than this (hands or games then the budget; `max_time` seconds at most)."""
     hands, games = _inputs.counts(hands, games)
     seed, jobs = _run(seed, jobs)
     a, b = _inputs.text("--strategy", a), _inputs.text("--vs", b)
     setup = _setup(game, players, partners, rules, None, profile)
-    return _common.match(setup, a, b, None if games else hands or 100_000, games, seed, jobs)
+    rounds, default = _until(until, max_time)
+    return _common.match(setup, a, b, None if games else hands or default, games, seed, jobs, until=rounds)
+
+
+def _until(width, max_time):
+    """(the Until of `until`/`max_time` or None, the hands played when none are given)."""
+    from moonshot.analysis.until import BUDGET, rule
+    rounds = rule(width, max_time)
+    return rounds, 100_000 if rounds is None else BUDGET["hands"]
 
 
 @_own_words()
 def whatif(game: str, rules, hands: int | None = None, games: int | None = None, players: int | None = None,
-           partners: bool = False, strategy=None, profile=None, seed: int = _DEFAULT_SEED, jobs: int = 1) -> Result:
+           partners: bool = False, strategy=None, profile=None, seed: int = _DEFAULT_SEED, jobs: int = 1,
+           until: float | None = None, max_time: float | None = None) -> Result:
     """The same deals under the default rules and with `rules` ({flag: value} or "flag=value"); 100,000
-    hands by default, or `games` whole games."""
+    hands by default, or `games` whole games. `until`: play until every seat's change is that narrow
+    (as compare's)."""
     hands, games = _inputs.counts(hands, games)
     seed, jobs = _run(seed, jobs)
     setup = _setup(game, players, partners, None, strategy, profile)
-    return _common.whatif(setup, _rules(rules), None if games else hands or 100_000, games, seed, jobs)
+    rounds, default = _until(until, max_time)
+    return _common.whatif(setup, _rules(rules), None if games else hands or default, games, seed, jobs, until=rounds)
 
 
 @_own_words()

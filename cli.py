@@ -291,6 +291,11 @@ FormatOpt = typer.Option(None, "--format", "-f", help="table, json, csv or parqu
                          "extension, else table)")
 OutOpt = typer.Option(None, "--out", "-o", help="write the output to this file")
 QuietOpt = typer.Option(False, "--quiet", "-q", help="no progress bar")
+UntilOpt = typer.Option(None, "--until", help="play in rounds until every headline interval is narrower than this "
+                        "(in its unit; percentage points for a rate); -n/--games is then the budget (default "
+                        "10,000,000 hands or 100,000 games)")
+MaxTimeOpt = typer.Option(None, "--max-time", help="with --until: stop after the round that passes this many seconds "
+                          "(the numbers then depend on the machine's speed)")
 SeatOpt = typer.Option(None, "--seat", help="the seat whose hand is analysed (default 0)")
 SchedulerOpt = typer.Option(None, "--scheduler", help="run the chunks on a Dask cluster: tcp://HOST:PORT or local:N "
                             "(pip install 'moonshot[cluster]')")
@@ -464,27 +469,31 @@ def compare(ctx: typer.Context, game: str, strategy: str = typer.Option(..., "--
             seed: int = SeedOpt, jobs: int = JobsOpt,
             format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt,
             scheduler: Optional[str] = SchedulerOpt, save: Optional[Path] = SaveOpt,
-            resume: Optional[Path] = ResumeOpt):
+            resume: Optional[Path] = ResumeOpt, until: Optional[float] = UntilOpt,
+            max_time: Optional[float] = MaxTimeOpt):
     """Strategy A against strategy B on the same deals, seats rotated; the paired difference."""
     from moonshot.analysis.common import match
     _paired(game, players, partners, rule, None, profile, hands, games, format, out, quiet, "comparing",
-            lambda setup, n, progress: match(setup, strategy, vs, None if games else n, games, seed, jobs,
-                                             progress=progress), (ctx, scheduler, save, resume))
+            lambda setup, n, progress, rounds: match(setup, strategy, vs, None if games else n, games and n, seed,
+                                                     jobs, progress=progress, until=rounds),
+            (ctx, scheduler, save, resume), (until, max_time))
 
 
 def _paired(game, players, partners, rules, strategies, profiles, hands, games, fmt, out, quiet, label, run,
-            runs: tuple) -> None:
+            runs: tuple, until: tuple) -> None:
     """The common steps of compare and whatif: check, build the table, run with progress (and
-    `runs`: the context, --scheduler, --save, --resume), emit."""
+    `runs`: the context, --scheduler, --save, --resume; `until`: --until, --max-time), emit."""
+    from moonshot.analysis.until import BUDGET, rule, said_to_stderr
     entry = inputs.game(game)
     fmt = inputs.out_format(fmt, out)
     inputs.counts(hands, games)
     inputs.out_file(out)
+    rounds = rule(*until, said_to_stderr(quiet))
     setup = _setup(entry, players, partners, rules, strategies, profiles)
-    n = games or hands or 100_000
+    n = games or hands or (100_000 if rounds is None else BUDGET["games" if games else "hands"])
     ctx, scheduler, save, resume = runs
     with _runs(ctx, setup, scheduler, save, resume) as keep, _progress(n, quiet, label) as progress:
-        result = run(setup, n, progress)
+        result = run(setup, n, progress, rounds)
         keep(result)
     _emit(result, fmt, out)
 
@@ -496,12 +505,14 @@ def whatif(ctx: typer.Context, game: str, rule: Optional[List[str]] = RuleOpt, p
            seed: int = SeedOpt, jobs: int = JobsOpt,
            format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt,
            scheduler: Optional[str] = SchedulerOpt, save: Optional[Path] = SaveOpt,
-           resume: Optional[Path] = ResumeOpt):
+           resume: Optional[Path] = ResumeOpt, until: Optional[float] = UntilOpt,
+           max_time: Optional[float] = MaxTimeOpt):
     """The same deals under the default rules and with the --rule changes; paired differences."""
     from moonshot.analysis.common import whatif as run
     _paired(game, players, partners, None, strategy, profile, hands, games, format, out, quiet, "what-if",
-            lambda setup, n, progress: run(setup, list(rule or []), None if games else n, games, seed, jobs,
-                                           progress=progress), (ctx, scheduler, save, resume))
+            lambda setup, n, progress, rounds: run(setup, list(rule or []), None if games else n, games and n, seed,
+                                                   jobs, progress=progress, until=rounds),
+            (ctx, scheduler, save, resume), (until, max_time))
 
 
 @app.command("rules-lab")

@@ -425,10 +425,19 @@ def outcomes_differ(traces: list[list[np.ndarray]]) -> np.ndarray:
 
 
 def match(setup: Setup, spec_a: str, spec_b: str, hands: int | None, games: int | None, seed: int,
-          jobs: int = 1, progress: Progress = None) -> Result:
-    """Strategy A against B on the same deals: A takes each side's seats in turn against B."""
+          jobs: int = 1, progress: Progress = None, until=None) -> Result:
+    """Strategy A against B on the same deals: A takes each side's seats in turn against B. `until`
+    (an analysis.until.Until): play until the headline difference's interval is that narrow, the
+    count given being the budget."""
     call = match_call(setup, spec_a, spec_b, hands, games)
-    return match_result(setup, spec_a, spec_b, hands, games, seed, run_many([call], seed, jobs, progress)[0])
+    if until is None:
+        return match_result(setup, spec_a, spec_b, hands, games, seed, run_many([call], seed, jobs, progress)[0])
+    from moonshot.analysis.until import run_until
+    headline = f"d_{'win' if games else setup.hooks.side_outcome_names[0]}"
+    return run_until(call, seed, jobs, progress, until,
+                     lambda t, n: match_result(setup, spec_a, spec_b, None if games else n, games and n, seed, t),
+                     lambda res: res.tables["match"][res.tables["match"]["metric"] == headline],
+                     "games" if games else "hands")
 
 
 def match_call(setup: Setup, spec_a: str, spec_b: str, hands: int | None, games: int | None) -> Call:
@@ -642,13 +651,30 @@ def _whatif_chunk(setup: Setup, variant: tuple[str, ...], games: bool, seed: int
 
 
 def whatif(setup: Setup, variant_args: list[str], hands: int | None, games: int | None, seed: int,
-           jobs: int = 1, progress: Progress = None, chunk: int | None = None) -> Result:
+           jobs: int = 1, progress: Progress = None, chunk: int | None = None, until=None) -> Result:
     """The same deals under `setup`'s rules and with `variant_args` applied on top (`chunk`: hands
-    or games per chunk, as the rules lab plays them; Setup.chunk by default)."""
+    or games per chunk, as the rules lab plays them; Setup.chunk by default). `until` (an
+    analysis.until.Until): play until every seat's headline change is that narrow, the count given
+    being the budget."""
+    variant = variant_rules(setup, variant_args)
+    if until is not None:
+        from moonshot.analysis.until import run_until
+        call = Call(_whatif_chunk, (setup, variant, bool(games)), games or hands, chunk)
+        head = f"d_{'win' if games else setup.hooks.seat_outcome_names[0].removeprefix('p_')}"
+        return run_until(call, seed, jobs, progress, until,
+                         lambda t, n: _whatif_result(setup, variant_args, None if games else n, games and n, seed, t),
+                         lambda res: res.tables["seats"][res.tables["seats"]["metric"] == head],
+                         "games" if games else "hands")
+    t = run(_whatif_chunk, (setup, variant, bool(games)), games or hands, seed, jobs, progress, chunk=chunk)
+    return _whatif_result(setup, variant_args, hands, games, seed, t)
+
+
+def _whatif_result(setup: Setup, variant_args: list[str], hands: int | None, games: int | None, seed: int,
+                   t: Tally) -> Result:
+    """The what-if's estimates, findings and notes from its tally `t`."""
     variant = variant_rules(setup, variant_args)
     hooks = setup.hooks
     n = games or hands
-    t = run(_whatif_chunk, (setup, variant, bool(games)), n, seed, jobs, progress, chunk=chunk)
     names = ["p_win", *hooks.game_length_names, "p_unfinished"] if games else hooks.seat_outcome_names
     res = Result(f"{setup.entry.title}: rules what-if",
                  {**setup.meta(seed=seed), "variant": list(variant_args), ("games" if games else "hands"): n})
