@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from moonshot.analysis.luck import setup_of
 from moonshot.analysis.review import Decision, Sizes, decision_rng
 from moonshot.simulator.hit_the_deck import cards as deck
 from moonshot.simulator.hit_the_deck import reference as ref
@@ -34,6 +35,7 @@ from moonshot.strategies.htd_search import FUTURE_HANDS, FUTURES, SCORE_SAMPLE, 
 from moonshot.strategies.htd_worlds import deal_worlds
 
 UNIT = "penalty points"
+HIGHER_BETTER = False    # a cost: the luck is counted in points kept off (analysis/luck.py)
 # Cards left in hand count against their holder (HTD-1.4): a blunder costs what a word card counts,
 # an inaccuracy the least any card counts.
 SIZES = Sizes(1, 3, 10, "Hit the Deck penalty points: 1, 3 and 10 (1: the least a card left in hand counts; 10: "
@@ -169,6 +171,37 @@ def decision(view, options: list[int], hand_id: int, step: int, worlds: int, see
                     outcomes=outcomes, unit=UNIT, higher_better=False, win=win if whole else None,
                     p_win=None if whole else win, yardstick=yard, sizes=SIZES,
                     where=where(turn, options, drawn))
+
+
+# ------------------------------------------------------------------------------------ the seat's result (luck)
+
+def result(record: dict, seat: int) -> float:
+    """The seat's penalty points for the hand (analysis/luck.py's end point)."""
+    return float(record["score"][seat])
+
+
+def results(table, res) -> tuple[np.ndarray, np.ndarray]:
+    """(hands, players) each seat's penalty points in a batch of the engine's hands, and each hand's
+    dealer (position 0)."""
+    return res.score.astype(float), res.dealer
+
+
+def position(record: dict, seat: int) -> int:
+    """The seat's place from the dealer (0: the dealer; 1 plays first)."""
+    return (seat - int(record["dealer"])) % int(record["players"])
+
+
+def setup(record: dict):
+    """The record's table (players, rules, each seat's reaction profile) with the default players:
+    the slap races land in the luck against the seat's own reactions, not the default's."""
+    players = int(record["players"])
+    profiles = [f"{s}={profile_from_entry(e).spec()}" for s, e in enumerate(record["reaction"])]
+    return setup_of("hit-the-deck", players, parse_rules(rule_args(record["rules"]), players), profiles=profiles)
+
+
+def step_count(record: dict) -> int:
+    """The hand's steps (every seat's choices, forced ones too): one past its last."""
+    return len(positions(record))
 
 
 def slaps(record: dict, seats: set[int]) -> list[dict]:

@@ -29,6 +29,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from moonshot.analysis.luck import setup_of
 from moonshot.analysis.moon_pass import pass_outcomes
 from moonshot.analysis.review import Decision, Sizes, decision_rng
 from moonshot.analysis.words import ordinal, trick_place
@@ -187,6 +188,51 @@ def decisions(record: dict, seats: set[int], worlds: int, seed: int, progress=No
         if progress is not None:
             progress(1)
     return out
+
+
+# ------------------------------------------------------------------------------------ the seat's result (luck)
+
+def result(record: dict, seat: int) -> float:
+    """The seat's result in the hand as its options are valued: the bidder side's margin (its points
+    less the other side's, three players: the mean of the two defenders'), sign turned for a
+    defender; 0 for a hand thrown in (analysis/luck.py's end point)."""
+    bidder = record["bidder"]
+    if bidder is None:
+        return 0.0
+    sides = dominoes.side_of_seats(record["players"])
+    tricks = sum(sides[w] == sides[bidder] for w in record["trick_winners"])
+    margin = _points(record["players"], _rules(record), record["bid"], MARGIN)[tricks]
+    return float(margin if sides[seat] == sides[bidder] else -margin)
+
+
+def results(table, res) -> tuple[np.ndarray, np.ndarray]:
+    """(hands, players) each seat's result (as `result`) in a batch of the engine's hands, and each
+    hand's first bidder (position 0)."""
+    P, bids = table.players, [b for b in BID_VALUES if b != PASS]
+    margins = np.zeros((max(bids) + 1, dominoes.TRICKS + 1))
+    for b in bids:
+        margins[b] = _points(P, table.rules, b, MARGIN)
+    played = res.bidder >= 0
+    rows = np.arange(len(played))
+    bside = np.asarray(table.side_of_seat)[np.maximum(res.bidder, 0)]
+    margin = np.where(played, margins[np.where(played, res.bid, bids[0]), res.tricks[rows, bside]], 0.0)
+    own = np.asarray(table.side_of_seat)[None, :P] == bside[:, None]
+    return np.where(own, 1.0, -1.0) * margin[:, None], res.first_bidder
+
+
+def position(record: dict, seat: int) -> int:
+    """The seat's place in the auction (0: the first to speak)."""
+    return (seat - int(record["first_bidder"])) % int(record["players"])
+
+
+def setup(record: dict):
+    """The record's table (players, rules) with the default players: its expected result's table."""
+    return setup_of("moon", int(record["players"]), _rules(record))
+
+
+def step_count(record: dict) -> int:
+    """The hand's steps (every seat's decisions, forced ones too): one past its last move."""
+    return len(_shown(_record_key(record))[0])
 
 
 def value(kind: str, view, players: int, rules, hand_id: int, step: int, worlds: int, seed: int, choice=None,

@@ -30,12 +30,13 @@ from __future__ import annotations
 
 import importlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from moonshot.analysis import luck
 from moonshot.analysis.stats import Z
 from moonshot.analysis.result import Result
 from moonshot.analysis.words import say
@@ -482,9 +483,14 @@ def review(source, seats=None, hand_ids=None, worlds: int | None = None, seed: i
              f"is paired world by world, with a 95% interval (mean +- 1.96 sd/sqrt(worlds)).",
              verdict_note(hook.SIZES, whole)]
     tables = {"steps": steps, "decisions": decisions, "summary": summary, "kinds": _by_kind(judged)}
+    # luck and skill in the hand's unit, whole games too (not P(win)): analysis/luck.py
+    in_unit = [j if j.decision.win is None else Judged.of(replace(j.decision, win=None)) for j in judged]
+    tables["luck"], tables["values"] = luck.tables(in_unit, work, seed)
     if hasattr(hook, "slaps"):          # reactions, not decisions (Hit the Deck): times against the profile
         slaps = [row for _, rec, s in work for row in hook.slaps(rec, s)]
         if slaps:
             tables["slaps"] = pd.DataFrame(slaps)
+    notes.append(luck.NOTE)
+    found_words = (_findings(summary) if len(summary) else []) + luck.findings(tables["luck"], work)
     return Result(f"{entry.title}: review of {len(found)} hand{'s' * (len(found) != 1)}", meta,
-                  tables, notes, _findings(summary) if len(summary) else [])
+                  tables, notes, found_words)

@@ -22,6 +22,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from moonshot.analysis.luck import setup_of
 from moonshot.analysis.review import Decision, Sizes, decision_rng
 from moonshot.analysis.words import trick_place
 from moonshot.simulator.shoot_the_moon import cards as deck
@@ -144,6 +145,36 @@ def value(view, table: engine.Table, seat: int, hand_id: int, step: int, worlds:
     return Decision(hand_id=hand_id, seat=seat, step=step, kind="play", options=options,
                     chosen=0 if card is None else options.index(deck.card_name(card)), outcomes=outcomes, unit=UNIT,
                     win=win, yardstick=yard, sizes=SIZES, where=where(view, table))
+
+
+# ------------------------------------------------------------------------------------ the seat's result (luck)
+
+def result(record: dict, seat: int) -> float:
+    """The chips the seat's side gained over the round (analysis/luck.py's end point)."""
+    side = record["sides"][seat]
+    return float(record["chips_after"][side] - record["chips_before"][side])
+
+
+def results(table: engine.Table, res) -> tuple[np.ndarray, np.ndarray]:
+    """(rounds, players) each seat's side's chips gained in a batch of the engine's rounds, and each
+    round's dealer (position 0)."""
+    return (res.chips_after - res.chips_before)[:, table.side_of_seat[:table.players]].astype(float), res.dealer
+
+
+def position(record: dict, seat: int) -> int:
+    """The seat's place from the dealer (0: the dealer; 1 leads the first trick)."""
+    return (seat - int(record["dealer"])) % int(record["players"])
+
+
+def setup(record: dict):
+    """The record's table (players, partnerships, rules) with the default players."""
+    table = table_of(record)
+    return setup_of("shoot-the-moon", table.players, table.rules, table.partners)
+
+
+def step_count(record: dict) -> int:
+    """The round's steps (every card played, the dummy's too): one past its last move."""
+    return len(record["plays"])
 
 
 def where(view, table: engine.Table) -> str:
