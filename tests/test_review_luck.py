@@ -234,3 +234,27 @@ def test_a_thrown_trick_is_skill_not_luck():
     assert np.allclose(before["luck"], right_path.loc[before.index, "luck"])
     assert right_path.loc[THROW_STEP, "loss"] == 0
     assert abs((right["result"] - thrown["result"]) - throw["loss"]) < 1
+
+
+@pytest.mark.parametrize("game", ["moon", "shoot-the-moon", "hit-the-deck"])
+def test_the_expected_is_in_the_results_unit(game, monkeypatch):
+    """Each hook's batch results (the expected's sample) equal its record result, seat by seat, on the
+    same hands written as records; positions count from the hand's dealer or first bidder; a record of
+    the default table gets the default table's expected (its every flag named changes nothing)."""
+    import importlib
+    import json
+    from moonshot.analysis.common import make_setup
+    from moonshot.simulator.runner import chunk_rngs
+    setup = make_setup(game, strategies=("random",))
+    res = setup.hooks.play(setup, setup.seats.strategies, chunk_rngs(5, 0, setup.entry.streams), 12, record=True)
+    records = [json.loads(x) for x in setup.entry.module("history").records(res, setup.table, setup.seats.specs, 5, 0)]
+    hook = importlib.import_module(setup.entry.review)
+    values, first = hook.results(setup.table, res)
+    for i, rec in enumerate(records):
+        assert [hook.result(rec, s) for s in range(setup.players)] == values[i].tolist()
+        assert [hook.position(rec, s) for s in range(setup.players)] == [(s - first[i]) % setup.players
+                                                                          for s in range(setup.players)]
+    monkeypatch.setattr(luck, "SAMPLE", 300)          # a seed of its own: no other test reads these
+    default = luck.position_gains(make_setup(game), 987)
+    assert default.shape == (300, setup.players) and np.array_equal(luck.position_gains(hook.setup(records[0]), 987),
+                                                                    default)
