@@ -1,25 +1,32 @@
 """The serve pages' review of a played hand (issue 27, POST /api/review): the Replay page sends back
 one hand's record; the run gives the library's numbers for the same seed, places each decision on
-the replay step it was taken at, and bad input is one line beside its field with HTTP 400."""
+the replay step it was taken at (by its turn, never by the card it names: issue 37), adds the page's
+errors (biggest loss first, in the review's words) and the seat's values placed on the replay's
+steps, says which seed it used (the page's link carries it), and bad input is one line beside its
+field with HTTP 400."""
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
 import time
+from pathlib import Path
 
+import pandas as pd
 import pytest
 
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
-from moonshot.analysis.review import review  # noqa: E402
+from moonshot.analysis.review import ERRORS, errors, review  # noqa: E402
 from moonshot.simulator import games as registry  # noqa: E402
 from moonshot.web.app import create_app  # noqa: E402
 from moonshot.web.forms import Limits  # noqa: E402
-from moonshot.web.replay import places  # noqa: E402
+from moonshot.web.replay import read  # noqa: E402
 from tests.test_web import play_out, wait  # noqa: E402
 from tests.toy_game import GAME as TOY  # noqa: E402
+
+GOLDEN = Path(__file__).parent / "golden"
 
 WORLDS = 8                  # tiny: these tests check the plumbing, tests/test_review*.py the values
 REVIEWED = [g for g, entry in registry.GAMES.items() if entry.review]
@@ -43,7 +50,7 @@ def uploaded(client, tmp_path, game: str, hands: int = 1) -> list[dict]:
 def reviewed(client, form: dict) -> tuple[dict, dict]:
     r = client.post("/api/review", json=form)
     assert r.status_code == 202, r.text
-    status = wait(client, r.json()["id"])
+    status = {**wait(client, r.json()["id"]), "used": r.json()["used"]}
     assert status["state"] == "done", status
     return status, client.get(f"/api/jobs/{status['id']}/result?format=json").json()
 
@@ -61,12 +68,26 @@ def test_a_reviewed_hand_gives_the_librarys_numbers_with_each_decision_on_its_re
     lib = review([hand["record"]], seats=[0], worlds=WORLDS, seed=5).to_json_obj()["tables"]
     assert [{k: v for k, v in r.items() if k != "replay_step"} for r in rows] == lib["decisions"]
     assert result["tables"]["summary"] == lib["summary"]
-    texts = [s["text"] for s in hand["steps"]]
-    placed = [r for r in chosen if r["replay_step"] >= 0]
-    assert len(placed) >= len(chosen) / 2
-    for r in placed:                               # the step it sits on shows that seat taking that option
-        text = texts[r["replay_step"]]
-        assert r["step"] == r["replay_step"] or (f"seat {r['seat']} " in text and r["option"] in text), (r, text)
+    assert status["used"]["seed"] == 5                                 # the link's seed (static/links.js)
+    steps = hand["steps"]
+    for r in chosen:                               # every decision on a step: by its turn index alone
+        on = placed_right(r, steps)
+        assert on, (r, steps[r["replay_step"]] if 0 <= r["replay_step"] < len(steps) else None)
+    tables, lib_steps = result["tables"], pd.DataFrame(lib["steps"])
+    assert [{k: v for k, v in r.items() if k != "replay_step"} for r in tables["steps"]] == lib["steps"]
+    wrong = errors(lib_steps)                      # the page's errors: the review's, biggest loss first
+    assert [e["step"] for e in tables["errors"]] == list(wrong["step"])
+    by = result["meta"]["valued_by"]
+    for e in tables["errors"]:
+        assert e["verdict"] in ERRORS and e["loss_text"].endswith(by) and "[" in e["loss_text"]
+        assert e["replay_step"] == next(r["replay_step"] for r in tables["steps"] if r["step"] == e["step"])
+    values = tables["values"]                      # the seat's value: the deal, each decision valued, the result
+    with_outcomes = [r for r in tables["steps"] if r["verdict"] != "forced"]
+    assert [v["where"] for v in values] == ["dealt"] + [r["where"] for r in with_outcomes] + ["result"]
+    assert values[0]["replay_step"] == 0 and values[-1]["replay_step"] == len(steps)
+    assert [v["replay_step"] for v in values[1:-1]] == [r["replay_step"] for r in with_outcomes]
+    assert all(v["value_text"] and v["unit"] == values[0]["unit"] for v in values)
+    assert values[0]["better"] == ("lower" if game == "hit-the-deck" else "higher")
     html = client.get(f"/api/jobs/{status['id']}/result").text          # the summary as every run shows it
     assert "table-summary" in html and "table-decisions" in html and "What it found" in html
     html = client.get(f"/api/jobs/{status['id']}/result?tables=summary").text    # the page's: decisions on steps
@@ -88,13 +109,33 @@ def test_a_hand_played_on_the_page_reviews_the_persons_seat(client):
     assert all(r["replay_step"] == r["step"] for r in result["tables"]["decisions"])
 
 
-def test_places_follow_the_replay_where_it_shows_more_than_decisions():
-    texts = ["turn 0  R3 is turned up", "turn 1  seat 1 plays G4", "turn 1  seat 2 draws B5",
-             "turn 2  seat 2 plays R4 (top R4)", "turn 3  seat 1 plays R4"]
-    assert places(texts, [(0, 1, "G4"), (1, 2, "R4"), (2, 1, "R4"), (3, 2, "Y9")], None) == {0: 1, 1: 3, 2: 4}
-    assert places(texts[:3], [(0, 0, "x"), (2, 1, "y")], 3) == {0: 0, 2: 2}    # one step per decision
-    bids = ["seat 1 bids 6", "seat 2 passes", "seat 0 passes", "everyone passed: the hand is thrown in"]
-    assert places(bids, [(0, 1, "6"), (1, 2, "pass"), (2, 0, "pass")], 3) == {0: 0, 1: 1, 2: 2}
+def placed_right(row: dict, steps: list[dict]) -> bool:
+    """The decision's replay step is its own: the same index where the replay has one step per
+    decision (Moon, Shoot the Moon), else (Hit the Deck's events) a step of the turn its `where`
+    names, the seat's own move."""
+    k = row["replay_step"]
+    if not 0 <= k < len(steps):
+        return False
+    if not row["where"].startswith("turn "):
+        return k == row["step"]
+    return steps[k]["chapter"] == row["where"].split(":")[0] and steps[k]["text"].startswith(f"seat {row['seat']} ")
+
+
+def test_a_drawn_card_is_placed_on_its_play_not_on_the_draw_that_names_it(client):
+    """Issue 37: a Hit the Deck decision whose card the draw before it names (htd.drawn_card_play=optional:
+    "seat 0 draws red 1", then the question "play the drawn card or keep it") was shown on the draw;
+    placed by its turn index, it is on the step after the draw, the move it chose."""
+    line = (GOLDEN / "htd_3p_variants.jsonl").read_text().splitlines()[0]
+    hand = read((line + "\n").encode(), "h.jsonl")["hands"][0]
+    _, result = reviewed(client, {"record": hand["record"], "seats": [0, 1, 2], "worlds": 2})
+    steps, rows = hand["steps"], result["tables"]["steps"]
+    drawn = [r for r in rows if r["where"].endswith("play the drawn card or keep it")]
+    assert len(rows) > 100 and len(drawn) >= 10 and {r["chosen"] for r in drawn} - {"keep"}    # played ones too
+    for r in rows:
+        assert placed_right(r, steps), (r, steps[r["replay_step"]])
+    for r in drawn:                                # the step before is the seat's draw; its own, the play or keep
+        before, own = steps[r["replay_step"] - 1]["text"], steps[r["replay_step"]]["text"]
+        assert before.startswith(f"seat {r['seat']} draws") and "draws" not in own, (before, own)
 
 
 @pytest.fixture(scope="module")

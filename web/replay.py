@@ -5,8 +5,8 @@ solver may give each play step the value of every legal move). Its review (POST 
 one hand's decisions by `moonshot review` and places each on the replay step it was taken at."""
 from __future__ import annotations
 
+import importlib
 import json
-import re
 
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.histories import PERSON, replayed
@@ -59,43 +59,77 @@ def tables(record) -> dict:
 
 
 def review(record, seats: list[int], worlds: int | None, seed: int, jobs: int, progress):
-    """`moonshot review` of one hand (its record as the page sent it), the decisions table with a
-    `replay_step` column: the index in the hand's replay steps each decision was taken at (-1: not
-    placed, the page lists it at the hand's end)."""
+    """`moonshot review` of one hand (its record as the page sent it), each table of decisions with a
+    `replay_step` column: the index in the hand's replay steps each decision was taken at (the table
+    shown is the one the seat chose at; -1: not placed, the page lists it at the hand's end). Beside
+    them for the page: `errors` (the errors biggest loss first, each loss in the review's words) and,
+    where the review values the hand step by step, `values` placed on the replay's steps too."""
     from moonshot.analysis.review import review as run
     result = run([record], seats=seats or None, worlds=worlds, seed=seed, jobs=jobs, progress=progress)
     (checked, entry, shown), = replayed([json.dumps(record)], "record")
-    table = result.tables["decisions"]
-    every = _every_decision(entry, checked)
-    steps = entry.page.steps(checked, shown)
-    chosen = table[table["chosen"]]
-    where = places([s["text"] for s in steps], list(zip(chosen["step"], chosen["seat"], chosen["option"])),
-                   every)
-    result.tables["decisions"] = table.assign(replay_step=[where.get(int(k), -1) for k in table["step"]])
+    count = len(entry.page.steps(checked, shown))
+    place = placer(entry, checked, count)
+    tables = result.tables
+    for name in ("decisions", "steps"):
+        if "step" in tables[name]:
+            tables[name] = tables[name].assign(replay_step=[place(s) for s in tables[name]["step"]])
+    by = str(result.meta.get("valued_by", ""))
+    tables["errors"] = error_lines(tables["steps"], by)
+    if "values" in tables and "step" in tables["values"]:
+        tables["values"] = value_points(tables["values"], place, count).assign(
+            unit=importlib.import_module(entry.review).UNIT, better=_better(tables["decisions"]))
     return result
 
 
-def _every_decision(entry, record) -> int | None:
-    """How many decisions every seat took in the hand (None where the game's hook cannot say)."""
-    import importlib
-    hook = importlib.import_module(entry.review)
-    if not hasattr(hook, "decision_steps"):
-        return None
-    return len(hook.decision_steps(record, set(range(record["players"]))))
+def _better(decisions) -> str:
+    """'lower' where the review's best option has the lowest value (a cost, as penalty points), else
+    'higher': the sign of each option's difference from the best in the game's unit."""
+    return "lower" if "diff" in decisions and (decisions["diff"] > 1e-9).any() else "higher"
 
 
-def places(texts: list[str], decisions: list[tuple[int, int, str]], every: int | None) -> dict[int, int]:
-    """Decision step -> replay step for (step, seat, chosen option) decisions. Where the replay has
-    one step per decision (`every` == its length) they are the same; else each decision goes to the
-    first replay step at or after the previous one placed whose text names its seat and the option
-    it took, or its verb (a game whose replay shows events besides decisions); one not found is left out."""
-    if every is not None and every == len(texts):
-        return {int(step): int(step) for step, _, _ in decisions if 0 <= step < len(texts)}
-    out, at = {}, 0
-    for step, seat, option in sorted(decisions):
-        for i in range(at, len(texts)):
-            words = re.findall(r"[^\s(),:;]+", texts[i])       # "pass" shows as "passes", "draw" as "draws"
-            if re.search(rf"\bseat {int(seat)}\b", texts[i]) and {option, option + "s", option + "es"} & set(words):
-                out[int(step)], at = i, i + 1
-                break
-    return out
+def placer(entry, record: dict, count: int):
+    """Decision step -> the replay step it was taken at, by its turn index alone (never by the
+    option's text: a drawn card and the play after it name the same card): the game's page gives
+    each decision's step where its replay shows more than decisions (`decision_places`); else each
+    decision is its own replay step. -1 for a step the replay does not have."""
+    make = getattr(entry.page, "decision_places", None)
+    at = make(record) if make else range(count)
+
+    def place(step) -> int:
+        step = int(step)
+        return int(at[step]) if 0 <= step < len(at) and 0 <= at[step] < count else -1
+    return place
+
+
+def error_lines(steps, valued_by: str):
+    """The review's errors biggest loss first (its `errors`), each line's loss in its words ('1.6
+    [0.6, 2.6] points'), with the replay step to jump to."""
+    import pandas as pd
+
+    from moonshot.analysis.review import WIN, errors
+    from moonshot.reports.review import loss_text
+    wrong = errors(steps) if len(steps) else steps
+    cols = ["seat", "where", "chosen", "best", "loss", "loss_low", "loss_high", "verdict", "step", "replay_step"]
+    if not len(wrong):
+        return pd.DataFrame(columns=cols + ["loss_text"])
+    words = [f"{loss_text(r, valued_by)} {'of P(win)' if valued_by == WIN else valued_by}"
+             for r in wrong.to_dict("records")]
+    return wrong[cols].assign(loss_text=words).reset_index(drop=True)
+
+
+def value_points(values, place, count: int):
+    """The review's values (the seat's expected result at the deal, after each of its decisions, and
+    its actual result) with the replay step each belongs to: the deal's ("dealt") at 0, a decision's
+    where it was taken, the result ("result") at the hand's end (`count`), and each value with its
+    interval in words for the graph's text alternative."""
+    import pandas as pd
+
+    from moonshot.analysis.words import value
+    steps = [0 if w == "dealt" else count if w == "result" else place(s)
+             for w, s in zip(values["where"], values["step"])]
+    same = values["value"]
+    spans = zip(same, values["value_low"] if "value_low" in values else same,
+                values["value_high"] if "value_high" in values else same)
+    words = [value({"estimate": v} if pd.isna(lo) or pd.isna(hi) or abs(hi - lo) < 1e-9 else
+                   {"estimate": v, "ci_low": lo, "ci_high": hi}, signed=False) for v, lo, hi in spans]   # exact: one number
+    return values.assign(replay_step=steps, value_text=words)

@@ -253,3 +253,26 @@ def fit_profile(ms: list[float], seat: int, least: int = 3) -> dict | None:
     return {"slaps": len(ms), "mu": round(mu), "sigma": round(sigma), "tau": round(tau), "spec": f"--profile {spec}",
             "note": "mu, sigma and tau fitted to your slaps from the card appearing to your key press (that time "
                     "already includes your reach, so move_mu and move_sd are 0); the other parameters stay adult's"}
+
+
+def decision_places(record: dict) -> list[int]:
+    """The Replay page's step of each decision (every seat's, in the order the review counts them):
+    how many events came before its question, so the step shown next is the move it chose. By the
+    count, never by the cards' names (a drawn card's draw names the card its play names: issue 37)."""
+    from moonshot.simulator.hit_the_deck.history import profile_from_entry
+    from moonshot.simulator.hit_the_deck.rules import parse_rules, rule_args
+    at: list[int] = []
+    box: list[ref.Hand] = []
+    chance = ref.RecordedChance(record["events"])
+
+    def choose(view, legal) -> int:
+        at.append(len(box[0].events))
+        return chance.choose(view, legal)
+
+    box.append(ref.Hand(record["dealer"], [[deck.parse_card(c) for c in x] for x in record["hands"]],
+                        [deck.parse_card(c) for c in record["draw_pile"]],
+                        parse_rules(rule_args(record["rules"]), record["players"]),
+                        tuple(profile_from_entry(e) for e in record["reaction"]), choose, chance,
+                        scores=record.get("scores_before")))
+    box[0].play()
+    return at

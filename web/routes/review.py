@@ -1,5 +1,5 @@
 """Review a played hand (issue 27): the Replay page sends back one hand's record as its upload
-read it, with the seats to review and the worlds per decision; the review runs as a web.jobs job
+read it, with the seats to review, the worlds per decision and the seed; the review runs as a web.jobs job
 (progress per decision, cancel) and its result is a Result whose decisions table says at which
 replay step each decision was taken. The record is checked again here (the game's own replay,
 as for an upload): the page's copy is input like any other."""
@@ -37,4 +37,4 @@ def add(app: FastAPI, site: Site) -> None:
                 raise FieldError(field, str(exc)) from None
         job = runner.start(f"review of {record['game']} hand {record['hand_id']}", total or 1,
                            lambda progress: replay.review(record, seats, worlds, seed, limits.jobs, progress))
-        return await started(job)
+        return await started(job, used={"seed": seed})      # the page's link carries it (static/links.js)
