@@ -72,8 +72,8 @@ def test_every_piece_has_a_face_with_its_name_in_words(game):
 
 @pytest.mark.parametrize("game, name, label", [
     ("moon", "6-5", "six-five"), ("moon", "4-6", "six-four"), ("moon", "0-0", "double blank"),
-    ("moon", "5-5", "double five"), ("shoot-the-moon", "R12", "red rocket 12"), ("shoot-the-moon", "BM", "Big Moon"),
-    ("shoot-the-moon", "lm", "Little Moon"), ("shoot-the-moon", "B7", "blue full moon 7"),
+    ("moon", "5-5", "double five"), ("shoot-the-moon", "R12", "red 12"), ("shoot-the-moon", "BM", "Big Moon"),
+    ("shoot-the-moon", "lm", "Little Moon"), ("shoot-the-moon", "B7", "blue 7"),
     ("hit-the-deck", "BCUT", "blue Cut the Deck"), ("hit-the-deck", "Y4", "yellow 4"),
     ("hit-the-deck", "HH", "Hit the Deck with a Hand")])
 def test_faces_read_as_a_player_says_them(game, name, label):

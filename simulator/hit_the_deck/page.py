@@ -24,11 +24,10 @@ import numpy as np
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.hit_the_deck import cards as deck
 from moonshot.simulator.hit_the_deck import reference as ref
-from moonshot.simulator.hit_the_deck.history import describe
 from moonshot.simulator.hit_the_deck.reference_chance import RandomChance
 from moonshot.simulator.hit_the_deck.views import batch_view
 from moonshot.simulator.runner import chunk_rngs
-from moonshot.web.pieces import PALETTE
+from moonshot.web.pieces import ON_BLACK, PALETTE
 from moonshot.web.play import common
 
 SLAP_TIMEOUT = 3000.0      # ms: a slap not made by then counts as this slow
@@ -68,33 +67,53 @@ def face(name: str) -> dict:
         return {**hit, "label": f"Hit the Deck with a Number ({card[2:]})", "rank": card[2:]}
     if cls == deck.HTD_C:
         colour = COLOUR_WORDS[card[2]]
-        return {**hit, "label": f"Hit the Deck with a Colour ({colour})", "rank": card[2], "accent": PALETTE[colour]}
+        return {**hit, "label": f"Hit the Deck with a Colour ({colour})", "rank": colour, "accent": ON_BLACK[colour]}
     return {**hit, "label": "Hit the Deck with a Hand", "rank": "HAND"}
 
 
 def steps(record: dict, shown: str) -> list[dict]:
-    """The event lines of the replay, each with its turn as its chapter."""
-    lines = [line.strip() for line in shown.splitlines() if line.startswith("  turn ")]
-    return [{"text": text, "chapter": " ".join(text.split()[:2])} for text in lines]
+    """The events of the hand in words (every card named: the replay shows every hand), each with
+    its turn as its chapter (a turn: a draw, a cut, a flip or a play that is not of a card just drawn)."""
+    out, turn = [], [0]
+
+    def step(i: int, ev: list) -> None:
+        h = box[0]
+        if ev[0] in ("draw", "cut", "flip") or (ev[0] == "play" and not h._follows_own_draw()):
+            turn[0] += 1
+        out.append({"text": event_words(ev, h, common.person_seat(record), every_card=True),
+                    "chapter": f"turn {turn[0]}"})
+    box = [_replayed(record, step)]
+    box[0].play()
+    return out
+
+
+def _replayed(record: dict, on_event) -> ref.Hand:
+    """The record's hand set up in the reference engine (not yet played), telling `on_event` each event."""
+    from moonshot.simulator.hit_the_deck.history import profile_from_entry
+    from moonshot.simulator.hit_the_deck.rules import parse_rules, rule_args
+    chance = ref.RecordedChance(record["events"])
+    return ref.Hand(record["dealer"], [[deck.parse_card(c) for c in x] for x in record["hands"]],
+                    [deck.parse_card(c) for c in record["draw_pile"]],
+                    parse_rules(rule_args(record["rules"]), record["players"]),
+                    tuple(profile_from_entry(e) for e in record["reaction"]), chance.choose, chance, on_event=on_event,
+                    scores=record.get("scores_before"))
 
 
 def tables(record: dict) -> list[dict]:
     """The table at the deal and after each event (every hand face up), for the Replay page: the
     record played again through the reference engine, which `moonshot replay` has checked it against."""
-    from moonshot.simulator.hit_the_deck.history import profile_from_entry
-    from moonshot.simulator.hit_the_deck.rules import parse_rules, rule_args
-    P, you = record["players"], common.person_seat(record)
-    box: list[ref.Hand] = []
-    chance = ref.RecordedChance(record["events"])
-    h = ref.Hand(record["dealer"], [[deck.parse_card(c) for c in x] for x in record["hands"]],
-                 [deck.parse_card(c) for c in record["draw_pile"]], parse_rules(rule_args(record["rules"]), P),
-                 tuple(profile_from_entry(e) for e in record["reaction"]), chance.choose, chance,
-                 on_event=lambda i, ev: out.append(table(box[0], you, shown=True)))
+    you, box, slap = common.person_seat(record), [], [""]
+
+    def shot(i: int, ev: list) -> None:
+        if ev[0] in ("slap", "false_slap"):
+            slap[0] = event_words(ev, box[0], you, every_card=True)
+        out.append(table(box[0], you, shown=True, slap=slap[0]))
+    h = _replayed(record, shot)
     box.append(h)
     out = [table(h, you, shown=True, words="the deal")]
     h.play()
     out[-1] = table(h, you, shown=True, words="blocked: nobody went out" if h.went_out is None else
-                    f"{_who(h.went_out, you)} went out", tally=[f"{x} penalty points" for x in h.score])
+                    f"{_who(h.went_out, you)} went out", tally=[f"{x} penalty points" for x in h.score], slap=slap[0])
     return out
 
 
@@ -102,19 +121,108 @@ def _who(s: int, you: int | None) -> str:
     return "you" if s == you else f"seat {s}"
 
 
-def table(h: ref.Hand, you: int | None, shown: bool = False, words: str = "", tally: list[str] | None = None) -> dict:
+def _does(who: str, you_verb: str, verb: str) -> str:
+    return f"{who} {you_verb if who == 'you' else verb}"
+
+
+def said(kind: int | str) -> str:
+    """A card in a player's words ("red 3", "yellow Flip the Deck", "Hit the Deck with a Hand")."""
+    return face(kind if isinstance(kind, str) else deck.name(int(kind)))["label"]
+
+
+def demand_words(demand: int) -> str:
+    """The demand as a player says it: "none", "a 4 of any colour", "any green card"."""
+    if demand < 0:
+        return "none"
+    if demand < deck.COLOUR_DEMAND:
+        return f"a {demand + 1} of any colour"
+    return f"any {COLOUR_WORDS[deck.COLOURS[demand - deck.COLOUR_DEMAND]]} card"
+
+
+def _direction(d: int) -> str:
+    return "clockwise" if d > 0 else "counter-clockwise"
+
+
+def event_words(ev: list, h: ref.Hand, you: int | None, every_card: bool = False) -> str:
+    """One event in a player's words, as seat `you` sees it (the cards others draw are not named
+    unless `every_card`: the replay, every hand face up), for the Play page's log and the table, the
+    Replay page's steps; `h` is the reference hand just as the event is emitted. The notation stays
+    in the history file (moonshot replay prints it)."""
+    kind = ev[0]
+    if every_card and kind in ("draw", "penalty") and len(ev) > 1:
+        you_before, you = you, ev[1]                    # named as its drawer sees it, said of its seat
+        text = event_words(ev, h, you)
+        return text.replace("you draw", f"{_who(ev[1], you_before)} draws", 1) if ev[1] != you_before else text
+    who = _who(ev[1], you) if len(ev) > 1 and isinstance(ev[1], int) else ""
+    if kind == "play":
+        return _does(who, "play", "plays") + f" {said(ev[2])}"
+    if kind == "draw":
+        if ev[2] is None:
+            return _does(who, "draw", "draws") + " nothing: the draw pile is empty"
+        return _does(who, "draw", "draws") + (f" {said(ev[2])}" if ev[1] == you else " a card")
+    if kind == "pass":
+        return _does(who, "end your turn", "ends the turn") + " without playing"
+    if kind == "turn":
+        return f"{said(ev[1])} is turned up"
+    if kind == "bury":
+        return f"{said(ev[3])} is buried in the {ev[1]} pile"
+    if kind == "cut":
+        if ev[3] is None:
+            return _does(who, "have", "has") + " nothing to cut: the turn is used up"
+        return _does(who, "cut", "cuts") + f" the deck {ev[2]} cards down: {said(ev[3])} is turned up"
+    if kind == "flip":
+        return _does(who, "flip", "flips") + f" the deck: play now goes {_direction(-h.direction)}"
+    if kind == "reshuffle":
+        return f"the discard pile below its top card becomes the new draw pile ({len(ev[1])} cards, shuffled)"
+    if kind == "slap":
+        shouter, loser = who, None if ev[4] is None else _who(ev[4], you)
+        if not ev[2]:
+            return _does(shouter, "forget", "forgets") + " to shout \u201cHit the Deck!\u201d: " + (
+                "nobody notices" if loser is None else _does(loser, "draw", "draws") + " 4 as a penalty")
+        mine = ev[3][you] if you is not None and you < len(ev[3]) else None
+        took = "" if mine is None else f" (your slap: {mine:.0f} ms)"
+        return (_does(shouter, "shout", "shouts") + " \u201cHit the Deck!\u201d: "
+                + ("nobody draws" if loser is None else _does(loser, "slapped last and draw", "slapped last and draws")
+                   + " 4 as a penalty") + took)
+    if kind == "false_slap":
+        return (_does(who, "slap", "slaps") + " when there is nothing to slap and "
+                + ("draw" if who == "you" else "draws") + " 2")
+    if kind == "penalty":
+        if ev[1] != you:
+            return ""                                  # the slap's line says it; the cards are not shown
+        return f"you draw {said(ev[3])} (penalty)" if ev[3] is not None else "you draw nothing (penalty): no cards left"
+    if kind == "out":
+        return f"{who} went out: no cards left"
+    if kind == "blocked":
+        return "the hand is blocked: nobody can go on, and every seat scores the cards it holds"
+    return kind
+
+
+def table(h: ref.Hand, you: int | None, shown: bool = False, words: str = "", tally: list[str] | None = None,
+          slap: str = "") -> dict:
     """The Play and Replay pages' table of a hand (web.play.common.table), from the reference hand
     `h` as it stands: each seat's cards (`shown`: face up, else only the person's count), the
-    discard pile's top with the draw pile's count in the middle, the demand and the direction."""
+    discard pile's top with the draw pile's count in the middle, the demand and the direction, and
+    the last slap's outcome where there was one."""
     # whose turn it is only while the person plays: an event is shown before the engine moves the turn on
     seats = [common.seat(s, _who(s, you), side=s, held=len(x), you=s == you, to_move=not shown and s == h.seat,
                          pieces=[deck.name(k) for k in sorted(x)] if shown else None,
                          tally=", ".join(w for w in ((tally or [""] * h.players)[s], "dealer" if s == h.dealer else "") if w))
              for s, x in enumerate(h.hands)]
     top = [(None, deck.name(h.discard[0]))] if h.discard else []
-    lines = [("demand", deck.demand_name(h.demand)), ("direction", "clockwise" if h.direction > 0 else "counter-clockwise"),
-             ("piles", f"draw {len(h.draw)}, discard {len(h.discard)}")]
-    return common.table(PIECE, seats, top, words or f"demand: {deck.demand_name(h.demand)}", lines, pile=len(h.draw))
+    lines = [("demand", demand_words(h.demand)), ("direction", _direction(h.direction)),
+             ("piles", f"draw {len(h.draw)}, discard {len(h.discard)}")] + ([("last slap", slap)] if slap else [])
+    return common.table(PIECE, seats, top, words or f"demand: {demand_words(h.demand)}", lines, pile=len(h.draw))
+
+
+def result_sentence(record: dict, you: int | None) -> str:
+    """The hand's outcome in a sentence from the record: who went out, then the penalty points, yours
+    first: "Seat 2 went out; penalty points: you 17, seat 1 12, seat 2 0."."""
+    out = record["went_out"]
+    head = ("Nobody went out: the hand is blocked" if out is None else
+            f"{_who(out, you)[0].upper() + _who(out, you)[1:]} went out")
+    order = sorted(range(len(record["score"])), key=lambda s: (s != you, s))
+    return head + "; penalty points: " + ", ".join(f"{_who(s, you)} {record['score'][s]}" for s in order) + "."
 
 
 class PersonChance(RandomChance):
@@ -148,6 +256,7 @@ class HtdHand(common.Hand):
         self.latencies: list[float] = []          # the person's slaps (ms), for the profile fit
         self._hand: ref.Hand | None = None
         self.step = self.steps = 0                # the decision being taken, the decisions so far (every seat's)
+        self.last_slap = ""                       # the last slap's outcome in words, shown on the table
 
     def tiles(self, hand) -> list[str]:
         return [deck.name(int(k)) for k in hand]
@@ -169,39 +278,66 @@ class HtdHand(common.Hand):
 
         chance = PersonChance(chance_rng, table.rules, table.profiles, self)
         self._hand = h = ref.Hand(dealer, hands, draw, table.rules, table.profiles, choose, chance,
-                                  on_event=lambda i, ev: self.log.append(describe(ev, self._hand, self.seat)))
+                                  on_event=lambda i, ev: self.tell(ev))
         h.play()
         result = SimpleNamespace(dealer=np.array([h.dealer], np.int8), hands=np.array([h.dealt], np.int8),
                                  draw_pile=[h.initial_draw], events=[h.events],
                                  went_out=np.array([-1 if h.went_out is None else h.went_out], np.int8),
                                  score=np.array([h.score], np.int16))
-        return self.first_record(result)
+        record = self.first_record(result)
+        self.log.append(self.result_line(record))
+        return record
+
+    def tell(self, ev: list) -> None:
+        """An event into the log in words (web/play's log; the notation stays in the history), and
+        a slap's outcome kept for the table until the next."""
+        words = event_words(ev, self._hand, self.seat)
+        if words:
+            self.log.append(words)
+        if ev[0] in ("slap", "false_slap"):
+            self.last_slap = words
+
+    def ask(self, *args, **kwargs):
+        """common.Hand.ask without its "title: label" log line: the events tell every move."""
+        n = len(self.log)
+        choice = super().ask(*args, **kwargs)
+        del self.log[n:]
+        return choice
 
     def result_line(self, record: dict) -> str:
-        out = record["went_out"]
-        who = "nobody went out (blocked)" if out is None else "you went out" if out == self.seat else f"seat {out} went out"
-        return f"{who[0].upper() + who[1:]}; penalty points by seat {record['score']}, yours {record['score'][self.seat]}."
+        return result_sentence(record, self.seat)
+
+    def summary(self, record: dict) -> dict:
+        """common.Hand's summary with the table as the hand ended (kept on the page, every hand face
+        up as the hand is scored) and its faces."""
+        out = super().summary(record)
+        shown = tables(record)[-1]
+        out["table"] = shown
+        out["faces"] = common.faces(self.game, common.pieces_in(shown))
+        return out
 
     def facts(self, view) -> list[tuple[str, str]]:
-        return [("your seat", str(self.seat)), ("top card", deck.name(view.top)), ("demand", deck.demand_name(view.demand)),
-                ("direction", "clockwise" if view.direction > 0 else "counter-clockwise"),
-                ("cards held", ", ".join(f"seat {s}: {n}" for s, n in enumerate(view.hand_sizes))),
+        return [("top card", said(view.top)), ("demand", demand_words(view.demand)),
+                ("direction", _direction(view.direction)),
+                ("cards held", ", ".join(f"{_who(s, self.seat)}: {n}" for s, n in enumerate(view.hand_sizes))),
                 ("draw pile", str(view.draw_size)), ("discard pile", str(view.discard_size))]
 
     def turn(self, view: ref.View, legal) -> int:
         kept = view.drawn >= 0
-        choices = [{"value": int(k), "label": deck.name(int(k)) if k != deck.DRAW else DRAW_LABEL[kept]}
+        choices = [{"value": int(k), "label": said(int(k)), "piece": deck.name(int(k)), "option": deck.name(int(k))}
+                   if k != deck.DRAW else {"value": int(k), "label": DRAW_LABEL[kept], "key": "k" if kept else "d",
+                                           "option": "keep" if kept else "draw"}
                    for k in sorted(legal)]
-        title = f"You drew {deck.name(view.drawn)}: play it?" if kept else "Your turn"
+        title = f"You drew {said(view.drawn)}: play it?" if kept else "Your turn"
         return self.ask("play", title, view.hand, self.facts(view), choices,
-                        hint=lambda: self.hint(view, legal), table=table(self._hand, self.seat))
+                        hint=lambda: self.hint(view, legal), table=table(self._hand, self.seat, slap=self.last_slap))
 
     def slap(self, shouter: int) -> float:
         who = "you" if shouter == self.seat else f"seat {shouter}"
         prompt_facts = [("shouted by", who), ("how", "press S or the space bar, or click SLAP, as fast as you can")]
         ms = self.ask("slap", "Hit the Deck! Slap the pile", sorted(self._hand.hands[self.seat]), prompt_facts,
                       [{"value": "timed", "label": "SLAP"}],
-                      table=table(self._hand, self.seat, words=f"Hit the Deck! shouted by {who}"))
+                      table=table(self._hand, self.seat, words=f"Hit the Deck! shouted by {who}", slap=self.last_slap))
         ms = min(float(ms), SLAP_TIMEOUT)
         self.latencies.append(ms)
         return round(ms, 2)

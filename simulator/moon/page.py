@@ -20,16 +20,18 @@ from moonshot.simulator.moon import tiles as dominoes
 from moonshot.simulator.moon.views import BID_VALUES
 from moonshot.web.play import common
 
-TRUMPS = [dominoes.trump_name(t) for t in range(9)]
-
 PIECE = "tile"                                    # what one piece of a hand is called
 HAND_SIZE, EXAMPLE = 7, "6-6 6-5 6-4 6-2 5-5 3-3 1-1"   # the README's example hand
 REPEATS = False                                   # a hand never holds two of one tile
 FIXED_ORDERS = True                               # the seat orders do not depend on the table size
 KEYS: tuple = ()                                  # no keys beyond the choices' and the hint's
+ALWAYS_PARTNERS = (4,)                            # sizes always in partnerships, whatever the form says (MOON-10.1)
 
 
 PIP_WORDS = ("blank", "one", "two", "three", "four", "five", "six")
+# trump ids 0..8 (tiles.TRUMP_NAMES) as a player says them, and the key that names each on the Play page
+TRUMP_WORDS = ("blanks", "ones", "twos", "threes", "fours", "fives", "sixes", "doubles", "no trump")
+TRUMP_KEYS = ("0", "1", "2", "3", "4", "5", "6", "d", "n")
 
 
 def pieces(players: int | None = None, rules=None) -> list[str]:
@@ -52,34 +54,33 @@ def _bid_label(b: int) -> str:
     return "pass" if b == 0 else str(b)
 
 
+def _tile(t: int) -> dict:
+    """A tile as a choice's fields: the piece it is, its name as written (the pips, "6-5")."""
+    name = dominoes.tile_name(int(t))
+    return {"label": name, "piece": name, "option": name}
+
+
 class Human(common.Person):
-    """The person's seat as a Moon strategy: every decision becomes a prompt."""
+    """The person's seat as a Moon strategy: every decision becomes a prompt. The log X
+    (MoonHand.tell_move, every seat's moves as they are made); the prompts hold what the seat may know."""
 
     @common.decision
     def bid(self, view, rng):
-        calls = view.bids[0]
-        facts = [("your seat", str(self.g.seat)), ("bids so far", ", ".join(
-            f"seat {s}: {_bid_label(int(c))}" for s, c in enumerate(calls) if c >= 0) or "none yet")]
-        choices = [{"value": int(b), "label": _bid_label(int(b))} for b, ok in zip(BID_VALUES, view.legal[0]) if ok]
-        P, me = view.players, self.g.seat
-        order = [(me - view.position + i) % P for i in range(P)]          # the auction goes clockwise
-        self.g.calls = [(s, _bid_label(int(calls[s]))) for s in order if calls[s] >= 0]
-        shown = table(P, me, [7] * P, to_move=me, bids=self.g.calls, words="the auction")
-        self.g.log.extend(f"seat {s} {'passes' if c == 'pass' else f'bids {c}'}" for s, c in self.g.calls[self.g.told:])
-        self.g.told = len(self.g.calls) + 1            # and the person's own call, which the prompt logs
-        call = self.g.ask("bid", "Your bid", view.hand[0], facts, choices, hint=lambda: self.g.bid_hint(view),
-                          table=shown)
-        self.g.calls.append((me, _bid_label(int(call))))
-        return call
+        g, P, me = self.g, view.players, self.g.seat
+        facts = [("bids so far", ", ".join(f"{_name(s, me, P)}: {c}" for s, c in g.calls) or "none yet")]
+        choices = [{"value": int(b), "label": _bid_label(int(b)), "key": "p" if b == 0 else str(int(b)),
+                    "option": _bid_label(int(b))} for b, ok in zip(BID_VALUES, view.legal[0]) if ok]
+        shown = table(P, me, [7] * P, to_move=me, bids=g.calls, words="the auction")
+        return g.ask("bid", "Your bid", view.hand[0], facts, choices, hint=lambda: g.bid_hint(view), table=shown)
 
     @common.decision
     def discard(self, view, rng):
-        facts = [("contract", f"you bid {int(view.bid[0])}"), ("widow", f"{dominoes.tile_name(int(view.hand[0][7]))} "
-                                                                          "(taken into your hand)")]
-        choices = [{"value": i, "label": dominoes.tile_name(int(t))} for i, t in enumerate(view.hand[0])]
+        widow = dominoes.tile_name(int(view.hand[0][7]))
+        facts = [("contract", f"you bid {int(view.bid[0])}"), ("widow", f"{widow} (taken into your hand)")]
+        choices = [{"value": i, **_tile(t)} for i, t in enumerate(view.hand[0])]
         named = int(view.trump[0])                     # trump comes first under moon.widow_timing=trump_first
         shown = self._contract(view, 8, named if named >= 0 else None,
-                               f"the widow {dominoes.tile_name(int(view.hand[0][7]))} joined your hand: discard one")
+                               f"the widow {widow} joined your hand: discard one")
         return self.g.ask("discard", "Discard one tile", view.hand[0], facts, choices, table=shown,
                           hint=lambda: self.g.discard_hint(view))
 
@@ -92,101 +93,157 @@ class Human(common.Person):
 
     @common.decision
     def trump(self, view, rng):
+        # MOON-5.2: trump, once declared, stands; the page asks again before it is named
         facts = [("contract", f"you bid {int(view.bid[0])}")]
-        choices = [{"value": int(t), "label": TRUMPS[int(t)]} for t in np.flatnonzero(view.legal[0])]
+        choices = [{"value": int(t), "label": TRUMP_WORDS[t], "key": TRUMP_KEYS[t],
+                    "option": dominoes.trump_name(int(t)),
+                    "confirm": f"Name {TRUMP_WORDS[t]} as trump? Once named, trump stands for the hand (MOON-5.2)."}
+                   for t in np.flatnonzero(view.legal[0])]
         return self.g.ask("trump", "Name trump", view.hand[0], facts, choices,
                           table=self._contract(view, len(view.hand[0])), hint=lambda: self.g.trump_hint(view))
 
     @common.decision
     def play(self, view, rng):
+        P, me = view.players, self.g.seat
         hand = [t for t, live in zip(view.hand[0], view.live[0]) if live]
-        trick = [f"seat {int(s)}: {dominoes.tile_name(int(t))}" for t, s in zip(view.trick[0], view.trick_seats[0]) if t >= 0]
+        trick = [f"{_name(int(s), me, P)}: {dominoes.tile_name(int(t))}"
+                 for t, s in zip(view.trick[0], view.trick_seats[0]) if t >= 0]
         played = [dominoes.tile_name(t) for t in np.flatnonzero(view.seen[0])]
-        facts = [("trump", TRUMPS[int(view.trump[0])]),
-                 ("contract", f"seat {int(view.bidder[0])} bid {int(view.bid[0])}"),
-                 ("tricks won by side", ", ".join(f"side {k}: {int(v)}" for k, v in enumerate(view.tricks[0]))),
-                 ("your side", str(int(view.side[0]))), ("trick", f"{int(view.trick_no) + 1} of 7"),
+        facts = [("trump", TRUMP_WORDS[int(view.trump[0])]),
+                 ("contract", f"{_name(int(view.bidder[0]), me, P)} bid {int(view.bid[0])}"),
+                 ("tricks won", _by_side([int(v) for v in view.tricks[0]], P, me)),
+                 ("trick", f"{int(view.trick_no) + 1} of 7"),
                  ("this trick", ", ".join(trick) or "you lead"),
                  ("played before", " ".join(played) or "nothing yet")]
-        choices = [{"value": int(i), "label": dominoes.tile_name(int(view.hand[0][i]))} for i in np.flatnonzero(view.legal[0])]
-        self.tell(view)
-        slot = self.g.ask("play", "Your play", hand, facts, choices, hint=lambda: self.g.hint(view),
+        choices = [{"value": int(i), **_tile(view.hand[0][i])} for i in np.flatnonzero(view.legal[0])]
+        return self.g.ask("play", "Your play", hand, facts, choices, hint=lambda: self.g.hint(view),
                           table=self._play_table(view))
-        self.g.seen_then = {int(t) for t in np.flatnonzero(view.seen[0])} | {int(view.hand[0][slot])}
-        return slot
-
-    def tell(self, view) -> None:
-        """The log, in words, of the tiles played since the person's last: those after it in the last
-        trick (the view does not say which seat played which: named together), who won that trick,
-        and this trick's plays before the person's."""
-        me, no = self.g.seat, int(view.trick_no)
-        trick = [(int(s), int(t)) for t, s in zip(view.trick[0], view.trick_seats[0]) if t >= 0]
-        if no > 0:
-            then = sorted({int(t) for t in np.flatnonzero(view.seen[0])} - self.g.seen_then - {t for _, t in trick})
-            if len(then) == 1:                         # one play after the person's: the next seat's
-                self.g.log.append(f"seat {(me + 1) % view.players} plays {dominoes.tile_name(then[0])}")
-            elif then:
-                self.g.log.append("then " + ", ".join(dominoes.tile_name(t) for t in then))
-            leader = trick[0][0] if trick else me
-            self.g.log.append(f"{_name(leader, me)} won trick {no}")
-        elif not self.g.seen_then:
-            self.g.log.append(f"{_name(int(view.bidder[0]), me)} won the auction at {int(view.bid[0])}; trump "
-                              f"{_trump_words(int(view.trump[0]))}")
-        self.g.log.extend(f"seat {s} plays {dominoes.tile_name(t)}" for s, t in trick)
 
     def _play_table(self, view) -> dict:
         P, me, no = view.players, self.g.seat, int(view.trick_no)
         trick = [(int(s), dominoes.tile_name(int(t))) for t, s in zip(view.trick[0], view.trick_seats[0]) if t >= 0]
         held = [7 - no - any(s == x for x, _ in trick) for s in range(P)]
-        won = (int(view.bidder[0]), str(int(view.bid[0])))
-        bids = self.g.calls + ([] if won in self.g.calls else [(won[0], f"won the auction at {won[1]}")])
-        return table(P, me, held, to_move=me, leader=trick[0][0] if trick else me, trick=trick, bids=bids,
+        return table(P, me, held, to_move=me, leader=trick[0][0] if trick else me, trick=trick, bids=self.g.calls,
                      bidder=int(view.bidder[0]), bid=int(view.bid[0]), trump=int(view.trump[0]),
-                     tricks=[int(v) for v in view.tricks[0]], trick_no=no)
+                     tricks=[int(v) for v in view.tricks[0]], trick_no=no, last=self.g.last_trick())
 
     @common.decision
     def call_end(self, view, slot, rng):
         tile = int(view.hand[0][slot[0]])
-        choices = [{"value": int(e), "label": f"call {int(e)}s"} for e in dominoes.ends(tile)]
+        choices = [{"value": int(e), "label": f"call {TRUMP_WORDS[int(e)]}", "key": str(int(e))}
+                   for e in dominoes.ends(tile)]
         return self.g.ask("call", f"Which end of {dominoes.tile_name(tile)} do you call?", view.hand[0], [], choices,
                           table=self._play_table(view))
 
 
-def _name(s: int, you: int | None) -> str:
-    return "you" if s == you else f"seat {s}"
+def _name(s: int, you: int | None, players: int = 3) -> str:
+    """A seat as the person reads it: "you", "seat 2 (partner)" at a 4-player table, "seat 1"."""
+    if s == you:
+        return "you"
+    partner = players == 4 and you is not None and s == (you + 2) % 4
+    return f"seat {s}" + (" (partner)" if partner else "")
 
 
-TRUMP_WORDS = ("blanks", "ones", "twos", "threes", "fours", "fives", "sixes", "doubles", "no trump")
+def _does(who: str, you_verb: str, verb: str) -> str:
+    """"you play" / "seat 1 plays": the verb that agrees with who does it."""
+    return f"{who} {you_verb if who == 'you' else verb}"
 
 
 def _trump_words(trump: int) -> str:
     return TRUMP_WORDS[trump]
 
 
+def _side_name(side: int, players: int, you: int | None) -> str:
+    """A side as the person reads it: a seat (3 players), or at 4 "your side" / "the other side"
+    (in a replay with no person: "seats 0 and 2")."""
+    seats = [s for s, k in enumerate(dominoes.side_of_seats(players)) if k == side]
+    if len(seats) == 1:
+        return _name(seats[0], you, players)
+    if you is None:
+        return f"seats {seats[0]} and {seats[1]}"
+    return "your side" if you in seats else "the other side"
+
+
+def _by_side(counts: list[int], players: int, you: int | None) -> str:
+    return ", ".join(f"{_side_name(k, players, you)}: {n}" for k, n in enumerate(counts))
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
+def _points(n: int) -> str:
+    return f"{n:+d} point{'' if abs(n) == 1 else 's'}" if n else "0 points"
+
+
+def result_sentence(record: dict, you: int | None) -> str:
+    """The hand's outcome in a sentence, from the record's own numbers: "You bid 5 and took 6
+    tricks: +5 points (made); seat 1 took 1 trick: +1 point; ..."."""
+    P = record["players"]
+    if record["bidder"] is None:
+        return "Everyone passed: the hand was thrown in and nobody scores."
+    sides, tricks, score = dominoes.side_of_seats(P), record["tricks"], record["score"]
+    b, k = record["bidder"], dominoes.side_of_seats(P)[record["bidder"]]
+    who = _name(b, you, P)
+    took = "took" if P == 3 else f"{_side_name(k, P, you)} took"
+    first = (f"{who[0].upper() + who[1:]} bid {record['bid']} and {took} {_count(tricks[k], 'trick')}: "
+             f"{_points(score[k])} ({'made' if score[k] > 0 else 'set'})")
+    others = sorted((s for s in range(len(score)) if s != k), key=lambda s: (you is None or sides[you] != s, s))
+    rest = [f"{_side_name(s, P, you)} took {_count(tricks[s], 'trick')}: {_points(score[s])}" for s in others]
+    return "; ".join([first] + rest) + "."
+
+
+def end_table(record: dict, you: int | None) -> dict:
+    """The table as the hand ended, from its record: the last trick in the middle with its winner,
+    the one before it on request, the tricks each side took (a thrown-in hand: your tiles face up)."""
+    P = record["players"]
+    bids = [(s, _bid_label(0) if b == "pass" else str(b)) for s, b in record["bids"]]
+    if record["bidder"] is None:
+        held = [list(h) if s == you else 7 for s, h in enumerate(record["hands"])]
+        return table(P, you, held, bids=bids, words="everyone passed: the hand is thrown in")
+    plays, winners = [(p[0], p[1]) for p in record["plays"]], record["trick_winners"]
+    w = winners[-1]
+    won = [0] * (max(dominoes.side_of_seats(P)) + 1)
+    for x in winners:
+        won[dominoes.side_of_seats(P)[x]] += 1
+    trump = dominoes.parse_trump(record["trump"])
+    last = (plays[-2 * P:-P], winners[-2]) if len(winners) > 1 else None
+    return table(P, you, [0] * P, trick=plays[-P:], bids=bids, bidder=record["bidder"], bid=record["bid"], trump=trump,
+                 tricks=won, trick_no=6, words=_does(_name(w, you, P), "win", "wins") + " the last trick", last=last)
+
+
 def table(P: int, you: int | None, held: list, *, to_move: int | None = None, leader: int | None = None,
           trick=(), bids=(), bidder: int | None = None, bid: int | None = None, trump: int | None = None,
-          tricks: list[int] | None = None, trick_no: int | None = None, words: str = "") -> dict:
+          tricks: list[int] | None = None, trick_no: int | None = None, words: str = "",
+          last: tuple[list, int] | None = None) -> dict:
     """The Play and Replay pages' table of a Moon hand (web.play.common.table): `held` per seat is a
     count, or the tiles' names where they are shown face up (the replay); `trick` (seat, tile) in
-    play order; `bids` (seat, call) in the auction's order; `tricks` won by side."""
+    play order; `bids` (seat, call) in the auction's order; `tricks` won by side; `last` the trick
+    before this one ((seat, tile) in play order, its winner), which the page shows on request."""
     sides = dominoes.side_of_seats(P)
     seats = []
     for s in range(P):
         shown = held[s] if isinstance(held[s], list) else None
-        tally = "" if tricks is None else f"{tricks[sides[s]]} trick{'s' if tricks[sides[s]] != 1 else ''}"
-        seats.append(common.seat(s, _name(s, you), side=sides[s], held=len(shown) if shown is not None else held[s],
-                                 you=s == you, leads=s == leader, to_move=s == to_move, pieces=shown,
-                                 tally=tally + (f" (side {sides[s]})" if tally and P == 4 else "")))
+        tally = "" if tricks is None else _count(tricks[sides[s]], "trick")
+        if tally and P == 4:
+            tally += f" ({_side_name(sides[s], P, you)})"
+        seats.append(common.seat(s, _name(s, you, P), side=sides[s], held=len(shown) if shown is not None else held[s],
+                                 you=s == you, leads=s == leader, to_move=s == to_move, pieces=shown, tally=tally))
     lines = []
     if bidder is not None:
-        lines.append(("contract", f"{_name(bidder, you)} bid {bid}"))
+        lines.append(("contract", f"{_name(bidder, you, P)} bid {bid}"))
     if trump is not None:
         lines.append(("trump", _trump_words(trump)))
     if trick_no is not None:
         lines.append(("trick", f"{min(trick_no, 6) + 1} of 7"))
     if not words and leader is not None and not trick:
-        words = f"{_name(leader, you)} to lead"
-    return common.table(PIECE, seats, list(trick), words, lines, [f"{_name(s, you)}: {c}" for s, c in bids])
+        words = _does(_name(leader, you, P), "lead", "leads")
+    auction = [f"{_name(s, you, P)}: {c}" for s, c in bids]
+    out = common.table(PIECE, seats, list(trick), words, lines, auction)
+    out["last"] = None if not last else {
+        "pieces": [{"seat": s, "piece": t} for s, t in last[0]], "words": f"{_name(last[1], you, P)} won it",
+        "faces": common.faces("moon", [t for _, t in last[0]])}     # the prompt's faces are the table's and hand's
+    return out
 
 
 class MoonHand(common.Hand):
@@ -195,8 +252,9 @@ class MoonHand(common.Hand):
 
     def __init__(self, setup: Setup, seat: int, seed: int):
         super().__init__(setup, seat, seed)
-        self.calls: list[tuple[int, str]] = []     # the auction as the person's last bid prompt saw it
-        self.seen_then: set[int] = set()           # the tiles seen played once the person's last play was made
+        self.calls: list[tuple[int, str]] = []     # the auction so far, every seat's call in order
+        self.plays: list[tuple[int, str]] = []     # every tile played so far: (seat, tile) in order
+        self.winners: list[int] = []               # each finished trick's winner
         self.step = self.steps = 0     # the decision being taken and the decisions so far, every seat's
                                        # counted (the review's steps)
         self.discarded: int | None = None          # the person's own discard, which its trump hint knows
@@ -204,14 +262,87 @@ class MoonHand(common.Hand):
     def tiles(self, hand) -> list[str]:
         return [dominoes.tile_name(int(t)) for t in hand]
 
+    def ask(self, *args, **kwargs):
+        """common.Hand.ask, without its "title: label" log line: every move, the person's too, is
+        told by `tell_move` in the table's words."""
+        n = len(self.log)
+        choice = super().ask(*args, **kwargs)
+        del self.log[n:]
+        return choice
+
     def deal_and_play(self) -> dict:
-        """common.Hand's one hand, every seat's strategy wrapped to count the decisions (_Counted)."""
+        """common.Hand's one hand, every seat's strategy wrapped to count the decisions and tell the
+        log every move (_Counted); the last trick's winner and the hand's result close the log."""
         from moonshot.simulator.runner import chunk_rngs
         setup, counted = self.setup, {}
         strategies = [counted.setdefault(id(s), _Counted(s, self)) for s in setup.seats.strategies]
         strategies[self.seat] = _Counted(self.human(self), self)
         res = setup.hooks.play(setup, strategies, chunk_rngs(self.seed, 0, setup.entry.streams), 1)
-        return self.first_record(res)
+        record = self.first_record(res)
+        P = record["players"]
+        if record["trick_winners"]:
+            w = record["trick_winners"][-1]
+            self.log.append(_does(_name(w, self.seat, P), "win", "wins") + " trick 7")
+        self.log.append(self.result_line(record))
+        return record
+
+    # ---------------------------------------------------------------- the log, every seat's moves
+    def last_trick(self) -> tuple[list, int] | None:
+        """The last finished trick ((seat, tile) in play order) and its winner, or None before one."""
+        if not self.winners:
+            return None
+        P = self.setup.players
+        done = len(self.winners)
+        return self.plays[(done - 1) * P:done * P], self.winners[-1]
+
+    def tell_before(self, kind: str, view) -> None:
+        """What the table saw before this move: who won the trick just ended (the seat leading now),
+        the end the leader called (seen by the second player: the view's called_end)."""
+        if kind != "play":
+            return
+        P, me = view.players, self.seat
+        seat, pos, no = int(view.seat[0]), int(view.position), int(view.trick_no)
+        if pos == 0 and no > len(self.winners):
+            self.winners.append(seat)
+            self.log.append(_does(_name(seat, me, P), "win", "wins") + f" trick {no}")
+        called = getattr(view, "called_end", None)
+        if pos == 1 and called is not None and int(called[0]) >= 0 and "calling" not in self.log[-1]:
+            self.log[-1] += f", calling {TRUMP_WORDS[int(called[0])]}"
+
+    def tell_move(self, kind: str, view, out) -> None:
+        """One move in words for the log, as every seat saw it (a discard stays face down but the
+        bidder's own), in the order made; the auction's calls also for the table's auction line."""
+        P, me, seat = view.players, self.seat, int(view.seat[0])
+        who, choice = _name(seat, me, P), int(np.asarray(out)[0])
+        if kind == "bid":
+            call = _bid_label(choice)
+            self.calls.append((seat, call))
+            self.log.append(_does(who, "pass", "passes") if call == "pass" else _does(who, "bid", "bids") + f" {call}")
+        elif kind == "discard":
+            if seat == me:
+                self.log.append(f"you take the widow {dominoes.tile_name(int(view.hand[0][7]))} and discard "
+                                f"{dominoes.tile_name(int(view.hand[0][choice]))}")
+            else:
+                self.log.append(f"{who} takes the widow and discards a tile face down")
+        elif kind == "trump":
+            self.log.append(_does(who, "name", "names") + f" {TRUMP_WORDS[choice]} as trump")
+        elif kind == "play":
+            tile = dominoes.tile_name(int(view.hand[0][choice]))
+            lead = int(view.position) == 0
+            self.plays.append((seat, tile))
+            self.log.append((f"trick {int(view.trick_no) + 1}: " if lead else "")
+                            + _does(who, "lead" if lead else "play", "leads" if lead else "plays") + f" {tile}")
+
+    def result_line(self, record: dict) -> str:
+        return result_sentence(record, self.seat)
+
+    def summary(self, record: dict) -> dict:
+        """common.Hand's summary with the table as the hand ended (kept on the page) and its faces."""
+        out = super().summary(record)
+        shown = end_table(record, self.seat)
+        out["table"] = shown
+        out["faces"] = common.faces(self.game, common.pieces_in(shown))
+        return out
 
     # ---------------------------------------------------------------- hints
     def bid_hint(self, view) -> dict:
@@ -250,8 +381,9 @@ HINT_WORDS = {
 
 class _Counted:
     """A seat's strategy as the hand's engine asks it, counting every seat's bids, discards, trumps
-    and plays in order (the review's steps, which seed the hint's worlds: analysis.review.decision_rng)
-    and noting the person's discard; everything else is the strategy's own."""
+    and plays in order (the review's steps, which seed the hint's worlds: analysis.review.decision_rng),
+    telling the hand's log each move as it is made (MoonHand.tell_before / tell_move) and noting the person's
+    discard; everything else is the strategy's own."""
 
     def __init__(self, strategy, hand: MoonHand):
         self._strategy, self._hand = strategy, hand
@@ -260,12 +392,15 @@ class _Counted:
         return getattr(self._strategy, name)
 
     def _decide(self, kind: str, view, rng):
-        if len(view):
-            self._hand.step = self._hand.steps
-            self._hand.steps = self._hand.step + len(view)
+        if not len(view):
+            return getattr(self._strategy, kind)(view, rng)
+        self._hand.step = self._hand.steps
+        self._hand.steps = self._hand.step + len(view)
+        self._hand.tell_before(kind, view)
         out = getattr(self._strategy, kind)(view, rng)
-        if kind == "discard" and len(view) and int(view.seat[0]) == self._hand.seat:
+        if kind == "discard" and int(view.seat[0]) == self._hand.seat:
             self._hand.discarded = int(view.hand[0][int(out[0])])
+        self._hand.tell_move(kind, view, out)
         return out
 
     def bid(self, view, rng):
@@ -324,9 +459,9 @@ def _steps(record: dict) -> list[dict]:
         out.append({"text": f"seat {bidder} takes the widow {record['widow']} and discards {record['discard']}",
                     "table": table(P, you, names(), **contract, words=f"the widow was {record['widow']}"),
                     "chapter": "the auction"})
-    out.append({"text": f"trump: {record['trump']}", "chapter": "the auction",
+    out.append({"text": f"trump: {TRUMP_WORDS[trump]}", "chapter": "the auction",
                 "table": table(P, you, names(), **contract, trump=trump, leader=bidder, trick_no=0)})
-    leader, trick, called = bidder, [], None
+    leader, trick, called, last = bidder, [], None, None
     won = [0] * (max(dominoes.side_of_seats(P)) + 1)
     winners = iter(record["trick_winners"])
     for i, play in enumerate(record["plays"]):
@@ -339,7 +474,8 @@ def _steps(record: dict) -> list[dict]:
                    "tricks": int(v), "best": int(v) == sol.tricks} for m, v in sol.moves]
         chosen = (tile, end) if any(isinstance(m, tuple) for m, _ in sol.moves) and end is not None else tile
         played_value = dict(sol.moves).get(chosen)
-        out.append({"text": f"seat {seat} plays {play[1]}" + (f" calling {end}" if end is not None else ""),
+        calling = f" calling {TRUMP_WORDS[end]}" if end is not None else ""
+        out.append({"text": f"seat {seat} plays {play[1]}{calling}",
                     "values": values, "best_tricks": sol.tricks, "played_tricks": played_value,
                     "mover_side": "bidder's side" if bidder_side else "defenders", "chapter": f"trick {i // P + 1}"})
         held[seat].remove(tile)
@@ -352,9 +488,11 @@ def _steps(record: dict) -> list[dict]:
             leader = next(winners)
             won[dominoes.side_of_seats(P)[leader]] += 1
             out[-1]["text"] += f"  -> seat {leader} wins the trick"
-            words = f"{_name(leader, you)} win{'' if leader == you else 's'} the trick"
+            words = _does(_name(leader, you, P), "win", "wins") + " the trick"
             trick, called = [], None
         out[-1]["table"] = table(P, you, names(), **contract, trump=trump, leader=shown[0][0], trick=shown,
                                  tricks=list(won), trick_no=i // P, words=words,
-                                 to_move=None if words else (seat + 1) % P)
+                                 to_move=None if words else (seat + 1) % P, last=last)
+        if words:
+            last = (shown, leader)
     return out

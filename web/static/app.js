@@ -135,14 +135,24 @@ function picker(form) {
   const repeats = box.dataset.repeats === "yes", size = +box.dataset.size, piece = box.dataset.piece || "piece";
   const words = () => input.value.split(/\s+/).filter(Boolean);
   let offered = $$(".piece", box).map(b => b.dataset.piece), asked = 0;
+  let said = "";                           // what the last tap could not do (an 8th piece), until the hand changes
   const mark = () => {
     const held = words().map(w => w.toUpperCase());
-    $$(".piece", box).forEach(b => b.setAttribute("aria-pressed", held.includes(b.dataset.piece.toUpperCase()) ? "true" : "false"));
+    $$(".piece", box).forEach(b => {
+      const n = held.filter(w => w === b.dataset.piece.toUpperCase()).length;
+      b.setAttribute("aria-pressed", n ? "true" : "false");
+      // a second copy of a card picked: "x2" on it, and its name says how many
+      let copies = $(".copies", b);
+      if (n > 1 && !copies) b.append(copies = el("span", {class: "copies", "aria-hidden": "true"}));
+      if (copies) { copies.textContent = `\u00d7${n}`; copies.hidden = n < 2; }
+      const svg = $("svg", b), name = svg ? svg.getAttribute("aria-label") : b.dataset.piece;
+      if (svg) b.setAttribute("aria-label", n > 1 ? `${name}, ${n} in the hand` : name);
+    });
     if (!note) return;
     const known = new Set(offered.map(n => n.toUpperCase()));
     const out = words().filter(w => !known.has(w.toUpperCase()));
-    note.textContent = `${offered.length} ${piece}s in play at this table and rules` +
-      (out.length ? `; not in play here: ${out.join(" ")}` : "");
+    note.textContent = `${held.length} of ${size} ${piece}s picked · ${offered.length} ${piece}s in play at this table ` +
+      "and rules" + (out.length ? `; not in play here: ${out.join(" ")}` : "") + (said ? `. ${said}` : "");
   };
   const draw = (names, faces) => {
     offered = names;
@@ -167,17 +177,19 @@ function picker(form) {
     if (!b) return;
     let held = words();
     const i = held.findIndex(w => w.toUpperCase() === b.dataset.piece.toUpperCase());
+    said = "";
     if (i >= 0 && !repeats) held.splice(i, 1);
     else if (held.length < size) held.push(b.dataset.piece);
     else if (i >= 0) held.splice(i, 1);
+    else said = `The hand already holds ${size} ${piece}s: tap a picked one to take it out first`;   // an 8th tap, said
     input.value = held.join(" ");
     mark();
   });
   form.addEventListener("change", ev => {
     if (ev.target.id === "players" || (ev.target.dataset.flag && ev.target.name !== "change")) refresh();
   });
-  input.addEventListener("input", mark);
-  $(".clear-hand", form).addEventListener("click", () => { input.value = ""; mark(); input.focus(); });
+  input.addEventListener("input", () => { said = ""; mark(); });
+  $(".clear-hand", form).addEventListener("click", () => { input.value = ""; said = ""; mark(); input.focus(); });
   draw(offered, JSON.parse(box.dataset.faces || "{}"));
   refresh();                               // the form may not hold the default table (a link, the browser's memory)
 }
@@ -195,11 +207,31 @@ function seatOrders(form) {
   fill();
 }
 
+// The Partnerships box says what the table will be: checked and fixed at a size the game always plays in
+// partnerships (data-always: Moon's 4 players), off and fixed at one it never does (not in data-sizes).
+function partnersBox(form) {
+  const box = $("#partners", form), players = $("#players", form), note = $("#partners-note", form);
+  if (!box || !players) return;
+  const always = (box.dataset.always || "").split(",").filter(Boolean);
+  const sizes = (box.dataset.sizes || "").split(",").filter(Boolean);
+  let chosen = box.checked;                       // the person's own choice, kept while a size fixes the box
+  const fit = () => {
+    if (!box.disabled) chosen = box.checked;
+    const n = players.value, fixed = always.includes(n), never = sizes.length && !sizes.includes(n);
+    box.disabled = fixed || !!never;
+    box.checked = fixed || (!never && chosen);
+    if (note) note.textContent = fixed ? `${n} players always play in partnerships here: the partner sits opposite.` :
+      never ? `no partnerships at ${n} players` : "";
+  };
+  players.addEventListener("change", fit);
+  fit();
+}
 // The page scripts by base.html's data-page (play.js, replay.js): each file adds its own.
 const PAGES = {};
 
 document.addEventListener("DOMContentLoaded", () => {
   $$("form.run").forEach(f => { runForm(f); picker(f); seatOrders(f); });
+  $$("form").forEach(partnersBox);
   const start = PAGES[document.body.dataset.page];   // base.html's data-page; play.js and replay.js add theirs
   if (start) start();
 });

@@ -23,12 +23,22 @@ function svgRoot(kind, w, h, label, opts = {}) {
   return root;
 }
 
-// Dark text on a light card (yellow), white on the rest: from the hex colour's luminance.
-function inkOn(hex) {
+// WCAG 2 relative luminance of a hex colour, and the contrast ratio of two (1..21).
+function luminance(hex) {
   const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex || "");
-  if (!m) return "#fff";
-  const [r, g, b] = m.slice(1).map(x => parseInt(x, 16) / 255);
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.55 ? "#1b1b1b" : "#fff";
+  if (!m) return 0;
+  const [r, g, b] = m.slice(1).map(x => parseInt(x, 16) / 255).map(c => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+function contrast(a, b) {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+// The text colour on a card: white or near-black, whichever contrasts more with its face (orange and
+// yellow take the dark ink; every ink here is at least 4.5:1 on the palette's faces).
+function inkOn(hex) {
+  return contrast(hex, "#ffffff") >= contrast(hex, "#1b1b1b") ? "#fff" : "#1b1b1b";
 }
 
 // Text that never spills over the card: squeezed to `room` units when it is long.
@@ -54,19 +64,19 @@ function mark(name, x, y, fill) {
 
 function drawCard(face, opts) {
   const W = 40, H = 56, ink = inkOn(face.colour);
-  const root = svgRoot("card", W, H, face.label || face.name, opts);
+  const root = svgRoot("card", W, H, opts.label || face.label || face.name, opts);
   root.append(svgEl("rect", {x: 0.75, y: 0.75, width: W - 1.5, height: H - 1.5, rx: 4.5, fill: face.colour || "#263238",
     stroke: "#1b1b1b", "stroke-width": 1.5}));
   root.append(svgEl("rect", {x: 3.5, y: 3.5, width: W - 7, height: H - 7, rx: 3, fill: "none", stroke: ink,
     "stroke-opacity": 0.45, "stroke-width": 0.8}));
   const rank = String(face.rank ?? face.name);
   const big = rank.length <= 2 ? 21 : 12;
-  // an accent rank (a colour the card names) is outlined in the ink so that yellow on black still reads
-  const outline = face.accent ? {stroke: ink, "stroke-width": 0.6} : {};
-  root.append(fitText(rank, W / 2, 29 + big * 0.35, big, W - 8, {fill: face.accent || ink, "font-weight": 700, ...outline}));
+  // an accent rank (a colour the card names) in that colour where it reads on the face (4.5:1), else in the ink
+  const fill = face.accent && contrast(face.accent, face.colour || "#263238") >= 4.5 ? face.accent : ink;
+  root.append(fitText(rank, W / 2, 29 + big * 0.35, big, W - 8, {fill, "font-weight": 700}));
   const m = face.mark && mark(face.mark, 5, 5, ink);
   if (m) root.append(m);
-  if (face.suit) root.append(fitText(face.suit, W / 2, H - 7, 8, W - 8, {fill: ink}));
+  if (face.suit) root.append(fitText(face.suit, W / 2, H - 6.5, 8.5, W - 7, {fill: ink}));
   return root;
 }
 
@@ -86,7 +96,7 @@ function half(n, x0, y0, s) {
 function drawTile(face, opts) {
   const s = 32, [a, b] = face.ends, up = !!opts.vertical;
   const W = up ? s : 2 * s, H = up ? 2 * s : s;
-  const root = svgRoot("tile" + (up ? " upright" : ""), W, H, face.label || face.name, opts);
+  const root = svgRoot("tile" + (up ? " upright" : ""), W, H, opts.label || face.label || face.name, opts);
   root.append(svgEl("rect", {x: 0.75, y: 0.75, width: W - 1.5, height: H - 1.5, rx: 4, fill: "#fdfaf2",
     stroke: "#1b1b1b", "stroke-width": 1.5}));
   root.append(up ? svgEl("line", {x1: 4, y1: s, x2: s - 4, y2: s, stroke: "#1b1b1b", "stroke-width": 1.2})
@@ -95,7 +105,8 @@ function drawTile(face, opts) {
   return root;
 }
 
-// One piece a seat sees; opts: {width (px), vertical (tiles), className}.
+// One piece a seat sees; opts: {width (px), vertical (tiles), className, label (its name read aloud, if
+// not the face's: "six-two, not playable now")}.
 function drawPiece(face, opts = {}) {
   return face.kind === "tile" && Array.isArray(face.ends) ? drawTile(face, opts) : drawCard(face, opts);
 }

@@ -2,8 +2,8 @@
 // game), for the Play page's prompts and the Replay page's steps. The seats sit round the felt, the
 // bottom one being the person's (or, in a replay without one, seat 0), the others clockwise from its
 // left; the middle holds the trick or the piles; the contract, trump or demand and the auction read
-// above and below it. Pieces are drawn by static/pieces.js from their faces (sent beside the table),
-// or written as their names where a face is missing.
+// above and below it, the last trick below on request. Pieces are drawn by static/pieces.js from their
+// faces (sent beside the table), or written as their names where a face is missing.
 "use strict";
 
 // One piece, drawn (or its name where there is no face or no drawing code).
@@ -44,7 +44,17 @@ function drawTable(root, t, faces, opts = {}) {
   const lines = t.lines.length ? el("dl", {class: "table-lines"},
     ...t.lines.map(([k, v]) => el("div", {}, el("dt", {}, k), el("dd", {}, v)))) : "";   // a pair never splits over lines
   const auction = t.auction.length ? el("p", {class: "auction"}, el("strong", {}, "Auction: "), t.auction.join(" · ")) : "";
-  root.replaceChildren(lines, felt, auction);
+  root.replaceChildren(lines, felt, lastTrick(t, faces), auction);
+}
+
+// The trick before the one on the table (t.last: its pieces in play order and who won it), folded away.
+function lastTrick(t, faces) {
+  if (!t.last || !t.last.pieces.length) return "";
+  faces = {...faces, ...(t.last.faces || {})};
+  const name = seat => (t.seats.find(s => s.seat === seat) || {}).name;
+  return el("details", {class: "last-trick"}, el("summary", {}, `Last trick: ${t.last.words}`),
+    el("div", {class: "trick"}, ...t.last.pieces.map(p => el("figure", {class: "played"},
+      tablePiece(p.piece, faces, {className: "small"}), el("figcaption", {}, name(p.seat))))));
 }
 
 function seatBox(s, kind, faces, hand) {
