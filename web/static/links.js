@@ -7,9 +7,11 @@
 //   that starts a 200,000-deal run for it. The same seed and size give the same numbers once pressed.
 // - A played hand: the over section offers "Copy a link to this hand", a Replay page link whose
 //   token the server plays again (POST /api/hand-link) into the history shown as an upload, once the
-//   person presses Replay (static/replay.js calls linkedHand).
-// app.js's runForm and play.js's deal send "run-started" on their form; play.js's finish sends
-// "hand-over". This file is loaded after them (base.html), so its start comes after theirs.
+//   person presses Replay (static/replay.js calls linkedHand). Once its review starts, the Replay page's
+//   address and "Copy a link to this hand and its review" add the review's seats, worlds and seed,
+//   which fill the review form when the hand is shown again; the person presses "Review this hand".
+// app.js's runForm, play.js's deal and replay.js's review send "run-started" on their form; play.js's
+// finish sends "hand-over". This file is loaded after them (base.html), so its start comes after theirs.
 "use strict";
 
 // The form as sent and what the server filled in, as a query: a list as repeated keys, true as 1,
@@ -150,10 +152,16 @@ async function offerHandLink(over, sid) {
   const r = await fetch(`/api/play/${encodeURIComponent(sid)}/link`);
   const body = await readBody(r);
   if (r.status !== 200) { box.replaceChildren(el("span", {class: "error"}, body.error)); return; }
-  const url = new URL(body.url, location.href).href;
-  const field = el("input", {id: "hand-link", readonly: true, value: url, "aria-label": "the link to this hand"});
+  copyBox(box, new URL(body.url, location.href).href, "hand-link", "Copy a link to this hand",
+    "It opens the Replay page, which plays the hand again from its seed and your answers once Replay is pressed " +
+    "there.");
+}
+
+// A link to copy: its button, what happened, and the link itself (ids `${id}` and `copy-${id}`).
+function copyBox(box, url, id, label, note) {
+  const field = el("input", {id, readonly: true, value: url, "aria-label": label.replace(/^Copy /, "")});
   const said = el("span", {role: "status"});
-  const copy = el("button", {type: "button", id: "copy-hand-link"}, "Copy a link to this hand");
+  const copy = el("button", {type: "button", id: `copy-${id}`}, label);
   copy.addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(url);
@@ -163,9 +171,65 @@ async function offerHandLink(over, sid) {
       said.textContent = "the browser did not let the page copy: the link is selected, copy it from there";
     }
   });
-  box.replaceChildren(copy, " ", said, el("br"), field, el("br"),
-    el("small", {class: "meta"}, "It opens the Replay page, which plays the hand again from its seed and your " +
-      "answers once Replay is pressed there."));
+  box.replaceChildren(copy, " ", said, el("br"), field, el("br"), el("small", {class: "meta"}, note));
+}
+
+// ------------------------------------------------------------------ the Replay page's review in a link
+// A hand link may carry its review's settings (issue 37 item 5): seats (repeated), worlds, seed. The
+// Replay page keeps them until Replay is pressed and the hand is shown, then fills the review form
+// with them (static/replay.js calls fillReview) and says what pressing "Review this hand" will do.
+const REVIEW_KEYS = ["seats", "worlds", "seed"];
+
+function reviewQuery(q) {
+  const out = new URLSearchParams();
+  for (const key of REVIEW_KEYS) for (const v of q.getAll(key)) out.append(key, v);
+  return out;
+}
+
+// The review form filled from a link's settings for a hand of `players` seats: [field, message] for
+// each value it cannot take (then the form is left as it was: nothing runs with a value the link did not mean).
+function fillReview(form, q, players) {
+  const problems = [], seats = q.getAll("seats"), worlds = form.elements.namedItem("worlds");
+  const bad = seats.find(s => !/^\d+$/.test(s) || +s >= players);
+  if (bad !== undefined) problems.push(["seats", `the link's seat ${JSON.stringify(bad)} is not at this table; ` +
+    `accepted: seat numbers 0 to ${players - 1}`]);
+  const offered = Array.from(worlds.options, o => o.value);
+  if (q.has("worlds") && !offered.includes(q.get("worlds"))) problems.push(["worlds", `the link's worlds ` +
+    `${JSON.stringify(q.get("worlds"))} is not offered here; accepted: ${offered.filter(Boolean).join(", ")}`]);
+  const seed = q.get("seed");
+  if (seed !== null && !/^\d{1,19}$/.test(seed)) problems.push(["seed", `the link's seed ${JSON.stringify(seed)} ` +
+    "is not accepted; accepted: a whole number from 0 to 2**63-1"]);
+  if (problems.length) return problems;
+  if (seats.length) $$("#review-seats input", form).forEach(b => { b.checked = seats.includes(b.value); });
+  worlds.value = q.get("worlds") ?? "";
+  form.elements.namedItem("seed").value = seed ?? "";
+  return problems;
+}
+
+// What the review form will do when pressed, in words.
+function reviewSummary(form) {
+  const seats = $$("#review-seats input:checked", form).map(b => b.value);
+  const worlds = form.elements.namedItem("worlds"), seed = form.elements.namedItem("seed").value.trim();
+  return `a review of seat${seats.length === 1 ? "" : "s"} ${seats.join(", ") || "(none chosen)"}, ` +
+    `${worlds.value ? `${worlds.value} worlds` : "the game's default worlds"} a decision, ` +
+    (seed ? `seed ${seed}` : "the default seed");
+}
+
+// Once a review starts on a hand with a link: the address bar and "Copy a link to this hand and its
+// review" carry the hand and the review as it was sent (the seed the server used included).
+function offerReviewLink(form, detail) {
+  const box = $("#review-link-box");
+  const token = form.dataset.hand;
+  if (!token) {
+    box.replaceChildren(el("small", {class: "meta"}, "No link to this hand: it came from a file (share the file). " +
+      "A hand played on the Play page has one."));
+    return;
+  }
+  const q = linkQuery({hand: token, ...detail.sent}, detail.used);
+  history.replaceState(history.state, "", `${location.pathname}?${q}`);
+  copyBox(box, location.href, "review-link", "Copy a link to this hand and its review",
+    "It opens the Replay page with this review's seats, worlds and seed filled in; the hand is played again " +
+    "once Replay is pressed there, and the review runs once Review this hand is pressed.");
 }
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -185,6 +249,11 @@ document.addEventListener("DOMContentLoaded", () => {
   const upload = $("form#upload");
   if (document.body.dataset.page === "replay" && upload && q.get("hand")) {
     upload.dataset.hand = q.get("hand");            // static/replay.js: Replay with no file chosen plays it
-    askFirst(upload, tokenSummary(q.get("hand")), "“Replay”");
+    const review = reviewQuery(q);
+    if (Array.from(review.keys()).length) upload.dataset.review = review.toString();   // filled once shown
+    askFirst(upload, tokenSummary(q.get("hand")) + (upload.dataset.review ? "; then its review (" +
+      [...review].map(([key, v]) => `${key} ${v}`).join(", ") + "), filled in for you to start" : ""), "“Replay”");
   }
+  const review = $("form#review");
+  if (review) review.addEventListener("run-started", ev => offerReviewLink(review, ev.detail));
 });
