@@ -115,6 +115,11 @@ def position_gains(setup, seed: int) -> np.ndarray:
     return sign_of(hook) * np.take_along_axis(np.asarray(values, dtype=float), seats, axis=1)
 
 
+def higher_better(game: str) -> bool:
+    """Whether the game's hand unit is a gain (points, chips) rather than a cost (penalty points)."""
+    return sign_of(importlib.import_module(get(game).review)) > 0
+
+
 def sign_of(hook) -> int:
     """+1 where the hook's unit is a gain (points, chips), -1 where it is a cost (penalty points)."""
     return 1 if getattr(hook, "HIGHER_BETTER", True) else -1
@@ -221,7 +226,7 @@ def tables(judged: list, work: list, seed: int) -> tuple[pd.DataFrame, pd.DataFr
 
 # ------------------------------------------------------------------------------------ in words
 
-def _tell(row, name: str, signed: bool = True, unit: str = "") -> str:
+def told(row, name: str, signed: bool = True, unit: str = "") -> str:
     """A column with its interval in words ('+3.1 points [+1.0, +5.2]'; one number where it has none)."""
     lo, hi = row[f"{name}_low"], row[f"{name}_high"]
     spread = {} if np.isclose(lo, hi, rtol=0, atol=1e-9) else {"ci_low": lo, "ci_high": hi}
@@ -233,7 +238,7 @@ def luck_words(row) -> str:
     interval allows."""
     why = ("the cards and the others' play helped" if row["luck_low"] > 0 else
            "the cards and the others' play went against it" if row["luck_high"] < 0 else "not told from zero")
-    return f"{_tell(row, 'luck', unit=row['unit'])} ({why})"
+    return f"{told(row, 'luck', unit=row['unit'])} ({why})"
 
 
 def findings(luck: pd.DataFrame, work: list) -> list[str]:
@@ -246,10 +251,10 @@ def findings(luck: pd.DataFrame, work: list) -> list[str]:
     gain = all(sign_of(importlib.import_module(r)) > 0 for r, _, _ in work)   # a cost reads unsigned
     for _, row in luck[luck["hand"] == ALL].iterrows():
         unit, hands = row["unit"], int((single["seat"] == row["seat"]).sum())
-        cost = ("its choices cost " + _tell(row, "loss", signed=False, unit=unit) +
+        cost = ("its choices cost " + told(row, "loss", signed=False, unit=unit) +
                 (" (skill: clear of zero)" if row["loss_low"] > 0 else " (not told from zero)"))
         out.append(f"Seat {row['seat']}, luck and skill over {hands} hand{'s' * (hands != 1)}: it scored "
-                   f"{plain(row['result'], signed=gain)} {unit} against {_tell(row, 'expected', gain, unit)} "
+                   f"{plain(row['result'], signed=gain)} {unit} against {told(row, 'expected', gain, unit)} "
                    f"expected with {players}; luck {luck_words(row)}; {cost}; luck-adjusted result "
-                   f"{_tell(row, 'adjusted', gain, unit)}.")
+                   f"{told(row, 'adjusted', gain, unit)}.")
     return out

@@ -58,7 +58,8 @@ REVIEW = {
     "open_value": ("open-hands value", "the option's value with every hand known (the exact solver): what a "
                    "seat could not know at the table, shown apart"),
     "chosen": ("chosen", "the option the seat took"),
-    "loss": ("loss", "what taking the option cost against the best option, in the valuation the verdict used"),
+    "loss": ("loss", "what taking the option cost against the best option, in the valuation the verdict used; in "
+             "the luck table, the sum of the seat's losses in the hand's unit (its skill: what its choices cost)"),
     "loss_low": ("loss 95% low", "the low end of the loss's paired 95% interval"),
     "loss_high": ("loss 95% high", "the high end of the loss's paired 95% interval"),
     "verdict": ("verdict", "forced (one legal option), best, then by size: blunder, mistake or inaccuracy where the "
@@ -81,6 +82,28 @@ REVIEW = {
     "error_rate": ("error rate", "the mean loss a decision with a choice (the total loss over their number), with "
                    "its 95% interval: GNU Backgammon's error rate"),
     "forced": ("forced", "decisions with one legal option"),
+    # luck and skill (analysis/luck.py): GNU Backgammon's split, made to add up exactly
+    "result": ("result", "the seat's result in the hand in the unit its options are valued in (Moon: its side's "
+               "points less the other side's, three players the mean of the two defenders'; Shoot the Moon: its "
+               "side's chips gained; Hit the Deck: its penalty points); a game's or the file's row sums its hands"),
+    "expected": ("expected", "the seat's mean result before the deal at its place at the table (from the dealer or "
+                 "the first bidder), under the hand's rules and table, with the game's default players in every "
+                 "seat: 20,000 simulated hands, with a 95% interval"),
+    "luck": ("luck", "every change of the seat's value it did not choose: the deal (its value at its first decision "
+             "less the expected), then from each choice's value to its next decision's (the others' moves, draws, "
+             "the widow, forced moves, Hit the Deck's slap races: reactions, not decisions), then to the result; a "
+             "decision's value is the chosen option's mean plus its loss, what best play from there is worth. "
+             "Positive helped the seat (in penalty points: points kept off it). So result = expected + luck - loss "
+             "exactly (in penalty points: expected - luck + loss)"),
+    "adjusted": ("luck-adjusted", "the result with the luck taken out: the expected result less what the seat's "
+                 "choices cost (GNU Backgammon's luck-adjusted result), with its 95% interval"),
+    "expected_low": ("expected 95% low", "the low end of the expected result's 95% interval"),
+    "expected_high": ("expected 95% high", "the high end of the expected result's 95% interval"),
+    "luck_low": ("luck 95% low", "the low end of the luck's 95% interval (the expected's and the losses' variances "
+                 "added; for one step, the two values it joins)"),
+    "luck_high": ("luck 95% high", "the high end of the luck's 95% interval"),
+    "adjusted_low": ("luck-adjusted 95% low", "the low end of the luck-adjusted result's 95% interval"),
+    "adjusted_high": ("luck-adjusted 95% high", "the high end of the luck-adjusted result's 95% interval"),
 }
 COMMON.update(REVIEW)
 

@@ -10,6 +10,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from moonshot.analysis import luck as luck_split
 from moonshot.analysis.result import Result
 from moonshot.analysis.review import ERRORS, WIN, errors
 from moonshot.analysis.words import plain, value
@@ -18,9 +19,10 @@ from moonshot.reports.document import Document
 CAPTIONS = {"steps": "Every decision, one a line", "errors": "Errors, biggest loss first", "summary": "Per seat",
             "slaps": "Slap races: the seat's time against its profile's",
             "kinds": "By kind of decision: the seat's own choices",
-            "decisions": "Every option of every decision"}
+            "decisions": "Every option of every decision", "values": "The seat's value after each of its decisions"}
 NO_ERRORS = "none: no choice's loss clears the inaccuracy size"
 TOP = 20                 # the errors the terminal lists, biggest first (a whole evening can have hundreds)
+LUCK_HANDS = 10          # up to this many hands the luck table shows each hand's rows, beyond it the totals
 COLOURS = {"blunder": "#c0392b", "mistake": "#e67e22", "inaccuracy": "#f1c40f"}
 
 
@@ -78,6 +80,53 @@ def _lines_caption(result: Result) -> str:
             "interval")
 
 
+# ------------------------------------------------------------------------------------ luck and skill
+
+def luck_caption(result: Result) -> str:
+    unit = ", ".join(dict.fromkeys(result.tables["luck"]["unit"])) or "the hand's unit"
+    game = result.meta.get("game")
+    cost = game and not luck_split.higher_better(game)
+    return (f"Luck and skill, in {unit} (estimate [95% interval]): luck > 0 helped the seat, loss is what its choices "
+            f"cost (skill), luck-adjusted is the result with the luck taken out (the expected "
+            f"{'plus' if cost else 'less'} the loss)")
+
+
+def luck_rows(result: Result) -> pd.DataFrame:
+    """The luck rows a player reads first: each hand's (up to LUCK_HANDS hands), then each seat's total
+    and its games' when the file has several hands."""
+    table = result.tables["luck"]
+    single = np.array([not isinstance(h, str) for h in table["hand"]], dtype=bool)
+    hands = table.loc[single, "hand"].nunique()
+    keep = single if hands <= LUCK_HANDS else ~single
+    return table[keep | (~single & (hands > 1))]
+
+
+def luck_lines(result: Result, rows: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The luck table as a player reads it: (hand,) seat, result, expected, luck, loss, luck-adjusted,
+    each with its 95% interval (a cost such as penalty points unsigned, luck always signed)."""
+    from moonshot.reports.glossary import label
+    rows = luck_rows(result) if rows is None else rows
+    game = result.meta.get("game")
+    gain = luck_split.higher_better(game) if game else True
+    out = pd.DataFrame({"hand": rows["hand"].astype(str).to_numpy(), "seat": rows["seat"].to_numpy()})
+    for name, signed in (("result", gain), ("expected", gain), ("luck", True), ("loss", False), ("adjusted", gain)):
+        out[label(game, name)] = [luck_split.told({**r, f"{name}_low": r.get(f"{name}_low", r[name]),
+                                                   f"{name}_high": r.get(f"{name}_high", r[name])}, name, signed)
+                                  for r in rows.to_dict("records")]
+    return out if rows["hand"].nunique() > 1 else out.drop(columns="hand")
+
+
+def seat_luck(result: Result) -> list[str]:
+    """One short line per seat over the file's hands (several hands only: one hand's row says it)."""
+    table = result.tables["luck"]
+    totals = table[table["hand"] == luck_split.ALL]
+    if len({h for h in table["hand"] if not isinstance(h, str)}) <= 1:
+        return []
+    return [f"seat {r['seat']}: luck {luck_split.luck_words(r)}; loss {luck_split.told(r, 'loss', False)}; "
+            f"luck-adjusted {luck_split.told(r, 'adjusted', luck_split.higher_better(result.meta['game']))}"
+            for r in totals.to_dict("records")]
+
+
 # ------------------------------------------------------------------------------------ the terminal's text
 
 def text(result: Result, options: bool = False) -> str:
@@ -102,13 +151,20 @@ def text(result: Result, options: bool = False) -> str:
     for name, legend, table, _ in shown_tables(shown):
         out += ["", f"{CAPTIONS.get(name, name)}{f'  ({legend})' if legend else ''}", ""]
         out.append(table.to_string(index=False, float_format=plain, na_rep="-"))
+    if len(result.tables.get("luck", [])):
+        out += ["", luck_caption(result), ""] + [f"  {line}" for line in seat_luck(result)]
+        out += ([""] if seat_luck(result) else []) + aligned(luck_lines(result))
+        out.append("  (every hand's row and each seat's value after each decision: --format json/csv, tables luck and "
+                   "values)")
     if not options:
         out += ["", "(every option of every decision: --options, or --format json/csv)"]
     notes = notes_in_words(Result(result.title, result.meta, {"steps": steps, **shown.tables}, result.notes))
     if notes:
         out += [""] + [f"* {note}" for note in notes]
+    luck_shown = {"luck": result.tables["luck"][["result", "expected", "luck", "adjusted"]]} if "luck" in result.tables \
+        else {}
     words = glossary_lines(game, {"steps": steps[["seat", "where", "chosen", "best", "loss", "verdict"]],
-                                  **shown.tables})
+                                  **shown.tables, **luck_shown})
     if words:
         out += ["", "Glossary:"] + [f"  {w}" for w in words]
     return "\n".join(out)
@@ -185,10 +241,21 @@ def _document(result: Result, figure: bool = False) -> Document:
         doc.table("kinds", result.tables["kinds"], CAPTIONS["kinds"])
     if "slaps" in result.tables:
         doc.table("slaps", result.tables["slaps"], CAPTIONS["slaps"])
+    if len(result.tables.get("luck", [])):
+        doc.heading("Luck and skill")
+        for line in seat_luck(result):
+            doc.text(line[:1].upper() + line[1:] + ".")
+        doc.table("luck", luck_lines(result), luck_caption(result))
+        doc.tables["luck"] = result.tables["luck"]
     doc.heading("Every option")
     doc.fold(f"{CAPTIONS['decisions']} ({len(result.tables['decisions'])} rows)")
     doc.table("decisions", result.tables["decisions"], CAPTIONS["decisions"])
     doc.fold(None)
+    if len(result.tables.get("values", [])):
+        doc.fold(f"{CAPTIONS['values']} ({len(result.tables['values'])} rows)")
+        doc.table("values", result.tables["values"], CAPTIONS["values"] + ": the first row the expected result, the "
+                  "last the result; luck the change before the point, loss the decision's")
+        doc.fold(None)
     for note in result.notes:
         doc.note(note)
     return doc

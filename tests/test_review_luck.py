@@ -258,3 +258,30 @@ def test_the_expected_is_in_the_results_unit(game, monkeypatch):
     default = luck.position_gains(make_setup(game), 987)
     assert default.shape == (300, setup.players) and np.array_equal(luck.position_gains(hook.setup(records[0]), 987),
                                                                     default)
+
+
+# ------------------------------------------------------------------------------------ words
+
+@pytest.mark.parametrize("low,high,words", [(1.0, 5.2, "(the cards and the others' play helped)"),
+                                            (-1.0, 5.2, "(not told from zero)"),
+                                            (-5.0, -0.5, "(the cards and the others' play went against it)")])
+def test_luck_is_said_no_more_strongly_than_its_interval(low, high, words):
+    row = {"luck": (low + high) / 2, "luck_low": low, "luck_high": high, "unit": "points"}
+    assert luck.luck_words(row).endswith(words) and "points [" in luck.luck_words(row)
+
+
+def test_the_text_shows_luck_per_seat_and_hand():
+    """The terminal's text: a luck section with one short line per seat (several hands), each hand's row
+    and the totals, the glossary's definitions, the findings' sentence; no NaN anywhere."""
+    import re
+    from moonshot.reports import review as pages
+    r = review(moon_records("random", 2, 21), worlds=4, seed=2)
+    out = pages.text(r)
+    section = out[out.index("Luck and skill, in points"):out.index("(every option of every decision")]
+    assert sum(line.strip().startswith("seat ") for line in section.splitlines()) == 3
+    assert sum(line.strip().startswith("all ") for line in section.splitlines()) == 3
+    assert "luck-adjusted: the result with the luck taken out" in out and "expected: the seat's mean result" in out
+    assert sum("luck and skill over 2 hands" in f for f in r.findings) == 3
+    assert not re.search(r"\bnan\b", out, re.IGNORECASE)
+    md = pages.markdown(r)
+    assert "## Luck and skill" in md and "| hand | seat | result | expected | luck | loss | luck-adjusted |" in md
