@@ -158,10 +158,8 @@ def main() -> None:
         print(f"  {label:<40} {value:>12,.0f}")
     for label, value in htd_benches():
         print(f"  {label:<52} {value:>12,.2f}" if " / " in label else f"  {label:<52} {value:>12,.1f}")
-    from review_bench import review_speeds
-    print("moonshot review, one whole hand at the game's default worlds (seconds per hand):")
-    for game, jobs, med, top, decisions in review_speeds(3):
-        print(f"  {game:<15} jobs {jobs}: {med:6.2f} s median, {top:6.2f} s max ({decisions:.0f} decisions)")
+    # moonshot review's speed (a hand on one core, a 200-hand session on 2): benchmarks/review_bench.py,
+    # which `make bench` runs after this script
     if not args.no_search:
         search_benches()
     if not args.no_reports:              # issue 29: every game's default report and its tournament section
