@@ -19,6 +19,9 @@ function choiceKeys(p, onPiece) {
   return keys;
 }
 
+// aria-keyshortcuts names one key (its spaces separate alternatives): a key typed as two ("21") has none.
+const shortcut = k => (k && k.length === 1 ? k.toUpperCase() : null);
+
 // Keys typed in a row (within a second) make one key: "2" then "1" is 21. A key picks its choice once no
 // longer key starts with it; a sequence that matches nothing starts again from its last key.
 function keyReader(pick) {
@@ -113,7 +116,7 @@ function playPage() {
       }
       const i = onPiece.get(j), k = keyOf.get(i);
       return el("button", {type: "button", class: "piece-choice", "data-i": i, "data-label": p.choices[i].label,
-        "aria-label": `${named(t)}, playable`, "aria-keyshortcuts": k || null},
+        "data-key": k || null, "aria-label": `${named(t)}, playable`, "aria-keyshortcuts": shortcut(k)},
         tablePiece(t, p.faces), k ? el("kbd", {class: "key", "aria-hidden": "true"}, k.toUpperCase()) : "");
     }));
     if (p.table) drawTable($("#felt"), p.table, p.faces, {hand});
@@ -128,8 +131,8 @@ function playPage() {
       $("#choices").replaceChildren(...p.choices.flatMap((c, i) => {
         if ([...onPiece.values()].includes(i)) return [];
         const k = keyOf.get(i), same = k && k === String(c.label).toLowerCase();
-        return [el("button", {type: "button", "data-i": i, "data-label": c.label, "aria-label": c.label,
-          "aria-keyshortcuts": k ? k.split("").join(" ") : null},
+        return [el("button", {type: "button", "data-i": i, "data-label": c.label, "data-key": k || null,
+          "aria-label": c.label, "aria-keyshortcuts": shortcut(k)},
           ...(k && !same ? [el("kbd", {class: "key", "aria-hidden": "true"}, k.toUpperCase()), " "] : []), c.label)];
       }), el("div", {id: "confirm", class: "confirm", hidden: true}));
       const first = $("#table button[data-i]"); if (first) first.focus();
