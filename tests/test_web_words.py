@@ -289,7 +289,7 @@ def _check_sentence(game: str, said: str, record: dict) -> None:
     if game == "hit-the-deck":
         out = record["went_out"]
         assert said.startswith("Nobody went out" if out is None else "You went out" if out == 0 else f"Seat {out} went out")
-        listed = re.findall(rf"({WHO}) (\d+)", said.split("penalty points: ")[1])
+        listed = re.findall(rf"({WHO}): (\d+)", said.split("penalty points: ")[1])
         assert {_seat_of(w): int(n) for w, n in listed} == dict(enumerate(record["score"]))
         return
     if game == "moon" and record["bidder"] is None:

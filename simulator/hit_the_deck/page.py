@@ -217,12 +217,12 @@ def table(h: ref.Hand, you: int | None, shown: bool = False, words: str = "", ta
 
 def result_sentence(record: dict, you: int | None) -> str:
     """The hand's outcome in a sentence from the record: who went out, then the penalty points, yours
-    first: "Seat 2 went out; penalty points: you 17, seat 1 12, seat 2 0."."""
+    first: "Seat 2 went out; penalty points: you: 17, seat 1: 12, seat 2: 0."."""
     out = record["went_out"]
     head = ("Nobody went out: the hand is blocked" if out is None else
             f"{_who(out, you)[0].upper() + _who(out, you)[1:]} went out")
     order = sorted(range(len(record["score"])), key=lambda s: (s != you, s))
-    return head + "; penalty points: " + ", ".join(f"{_who(s, you)} {record['score'][s]}" for s in order) + "."
+    return head + "; penalty points: " + ", ".join(f"{_who(s, you)}: {record['score'][s]}" for s in order) + "."
 
 
 class PersonChance(RandomChance):

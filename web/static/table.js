@@ -70,7 +70,7 @@ function seatBox(s, kind, faces, hand) {
 function middle(t, faces) {
   const m = t.middle, name = seat => (t.seats.find(s => s.seat === seat) || {}).name;
   const played = m.pieces.map(p => el("figure", {class: "played"}, tablePiece(p.piece, faces),
-    el("figcaption", {}, p.seat === null ? "top" : name(p.seat))));
+    el("figcaption", {}, p.seat === null ? "discard pile" : name(p.seat))));
   const pile = m.pile === null || m.pile === undefined ? [] :
     [el("figure", {class: "played"}, tableBack(t.kind, m.pile), el("figcaption", {}, "draw pile"))];
   return el("div", {class: "place middle", "aria-label": "the middle of the table"},
