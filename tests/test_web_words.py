@@ -361,3 +361,16 @@ def test_choice_keys_are_what_their_labels_say(hands):
                     assert c["piece"] in p["hand"]                 # a piece: keyed 1-9 by its place in the hand
                 seen.add(p["phase"])
     assert {"bid", "trump", "play"} <= seen
+
+
+def test_hit_the_decks_slap_outcome_is_on_the_table(hands):
+    """After a slap, each prompt's table says how it went (the log's line), not only the log."""
+    checked = 0
+    for hand in [h for h in HANDS if h[0] == "hit-the-deck"]:
+        states, _ = hands[hand]
+        for state in states[:-1]:
+            said = [line for line in state["log"] if " shouts " in line or " forgets " in line or "slaps when" in line]
+            lines = dict(state["prompt"]["table"]["lines"])
+            assert lines.get("last slap") == (said[-1] if said else None)
+            checked += bool(said)
+    assert checked >= 2
