@@ -130,6 +130,7 @@ def value_points(values, place, count: int):
     same = values["value"]
     spans = zip(same, values["value_low"] if "value_low" in values else same,
                 values["value_high"] if "value_high" in values else same)
-    words = [value({"estimate": v} if pd.isna(lo) or pd.isna(hi) or abs(hi - lo) < 1e-9 else
-                   {"estimate": v, "ci_low": lo, "ci_high": hi}, signed=False) for v, lo, hi in spans]   # exact: one number
+    exact = lambda lo, hi: pd.isna(lo) or pd.isna(hi) or abs(hi - lo) < 1e-9      # noqa: E731 (one number)
+    words = [value({"estimate": v} if exact(lo, hi) else {"estimate": v, "ci_low": lo, "ci_high": hi}, signed=False)
+             for v, lo, hi in spans]
     return values.assign(replay_step=steps, value_text=words)
