@@ -95,8 +95,9 @@ REVIEW = {
              "decision's value is the chosen option's mean plus its loss, what best play from there is worth. "
              "Positive helped the seat (in penalty points: points kept off it). So result = expected + luck - loss "
              "exactly (in penalty points: expected - luck + loss)"),
-    "adjusted": ("luck-adjusted", "the result with the luck taken out: the expected result less what the seat's "
-                 "choices cost (GNU Backgammon's luck-adjusted result), with its 95% interval"),
+    "adjusted": ("luck-adjusted", "the result with the luck taken out: the expected result with what the seat's "
+                 "choices cost taken off it (in penalty points: added to it), GNU Backgammon's luck-adjusted result, "
+                 "with its 95% interval"),
     "expected_low": ("expected 95% low", "the low end of the expected result's 95% interval"),
     "expected_high": ("expected 95% high", "the high end of the expected result's 95% interval"),
     "luck_low": ("luck 95% low", "the low end of the luck's 95% interval (the expected's and the losses' variances "
