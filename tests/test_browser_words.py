@@ -14,6 +14,7 @@ import re
 import pytest
 
 from tests.test_browser import CHOICE, browser, server, shot  # noqa: F401 (fixtures)
+from tests.test_browser_table import NO_SIDEWAYS
 from tests.test_web_words import CODES, _check_sentence, check_log
 
 # game -> players and seed at each width (the same seeds as the session tests where they fit): Moon's
@@ -117,6 +118,7 @@ def check_prompt(page, game: str, p: dict, first: bool) -> None:
     assert not badges["bad"], (game, p["title"], badges["bad"][:4])          # never over a pip or a word
     pieces = page.locator("#felt button.piece-choice")
     assert badges["keys"] == min(pieces.count(), 9)
+    assert page.evaluate(NO_SIDEWAYS), (game, p["title"], page.evaluate("document.documentElement.scrollWidth"))
     seen = page.evaluate(SEEN, "#table")
     found = re.search(CODES[game], seen)
     assert not found, (game, found.group(0), seen[:300])
