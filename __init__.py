@@ -175,17 +175,21 @@ def whatif(game: str, rules, hands: int | None = None, games: int | None = None,
 @_own_words()
 def rules_lab(game: str, games: int | None = None, hands: int | None = None, sets: dict | str | list | None = None,
               players: int | None = None, partners: bool = False, strong: str | None = None, weak: str | None = None,
-              rules=None, strategy=None, profile=None, seed: int = _DEFAULT_SEED, jobs: int = 1) -> Result:
+              rules=None, strategy=None, profile=None, seed: int = _DEFAULT_SEED, jobs: int = 1,
+              until: float | None = None, max_time: float | None = None) -> Result:
     """Which house rules matter: every rules flag's other values, or the named `sets`
     ({name: {flag: value}}, or the command line's "name=flag=value,..." texts), against the defaults
-    on the same games and deals, ranked."""
+    on the same games and deals, ranked. `until`: play the games in rounds until every P(win) effect
+    (fairness, skill) is that narrow in percentage points (`games` then the budget; `max_time` seconds)."""
     from moonshot.analysis.rules_lab import rules_lab as run
+    from moonshot.analysis.until import rule
     games, hands = _inputs.count("--games", games), _inputs.count("--hands", hands)
     strong, weak = _inputs.maybe_text("--strong", strong), _inputs.maybe_text("--weak", weak)
     seed, jobs = _run(seed, jobs)
+    rounds = rule(until, max_time)
     setup = _setup(game, players, partners, rules, strategy, profile)
     specs = _rule_sets(sets)
-    return run(setup, games, hands, seed, jobs, strong, weak, specs or None)
+    return run(setup, games, hands, seed, jobs, strong, weak, specs or None, until=rounds)
 
 
 def _rule_sets(sets) -> list[str]:

@@ -533,25 +533,32 @@ def rules_lab(ctx: typer.Context, game: str, players: Optional[int] = PlayersOpt
               profile: Optional[List[str]] = ProfileOpt, seed: int = SeedOpt, jobs: int = JobsOpt,
               format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt,
               scheduler: Optional[str] = SchedulerOpt, save: Optional[Path] = SaveOpt,
-              resume: Optional[Path] = ResumeOpt):
+              resume: Optional[Path] = ResumeOpt, until: Optional[float] = UntilOpt,
+              max_time: Optional[float] = MaxTimeOpt):
     """Which house rules matter: every rules flag's other values (or --set rule sets) against the
-    defaults on the same games and deals, ranked, with what each does to length, fairness and skill."""
-    from moonshot.analysis.rules_lab import rules_lab as run, trial_seconds
+    defaults on the same games and deals, ranked, with what each does to length, fairness and skill.
+    --until WIDTH: games in rounds until every P(win) effect is that narrow (--games the budget)."""
+    from moonshot.analysis.rules_lab import GAMES_CHUNK, rules_lab as run, trial_seconds
+    from moonshot.analysis.until import BUDGET, FIRST, rule as until_rule, said_to_stderr
     from moonshot.simulator.eta import duration
     entry = inputs.game(game)
     fmt = inputs.out_format(format, out)
     games, hands = inputs.count("--games", games), inputs.count("--hands", hands)
     inputs.out_file(out), inputs.out_file(figure, "--figure")
+    rounds = until_rule(until, max_time, said_to_stderr(quiet))
     setup = _setup(entry, players, partners, rule, strategy, profile)
-    games, hands = games or setup.hooks.lab_size[0], hands or setup.hooks.lab_size[1]
+    games = games or (setup.hooks.lab_size[0] if rounds is None else BUDGET["games"])
+    hands = hands or setup.hooks.lab_size[1]
     with _runs(ctx, setup, scheduler, save, resume) as keep:
         if not quiet and resume is None:          # a sweep can take minutes: say so before starting
-            seconds = trial_seconds(setup, games, hands, strong, weak, sets, jobs)
+            first = games if rounds is None else min(games, FIRST * GAMES_CHUNK)
+            seconds = trial_seconds(setup, first, hands, strong, weak, sets, jobs)
             if seconds > 10:
-                print(f"moonshot: rules-lab: about {duration(seconds)} on {jobs} job(s) for {games:,} games and "
-                      f"{hands:,} hands per rule change (from a short trial of the defaults)", file=sys.stderr)
+                print(f"moonshot: rules-lab: about {duration(seconds)} on {jobs} job(s) for {first:,} games and "
+                      f"{hands:,} hands per rule change" + ("" if rounds is None else " (the first round)")
+                      + " (from a short trial of the defaults)", file=sys.stderr)
         with _progress(games + hands, quiet, "rules lab") as progress:
-            result = run(setup, games, hands, seed, jobs, strong, weak, sets, progress)
+            result = run(setup, games, hands, seed, jobs, strong, weak, sets, progress, rounds)
         keep(result)
     if figure is not None and "ranked" in result.tables:
         from moonshot.reports.rules_lab import rules_lab_figure

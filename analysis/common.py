@@ -437,7 +437,7 @@ def match(setup: Setup, spec_a: str, spec_b: str, hands: int | None, games: int 
     return run_until(call, seed, jobs, progress, until,
                      lambda t, n: match_result(setup, spec_a, spec_b, None if games else n, games and n, seed, t),
                      lambda res: res.tables["match"][res.tables["match"]["metric"] == headline],
-                     "games" if games else "hands")
+                     "games" if games else "hands", run_many=run_many)
 
 
 def match_call(setup: Setup, spec_a: str, spec_b: str, hands: int | None, games: int | None) -> Call:
@@ -664,7 +664,7 @@ def whatif(setup: Setup, variant_args: list[str], hands: int | None, games: int 
         return run_until(call, seed, jobs, progress, until,
                          lambda t, n: _whatif_result(setup, variant_args, None if games else n, games and n, seed, t),
                          lambda res: res.tables["seats"][res.tables["seats"]["metric"] == head],
-                         "games" if games else "hands")
+                         "games" if games else "hands", run_many=run_many)
     t = run(_whatif_chunk, (setup, variant, bool(games)), games or hands, seed, jobs, progress, chunk=chunk)
     return _whatif_result(setup, variant_args, hands, games, seed, t)
 

@@ -20,7 +20,7 @@ import inspect
 import math
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import numpy as np
@@ -87,17 +87,27 @@ class Stopped:
     rounds: int
 
     def meta(self, rule: Until, budget: int, what: str) -> dict:
+        need = projected(self.played, self.widest, rule.width)
         return {"until": rule.width, "max_time": rule.max_time, "budget": budget, what: self.played,
-                "stopped_by": self.reason, "widest_interval": round(float(self.widest), 6), "rounds": self.rounds}
+                "stopped_by": self.reason, "widest_interval": round(float(self.widest), 6), "rounds": self.rounds,
+                **({"projected_total": int(math.ceil(need))} if self.reason != "width" and np.isfinite(need) else {})}
 
     def said(self, rule: Until, what: str) -> str:
         if self.reason == "width":
             return (f"Played until every headline interval was narrower than {rule.width:g}: {self.played:,} {what} "
                     f"in {self.rounds} round(s), the widest {self.widest:.3g}.")
         why = "the budget" if self.reason == "budget" else f"--max-time {rule.max_time:g} s"
+        need = projected(self.played, self.widest, rule.width)
+        more = (f" At this spread, about {need:,.0f} {what} in all (about {need - self.played:,.0f} more) would make "
+                f"it {rule.width:g} wide." if np.isfinite(need) else "")
         return (f"Stopped by {why} after {self.played:,} {what} ({self.rounds} round(s)) with the widest headline "
                 f"interval {self.widest:.3g} wide, not yet narrower than {rule.width:g}: a difference smaller than "
-                "that cannot be told at this size.")
+                "that cannot be told at this size." + more)
+
+
+def projected(done: int, widest: float, width: float) -> float:
+    """The count at which the widest interval is projected to be `width` wide (widths shrink as 1/sqrt(n))."""
+    return done * (widest / width) ** 2 if np.isfinite(widest) else float("inf")
 
 
 def play_until(play: Callable[[int, int], None], widest: Callable[[], float], rule: Until, chunk: int, first: int,
@@ -121,7 +131,7 @@ def play_until(play: Callable[[int, int], None], widest: Callable[[], float], ru
             return Stopped(done, w, "time", rounds)
         target = next_total(done, w, rule.width, chunk, budget)
         if say is not None:
-            need = done * (w / rule.width) ** 2 if np.isfinite(w) else float("inf")
+            need = projected(done, w, rule.width)
             more = (f"about {need - done:,.0f} more {what} (about {spent / done * (need - done):,.0f} s at this speed)"
                     if np.isfinite(need) else "no estimate yet")
             say(f"--until {rule.width:g}: after {done:,} {what} the widest headline interval is {w:.3g}; {more}; "
@@ -147,27 +157,34 @@ def said_to_stderr(quiet: bool) -> Callable[[str], None] | None:
 
 
 def run_until(call, seed: int, jobs: int, progress, rule: Until, result_of: Callable, headline: Callable,
-              what: str = "hands"):
-    """A chunked run (an analysis.common.Call whose total is the budget) played by play_until:
+              what: str = "hands", corrected: bool = False, *, run_many: Callable):
+    """A chunked run (an analysis.common.Call whose total is the budget, or a list of Calls with one
+    total and chunk size, their tallies merged, as the rules lab's groups) played by play_until:
     `result_of(tally, n)` is the verb's Result of the n hands or games played, `headline(result)` its
-    rows whose intervals must narrow. The Result says how the run ended (meta and a note)."""
-    from moonshot.analysis.common import Call, run_many
+    rows whose intervals must narrow, Bonferroni-corrected here for their number unless `corrected`
+    (the rows are then as the findings quote them already; no rows: nothing to narrow). The Result
+    says how the run ended (meta and a note). `run_many` is analysis.common's (passed in: common
+    calls this module, so it may not import common back)."""
     from moonshot.simulator.runner import Tally
+    calls = list(call) if isinstance(call, (list, tuple)) else [call]
     merged, state = Tally(), {"n": 0, "result": None}
 
-    def play(first: int, count: int) -> None:
-        merged.merge(run_many([Call(FromChunk(call.task, first), call.args, count, call.size)], seed, jobs,
-                              progress)[0])
+    def play(first: int, count: int) -> None:     # chunk by chunk, in order: a fixed run's sums, to the last bit
+        run_many([replace(c, task=FromChunk(c.task, first), total=count, chunk=c.size) for c in calls], seed, jobs,
+                 progress, kept=merged.merge)
         state["n"] += count
         state["result"] = result_of(merged, state["n"])
 
     def widest() -> float:         # as the findings quote them: corrected for the effects compared
         rows = headline(state["result"])
-        w = widths(widened(rows, len(rows)) if len(rows) > 1 else rows)
+        if corrected and not len(rows):
+            return 0.0
+        w = widths(widened(rows, len(rows)) if len(rows) > 1 and not corrected else rows)
         return float(np.nanmax(w)) if len(w) and not np.isnan(w).all() else float("inf")
-    stopped = play_until(play, widest, rule, call.size, FIRST * call.size, call.total, rule.say, what=what)
+    size, total = calls[0].size, calls[0].total
+    stopped = play_until(play, widest, rule, size, FIRST * size, total, rule.say, what=what)
     res = state["result"]
-    res.meta.update(stopped.meta(rule, call.total, what))
+    res.meta.update(stopped.meta(rule, total, what))
     res.notes.append(stopped.said(rule, what) + " " + NOTE)
     return res
 

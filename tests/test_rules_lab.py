@@ -201,3 +201,138 @@ def test_the_library_takes_rule_sets_as_dicts():
                            sets={"short": {"stm.target_chips": 4}, "silent": {"stm.revoke_keep_hand_chips": True}})
     assert r.meta["sets"] == {"short": ["stm.target_chips=4"], "silent": ["stm.revoke_keep_hand_chips=true"]}
     assert "silent" in set(r.tables["never_fired"]["rule"]) and "short" in set(r.tables["ranked"]["rule"])
+
+
+# --- issue 40: --until, skill without moving a handicap, the weakest seat, profiles' provenance ----------
+
+def _odd_lab(monkeypatch, **kw):
+    """A tiny Shoot the Moon lab with cheap players (odd against random) in chunks of 25 games."""
+    import moonshot.analysis.rules_lab as lab
+    monkeypatch.setattr(lab, "GAMES_CHUNK", 25)
+    setup = make_setup("shoot-the-moon", 3, strategies=("odd",))
+    return rules_lab(setup, hands=100, seed=SEED, strong="odd", weak="random", sets=["short=stm.target_chips=4"], **kw)
+
+
+def test_until_gives_the_numbers_of_a_fixed_run_of_the_size_it_stopped_at(monkeypatch):
+    from moonshot.analysis.until import Until
+    said = []
+    res = _odd_lab(monkeypatch, games=2_000, until=Until(30, say=said.append))
+    n = res.meta["games"]
+    assert res.meta["stopped_by"] == "width" and res.meta["widest_interval"] < 30 and n % 25 == 0 and n < 2_000
+    assert res.meta["rounds"] >= 2 and len(said) == res.meta["rounds"] - 1 and "more games" in said[0]
+    widths = [(r["ci_high"] - r["ci_low"]) * 100 for _, r in res.tables["ranked"].iterrows() if r["metric"] in
+              ("d_first_edge", "d_spread", "d_weakest", "d_skill", "d_random_edge", "d_unfinished")]
+    assert len(widths) == 6 and max(widths) == pytest.approx(res.meta["widest_interval"], abs=1e-5)   # as quoted
+    assert any(n_.startswith("Played until every headline interval was narrower than 30") for n_ in res.notes)
+    fixed = _odd_lab(monkeypatch, games=n)
+    for name in ("ranked", "levels", "seats"):
+        assert fixed.tables[name].equals(res.tables[name]), name
+    assert fixed.findings == res.findings
+
+
+@pytest.mark.parametrize("max_time, reason", [(None, "budget"), (1e-9, "time")])
+def test_until_stopped_short_says_so_and_how_many_games_it_would_take(monkeypatch, max_time, reason):
+    from moonshot.analysis.until import Until
+    res = _odd_lab(monkeypatch, games=50 if max_time is None else 2_000, until=Until(1, max_time))
+    assert res.meta["stopped_by"] == reason and res.meta["games"] == 50 and res.meta["rounds"] == 1
+    projected = res.meta["projected_total"]
+    assert projected == pytest.approx(50 * res.meta["widest_interval"] ** 2, rel=1e-3) and projected > 50
+    note = next(n for n in res.notes if n.startswith("Stopped by"))
+    assert "after 50 games" in note and f"about {projected:,} games in all" in note.replace(f"{projected - 1:,}",
+                                                                                           f"{projected:,}")
+
+
+def test_the_cli_and_library_take_until_and_refuse_a_bad_one(capsys):
+    import moonshot
+    for args, said in ((["--until", "0"], "--until 0.0 is not accepted"),
+                       (["--max-time", "5"], "--max-time 5.0 without --until")):
+        code, out, err = _cli(["rules-lab", "shoot-the-moon", "-q", *args], capsys)
+        assert code == 2 and not out and said in err and len(err.strip().splitlines()) == 1
+    with pytest.raises(BadInput, match="max_time=5 without until="):
+        moonshot.rules_lab("shoot-the-moon", max_time=5)
+    code, out, _ = _cli(["rules-lab", "shoot-the-moon", "-p", "3", "-s", "odd", "--strong", "odd", "--weak", "random",
+                         "--set", "short=stm.target_chips=4", "--games", 30, "--hands", 100, "--until", 1, "-q",
+                         "-f", "json"], capsys)
+    meta = json.loads(out)["meta"]
+    assert code == 0 and meta["stopped_by"] == "budget" and meta["games"] == 30 and meta["until"] == 1
+
+
+def test_skill_seats_keep_a_handicap_where_it_was_put():
+    from moonshot.analysis.rules_lab_words import skill_seats
+    seats = {specs: skill_seats(make_setup("hit-the-deck", players, profiles=specs))
+             for players, specs in ((4, ()), (4, ("child",)), (4, ("0=child",)), (4, ("0=child", "1=child")),
+                                    (4, ("2=child", "3=distracted")), (3, ("1=adult:mu=900",)))}
+    assert seats[()] == seats[("child",)] == (0, 1, 2, 3)           # alike: as before, every seat
+    assert seats[("0=child",)] == (1, 2, 3) and seats[("2=child", "3=distracted")] == (0, 1)
+    assert seats[("0=child", "1=child")] == (2, 3)                   # a tie: the game's default profile's seats
+    assert seats[("1=adult:mu=900",)] == (0, 2)
+    with pytest.raises(BadInput, match="two seats with one reaction profile"):
+        skill_seats(make_setup("hit-the-deck", 2, profiles=("1=child",)))
+
+
+def test_a_child_keeps_her_seat_in_the_skill_games_and_her_chance_leads(monkeypatch):
+    """--profile 0=child, seat 0 played by random: the skill games seat the strong player in seats 1
+    and 2 in turn, never in hers, and she keeps her own player there; the findings open with her
+    P(win) and what changes the weakest seat's, and say the profiles are uncalibrated placeholders."""
+    from moonshot.analysis.rules_lab_words import lab_players
+    hooks = make_setup("hit-the-deck").hooks
+    seen = []
+    play = type(hooks).play_games
+
+    def spy(self, setup, strategies, *args, **kw):
+        seen.append(list(strategies))
+        return play(self, setup, strategies, *args, **kw)
+    monkeypatch.setattr(type(hooks), "play_games", spy)
+    setup = make_setup("hit-the-deck", 3, strategies=("0=random",), profiles=("0=child",))
+    res = rules_lab(setup, games=12, hands=10, seed=SEED, sets=["quick=htd.target_score=50"])
+    strong, weak, child = setup.strategy("tactician"), setup.strategy("dump"), setup.seats.strategies[0]
+    skill = [s for s in seen if any(x is weak for x in s)]
+    assert skill and all(s[0] is child for s in skill)
+    assert sorted(next(i for i, x in enumerate(s) if x is strong) for s in skill) == [1, 1, 2, 2]   # 2 arms x 2 turns
+    assert res.meta["skill_seats"] == [1, 2] and res.meta["weakest_seat"] == 0
+    seats = res.tables["seats"].set_index("seat")["estimate"]
+    assert seats.idxmin() == 0 and _row(res, "levels", "defaults", "weakest")["estimate"] == seats[0]
+    assert res.findings[0].startswith("Seat 0 (random, reaction profile child) wins ")
+    assert "placeholder profile from RULES.md C.14, not calibrated" in res.findings[0]
+    assert res.findings[1].startswith("`quick` changes the weakest seat's P(win) (seat 0 under the defaults) by ")
+    assert ("the tactician player takes each seat with profile adult in turn (1 and 2), dump players the others of "
+            "those seats, and seat 0 keeps its profile and the table's player") in " ".join(res.notes)
+    assert lab_players(setup, ("tactician", "dump"), ["d_skill"]) == ("one tactician among dump players in the seats "
+                                                                      "with reaction profile adult, in each in turn "
+                                                                      "(seat 0 keeps its player and profile)")
+
+
+def test_a_profile_says_where_its_numbers_come_from():
+    from moonshot.analysis.rules_lab_words import table_players
+    from moonshot.simulator.hit_the_deck.page import fit_profile
+    from moonshot.simulator.hit_the_deck.profiles import parse_profile
+    fitted = fit_profile([350.0, 420.0, 390.0, 510.0, 365.0], 1)["spec"].removeprefix("--profile ")
+    said = table_players(make_setup("hit-the-deck", 4, profiles=(fitted, "0=child:mu=900")))
+    assert "adult:mu=" in said and "mu, sigma and tau fitted from your slaps" in said
+    assert "child:mu=900: mu as given, the rest child's placeholders from RULES.md C.14, not calibrated" in said
+    assert parse_profile("off").provenance().startswith("perfect reflexes")
+    assert table_players(make_setup("hit-the-deck")) == "tactician in every seat"        # nothing named, nothing said
+
+
+def test_the_weakest_seat_is_the_lowest_p_win_taken_as_found_with_a_delta_method_change():
+    from moonshot.analysis.rules_lab import _weakest
+    from moonshot.analysis.stats import wilson
+    from moonshot.simulator.runner import Tally
+    rng = np.random.default_rng(5)
+    n, P = 3_000, 3
+    winner = rng.choice(P, size=(n, 2), p=[0.1, 0.45, 0.45])
+    winner[:, 0] = np.where(rng.random(n) < 0.8, winner[:, 1], rng.choice(P, n, p=[0.2, 0.4, 0.4]))  # variant
+    x = np.concatenate([winner[:, :1] == np.arange(P), winner[:, 1:] == np.arange(P)], axis=1)
+    tally = Tally()
+    tally.add("m", {"all": np.zeros(n, dtype=np.int8)},
+              {f"m{i}_{j}": x[:, i] & x[:, j] for i in range(2 * P) for j in range(i, 2 * P)})
+    rows, base = _weakest(tally.get("m"), P)
+    rows = {r["metric"]: r for r in rows}
+    p = x.mean(axis=0)
+    assert np.allclose(base, p[P:]) and rows["base_weakest"]["estimate"] == pytest.approx(p[P:].min())
+    _, low, high = wilson(x[:, P + np.argmin(p[P:])].sum(), n)
+    assert (rows["base_weakest"]["ci_low"], rows["base_weakest"]["ci_high"]) == pytest.approx((float(low), float(high)))
+    d = x[:, np.argmin(p[:P])].astype(float) - x[:, P + np.argmin(p[P:])]
+    assert rows["d_weakest"]["estimate"] == pytest.approx(d.mean())
+    assert rows["d_weakest"]["ci_high"] - rows["d_weakest"]["estimate"] == pytest.approx(
+        1.959963984540054 * d.std(ddof=1) / np.sqrt(n))

@@ -45,6 +45,21 @@ class Profile:
             return {"profile": "off"}
         return {"profile": self.name, **{p: _json_number(getattr(self, p)) for p in PARAMS}}
 
+    def provenance(self) -> str:
+        """Where the profile's numbers come from, in words: RULES.md C.14's named profiles are
+        placeholders to be calibrated; the Play page's fit to a person's slaps changes only mu, sigma
+        and tau and sets move_mu and move_sd to 0 (page.fit_profile); other parameters are as given."""
+        if self.off:
+            return "perfect reflexes (the reaction model off)"
+        base = PROFILES[self.name]
+        changed = [p for p in PARAMS if getattr(self, p) != getattr(base, p)]
+        rest = f"the rest {self.name}'s placeholders from RULES.md C.14, not calibrated"
+        if not changed:
+            return "a placeholder profile from RULES.md C.14, not calibrated"
+        if set(changed) <= {"mu", "sigma", "tau", "move_mu", "move_sd"} and self.move_mu == 0 == self.move_sd:
+            return f"mu, sigma and tau fitted from your slaps (the Play page's fit), {rest}"
+        return f"{', '.join(changed)} as given, {rest}"
+
     def spec(self) -> str:
         """A spec that parse_profile turns back into this profile."""
         if self.off:
