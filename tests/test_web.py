@@ -316,7 +316,7 @@ def test_hints_value_every_legal_move(client):
         hint = client.get(f"/api/play/{sid}/hint?worlds=8")
         assert hint.status_code == 200
         moves = sorted(r["move"] for r in hint.json()["rows"])
-        assert moves == sorted(c["label"] for c in state["prompt"]["choices"])
+        assert moves == sorted(c["option"] for c in state["prompt"]["choices"])   # the hint's name of each (the page words it)
 
 
 def test_a_hit_the_deck_hand_with_timed_slaps_fits_a_profile(client, tmp_path):

@@ -208,7 +208,7 @@ function seatOrders(form) {
 }
 
 // The Partnerships box says what the table will be: checked and fixed at a size the game always plays in
-// partnerships (data-always: Moon's 4 players), off and fixed at one it never does (not in data-sizes).
+// partnerships (data-always: a page part's ALWAYS_PARTNERS), off and fixed at one it never does (not in data-sizes).
 function partnersBox(form) {
   const box = $("#partners", form), players = $("#players", form), note = $("#partners-note", form);
   if (!box || !players) return;
