@@ -51,9 +51,9 @@ NOTE = ("Luck and skill (tables luck and values), in the hand's unit (a game's: 
         "seat; at each decision the position's value is the chosen option's mean value plus the decision's loss; "
         "luck is every change of value the seat did not choose (the deal, the others' moves, draws, the widow, Hit the "
         "Deck's slap races, which are reactions, not decisions), skill the sum of its losses, so result = expected + "
-        "luck - loss exactly (luck > 0 helped the seat; in penalty points, luck counts points kept off) and the "
-        "luck-adjusted result, result - luck, is expected - loss. Intervals: the decisions' worlds and the expected's "
-        "hands are independent, so their variances add.")
+        "luck - loss exactly (penalty points counted as negative gains: luck > 0 is points kept off the seat) and the "
+        "luck-adjusted result, the result with the luck taken out, is the expected less the loss. Intervals: the "
+        "decisions' worlds and the expected's hands are independent, so their variances add.")
 VALUE_COLUMNS = ["hand", "seat", "step", "where", "value", "value_low", "value_high", "luck", "luck_low",
                  "luck_high", "loss", "loss_low", "loss_high"]
 
