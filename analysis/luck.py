@@ -254,7 +254,8 @@ def findings(luck: pd.DataFrame, work: list) -> list[str]:
         cost = ("its choices cost " + told(row, "loss", signed=False, unit=unit) +
                 (" (skill: clear of zero)" if row["loss_low"] > 0 else " (not told from zero)"))
         out.append(f"Seat {row['seat']}, luck and skill over {hands} hand{'s' * (hands != 1)}: it scored "
-                   f"{say({'estimate': row['result'], 'kind': 'mean'}, gain, unit)} against {told(row, 'expected', gain, unit)} "
+                   f"{say({'estimate': row['result'], 'kind': 'mean'}, gain, unit)} against "
+                   f"{told(row, 'expected', gain, unit)} "
                    f"expected with {players}; luck {luck_words(row)}; {cost}; luck-adjusted result "
                    f"{told(row, 'adjusted', gain, unit)}.")
     return out

@@ -161,8 +161,8 @@ def text(result: Result, options: bool = False) -> str:
     notes = notes_in_words(Result(result.title, result.meta, {"steps": steps, **shown.tables}, result.notes))
     if notes:
         out += [""] + [f"* {note}" for note in notes]
-    luck_shown = {"luck": result.tables["luck"][["result", "expected", "luck", "adjusted"]]} if "luck" in result.tables \
-        else {}
+    luck_shown = ({"luck": result.tables["luck"][["result", "expected", "luck", "adjusted"]]}
+                  if "luck" in result.tables else {})
     words = glossary_lines(game, {"steps": steps[["seat", "where", "chosen", "best", "loss", "verdict"]],
                                   **shown.tables, **luck_shown})
     if words:

@@ -156,7 +156,8 @@ def test_a_shoot_the_moon_laydown_is_luck(tmp_path):
     while not rnd.done:
         rnd.play(rnd.legal()[0])
     names = stm_cards.card_name
-    rec = {**{k: base[k] for k in COMMON}, "hand_id": 0, "dealer": 3, "hands": [[names(c) for c in h] for h in rnd.dealt],
+    rec = {**{k: base[k] for k in COMMON}, "hand_id": 0, "dealer": 3,
+           "hands": [[names(c) for c in h] for h in rnd.dealt],
            "plays": [[s, names(c)] for s, c in rnd.plays], "trick_winners": rnd.trick_winners,
            "chips_before": rnd.chips_before, "chips_after": rnd.chips_after, "tricks": rnd.tricks,
            "moon_chips": rnd.moon_chips, "round_chips": rnd.round_chips, "annulled": rnd.annulled}
