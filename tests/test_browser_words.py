@@ -52,20 +52,31 @@ SEEN = """sel => {
 # fill against its card's face (a badge's colour against its background), the opacity of every ancestor
 CONTRAST = """() => {
   const rgb = s => (s.match(/[\\d.]+/g) || []).slice(0, 3).map(Number);
-  const lum = c => { const [r, g, b] = c.map(x => { x /= 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
-  const ratio = (a, b) => { const [x, y] = [lum(rgb(a)), lum(rgb(b))].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
-  const seen = e => { let o = 1; for (let a = e; a instanceof Element; a = a.parentElement) o *= +getComputedStyle(a).opacity; return o; };
+  const lum = c => {
+    const [r, g, b] = c.map(x => { x /= 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const ratio = (a, b) => {
+    const [x, y] = [lum(rgb(a)), lum(rgb(b))].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+  };
+  const seen = e => {
+    let o = 1;
+    for (let a = e; a instanceof Element; a = a.parentElement) o *= +getComputedStyle(a).opacity;
+    return o;
+  };
   const out = [];
   for (const t of document.querySelectorAll('svg.piece-svg text')) {
     const cs = getComputedStyle(t), px = parseFloat(cs.fontSize) * t.getScreenCTM().a, bold = +cs.fontWeight >= 700;
     const face = getComputedStyle(t.ownerSVGElement.querySelector('rect')).fill;
+    const box = t.closest('.held, .piece-choice, .piece, figure, .seat') || t;
     out.push({text: t.textContent, ratio: ratio(cs.fill, face), need: px >= 24 || (bold && px >= 18.66) ? 3 : 4.5,
-              opacity: seen(t), filter: getComputedStyle(t.closest('.held, .piece-choice, .piece, figure, .seat') || t).filter});
+              opacity: seen(t), filter: getComputedStyle(box).filter});
   }
   for (const k of document.querySelectorAll('.key, .copies')) {
     const cs = getComputedStyle(k);
-    out.push({text: k.textContent, ratio: ratio(cs.color, cs.backgroundColor), need: 4.5, opacity: seen(k), filter: 'none'});
+    out.push({text: k.textContent, ratio: ratio(cs.color, cs.backgroundColor), need: 4.5, opacity: seen(k),
+              filter: 'none'});
   }
   return out;
 }"""
@@ -129,7 +140,8 @@ def check_prompt(page, game: str, p: dict, first: bool) -> None:
         fresh = page.inner_text("#latest")
         assert fresh == "; ".join(page.inner_text("#log").split("\n")) or not page.inner_text("#log").strip()
         # pieces named in words, as playable or not
-        names = page.eval_on_selector_all("#felt button.piece-choice", "bs => bs.map(b => b.getAttribute('aria-label'))")
+        names = page.eval_on_selector_all("#felt button.piece-choice",
+                                          "bs => bs.map(b => b.getAttribute('aria-label'))")
         assert all(n.endswith(", playable") and not re.search(CODES[game], n) for n in names), names
         held = page.eval_on_selector_all("#felt .held svg", "ss => ss.map(s => s.getAttribute('aria-label'))")
         assert all(n.endswith(", not playable now") for n in held), held
@@ -268,4 +280,5 @@ def test_the_picker_counts_copies_and_says_an_extra_tap(server, page):  # noqa: 
     assert page.get_attribute(".picker button[data-piece='R12']", "aria-label") == "red 12, 2 in the hand"
     assert page.inner_text(".picker-note").startswith("5 of 5 cards picked")
     page.click(".picker button[data-piece='B10']")                 # a sixth card: said, not silently dropped
-    assert "already holds 5 cards" in page.inner_text(".picker-note") and page.input_value("#hand") == "R12 R12 B7 G3 P5"
+    assert "already holds 5 cards" in page.inner_text(".picker-note")
+    assert page.input_value("#hand") == "R12 R12 B7 G3 P5"

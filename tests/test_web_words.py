@@ -196,7 +196,8 @@ def shown_text(t: dict | None) -> list[str]:
     the auction, the last trick's words."""
     if not t:
         return []
-    return ([x for line in t["lines"] for x in line] + [s["name"] for s in t["seats"]] + [s["tally"] for s in t["seats"]]
+    return ([x for line in t["lines"] for x in line] + [s["name"] for s in t["seats"]]
+            + [s["tally"] for s in t["seats"]]
             + [t["middle"]["words"]] + t["auction"] + ([t["last"]["words"]] if t.get("last") else []))
 
 
@@ -288,7 +289,8 @@ def _check_sentence(game: str, said: str, record: dict) -> None:
     chips after the round, penalty points), the bid and its bidder, who went out."""
     if game == "hit-the-deck":
         out = record["went_out"]
-        assert said.startswith("Nobody went out" if out is None else "You went out" if out == 0 else f"Seat {out} went out")
+        assert said.startswith("Nobody went out" if out is None else "You went out" if out == 0
+                               else f"Seat {out} went out")
         listed = re.findall(rf"({WHO}): (\d+)", said.split("penalty points: ")[1])
         assert {_seat_of(w): int(n) for w, n in listed} == dict(enumerate(record["score"]))
         return

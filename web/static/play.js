@@ -122,8 +122,8 @@ function playPage() {
     if (p.table) drawTable($("#felt"), p.table, p.faces, {hand});
     else $("#felt").replaceChildren(hand());
     if (p.phase === "slap") {
-      $("#choices").replaceChildren(el("button", {type: "button", class: "slap", "data-timed": "1", "data-label": "SLAP",
-        "aria-keyshortcuts": "S Space"}, "SLAP!"));
+      $("#choices").replaceChildren(el("button", {type: "button", class: "slap", "data-timed": "1",
+        "data-label": "SLAP", "aria-keyshortcuts": "S Space"}, "SLAP!"));
       requestAnimationFrame(() => { slapStart = performance.now(); });
       $(".slap").focus();
     } else {
