@@ -164,9 +164,10 @@ CODES = {
     "hit-the-deck": r"\b[RGBY][1-5]\b|\b[RGBY](?:CUT|FLIP)\b|\bHN\d\b|\bHC[RGBY]\b|\bHH\b|\bdemand none\b|\bdir [+-]1"
                     r"|\d: \d+ ms|false_slap|\bcolour [RGBY]\b|\bside \d\b|\bseat 0\b|\[\d|\{",
 }
-# hands played through the session (seat 0): game, players, partners, seed, how the person picks
+# hands played through the session (seat 0): game, players, partners, seed, how the person picks (Moon's
+# 4-player seed 5 is thrown in: everyone passes)
 HANDS = [("moon", 3, False, 1, "bid_high"), ("moon", 3, False, 5, "first"), ("moon", 4, False, 17, "first"),
-         ("moon", 4, False, 1, "bid_high"), ("shoot-the-moon", 4, False, 5, "first"),
+         ("moon", 4, False, 1, "bid_high"), ("moon", 4, False, 5, "first"), ("shoot-the-moon", 4, False, 5, "first"),
          ("shoot-the-moon", 4, True, 7, "first"), ("shoot-the-moon", 2, False, 5, "first"),
          ("hit-the-deck", 3, False, 7, "first"), ("hit-the-deck", 4, False, 12, "first")]
 
