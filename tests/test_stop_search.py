@@ -90,8 +90,8 @@ def test_a_cancelled_pimc_run_on_the_page_frees_its_slot(tmp_path):
     from moonshot.web.app import create_app
     from moonshot.web.forms import Limits
 
-    client = TestClient(create_app(Limits(max_samples=50_000, default_samples=200), reports_dir=tmp_path,
-                                   max_runs=1), base_url="http://localhost")
+    limits = Limits(max_samples=50_000, default_samples=200, max_worlds=4096)     # serve --max-worlds 4096
+    client = TestClient(create_app(limits, reports_dir=tmp_path, max_runs=1), base_url="http://localhost")
     hand = "6-6 6-5 6-4 6-2 5-5 3-3 1-1"
     r = client.post("/api/moon/hand", json={"hand": hand, "samples": "2000", "seed": "3",
                                            "strategy": ["pimc:worlds=4096"]})

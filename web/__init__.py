@@ -12,17 +12,18 @@ LOCAL = "127.0.0.1"
 
 
 def serve(host: str = LOCAL, port: int = 8000, jobs: int = 1, max_samples: int = 200_000,
-          reports_dir: Path = Path("out")) -> None:
-    """Start the app with uvicorn; Ctrl-C stops it (uvicorn finishes open requests, then exits)."""
-    import uvicorn
-
+          reports_dir: Path = Path("out"), max_worlds: int = Limits.max_worlds) -> None:
+    """Start the app with uvicorn; Ctrl-C or SIGTERM stops it within seconds (web/server.py)."""
+    from moonshot.analysis.review import MAX_WORLDS          # the search players' own cap
     from moonshot.simulator.errors import BadInput
     from moonshot.web.app import create_app
-    from moonshot.web.server import config
+    from moonshot.web.server import Server, config
     if not 0 < port < 65536:
         raise BadInput(f"--port {port} is not accepted; accepted: 1..65535")
     if max_samples < 1:
         raise BadInput(f"--max-samples {max_samples} is not a positive count; accepted: an integer >= 1")
+    if not 2 <= max_worlds <= MAX_WORLDS:
+        raise BadInput(f"--max-worlds {max_worlds} is not accepted; accepted: an integer from 2 to {MAX_WORLDS:,}")
     if jobs == 0 or jobs < -1:
         raise BadInput(f"--jobs {jobs} is not accepted; accepted: a positive count, or -1 for every core")
     jobs = min(jobs, os.cpu_count() or 1) if jobs > 0 else -1
@@ -31,12 +32,13 @@ def serve(host: str = LOCAL, port: int = 8000, jobs: int = 1, max_samples: int =
     if not only_here(sock):
         print(f"moonshot: warning: listening on {host}, not only this machine: anyone who can reach port {port} "
               "can start runs on it", file=sys.stderr)
-    limits = Limits(max_samples=max_samples, default_samples=min(Limits.default_samples, max_samples), jobs=jobs)
+    limits = Limits(max_samples=max_samples, default_samples=min(Limits.default_samples, max_samples), jobs=jobs,
+                    max_worlds=max_worlds)
     app = create_app(limits, reports_dir, hosts=(host,))
     shown = "localhost" if host == LOCAL else f"[{host}]" if ":" in host else host
     print(f"moonshot serve: open http://{shown}:{port}/  (Ctrl-C stops it)", file=sys.stderr)
     try:
-        uvicorn.Server(config(app)).run(sockets=[sock])
+        Server(config(app), app.state.runner.close).run(sockets=[sock])
     except KeyboardInterrupt:         # uvicorn re-raises the Ctrl-C (or kill) it stopped on: a clean stop, exit 0
         pass
 

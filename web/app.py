@@ -21,7 +21,7 @@ from fastapi.templating import Jinja2Templates
 from moonshot.simulator.errors import BadInput
 from moonshot.web.forms import FieldError, Limits
 from moonshot.web.guard import UPLOAD_ROOM, Guard, Headers, served_names, wildcard
-from moonshot.web.jobs import Runner, warm
+from moonshot.web.jobs import PAGE_WAIT, Runner, ready, warm
 from moonshot.web.play.session import IDLE as PLAY_IDLE, Table as PlayTable
 from moonshot.web.routes import Site, bad, files, jobs, links, pages, play, review, runs
 
@@ -38,13 +38,17 @@ class App(FastAPI):
 
 def create_app(limits: Limits = Limits(), reports_dir: Path = Path("out"), upload_limit: int = 2_000_000,
                abandon_after: float = 60.0, max_runs: int | None = None, queue: int | None = None,
-               play_idle: float = PLAY_IDLE, hosts: Iterable[str] = ()) -> FastAPI:
+               play_idle: float = PLAY_IDLE, hosts: Iterable[str] = (), page_wait: float = PAGE_WAIT) -> FastAPI:
     """The app, answering requests whose Host is a local address or one of `hosts` (web/guard.py; a
     wildcard host such as 0.0.0.0 adds this machine's names and addresses). At most `max_runs` runs
-    at once (default: limits.jobs, -1 one per core) and `queue` more waiting (default twice that;
-    beyond, HTTP 429); a played hand untouched for `play_idle` seconds is dropped."""
+    and page computations (deals, answers, hints, hand links) at once (default: limits.jobs, -1 one
+    per core), `queue` more runs waiting (default twice that) and page work waiting at most
+    `page_wait` seconds; beyond, HTTP 429. A played hand untouched for `play_idle` seconds is dropped.
+    `app.state.runner.close()` tells every run and page computation to stop (web.server.Server
+    calls it on the first signal)."""
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        ready()                                # imported here first: threads importing at once race
         threading.Thread(target=warm, args=(limits.jobs,), name="moonshot-warm", daemon=True).start()
         yield
         app.state.runner.stop_all()            # Ctrl-C: runs end now, not after their chunks
@@ -52,7 +56,7 @@ def create_app(limits: Limits = Limits(), reports_dir: Path = Path("out"), uploa
     hosts = list(hosts)
     app = App(title="moonshot", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     app.state.limits, app.state.reports_dir, app.state.upload_limit = limits, Path(reports_dir), upload_limit
-    app.state.runner = Runner(abandon_after, limits.jobs if max_runs is None else max_runs, queue)
+    app.state.runner = Runner(abandon_after, limits.jobs if max_runs is None else max_runs, queue, page_wait)
     app.state.hands = PlayTable(play_idle)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.add_middleware(Guard, hosts=served_names(hosts), uploads={"/api/replay": upload_limit + UPLOAD_ROOM},
@@ -60,7 +64,7 @@ def create_app(limits: Limits = Limits(), reports_dir: Path = Path("out"), uploa
 
     @app.exception_handler(FieldError)
     async def field_error(request: Request, exc: FieldError):
-        return bad(exc.field, str(exc), exc.status)
+        return bad(exc.field, str(exc), exc.status, getattr(exc, "headers", None))    # a 429's Retry-After
 
     @app.exception_handler(BadInput)
     async def bad_input(request: Request, exc: BadInput):

@@ -27,10 +27,18 @@ class FieldError(BadInput):
 
 @dataclass(frozen=True)
 class Limits:
-    """The server's caps (`moonshot serve --max-samples`) and the defaults it fills in."""
+    """The server's caps (`moonshot serve --max-samples`, `--max-worlds`) and the defaults it fills in.
+    `max_worlds` bounds what a page's strategies and hints search per decision (WORLD_PARAMETERS):
+    the bots of a played hand are played again on every answer, so their cost is paid many times."""
     max_samples: int = 200_000
     default_samples: int = 20_000
     jobs: int = 1
+    max_worlds: int = 128           # the Moon and Hit the Deck hints' own default
+
+
+# A strategy's parameters that count the deals it searches per decision (pimc and rollout's worlds,
+# montecarlo's samples): a decision's cost grows with them (rollout:worlds=4096 took 22-148 s an answer).
+WORLD_PARAMETERS = ("worlds", "samples")
 
 
 INT64 = (-2**63, 2**63 - 1)     # what the engines' numpy arrays and seeds hold
@@ -107,27 +115,57 @@ def integer(form: dict, key: str, default: int | None, lo: int, hi: int | None =
     return value
 
 
-def strategies(game: str, specs: list[str]) -> list[str]:
-    """Registered names only, with or without SEAT= and :k=v parameters."""
+def strategies(game: str, specs: list[str], limits: Limits | None = None) -> list[str]:
+    """Registered names only, with or without SEAT= and :k=v parameters; with `limits`, the worlds
+    they search per decision at most limits.max_worlds."""
     from moonshot.strategies.base import registered
     known = registered(game)
     for spec in specs:
         seat, sep, rest = spec.partition("=")
         body = rest if sep and seat.strip().isdigit() else spec
-        head = body.split(":", 1)[0].strip()
-        if head not in known:
-            raise FieldError("strategy", f"unknown strategy {short(head)} for {game}; accepted here: "
+        head, _, params = body.partition(":")
+        if head.strip() not in known:
+            raise FieldError("strategy", f"unknown strategy {short(head.strip())} for {game}; accepted here: "
                              f"{', '.join(sorted(known))} (files are not loaded from the page)")
+        if limits is not None:
+            _within_worlds(spec, params, limits.max_worlds)
     return specs
 
 
-def setup(form: dict, game: str, partners_ok: bool = True) -> Setup:
+def _within_worlds(spec: str, params: str, cap: int) -> None:
+    """FieldError for a WORLD_PARAMETERS value over `cap` (read as the strategy reads it, int(); a
+    value it cannot read is left to its own check)."""
+    for item in params.split(","):
+        key, _, text = item.partition("=")
+        if key.strip() not in WORLD_PARAMETERS:
+            continue
+        try:
+            value = int(text.strip())
+        except ValueError:
+            continue
+        if value > cap:
+            shown = f"{value}" if value < 10**9 else "over 10**9"
+            raise FieldError("strategy", f"strategy {short(spec)}: {key.strip()}={shown} is more than "
+                             f"this server searches per decision; accepted: {key.strip()} from 1 to {cap:,} "
+                             "(moonshot serve --max-worlds; the command line takes more)")
+
+
+def worlds(form: dict, limits: Limits, key: str = "worlds") -> int | None:
+    """A hint's worlds per decision (None: the game's default), 2..limits.max_worlds."""
+    try:
+        return integer(form, key, None, 2, max(2, limits.max_worlds), key)
+    except FieldError as exc:
+        raise FieldError(key, f"{exc} (this server's --max-worlds)") from None
+
+
+def setup(form: dict, game: str, partners_ok: bool = True, limits: Limits | None = None) -> Setup:
     """The table, rules, strategies and profiles, checked one field at a time so that a bad value
-    is reported beside its own field."""
+    is reported beside its own field; with `limits`, the strategies' worlds within its cap."""
     entry = game_of(game)
     players = integer(form, "players", None, 1, 99, "--players")
     partners = bool(form.get("partners")) and partners_ok
-    rules, specs, profiles = _list(form, "rules"), strategies(game, _list(form, "strategy")), _list(form, "profile")
+    rules, profiles = _list(form, "rules"), _list(form, "profile")
+    specs = strategies(game, _list(form, "strategy"), limits)
     steps = (("players", dict()), ("rules", dict(rules=rules)), ("strategy", dict(rules=rules, strategies=specs)),
              ("profile", dict(rules=rules, strategies=specs, profiles=profiles)))
     built = None

@@ -38,14 +38,15 @@ def token(session) -> str:
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def history(text: Any) -> tuple[str, str]:
+def history(text: Any, limits: forms.Limits | None = None) -> tuple[str, str]:
     """The hand of a token played again: its file name and its history (one JSON line, as the Play
-    page's download gives it). FieldError for anything that is not a good token of a whole hand."""
+    page's download gives it). FieldError for anything that is not a good token of a whole hand
+    (with `limits`, bots searching more worlds than the server's cap included)."""
     data = _read(text)
     from moonshot.web.play import adapter
     try:
         entry = forms.game_of(data["game"])
-        setup = forms.setup(data, entry.name, partners_ok=True)
+        setup = forms.setup(data, entry.name, partners_ok=True, limits=limits)
     except FieldError as exc:
         raise _bad(f"its {exc.field}: {exc}") from None
     if not 0 <= data["seat"] < setup.players:

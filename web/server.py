@@ -10,10 +10,20 @@ within BODY_TIMEOUT of its head. h11 itself bounds a head at 16 KiB (uvicorn's d
 h11_max_incomplete_event_size): a longer one is uvicorn's 400.
 
 uvicorn answers a request it cannot parse with its own 400, written before any ASGI app sees it:
-that answer carries the page headers too (web.guard.HEADERS), as every answer of the app does."""
+that answer carries the page headers too (web.guard.HEADERS), as every answer of the app does.
+
+Stopping (Ctrl-C, SIGTERM): uvicorn stops listening, waits for the open requests to be answered,
+then runs the app's shutdown (web.jobs.Runner.stop_all). A request still computing (an answer of
+expensive bots) would hold that wait, and the runs go on until the shutdown cancels them, so
+`Server` tells the app at the signal itself (`on_exit`: Runner.close, flags only): every run and page
+computation hears the stop at its next check (a tenth of a second or so), and GRACE bounds uvicorn's
+wait for the rest (a body never sent, say). The whole stop takes well under 5 s."""
 from __future__ import annotations
 
+from typing import Callable
+
 import h11
+import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from moonshot.web.guard import HEADERS
@@ -21,6 +31,7 @@ from moonshot.web.guard import HEADERS
 HEAD_TIMEOUT = 10.0      # seconds for a request's head (a browser sends it at once)
 BODY_TIMEOUT = 60.0      # seconds for its body (the largest, a 2 MB upload, at ~35 KB/s)
 KEEP_ALIVE = 5           # seconds an idle connection is kept after a response (uvicorn's default)
+GRACE = 1.0              # seconds a stopping server waits for open requests (they hear the stop at once)
 
 
 class Connection(H11Protocol):
@@ -45,6 +56,14 @@ class Connection(H11Protocol):
     def connection_lost(self, exc) -> None:
         self._stop_deadline()
         super().connection_lost(exc)
+
+    def shutdown(self) -> None:
+        """The server is stopping: a request whose body has not all come is closed now (its route
+        hears a disconnect) rather than waited for until GRACE cancels it with a traceback."""
+        if self.cycle is not None and not self.cycle.response_complete and self.conn.their_state is h11.SEND_BODY:
+            self.transport.close()
+            return
+        super().shutdown()
 
     def _await_client(self) -> None:
         """A deadline for what the client owes now: a head (IDLE), a body (SEND_BODY), else none."""
@@ -74,8 +93,20 @@ class Connection(H11Protocol):
         self.transport.close()
 
 
+class Server(uvicorn.Server):
+    """uvicorn's server that calls `on_exit()` on a stopping signal, as it arrives (see the module's doc)."""
+
+    def __init__(self, config: uvicorn.Config, on_exit: Callable[[], None]):
+        super().__init__(config)
+        self.on_exit = on_exit
+
+    def handle_exit(self, sig, frame) -> None:
+        super().handle_exit(sig, frame)
+        self.on_exit()
+
+
 def config(app, head_timeout: float = HEAD_TIMEOUT, body_timeout: float = BODY_TIMEOUT, **kw):
     """The uvicorn.Config `moonshot serve` runs `app` with (tests pass short deadlines)."""
-    import uvicorn
     connection = type("Connection", (Connection,), {"head_timeout": head_timeout, "body_timeout": body_timeout})
-    return uvicorn.Config(app, http=connection, timeout_keep_alive=KEEP_ALIVE, log_level="warning", **kw)
+    return uvicorn.Config(app, http=connection, timeout_keep_alive=KEEP_ALIVE, log_level="warning",
+                          timeout_graceful_shutdown=GRACE, **kw)

@@ -13,22 +13,30 @@ is the replay on each answer, a few milliseconds for the longest hands (measured
 An adapter (a game's page parts' ADAPTER, a web.play.common.Hand) is `play(ask) -> record`: it
 plays the hand, calling ask(prompt) at the person's decisions (ask returns the chosen value), and returns
 the HISTORY.md record; `fresh()` gives a new one for the same hand.
+
+A hand's id is all it takes to play, hint or download it, so it is a random token
+(secrets.token_urlsafe: 128 bits), never a count. The replay is work like a run's (web.jobs.Runner.work
+runs it): a stop heard inside it (simulator.stopping) leaves the hand as it was before the replay,
+to be played again by its next request.
 """
 from __future__ import annotations
 
 import itertools
 import json
+import secrets
 import threading
 import time
 from collections import OrderedDict
 from typing import Any
 
+from moonshot.simulator import stopping
 from moonshot.simulator.errors import BadInput, short
 from moonshot.simulator.eta import duration
 
 IDLE = 900.0           # seconds a hand waits for the person before it is dropped
 KEEP = 200             # hands kept at once; the least recently used go first
 GONE_KEPT = 10_000      # dropped hands' ids remembered, with why (a few dozen bytes each)
+ID_BYTES = 16           # random bytes of a hand's id (22 characters of base64url)
 
 
 class _Paused(BaseException):
@@ -63,6 +71,12 @@ class Session:
         self._played = False                   # the hand has been played up to answers' end
         self._lock = threading.Lock()          # one replay at a time
         self.touched = time.monotonic()
+        self.gone: str | None = None           # why the table dropped it (its work then stops)
+
+    def dropped(self) -> str | None:
+        """The one line a request for this hand gets once the table has dropped it, else None (the
+        stop of its work: web.jobs.Runner.work's `stop`)."""
+        return None if self.gone is None else gone_line(self.id, self.gone)
 
     # ------------------------------------------------------------------ the replay
     def _advance(self) -> None:
@@ -80,6 +94,9 @@ class Session:
             self.record = hand.play(ask)
         except _Paused as paused:
             self.prompt = paused.prompt
+        except stopping.Stopped:               # not played: the next request plays it again
+            self._played = False
+            raise
         except BadInput as exc:
             self.error = str(exc)
         except Exception as exc:               # a bug: the page gets one line, the server log the rest
@@ -99,14 +116,30 @@ class Session:
         with self._lock:
             if not self._played:
                 self._advance()
-            out = {"id": self.id, "game": self.game, "seat": self.seat, "log": list(self.adapter.log)}
-            if self.error is not None:
-                return {**out, "state": "failed", "error": self.error}
-            if self.record is not None:
-                if self._summary is None:              # the replay's text, worked out once
-                    self._summary = self.adapter.summary(self.record)
-                return {**out, "state": "over", "summary": self._summary}
-            return {**out, "state": "your turn", "prompt": self.prompt}
+            return self._state()
+
+    def peek(self) -> dict | None:
+        """The state when it takes no work (the hand played to its prompt or end, its summary made),
+        else None: no replay, no wait for one running."""
+        self.touched = time.monotonic()
+        if not self._lock.acquire(blocking=False):
+            return None
+        try:
+            if not self._played or (self.record is not None and self.error is None and self._summary is None):
+                return None
+            return self._state()
+        finally:
+            self._lock.release()
+
+    def _state(self) -> dict:
+        out = {"id": self.id, "game": self.game, "seat": self.seat, "log": list(self.adapter.log)}
+        if self.error is not None:
+            return {**out, "state": "failed", "error": self.error}
+        if self.record is not None:
+            if self._summary is None:              # the replay's text, worked out once
+                self._summary = self.adapter.summary(self.record)
+            return {**out, "state": "over", "summary": self._summary}
+        return {**out, "state": "your turn", "prompt": self.prompt}
 
     def answer(self, turn: int, choice: Any) -> dict:
         """Give the person's choice for prompt `turn`; BadInput if it is not one of its choices."""
@@ -137,13 +170,12 @@ class Table:
         self.sessions: dict[str, Session] = {}
         self.gone: OrderedDict[str, str] = OrderedDict()        # id -> why it was dropped
         self.idle, self.keep = idle, keep
-        self._ids = itertools.count(1)
         self._lock = threading.Lock()
 
     def start(self, game: str, seat: int, adapter) -> Session:
         with self._lock:
             self._expire()
-            sid = f"h{next(self._ids)}-{int(time.time() * 1000) % 100000}"
+            sid = secrets.token_urlsafe(ID_BYTES)
             if len(self.sessions) >= self.keep:
                 oldest = min(self.sessions.values(), key=lambda s: s.touched)
                 self._drop(oldest.id, f"pushed out by a newer hand: this server keeps at most {self.keep} hands "
@@ -160,7 +192,7 @@ class Table:
         if session is None:
             why = why or (f"never started here, or dropped long ago (a hand is dropped after {duration(self.idle)} "
                           f"untouched, or pushed out by newer ones past {self.keep} at once)")
-            raise BadInput(f"no hand {short(sid)} on this server: {why}; accepted: start a new hand")
+            raise BadInput(gone_line(sid, why))
         return session
 
     def _expire(self) -> None:
@@ -169,8 +201,11 @@ class Table:
             self._drop(sid, f"dropped after {duration(self.idle)} untouched")
 
     def _drop(self, sid: str, why: str) -> None:
-        del self.sessions[sid]
+        self.sessions.pop(sid).gone = why
         self.gone[sid] = why
         while len(self.gone) > GONE_KEPT:
             self.gone.popitem(last=False)
 
+
+def gone_line(sid: str, why: str) -> str:
+    return f"no hand {short(sid)} on this server: {why}; accepted: start a new hand"

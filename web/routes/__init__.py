@@ -19,8 +19,8 @@ from moonshot.web.forms import FieldError, Limits
 FAST_FAIL = 0.3          # seconds a request waits for a run's own input checks (BadInput before any chunk)
 
 
-def bad(field: str, message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"field": field, "error": forms.one_line(message)}, status_code=status)
+def bad(field: str, message: str, status: int = 400, headers: dict | None = None) -> JSONResponse:
+    return JSONResponse({"field": field, "error": forms.one_line(message)}, status_code=status, headers=headers)
 
 
 @dataclass

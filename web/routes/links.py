@@ -1,9 +1,9 @@
 """Links that reopen (issue 28, item 6): a played hand's link token, and a token played again into
 the history the Replay page shows (web/links.py). The Explorer's, What-if's and Play page's links are
-plain query strings that static/links.js reads; they need no route."""
+plain query strings that static/links.js reads; they need no route. Playing a token again is page
+work (web.jobs.Runner.work: a slot, a 429 when none is free, a stop), its bots within --max-worlds."""
 from __future__ import annotations
 
-import asyncio
 from urllib.parse import quote
 
 from fastapi import FastAPI, Request
@@ -12,7 +12,7 @@ from moonshot.web.routes import Site, body
 
 
 def add(app: FastAPI, site: Site) -> None:
-    hands = app.state.hands
+    hands, runner = app.state.hands, app.state.runner
 
     @app.get("/api/play/{sid}/link")
     def play_link(sid: str):
@@ -28,5 +28,6 @@ def add(app: FastAPI, site: Site) -> None:
         """{"hand": TOKEN} -> the hand played again: {"file": name, "history": one JSON line}."""
         from moonshot.web import links
         form = await body(request)
-        name, text = await asyncio.to_thread(links.history, form.get("hand"))
+        name, text = await runner.work(lambda: links.history(form.get("hand"), site.limits),
+                                       gone=request.is_disconnected)
         return {"file": name, "history": text}

@@ -1,7 +1,10 @@
-"""Play a hand: deal, the state of a hand, answers, hints, the hand's history and the slap profile."""
-from __future__ import annotations
+"""Play a hand: deal, the state of a hand, answers, hints, the hand's history and the slap profile.
 
-import asyncio
+Dealing, answering and hinting compute (the bots' decisions, played again on every answer, and
+the hint's worlds), so each is page work (web.jobs.Runner.work): it takes one of the server's
+slots (429 when they are full), and stops when the server stops, the page's connection closes or
+the hand is dropped. The bots' and the hint's worlds are at most the server's --max-worlds."""
+from __future__ import annotations
 
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
@@ -13,7 +16,11 @@ from moonshot.web.routes import Site, body, game_or_404
 
 
 def add(app: FastAPI, site: Site) -> None:
-    hands = app.state.hands
+    hands, runner, limits = app.state.hands, app.state.runner, site.limits
+
+    def work(request: Request, fn, session=None):
+        """fn() as page work, stopped also once `session` is dropped."""
+        return runner.work(fn, stop=None if session is None else session.dropped, gone=request.is_disconnected)
 
     @app.post("/api/{game}/play")
     async def play_start(request: Request, game: str):
@@ -22,14 +29,13 @@ def add(app: FastAPI, site: Site) -> None:
         from moonshot.web.play import adapter
         entry = game_or_404(game)
         form = await body(request)
-        setup = forms.setup(form, game, partners_ok=True)
+        setup = forms.setup(form, game, partners_ok=True, limits=limits)
         seat = forms.integer(form, "seat", 0, 0, setup.players - 1, "seat")
         seed = forms.integer(form, "seed", secrets.randbelow(10**6), 0, 2**63 - 1, "--seed")
-        session = hands.start(entry.name, seat, adapter(game)(setup, seat, seed))
-        return await asyncio.to_thread(play_state, session)
+        return await work(request, lambda: play_state(hands.start(entry.name, seat, adapter(game)(setup, seat, seed))))
 
-    def play_state(session, wait: float = 30.0) -> dict:
-        state = session.state(wait)
+    def play_state(session, state: dict | None = None) -> dict:
+        state = session.state() if state is None else state
         state["seed"] = session.adapter.seed
         slaps = getattr(session.adapter, "latencies", None)
         if slaps is not None:
@@ -52,8 +58,12 @@ def add(app: FastAPI, site: Site) -> None:
             raise FieldError("ms", str(exc)) from None
 
     @app.get("/api/play/{sid}")
-    async def play_get(sid: str):
-        return await asyncio.to_thread(play_state, hands.get(sid))
+    async def play_get(request: Request, sid: str):
+        session = hands.get(sid)
+        shown = session.peek()                       # played already: no work, no slot
+        if shown is not None:
+            return play_state(session, shown)
+        return await work(request, lambda: play_state(session), session)
 
     @app.post("/api/play/{sid}/answer")
     async def play_answer(request: Request, sid: str):
@@ -64,24 +74,31 @@ def add(app: FastAPI, site: Site) -> None:
         except (TypeError, ValueError):
             raise FieldError("turn", f"turn {short(form.get('turn'))} is not accepted; accepted: the decision's number")
         choice = form.get("choice")
-        await asyncio.to_thread(session.answer, turn, choice)
-        return await asyncio.to_thread(play_state, session)
+
+        def answered() -> dict:
+            session.answer(turn, choice)
+            return play_state(session)
+        return await work(request, answered, session)
 
     @app.get("/api/play/{sid}/hint")
     async def play_hint(request: Request, sid: str):
         """The decision in front of the person valued as `moonshot review` values it (analysis.hints):
-        {by, unit, note, rows}; `?worlds=` (2..4096) asks for other than the game's default worlds."""
-        from moonshot.analysis.review import MAX_WORLDS
+        {by, unit, note, rows}; `?worlds=` (2..--max-worlds) asks for other than the game's default
+        worlds (which a lower --max-worlds lowers)."""
+        from moonshot.analysis import hints
         session = hands.get(sid)
-        worlds = forms.integer(dict(request.query_params), "worlds", None, 2, MAX_WORLDS, "worlds")
+        worlds = forms.worlds(dict(request.query_params), limits)
         hint = session.adapter.hint_for
         if hint is None:
             raise FieldError("hint", "no hint now; accepted: ask at one of your plays")
+        if worlds is None and hints.worlds_for(session.adapter.setup.entry.review, None) > limits.max_worlds:
+            worlds = max(2, limits.max_worlds)
         session.adapter.hint_worlds = worlds         # the game's hint reads it (None: the review's default)
-        return await asyncio.to_thread(hint)
+        return await work(request, hint, session)
 
     @app.get("/api/play/{sid}/history")
     def play_history(sid: str):
         session = hands.get(sid)
         return Response(session.history(), media_type="application/x-ndjson", headers={
             "Content-Disposition": f'attachment; filename="{session.game}-hand-{session.adapter.seed}.jsonl"'})
+

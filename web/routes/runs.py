@@ -21,7 +21,7 @@ def add(app: FastAPI, site: Site) -> None:
             raise FieldError("game", f"{entry.title} has no hand analysis (`moonshot hand` does not take it "
                              "either); accepted: a game with one")
         form = await body(request)
-        setup = forms.setup(form, game, partners_ok=False)
+        setup = forms.setup(form, game, partners_ok=False, limits=limits)
         hand_text = str(form.get("hand") or "").strip()
         if not hand_text:
             raise FieldError("hand", f"no hand given; accepted: {entry.hand_notation}")
@@ -50,7 +50,7 @@ def add(app: FastAPI, site: Site) -> None:
             forms.make_setup(game, None, False, rules)
         except BadInput as exc:
             raise FieldError("change", str(exc)) from None
-        setup = forms.setup({**form, "rules": []}, game)
+        setup = forms.setup({**form, "rules": []}, game, limits=limits)
         unit = "games" if form.get("unit") == "games" else "hands"
         n = forms.samples(form, limits, "n")
         seed = forms.seed(form)
