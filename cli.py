@@ -854,13 +854,16 @@ def runs_list(folders: List[Path] = typer.Argument(..., help="run stores, or fol
 def serve(port: int = typer.Option(8000, "--port", help="port to listen on"),
           host: str = typer.Option("127.0.0.1", "--host", help="address to listen on (one that is not "
                                    "loopback lets other machines in: a warning is printed)"),
-          jobs: int = typer.Option(1, "--jobs", "-j", help="worker processes per run (-1: every core)"),
+          jobs: int = typer.Option(1, "--jobs", "-j", help="worker processes per run, and runs or page computations "
+                                   "(deals, answers, hints) at once; more get HTTP 429 (-1: every core)"),
           max_samples: int = typer.Option(200_000, "--max-samples", help="the largest hands/deals/games a page may ask for"),
           reports: Path = typer.Option(Path("out"), "--reports", help="folder whose reports the Reports page lists "
-                                       "and where it writes new ones")):
+                                       "and where it writes new ones"),
+          max_worlds: int = typer.Option(128, "--max-worlds", help="the most worlds (or samples) a page's strategies "
+                                         "and hints may search per decision (2..4096)")):
     """The analyzer in a browser: hand explorer, play a hand, what if, replay, reports (web/)."""
     from moonshot.web import serve as run
-    run(host, port, jobs, max_samples, reports)
+    run(host, port, jobs, max_samples, reports, max_worlds)
 
 
 if __name__ == "__main__":

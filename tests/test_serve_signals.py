@@ -76,3 +76,10 @@ def _deal(base: str) -> int | None:
         return httpx.post(f"{base}/api/moon/play", json={"seat": 0, "seed": 1}, timeout=10).status_code
     except httpx.TransportError:
         return None
+
+
+def test_serve_checks_max_worlds_in_one_line():
+    bad = subprocess.run([sys.executable, "-m", "moonshot.cli", "serve", "--max-worlds", "5000"], capture_output=True,
+                         text=True)
+    assert bad.returncode == 2
+    assert bad.stderr.strip() == "moonshot: error: --max-worlds 5000 is not accepted; accepted: an integer from 2 to 4,096"
