@@ -15,6 +15,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))            # the repository root is the moonshot package
+sys.path.insert(0, str(HERE.parent))                   # and tests/ (tests.serving) as pytest sees it
 
 from moonshot.tests.test_browser import CHROMIUM, running  # noqa: E402
 from moonshot.web.app import create_app  # noqa: E402
