@@ -38,6 +38,8 @@ COMMON = {
     "first_edge": ("first player's edge", "P(win) of the player who plays (bids) first in the first hand, minus "
                    "the average over positions"),
     "spread": ("P(win) spread", "highest minus lowest P(win) over positions round the table"),
+    "weakest": ("weakest seat's P(win)", "the lowest P(win) of any seat, the seat taken as found under each rule set "
+                "(a handicapped seat stays in its seat, so this sees what the spread over positions averages away)"),
     "skill": ("skill", "one strong player among the game's baseline players (its simplest non-random heuristic): its "
               "P(win) minus a baseline side's"),
     "random_edge": ("edge over random play", "one strong player among random ones: its P(win) minus a random side's "
