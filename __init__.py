@@ -16,6 +16,8 @@ naming the function's own arguments (`hands=`, not `--hands`).
 """
 from __future__ import annotations
 
+from moonshot import startup as _startup  # noqa: F401 - first: a signal while the `moonshot` command loads is one line
+
 import functools as _functools
 import os as _os
 import re as _re

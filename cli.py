@@ -23,7 +23,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import typer
 
-from moonshot import inputs
+from moonshot import inputs, startup
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.files import atomic_file, atomic_write, writing
 from moonshot.simulator.histories import replayed
@@ -40,7 +40,7 @@ class App(typer.Typer):
     def __call__(self, *args, **kwargs):
         from moonshot.simulator import stopping
         _STOPPED.update(by="interrupted", kept=None, signalled=False)
-        previous = _catch_signals()
+        previous = startup.handed_over(_catch_signals())      # the catch while the package loaded ends
         try:
             # The watch hears a signal whose KeyboardInterrupt was swallowed (numba's compiler calls
             # back through ctypes, which prints and drops an exception raised there): the run then
