@@ -37,3 +37,23 @@ def test_the_hint_keeps_each_estimate_with_its_interval_and_fits_the_page(server
         assert "moonshot review" in page.inner_text("#hint p.meta")
     finally:
         context.close()
+
+
+def test_hit_the_decks_hint_shows_p_win_with_its_interval(server, browser):  # noqa: F811
+    """Issue 37 item 5: P(win) beside the penalty points carries its 95% interval, as in the review."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        page.goto(f"{server}/hit-the-deck/play")
+        page.fill("#seed", "9")
+        page.locator("#deal button[type=submit]").first.click()
+        page.wait_for_selector("#hint-button:not([hidden])")
+        page.click("#hint-button")
+        page.wait_for_selector("#hint table.hints")
+        assert "P(win the game) [95%]" in page.inner_text("#hint table.hints tr:first-child")
+        column = page.locator("#hint table.hints tr:first-child th").all_inner_texts().index("P(win the game) [95%]")
+        cells = [c for c in page.locator(f"#hint table.hints tr td:nth-child({column + 1})").all_inner_texts() if c]
+        assert cells and all(c.count("%") == 3 and "[" in c for c in cells), cells
+    finally:
+        context.close()

@@ -201,9 +201,13 @@ function playPage() {
     const num = v => (v === null || v === undefined ? "" : Number(v).toFixed(2));
     const est = (m, lo, hi) => (m === null || m === undefined ? "–" : lo === null || lo === undefined ? num(m)
       : `${num(m)} [${num(lo)}, ${num(hi)}]`);
+    // P(win) with its 95% interval, as the review shows it ("20.1% [15.2%, 25.9%]")
+    const pc = v => `${(100 * v).toFixed(1)}%`;
+    const pct = (m, lo, hi) => (m === null || m === undefined ? "" : lo === null || lo === undefined ? pc(m)
+      : `${pc(m)} [${pc(lo)}, ${pc(hi)}]`);
     const says = {"cannot be told": "cannot be told from the best", forced: "the only legal option"};
     const win = h.rows.some(r => r.p_win !== undefined && r.p_win !== null);
-    const head = ["choice", `${h.unit} [95%]`, "vs best [95%]", ...(win ? ["P(win the game)"] : []), "verdict"];
+    const head = ["choice", `${h.unit} [95%]`, "vs best [95%]", ...(win ? ["P(win the game) [95%]"] : []), "verdict"];
     $("#hint").replaceChildren(el("p", {}, "Hint by ", el("strong", {}, h.by), ` in ${h.unit}`),
       el("div", {class: "scroll", tabindex: 0}, el("table", {class: "hints"},
         el("tr", {}, ...head.map(t => el("th", {}, t))),
@@ -211,7 +215,7 @@ function playPage() {
           el("td", {}, r.best ? el("strong", {title: "the best option found"}, `★ ${move(r.move)}`) : move(r.move)),
           el("td", {class: "est"}, est(r.value, r.low, r.high)),
           el("td", {class: "est"}, r.best ? "" : est(r.diff, r.diff_low, r.diff_high)),
-          ...(win ? [el("td", {class: "est"}, r.p_win === null || r.p_win === undefined ? "" : `${(100 * r.p_win).toFixed(1)}%`)] : []),
+          ...(win ? [el("td", {class: "est"}, pct(r.p_win, r.p_win_low, r.p_win_high))] : []),
           el("td", {}, says[r.verdict] || r.verdict))))),
       el("p", {class: "meta"}, h.note));
   }
