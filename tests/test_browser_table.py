@@ -129,3 +129,29 @@ def test_a_second_hand_of_a_file_draws_its_table_when_picked(server, browser, tm
     page.keyboard.press("End")
     assert page.locator("#replay-felt .middle figure").count() == 4 and page.evaluate(NO_SIDEWAYS)
     context.close()
+
+
+def test_a_refused_answer_shows_the_same_prompt_again_with_why(server, browser):  # noqa: F811
+    """A full server answers 429 (issue 38's one budget): the page shows the prompt again with the
+    reason, and the next press is answered; the hand is not lost."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(f"{server}/moon/play")
+    page.fill("#seed", "3")
+    page.click("#deal button.go")
+    page.wait_for_selector(CHOICE)
+    refused = []
+
+    def busy(route):
+        refused.append(route.request.url)
+        route.fulfill(status=429, content_type="application/json", headers={"Retry-After": "2"},
+                      body=json.dumps({"error": "the server is busy; try again in 2 s", "field": "form"}))
+    page.route("**/answer", busy)
+    page.locator(CHOICE).first.click()
+    page.wait_for_function("() => document.querySelector('.error[data-for=\"answer\"]').textContent.includes('busy')")
+    page.wait_for_selector(CHOICE)                      # the prompt is back, its choices pressable
+    assert len(refused) == 1
+    page.unroute("**/answer")
+    page.locator(CHOICE).first.click()
+    page.wait_for_function("() => document.querySelector('.error[data-for=\"answer\"]').textContent === ''")
+    context.close()

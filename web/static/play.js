@@ -178,7 +178,12 @@ function playPage() {
     $("#choices").replaceChildren(el("em", {}, "…"));
     $$("#felt button[data-i]").forEach(b => { b.disabled = true; });     // one answer per prompt
     const {status, body} = await postJSON(`/api/play/${sid}/answer`, {turn, choice});
-    if (status !== 200) { $(`.error[data-for="answer"]`).textContent = body.error; return; }
+    if (status !== 200) {        // refused (a full server's 429, a stale turn): the same prompt again, and why
+      const again = await fetch(`/api/play/${sid}`);
+      if (again.status === 200) show(await again.json());
+      $(`.error[data-for="answer"]`).textContent = body.error;
+      return;
+    }
     $(`.error[data-for="answer"]`).textContent = "";
     show(body);
   }
