@@ -334,23 +334,26 @@ def errors(steps: pd.DataFrame) -> pd.DataFrame:
     return steps[steps["verdict"].isin(ERRORS)].sort_values("loss", ascending=False, kind="stable")
 
 
-def _summary(judged: list[Judged], specs: dict[int, str]) -> pd.DataFrame:
-    """Per seat and player (as played, then each yardstick on the same decisions): the verdicts'
-    counts, the total loss and the error rate (the mean loss a decision with a choice, as GNU
-    Backgammon's error rate), each with its 95% interval (decisions are valued on independent
-    worlds, so their variances add)."""
+def _summary(judged: list[Judged], specs: dict[tuple[int, int], str]) -> pd.DataFrame:
+    """Per seat and player as the file names it (`specs`: (hand, seat) -> the record's strategy, a
+    person's "person"; a seat played by several in one file gets a row each): as played, then each
+    yardstick on the same decisions: the verdicts' counts, the total loss and the error rate (the
+    mean loss a decision with a choice, as GNU Backgammon's error rate), each with its 95% interval
+    (decisions are valued on independent worlds, so their variances add)."""
     rows = []
     keys: dict[tuple, list] = {}
     for j in judged:
         d = j.decision
+        spec = str(specs.get((d.hand_id, d.seat), "?"))
         players = [(PLAYED, d.chosen)] + sorted(d.yardstick.items())
         for name, k in players:
-            keys.setdefault((d.seat, name, j.valued_by), []).append((j, k))
-    for (seat, name, unit), items in sorted(keys.items(), key=lambda kv: (kv[0][0], kv[0][1] != PLAYED)):
+            keys.setdefault((d.seat, spec, name, j.valued_by), []).append((j, k))
+    for (seat, spec, name, unit), items in sorted(keys.items(), key=lambda kv: (kv[0][0], kv[0][1],
+                                                                                kv[0][2] != PLAYED)):
         verdicts = [j.verdict(k) for j, k in items]
         told = [v for v in verdicts if v[0] != FORCED]
         counts, total, half = _losses(told)
-        base = {"seat": seat, "player": name if name != PLAYED else f"{PLAYED}: {specs.get(seat, '?')}",
+        base = {"seat": seat, "player": name if name != PLAYED else f"{PLAYED}: {spec}",
                 "unit": unit, "forced": len(verdicts) - len(told), **counts, "n": len(told),
                 "kind": "change" if unit == WIN else "mean"}
         rows.append({**base, "metric": "total_loss", "estimate": total, "ci_low": total - half,
@@ -403,7 +406,9 @@ def _findings(summary: pd.DataFrame) -> list[str]:
     """Per seat in words: its errors by size, its total loss and error rate, and the yardsticks' on the
     same decisions. A loss is called a loss only where its interval clears zero (words.py's rule)."""
     out = []
-    for (seat, unit), rows in summary.groupby(["seat", "unit"], sort=False):
+    # a player's rows: its own (as played), then the yardsticks on the same decisions
+    played_by = (summary["player"].str.startswith(PLAYED) & (summary["metric"] == "total_loss")).cumsum()
+    for (seat, unit, _), rows in summary.groupby(["seat", "unit", played_by], sort=False):
         totals, rates = rows[rows["metric"] == "total_loss"], rows[rows["metric"] == "error_rate"]
         played, rate = totals.iloc[0], rates.iloc[0]
         n = int(played["n"])
@@ -468,10 +473,7 @@ def review(source, seats=None, hand_ids=None, worlds: int | None = None, seed: i
     found, entry, hook, work = _work(source, seats, hand_ids)
     worlds = worlds or getattr(hook, "WORLDS", DEFAULT_WORLDS)
     judged = [Judged.of(d) for d in _value_all(work, worlds, seed, jobs, progress)]
-    specs = {}
-    for rec, _ in found:
-        for s, spec in enumerate(rec.get("strategies") or []):
-            specs.setdefault(s, spec)
+    specs = {(rec["hand_id"], s): spec for rec, _ in found for s, spec in enumerate(rec.get("strategies") or [])}
     decisions = pd.DataFrame([row for j in judged for row in _option_rows(j)])
     steps = pd.DataFrame([_step_row(j) for j in judged])
     summary = _summary(judged, specs)

@@ -311,3 +311,15 @@ def test_a_pass_is_valued_by_the_auction_played_on():
     assert passing.mean() < -0.5 and (passing != 0).any()
     last = mr.value("bid", _first_bid_view(4, weak, 3, [0, 0, 0, -1]), 4, Rules(), 0, 0, WORLDS, 1, choice=0)
     assert (last.outcomes[:, last.options.index("pass")] == 0).all()
+
+
+def test_a_seat_played_by_two_players_in_one_file_gets_a_summary_row_and_sentence_each():
+    """Issue 37 item 4: per player as the file names them (its records' strategies), not the first hand's."""
+    others = [{**r, "hand_id": 10 + i} for i, r in enumerate(moon_records("greedy", 2, 5))]
+    records = moon_records("random", 2, 1) + others
+    res = review(records, seats=[0], worlds=8)
+    played = res.tables["summary"]
+    played = played[(played["metric"] == "total_loss") & played["player"].str.startswith("as played")]
+    assert sorted(played["player"]) == ["as played: greedy", "as played: random"]
+    said = [f for f in res.findings if f.startswith("Seat 0 (as played")]
+    assert len(said) == 2 and {s.split(")")[0] for s in said} == {"Seat 0 (as played: greedy", "Seat 0 (as played: random"}
