@@ -533,7 +533,11 @@ def rules_lab(ctx: typer.Context, game: str, players: Optional[int] = PlayersOpt
               profile: Optional[List[str]] = ProfileOpt, seed: int = SeedOpt, jobs: int = JobsOpt,
               format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt,
               scheduler: Optional[str] = SchedulerOpt, save: Optional[Path] = SaveOpt,
-              resume: Optional[Path] = ResumeOpt, until: Optional[float] = UntilOpt,
+              resume: Optional[Path] = ResumeOpt,
+              until: Optional[float] = typer.Option(None, "--until", help="play the games in rounds until every "
+                                                    "P(win) effect (fairness, skill) is narrower than this many "
+                                                    "percentage points; --games is then the budget (default "
+                                                    "100,000), the hands are played once"),
               max_time: Optional[float] = MaxTimeOpt):
     """Which house rules matter: every rules flag's other values (or --set rule sets) against the
     defaults on the same games and deals, ranked, with what each does to length, fairness and skill.
