@@ -11,7 +11,8 @@ plays and the chips, engine.resume rebuilds the batch state the view reads), the
 are dealt `worlds` ways with the rollout player's own deal_worlds (its hand, every card played and
 the suits a hand has shown it lacks), and every legal card is played out on the SAME worlds by the
 odd planner in every seat (RolloutPlay.playouts, as its hint values). The outcome is the mover
-side's chips gained over the round. For whole-games records (`scores_before`) `win` is the side's
+side's whole result of the round: its chips gained less the other sides' mean gain (a chip taken
+from another side counts). For whole-games records (`scores_before`) `win` is the side's
 chance of winning the game from each world's chips after the round, continued by rounds drawn whole
 from a fixed sample of odd-planner self-play (the same sample in every process, as Hit the Deck's
 rollout values a game's end).
@@ -42,7 +43,8 @@ WORLDS = 64        # the default worlds per decision: a round in well under a se
                    # rollout's own small errors (it plays on 32 worlds) in 5.5% of its choices, at 64 in 3%
 HOW = ("Shoot the Moon: each legal card played out to the end of the round by the odd planner in every seat, on "
        "worlds dealt as the rollout player deals them from the seat's own view (its hand, every card played, the "
-       "suits a hand showed it lacks); values are the mover side's chips gained over the round, higher is better.")
+       "suits a hand showed it lacks); values are the mover side's whole result of the round: its chips gained less "
+       "the other sides' mean gain (a chip another side loses counts for the mover), higher is better.")
 YARDSTICK = {"odd": OddPlanner, "greedy": Greedy}      # the built-in heuristics (random is no yardstick)
 FUTURES, FUTURE_ROUNDS = 32, 24   # continuations per world, rounds in each (a game ends in ~8 rounds)
 ROUND_SAMPLE = 4096               # rounds of odd-planner self-play the continuations are drawn from
@@ -121,7 +123,7 @@ def value(view, table: engine.Table, seat: int, hand_id: int, step: int, worlds:
           whole: bool, dealer: int, card: int | None = None) -> Decision:
     """One play of `seat` (for the open dummy's card, its chooser) valued from the view alone:
     every legal card on the same `worlds` worlds of decision_rng(seed, hand_id, step), the mover
-    side's chips gained over the round from `chips_before` (and its P(win) when `whole`). The
+    side's whole result of the round from `chips_before` (whole_result; and its P(win) when `whole`). The
     review's valuation of the play and the Play page's hint (which knows no `card` yet: the chosen
     index is then 0)."""
     rng = decision_rng(seed, hand_id, step)
@@ -135,8 +137,7 @@ def value(view, table: engine.Table, seat: int, hand_id: int, step: int, worlds:
         _, _, after, side = RolloutPlay(worlds=worlds).playouts(view, rng)
         keep = [names.index(o) for o in options]        # candidates are the legal slots in order
         mine = int(side[0])
-        start = np.asarray(chips_before, dtype=float)
-        outcomes = (after[keep, :, mine] - start[mine]).T.astype(float)            # (worlds, options)
+        outcomes = whole_result(after[keep] - np.asarray(chips_before, dtype=float), mine).T   # (worlds, options)
         win = win_chance(table, after[keep], mine, dealer, rng).T if whole else None
     yard = {}
     for name, cls in YARDSTICK.items():
@@ -149,16 +150,28 @@ def value(view, table: engine.Table, seat: int, hand_id: int, step: int, worlds:
 
 # ------------------------------------------------------------------------------------ the seat's result (luck)
 
+def whole_result(gains: np.ndarray, side) -> np.ndarray:
+    """The side's whole result of a round from every side's chip gains (last axis): its own gain less
+    the others' mean gain, so a chip taken from another side counts as one gained shared over them
+    (a Little Moon dropped on an opponent's trick is worth something; issue 37 item 0)."""
+    gains = np.asarray(gains, dtype=float)
+    own = np.take_along_axis(gains, np.broadcast_to(np.asarray(side)[..., None], gains.shape[:-1] + (1,)),
+                             axis=-1)[..., 0]
+    return own - (gains.sum(axis=-1) - own) / (gains.shape[-1] - 1)
+
+
 def result(record: dict, seat: int) -> float:
-    """The chips the seat's side gained over the round (analysis/luck.py's end point)."""
-    side = record["sides"][seat]
-    return float(record["chips_after"][side] - record["chips_before"][side])
+    """The seat's side's whole result over the round (analysis/luck.py's end point)."""
+    gains = np.asarray(record["chips_after"], dtype=float) - np.asarray(record["chips_before"], dtype=float)
+    return float(whole_result(gains, int(record["sides"][seat])))
 
 
 def results(table: engine.Table, res) -> tuple[np.ndarray, np.ndarray]:
-    """(rounds, players) each seat's side's chips gained in a batch of the engine's rounds, and each
+    """(rounds, players) each seat's side's whole result in a batch of the engine's rounds, and each
     round's dealer (position 0)."""
-    return (res.chips_after - res.chips_before)[:, table.side_of_seat[:table.players]].astype(float), res.dealer
+    gains = (res.chips_after - res.chips_before).astype(float)
+    sides = np.broadcast_to(table.side_of_seat[:table.players], (len(gains), table.players))
+    return np.stack([whole_result(gains, sides[:, s]) for s in range(table.players)], axis=1), res.dealer
 
 
 def position(record: dict, seat: int) -> int:

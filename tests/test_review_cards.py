@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from moonshot import cli
 from moonshot.analysis import hit_the_deck_review as htd_review
@@ -232,3 +234,15 @@ def test_a_total_loss_does_not_drift_as_worlds_grow(tmp_path):
         totals.append((seats["estimate"].sum(), np.sqrt((((seats["ci_high"] - seats["ci_low"]) / 3.92) ** 2).sum())))
     (small, se_small), (big, se_big) = totals
     assert abs(small - big) <= 1.96 * np.hypot(se_small, se_big), totals
+
+
+@given(st.lists(st.integers(-3, 3), min_size=2, max_size=6))
+def test_a_shoot_the_moon_sides_whole_result_counts_the_chips_others_lose(gains):
+    """Issue 37 item 0: the unit is the side's whole result, its gain less the others' mean gain: a
+    chip another side loses counts for the mover, and the sides' results sum to zero."""
+    g = np.array(gains, dtype=float)
+    each = np.array([stm_review.whole_result(g, s) for s in range(len(g))])
+    assert abs(each.sum()) < 1e-9
+    others_lose = g.copy()
+    others_lose[1] -= 1                        # another side loses a chip (a Little Moon on its trick)
+    assert stm_review.whole_result(others_lose, 0) == pytest.approx(stm_review.whole_result(g, 0) + 1 / (len(g) - 1))
