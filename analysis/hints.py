@@ -59,11 +59,12 @@ def hint(decision, by: str, what: str, worlds: int) -> dict:
             row.update(p_win=_num(v["p_win"]), p_win_low=_num(v["p_win_low"]), p_win_high=_num(v["p_win_high"]))
         rows.append(row)
     better = "higher" if decision.higher_better else "lower"
-    vs_best = (f"'vs best' is the paired difference from the best option ({better} is better)"
+    favour = f"in your favour: negative is worse; {better} {decision.unit} is better"
+    vs_best = (f"'vs best' is the paired difference from the best option ({favour})"
                if judged.valued_by == decision.unit else
                # whole games: the verdicts and the star go by P(win); the unit's difference stays the unit's
                f"the best (starred) is the option with the highest P(win the game), which the verdicts judge by; "
-               f"'vs best' is the paired difference from the option best in {decision.unit} ({better} is better)")
+               f"'vs best' is the paired difference from the option best in {decision.unit} ({favour})")
     note = (f"{what} Each value is the mean over the same {worlds} worlds dealt from what your seat knows, with its "
             f"95% interval; {vs_best}; an option whose "
             f"verdict is 'cannot be told' cannot be told from the best on these worlds. These are the numbers "

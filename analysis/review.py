@@ -281,15 +281,18 @@ class Judged:
 def option_values(j: Judged) -> list[dict]:
     """Each option of a judged decision as a player reads it (the review's rows and the Play page's
     hint both): its mean value in the game's unit with a 95% interval, its paired difference from
-    the best option in that unit, the mover's P(win) where the decision has one, whether it is the
-    best, and the verdict of taking it with its loss."""
+    the best option in that unit in the mover's favour (negative: worse, in every game), the mover's
+    P(win) where the decision has one, whether it is the best, and the verdict of taking it with its
+    loss."""
     d = j.decision
     out = np.asarray(d.outcomes, dtype=float)
-    best_points = int(np.argmax(out.mean(axis=0) * (1 if d.higher_better else -1))) if out.shape[0] else 0
+    sign = 1 if d.higher_better else -1
+    best_points = int(np.argmax(out.mean(axis=0) * sign)) if out.shape[0] else 0
     rows = []
     for k, label in enumerate(d.options):
         value, lo, hi = _interval(out[:, k]) if out.shape[0] else (np.nan, np.nan, np.nan)
-        diff, dlo, dhi = _interval(out[:, k] - out[:, best_points]) if out.shape[0] else (0.0, 0.0, 0.0)
+        # in the mover's favour in every game (one sign: negative is worse; for penalty points, more is worse)
+        diff, dlo, dhi = _interval(sign * (out[:, k] - out[:, best_points])) if out.shape[0] else (0.0, 0.0, 0.0)
         verdict, loss, llo, lhi = j.verdict(k)
         row = {"option": label, "value": value, "value_low": lo, "value_high": hi,
                "diff": diff, "diff_low": dlo, "diff_high": dhi}
@@ -482,7 +485,8 @@ def review(source, seats=None, hand_ids=None, worlds: int | None = None, seed: i
             "decisions": len(judged), "worlds": worlds, "seed": seed, "valued_by": WIN if whole else hook.UNIT}
     notes = [hook.HOW,
              f"Each option's value is its mean over the same {worlds} worlds; its difference from the best option "
-             f"is paired world by world, with a 95% interval (mean +- 1.96 sd/sqrt(worlds)).",
+             f"(in the mover's favour in every game: negative is worse) is paired world by world, with a 95% "
+             f"interval (mean +- 1.96 sd/sqrt(worlds)).",
              verdict_note(hook.SIZES, whole)]
     tables = {"steps": steps, "decisions": decisions, "summary": summary, "kinds": _by_kind(judged)}
     # luck and skill in the hand's unit, whole games too (not P(win)): analysis/luck.py

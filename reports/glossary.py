@@ -54,7 +54,8 @@ COMMON = {
 REVIEW = {
     "value_low": ("value 95% low", "the low end of the 95% interval of the option's mean value over the worlds"),
     "value_high": ("value 95% high", "the high end of the 95% interval of the option's mean value over the worlds"),
-    "diff": ("change from best", "the option's mean value less the best option's, on the same worlds"),
+    "diff": ("change from best", "the option's mean value less the best option's, on the same worlds, in the mover's "
+             "favour in every game: negative is worse (in penalty points, more points are worse)"),
     "diff_low": ("change 95% low", "the low end of the paired 95% interval of the change from the best option"),
     "diff_high": ("change 95% high", "the high end of the paired 95% interval of the change from the best option"),
     "open_value": ("open-hands value", "the option's value with every hand known (the exact solver): what a "

@@ -246,3 +246,16 @@ def test_a_shoot_the_moon_sides_whole_result_counts_the_chips_others_lose(gains)
     others_lose = g.copy()
     others_lose[1] -= 1                        # another side loses a chip (a Little Moon on its trick)
     assert stm_review.whole_result(others_lose, 0) == pytest.approx(stm_review.whole_result(g, 0) + 1 / (len(g) - 1))
+
+
+@pytest.mark.parametrize("game", ["shoot-the-moon", "hit-the-deck"])
+def test_change_from_best_has_one_sign_in_every_game(game, played):
+    """Issue 37 item 0: 'change from best' is in the mover's favour everywhere, so a worse option
+    reads negative in chips and in penalty points alike (it read +3 penalty points for a worse card)."""
+    rows = review(str(played[game, "random"][0]), hand_ids=[0], worlds=WORLDS[game], seed=3).tables["decisions"]
+    cost = -1 if game == "hit-the-deck" else 1
+    for _, d in rows.groupby(["hand", "seat", "step"]):
+        best = d[d["best"]].iloc[0]
+        assert best["diff"] == 0
+        worse = cost * (d["value"] - best["value"]) < -1e-9
+        assert (d.loc[worse, "diff"] < 0).all()

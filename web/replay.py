@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import json
 
+from moonshot.analysis.luck import higher_better
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.histories import PERSON, replayed
 from moonshot.web.play.common import faces, pieces_in
@@ -31,7 +32,8 @@ def read(data: bytes, name: str) -> dict:
                       "steps": entry.page.steps(record, shown),
                       **(drawn(entry, record) if not hands else {}),      # the first hand's tables; others' on demand
                       # what the page's review sends back (POST /api/review checks it again) and offers
-                      "record": record, "review": entry.review is not None, "players": record.get("players", len(specs)),
+                      "record": record, "review": entry.review is not None,
+                      "players": record.get("players", len(specs)),
                       "people": [s for s, spec in enumerate(specs) if spec == PERSON]})
         if len(hands) >= MAX_HANDS:
             break
@@ -77,14 +79,8 @@ def review(record, seats: list[int], worlds: int | None, seed: int, jobs: int, p
     tables["errors"] = error_lines(tables["steps"], by)
     if "values" in tables and "step" in tables["values"]:
         tables["values"] = value_points(tables["values"], place, count).assign(
-            unit=importlib.import_module(entry.review).UNIT, better=_better(tables["decisions"]))
+            unit=importlib.import_module(entry.review).UNIT, better="higher" if higher_better(entry.name) else "lower")
     return result
-
-
-def _better(decisions) -> str:
-    """'lower' where the review's best option has the lowest value (a cost, as penalty points), else
-    'higher': the sign of each option's difference from the best in the game's unit."""
-    return "lower" if "diff" in decisions and (decisions["diff"] > 1e-9).any() else "higher"
 
 
 def placer(entry, record: dict, count: int):
