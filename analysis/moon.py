@@ -67,7 +67,7 @@ class MoonHooks(Hooks):
         "trump_double": ("trump double", "the dealt hand holds the double of trump"),
     }
     hands_word = "hands"
-    game_unit = "P(winning the game to 21)"
+    game_unit = "P(winning the game)"    # to 21 points, or 7 marks under moon.scoring=marks7
     side_outcome_names = ("score",)
     side_outcome_unit = "points per hand"
     metric_words = {"score": "points per hand", "win": "P(winning the game)"}

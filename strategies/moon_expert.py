@@ -10,6 +10,7 @@ strategies/models/moon_expert.npz:
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -85,7 +86,14 @@ def promising(hand: np.ndarray, allowed: np.ndarray, k: int) -> np.ndarray:
 
 @lru_cache(maxsize=64)
 def _points_table(players: int, rules, outcome: str) -> np.ndarray:
-    """(7, 8) the bidder side's outcome (moon_search.bidder_points) by BID_VALUES column and tricks."""
+    """(7, 8) the bidder side's outcome (moon_search.bidder_points) by BID_VALUES column and tricks.
+
+    Under moon.scoring=marks7 the levels are valued by the points game's table: a hand's mark goes to
+    the contract's side whatever the level, so by marks alone every level is worth the same (it bid
+    the lowest and, with MIN_GAIN in points, passed nearly every hand), while a higher bid is what
+    takes the contract from the others (CHANGELOG, moon/5, has the figures)."""
+    if rules.scoring == "marks7":
+        rules = replace(rules, scoring="points21")
     return np.stack([bidder_points(players, rules, int(b), outcome) if b != PASS else np.zeros(8)
                      for b in BID_VALUES])
 
