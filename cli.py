@@ -579,6 +579,8 @@ def report(ctx: typer.Context, game: str, out: Path = typer.Option(..., "--out",
            resume: Optional[Path] = ResumeOpt):
     """Write report.md, report.html (figures embedded), PNG figures and CSV tables into a folder."""
     entry = inputs.game(game)
+    from moonshot.simulator.spec import optional
+    optional(entry, "report")                 # a game without one: one line, before any work
     hands = inputs.report_hands(hands)
     from moonshot.reports.document import check_report_folder
     check_report_folder(out)

@@ -34,6 +34,7 @@ from pathlib import Path
 from moonshot.simulator import record_check
 from moonshot.simulator.errors import BadInput, short
 from moonshot.simulator.record_check import rule_text      # the typed modules write flags with it too
+from moonshot.simulator.spec import optional
 
 UNKNOWN = "?"
 FILL_SEED = 27            # the fixed seed unknown pieces are dealt with: the same text, the same record
@@ -199,7 +200,7 @@ def _record(block: list[list[Token]], index: int) -> tuple[dict, object, record_
     if len(head) != 2 or head[1].text not in GAMES:
         raise TokenError(head[-1], "does not name a game", f"game {' | '.join(GAMES)}")
     game = GAMES[head[1].text]
-    typed = game.module("typed")
+    typed = optional(game, "typed")
     lines: dict[str, list[list[Token]]] = {}
     for words in block[1:]:
         key = words[0].text
@@ -373,7 +374,7 @@ def write(record: dict) -> str:
     """The typed text of one record; parse(write(r)) == [r] for any record the rules accept."""
     from moonshot.simulator.games import get
     game = get(record["game"])
-    typed = game.module("typed")
+    typed = optional(game, "typed")
     shown = json.loads(json.dumps(record))          # `?` put back where pieces were unknown
     for place in record.get("unknown", []):
         _put(shown, place, UNKNOWN)

@@ -24,6 +24,10 @@ class ToyHooks(Hooks):
     def side_outcomes(self, setup, res):
         return {"win": res.winner[:, None] == np.arange(setup.players)}
 
+    def hand_rows(self, setup, res):
+        return {"winner": res.winner.astype(np.int8),
+                **{f"seat{s}_played": res.played[:, s].astype(np.int8) for s in range(setup.players)}}
+
     def seat_outcomes(self, setup, res):
         return {"p_win": res.winner[:, None] == np.arange(setup.players)}
 

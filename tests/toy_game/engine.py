@@ -32,6 +32,7 @@ class Result:
     hands: np.ndarray           # (n, players, 2)
     played: np.ndarray          # (n, players) the card each seat played
     winner: np.ndarray          # (n,) seat, -1 on a tie
+    score: np.ndarray           # (n, players) hands taken in this hand: 1 for the winner
 
 
 @dataclass
@@ -53,7 +54,8 @@ def play(table: Table, size: int, strategies, deal_rng, play_rng, hands=None) ->
         played[:, seat] = hands[np.arange(size), seat, choice]
     top = played.max(axis=1)
     alone = (played == top[:, None]).sum(axis=1) == 1
-    return Result(hands, played, np.where(alone, played.argmax(axis=1), -1))
+    winner = np.where(alone, played.argmax(axis=1), -1)
+    return Result(hands, played, winner, (winner[:, None] == np.arange(table.players)).astype(np.int64))
 
 
 def play_games(table: Table, size: int, strategies, deal_rng, play_rng, max_hands: int = 60,
@@ -68,7 +70,7 @@ def play_games(table: Table, size: int, strategies, deal_rng, play_rng, max_hand
             break
         r = play(table, size, strategies, deal_rng, play_rng)
         if keep_hands:
-            log.append((np.flatnonzero(live), Result(r.hands[live], r.played[live], r.winner[live])))
+            log.append((np.flatnonzero(live), Result(r.hands[live], r.played[live], r.winner[live], r.score[live])))
         hands += live
         took = live & (r.winner >= 0)
         won[np.flatnonzero(took), r.winner[took]] += 1

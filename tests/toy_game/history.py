@@ -7,6 +7,7 @@ from tests.toy_game.rules import parse_rules
 
 def records(res, table, specs, seed, first_id):
     return [json.dumps({"game": "toy-high-card", "format": 1, "hand_id": first_id + i, "seed": seed,
+                        "players": table.players, "sides": list(range(table.players)), "strategies": list(specs),
                         "rules": table.rules.as_dict(), "hands": res.hands[i].tolist(),
                         "played": res.played[i].tolist(), "winner": int(res.winner[i])})
             for i in range(len(res.winner))]
