@@ -94,6 +94,7 @@ def test_a_replay_steps_forward_back_and_to_a_trick(server, browser, tmp_path): 
     seat, tile = record["plays"][2 * record["players"]][:2]
     assert f"seat {seat} plays {tile}" in page.inner_text("#values")     # the trick's first play is next
     assert sorted(held()) == [5] * record["players"]                      # two tricks played
+    assert "3 of 7" in page.inner_text("#replay-felt .table-lines")       # "trick 3" opens on its own number
     page.click("#next")
     middle = page.locator("#replay-felt .middle figure")
     assert middle.count() == 1 and middle.locator("svg").get_attribute("aria-label")
@@ -104,12 +105,39 @@ def test_a_replay_steps_forward_back_and_to_a_trick(server, browser, tmp_path): 
     page.keyboard.press("End")
     n = len(record["bids"]) + (record.get("widow") is not None) + 1 + len(record["plays"])   # the widow, the trump
     assert page.inner_text("#where") == f"step {n} of {n}" and sum(held()) == 0
+    from moonshot.simulator.moon.page import result_sentence
+    assert page.inner_text("#values .hand-result") == f"Result: {result_sentence(record, None)}"   # the score
     shot(page, tmp_path, "replay-1280")
     page.set_viewport_size({"width": 390, "height": 844})
     page.keyboard.press("Home")
     assert held() == [7] * record["players"] and page.evaluate(NO_SIDEWAYS)
     shot(page, tmp_path, "replay-390")
+    # the review's option table, phone first: the option, its verdict and "vs best" on screen, a row a line
+    for box in page.locator("#review-seats input").all()[1:]:
+        box.uncheck()
+    page.select_option("#worlds", "8")
+    page.click("#review button.go")
+    page.wait_for_selector("#review-result #table-summary")
+    for _ in range(len(record["bids"]) + 1):
+        if page.locator("#values .review-step").count():
+            break
+        page.click("#next")
+    got = page.evaluate(REVIEW_ROWS)
+    assert got["head"][:3] == ["option", "verdict", "vs best [95%]"], got["head"]
+    assert all(r <= got["view"] for r in got["right"]) and max(got["heights"]) < 2 * got["line"], got
+    assert page.evaluate(NO_SIDEWAYS)
+    shot(page, tmp_path, "replay-review-390")
     context.close()
+
+
+# The first reviewed decision's option table: its header, each row's height and its third cell's right edge
+REVIEW_ROWS = """() => {
+  const rows = [...document.querySelectorAll('#values .review-step table.hints tr')];
+  return {head: [...rows[0].cells].map(c => c.textContent), view: window.innerWidth,
+          line: parseFloat(getComputedStyle(rows[1].cells[0]).lineHeight),
+          right: rows.slice(1).map(r => r.cells[2].getBoundingClientRect().right),
+          heights: rows.slice(1).map(r => r.getBoundingClientRect().height)};
+}"""
 
 
 def test_a_second_hand_of_a_file_draws_its_table_when_picked(server, browser, tmp_path):  # noqa: F811

@@ -189,3 +189,33 @@ def test_a_review_can_be_cancelled(client, moon_record):
     assert wait(client, job, 120)["state"] == "cancelled"
     assert time.monotonic() - start < 60
     assert client.get(f"/api/jobs/{job}/result").status_code == 409
+
+
+@pytest.mark.parametrize("name, tricks", [("moon_4p_mixed.jsonl", 7), ("stm_4p_odd.jsonl", 5),
+                                          ("htd_4p_mixed.jsonl", None)])
+def test_the_replay_ends_on_the_score_and_a_trick_opens_on_its_own_number(name, tricks):
+    """Issue 39 item 4: the hand's last step has its result in a sentence (the Play page's, from the
+    record's numbers), and the table a chapter "trick k" opens on reads "trick: k of N", its leader
+    to move (it read k - 1, the trick just won, with nobody to move)."""
+    shown = read((GOLDEN / name).read_bytes(), name)
+    hand, record = shown["hands"][0], shown["hands"][0]["record"]
+    entry = registry.get(hand["game"])
+    assert hand["result"] == entry.page.result_sentence(record, None) and hand["result"].endswith(".")
+    assert re.search(r"took \d+ tricks?|penalty points", hand["result"]), hand["result"]
+    if tricks is None:
+        return
+    opens = {}
+    for k, step in enumerate(hand["steps"]):
+        opens.setdefault(step["chapter"], k)
+    leaders = [record.get("bidder")] + list(record["trick_winners"])
+    for no in range(1, tricks + 1):
+        k = opens[f"trick {no}"]
+        table = hand["tables"][k]                   # the table after k steps: where "trick no" starts
+        assert dict(table["lines"])["trick"] == f"{no} of {tricks}", (no, table["lines"])
+        moving = [s["seat"] for s in table["seats"] if s["to_move"]]
+        if no > 1 or record.get("bidder") is not None:
+            want = leaders[no - 1] if no > 1 else record["bidder"]
+            assert moving == [want], (no, moving, want)
+        if no > 1:
+            assert f"trick {no - 1} and" in table["middle"]["words"] and f"trick {no}" in table["middle"]["words"]
+    assert hand["tables"][-1]["middle"]["words"].endswith(" the trick")         # the last: no next trick

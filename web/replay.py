@@ -11,14 +11,14 @@ import json
 from moonshot.analysis.luck import higher_better
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.histories import PERSON, replayed
-from moonshot.web.play.common import faces, pieces_in
+from moonshot.web.play.common import faces, person_seat, pieces_in
 
 MAX_HANDS = 200        # hands shown from one file
 QUICK_WORLDS = 8       # the page's "quick" review: a rough look in seconds
 
 
 def read(data: bytes, name: str) -> dict:
-    """The file's first MAX_HANDS hands, {hand_id, game, text (the replay), steps} each (the first
+    """The file's first MAX_HANDS hands, {hand_id, game, text (the replay), steps, result} each (the first
     also with its `tables` and `faces`: see `tables`), and how many
     hands it holds (`total`: its non-blank lines, one hand each), so the page can say what it left out."""
     try:
@@ -29,7 +29,7 @@ def read(data: bytes, name: str) -> dict:
     for record, entry, shown in replayed(text.splitlines(), name):      # checked as `moonshot replay` does
         specs = record.get("strategies") if isinstance(record.get("strategies"), list) else []
         hands.append({"hand_id": record.get("hand_id"), "game": entry.name, "text": shown,
-                      "steps": entry.page.steps(record, shown),
+                      "steps": entry.page.steps(record, shown), "result": result_of(entry, record),
                       **(drawn(entry, record) if not hands else {}),      # the first hand's tables; others' on demand
                       # what the page's review sends back (POST /api/review checks it again) and offers
                       "record": record, "review": entry.review is not None,
@@ -40,6 +40,13 @@ def read(data: bytes, name: str) -> dict:
     if not hands:
         raise BadInput(f"{name}: no hands; accepted: a JSON-lines file written by --history")
     return {"hands": hands, "total": sum(1 for line in text.splitlines() if line.strip())}
+
+
+def result_of(entry, record: dict) -> str:
+    """The hand's result in a sentence, as the Play page ends a hand (the game's page's
+    result_sentence, from the seat a person played, else every seat's view): the Replay page's end."""
+    say = getattr(entry.page, "result_sentence", None)
+    return say(record, person_seat(record)) if say else ""
 
 
 def drawn(entry, record: dict) -> dict:

@@ -370,7 +370,9 @@ class MoonHand(common.Hand):
 HINT_WORDS = {
     "bid": "Each bid's value is your side's points for the hand less the other side's (three players: the mean of "
            "the two defenders') if you win the auction at it, playing the best of the trumps pimc races; a pass is "
-           "valued by the auction played on (the seats after you bid as the expert does), then the deal solved.",
+           "valued by the auction played on (the seats after you bid as the expert does), then the deal solved. "
+           "The hand explorer's 'passing scores' is another measure: your side's own points (not less the others'), "
+           "over deals of your hand before anyone has bid, played out by the table's strategies.",
     "discard": "Each discard's value is your side's points for the hand less the other side's (three players: the "
                "mean of the two defenders'), naming the best trump after it.",
     "trump": "Each trump's value is your side's points for the hand less the other side's (three players: the mean "
@@ -460,7 +462,8 @@ def _steps(record: dict) -> list[dict]:
                     "table": table(P, you, names(), **contract, words=f"the widow was {record['widow']}"),
                     "chapter": "the auction"})
     out.append({"text": f"trump: {TRUMP_WORDS[trump]}", "chapter": "the auction",
-                "table": table(P, you, names(), **contract, trump=trump, leader=bidder, trick_no=0)})
+                "table": table(P, you, names(), **contract, trump=trump, leader=bidder, to_move=bidder,
+                               trick_no=0)})
     leader, trick, called, last = bidder, [], None, None
     won = [0] * (max(dominoes.side_of_seats(P)) + 1)
     winners = iter(record["trick_winners"])
@@ -483,16 +486,19 @@ def _steps(record: dict) -> list[dict]:
             called = end
         trick = trick + [tile]
         shown = [(s, t) for s, t, *_ in record["plays"][i + 1 - len(trick):i + 1]]
-        words = ""
+        words, no, to_move = "", i // P, (seat + 1) % P
         if len(trick) == P:
             leader = next(winners)
             won[dominoes.side_of_seats(P)[leader]] += 1
             out[-1]["text"] += f"  -> seat {leader} wins the trick"
-            words = _does(_name(leader, you, P), "win", "wins") + " the trick"
+            # the next trick's table (its number, its leader to move): "trick 3" opens on "3 of 7"
+            who, done = _name(leader, you, P), i + 1 == len(record["plays"])
+            leads = _does(who, "lead", "leads").split()[-1]
+            words = _does(who, "win", "wins") + (" the trick" if done else f" trick {no + 1} and {leads} trick {no + 2}")
+            no, to_move = (no, None) if done else (no + 1, leader)
             trick, called = [], None
         out[-1]["table"] = table(P, you, names(), **contract, trump=trump, leader=shown[0][0], trick=shown,
-                                 tricks=list(won), trick_no=i // P, words=words,
-                                 to_move=None if words else (seat + 1) % P, last=last)
+                                 tricks=list(won), trick_no=no, words=words, to_move=to_move, last=last)
         if words:
             last = (shown, leader)
     return out

@@ -75,15 +75,18 @@ def _steps(record: dict) -> list[dict]:
     for i, (s, c) in enumerate(plays):
         held[s].remove(c)
         trick = [tuple(p) for p in plays[i - i % H:i + 1]]
-        words, to_move = "", plays[i + 1][0] if i + 1 < len(plays) else None
+        words, to_move, no = "", plays[i + 1][0] if i + 1 < len(plays) else None, i // H
+        done = i + 1 == len(plays)
         if len(trick) == H:
             w = next(winners)
             if sides[w] >= 0:
                 won[sides[w]] += 1
-            words, to_move = _does(_seat(P, w, you), "win", "wins") + " the trick", None
-        done = i + 1 == len(plays)
+            who = _seat(P, w, you)                   # the next trick's table: "trick 3" opens on "3 of 5"
+            words = _does(who, "win", "wins") + (" the trick" if done else f" trick {no + 1} and "
+                                                 f"{_does(who, 'lead', 'leads').split()[-1]} trick {no + 2}")
+            no, to_move = (no, None) if done else (no + 1, to_move)
         out.append({"text": f"{_seat(P, s)} plays {said(c)}", "chapter": f"trick {i // H + 1}",
-                    "table": at(trick=trick, trick_no=i // H, to_move=to_move, words=words, last=last,
+                    "table": at(trick=trick, trick_no=no, to_move=to_move, words=words, last=last,
                                 chips=record["chips_after" if done else "chips_before"])})
         if words:
             last = (trick, w)

@@ -15,6 +15,21 @@ function el(tag, attrs = {}, ...children) {
   return e;
 }
 
+// A verdict as a hint or a review's table shows it: a long one as a short word (rows stay one line on a
+// phone), its words in a title and in the legend below the table (verdictLegend), which a phone can read.
+const VERDICT_SHORT = {"cannot be told": ["can't tell", "cannot be told from the best: the loss's 95% interval " +
+  "reaches both under and over the smallest mistake size (an inaccuracy)"],
+  forced: ["only one", "the only legal option"]};
+function verdictWord(verdict) {
+  const short = VERDICT_SHORT[verdict];
+  return short ? el("abbr", {title: short[1], class: "verdict-short"}, short[0]) : String(verdict ?? "");
+}
+function verdictLegend(verdicts) {
+  const used = Object.keys(VERDICT_SHORT).filter(v => verdicts.includes(v));
+  return used.length ? [el("p", {class: "verdict-legend"}, used.map(v => `${VERDICT_SHORT[v][0]}: ` +
+    VERDICT_SHORT[v][1]).join("; "))] : [];
+}
+
 // A response's JSON, or its one plain line (a refusal: 403, 413, 415) as the error.
 async function readBody(r) {
   const text = await r.text();

@@ -210,19 +210,32 @@ function playPage() {
     const pc = v => `${(100 * v).toFixed(1)}%`;
     const pct = (m, lo, hi) => (m === null || m === undefined ? "" : lo === null || lo === undefined ? pc(m)
       : `${pc(m)} [${pc(lo)}, ${pc(hi)}]`);
-    const says = {"cannot be told": "cannot be told from the best", forced: "the only legal option"};
     const win = h.rows.some(r => r.p_win !== undefined && r.p_win !== null);
-    const head = ["choice", `${h.unit} [95%]`, "vs best [95%]", ...(win ? ["P(win the game) [95%]"] : []), "verdict"];
+    // phone first: the move, the verdict and "vs best" lead (at 390 px they fit; the value and P(win) may scroll)
+    const head = ["choice", "verdict", "vs best [95%]", `${h.unit} [95%]`, ...(win ? ["P(win the game) [95%]"] : [])];
     $("#hint").replaceChildren(el("p", {}, "Hint by ", el("strong", {}, h.by), ` in ${h.unit}`),
       el("div", {class: "scroll", tabindex: 0}, el("table", {class: "hints"},
         el("tr", {}, ...head.map(t => el("th", {}, t))),
         ...h.rows.map(r => el("tr", {class: r.best ? "best" : null},
           el("td", {}, r.best ? el("strong", {title: "the best option found"}, `★ ${move(r.move)}`) : move(r.move)),
-          el("td", {class: "est"}, est(r.value, r.low, r.high)),
+          el("td", {}, verdictWord(r.verdict)),
           el("td", {class: "est"}, r.best ? "" : est(r.diff, r.diff_low, r.diff_high)),
-          ...(win ? [el("td", {class: "est"}, pct(r.p_win, r.p_win_low, r.p_win_high))] : []),
-          el("td", {}, says[r.verdict] || r.verdict))))),
+          el("td", {class: "est"}, est(r.value, r.low, r.high)),
+          ...(win ? [el("td", {class: "est"}, pct(r.p_win, r.p_win_low, r.p_win_high))] : []))))),
+      ...verdictLegend(h.rows.map(r => r.verdict)),
       el("p", {class: "meta"}, h.note));
+    markBest(h.rows.find(r => r.best));
+  }
+  // the hint's best on the table itself: a star badge on its piece (or its button), said in its name
+  function markBest(best) {
+    if (!best || !p) return;
+    const i = p.choices.findIndex(c => c.option !== undefined && (String(c.option) === best.move ||
+      best.move.startsWith(`${c.option} `)));
+    const b = i >= 0 && $(`#table button[data-i="${i}"]`);
+    if (!b) return;
+    b.classList.add("hinted");
+    b.setAttribute("aria-label", `${b.getAttribute("aria-label")}, the hint's best`);
+    b.append(el("span", {class: "star", "aria-hidden": "true", title: "the hint's best"}, "★"));
   }
   $("#hint-button").addEventListener("click", hint);
   document.addEventListener("keydown", ev => {

@@ -200,30 +200,38 @@ function replayPage() {
     } else {
       $("#values").replaceChildren(el("p", {}, next ? `Next: ${next.text}` : "End of the hand."));
     }
+    // the hand's end: its result in a sentence (the score), as the Play page ends a hand
+    if (!next && hand.result) $("#values").prepend(el("p", {class: "hand-result"}, el("strong", {}, "Result: "),
+      hand.result));
   }
 }
 
-// Reviewed decisions (the review's decisions table, one row per option) as one table each: every
-// option's value, its difference from the best with its 95% interval, and the verdict of taking it.
+// Reviewed decisions (the review's decisions table, one row per option) as one table each, phone first: the
+// option (marked best and chosen), the verdict of taking it and its difference from the best with its 95%
+// interval lead; its value, loss and the rest follow (at 390 px the first three fit; the box scrolls for more).
 function decisionTables(rows) {
   const num = v => (v === null || v === undefined ? "" : Number(v).toFixed(2));
   const span = (m, lo, hi) => (lo === null || lo === undefined ? num(m) : `${num(m)} [${num(lo)}, ${num(hi)}]`);
   return [...new Set(rows.map(r => r.step))].map(step => {
     const opts = rows.filter(r => r.step === step), taken = opts.find(r => r.chosen) || opts[0];
     const has = key => opts.some(r => r[key] !== null && r[key] !== undefined);
-    const cols = [["option", r => r.option], ["value [95%]", r => span(r.value, r.value_low, r.value_high)],
+    // the option's "★" and "chosen" are drawn by app.css: the cell's text is the option alone
+    const cols = [["option", r => r.option, "opt"], ["verdict", r => [verdictWord(r.verdict)]],
       ["vs best [95%]", r => span(r.diff, r.diff_low, r.diff_high)],
-      ...(has("open_value") ? [["open hands", r => num(r.open_value)]] : []),
+      ["value [95%]", r => span(r.value, r.value_low, r.value_high)],
+      ["loss [95%]", r => span(r.loss, r.loss_low, r.loss_high)],
       ...(has("p_win") ? [["P(win)", r => num(r.p_win)]] : []),
-      ["chosen", r => (r.chosen ? "chosen" : "")], ["best", r => (r.best ? "best" : "")],
-      ["verdict", r => r.verdict], ["loss [95%]", r => span(r.loss, r.loss_low, r.loss_high)],
+      ...(has("open_value") ? [["open hands", r => num(r.open_value)]] : []),
       ["heuristics' choice", r => r.taken_by || ""]];
     return el("div", {class: "review-step"},
       el("p", {}, `Review: seat ${taken.seat}'s ${taken.kind}${taken.where ? ` (${taken.where})` : ""}, `,
         el("strong", {class: "verdict"}, taken.verdict),
         ` (valued by ${taken.valued_by})`),
-      el("div", {class: "scroll"}, el("table", {class: "hints"}, el("tr", {}, ...cols.map(([name]) => el("th", {}, name))),
-        ...opts.map(r => el("tr", {class: r.chosen ? "chosen" : null}, ...cols.map(([, f]) => el("td", {}, f(r))))))));
+      el("div", {class: "scroll", tabindex: 0}, el("table", {class: "hints"},
+        el("tr", {}, ...cols.map(([name]) => el("th", {}, name))),
+        ...opts.map(r => el("tr", {class: [r.chosen ? "chosen" : "", r.best ? "best" : ""].join(" ").trim() || null},
+          ...cols.map(([, f, cls]) => el("td", {class: cls || null}, ...[f(r)].flat())))))),
+      ...verdictLegend(opts.map(r => r.verdict)));
   });
 }
 // The graph of a seat's value after each step (the review's `values`: the deal's expected result,
