@@ -16,6 +16,7 @@ run: .venv/.installed
 	.venv/bin/moonshot report shoot-the-moon --out $(OUT) --hands $(HANDS) --jobs -1
 
 test: .venv/.installed
+	$(PY) -m ruff check .
 	$(PY) -m pytest -n 2
 
 bench: .venv/.installed

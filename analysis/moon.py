@@ -248,9 +248,9 @@ def _hand_chunk(setup: Setup, hand: tuple[int, ...], order: int, trumps: tuple[i
         _open_cards_ceiling(table, h7, trump, levels, t, tally)
         for b in levels:
             points, made = engine.score(table, bidder, np.full(size, b), tricks)
-            for key, value in (("trump", np.full(size, t)), ("bid", np.full(size, b)), ("p_make", made),
-                               ("score", points[:, ours]), ("tricks", tricks[:, ours])):
-                rows[key].append(value)
+            for key, column in (("trump", np.full(size, t)), ("bid", np.full(size, b)), ("p_make", made),
+                                ("score", points[:, ours]), ("tricks", tricks[:, ours])):
+                rows[key].append(column)
         if progress is not None:
             progress(len(rows["trump"]) // len(levels), len(trumps) + 1)
     cat = {k: np.concatenate(v) for k, v in rows.items()}

@@ -82,7 +82,9 @@ def test_every_games_analysis_shows_unfinished_games_beside_its_wins(game, name,
 
 def test_a_change_made_mostly_of_unfinished_games_says_so():
     from moonshot.analysis.common import unfinished_words
-    row = lambda est, lo, hi: {"estimate": est, "ci_low": lo, "ci_high": hi, "n": 1000, "kind": "change"}
+
+    def row(est, lo, hi):
+        return {"estimate": est, "ci_low": lo, "ci_high": hi, "n": 1000, "kind": "change"}
     rates = {"A": {"estimate": 0.0, "ci_low": 0.0, "ci_high": 0.004, "n": 1000, "kind": "proportion"}}
     mostly = unfinished_words(row(0.10, 0.08, 0.12), row(-0.27, -0.30, -0.24), 3, rates)
     partly = unfinished_words(row(0.30, 0.28, 0.32), row(-0.27, -0.30, -0.24), 3, rates)

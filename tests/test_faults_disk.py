@@ -149,7 +149,7 @@ def one_line(code: int, out: str, err: str, name: str) -> str:
     assert out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
-    assert lines[0].startswith(f"moonshot: error: cannot write '") and f"{name}'" in lines[0], err
+    assert lines[0].startswith("moonshot: error: cannot write '") and f"{name}'" in lines[0], err
     assert FULL in lines[0] and "accepted:" in lines[0], err
     return lines[0]
 

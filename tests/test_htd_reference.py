@@ -67,7 +67,7 @@ class Script:
         return tied[0]
 
     def false_slap(self, seat, q):
-        return bool(self.fs) and self.fs[0][0] == seat and not self.fs.pop(0) is None
+        return bool(self.fs) and self.fs[0][0] == seat and self.fs.pop(0) is not None
 
 
 def first_legal(view, legal):

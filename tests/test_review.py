@@ -92,7 +92,6 @@ def test_open_hands_column_is_the_minimax(pimc_review):
         P, rules = r["players"], Rules()
         side = {s for s in range(P) if tiles.side_of_seats(P)[s] == tiles.side_of_seats(P)[bidder]}
         steps = sorted(d["step"].unique())
-        first_play = min(steps) if steps else 0
         plays = r["plays"]
         offset = len(r["bids"]) + (2 if r["widow"] is not None else 1)
         leader, trick, won = bidder, [], 0

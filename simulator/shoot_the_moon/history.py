@@ -151,7 +151,9 @@ def replay(record: dict, path: str = "history", line: int = 0) -> str:
     lines.append(f"  tricks per side: {rnd.tricks}; Moon chips {rnd.moon_chips}; "
                  f"round award {rnd.round_chips}; chips after: {rnd.chips_after}"
                  + ("  (round annulled by a detected revoke)" if rnd.annulled else ""))
-    dummy_seat = (lambda s: players if s == dummy else s)
+
+    def dummy_seat(s):
+        return players if s == dummy else s
     given = {"trick_winners": [dummy_seat(w) for w in rnd.trick_winners], "tricks": rnd.tricks,
              "moon_chips": rnd.moon_chips, "round_chips": rnd.round_chips, "chips_after": rnd.chips_after}
     for key, want in given.items():

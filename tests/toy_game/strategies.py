@@ -1,6 +1,4 @@
 """The toy game's players."""
-import numpy as np
-
 from moonshot.strategies.base import register
 
 GAME = "toy-high-card"

@@ -98,6 +98,7 @@ def play_rows(table: Table, rows8: np.ndarray, bidder, bid, trump, strategy_grou
     none = np.full(N, -1, dtype=np.int8)
     legal_trace = []
     leader = bidder
+    led_byte = led8 = win_seat = best = called8 = led_trump = None    # each trick's lead (k == 0) sets them
     tricks_to_play = TRICKS if N else 0                              # no game, no question
     for t in range(tricks_to_play):
         stopping.check()           # a cancelled run ends here (a search player's chunk lasts a minute)
