@@ -24,6 +24,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
+from moonshot.analysis import variance
 from moonshot.analysis.common import (Call, Progress, Setup, game_values, one_row, outcomes_differ, paired, run_many,
                                       variant_rules, workers)
 from moonshot.analysis.result import Result
@@ -140,52 +141,59 @@ def _groups(pairs: tuple[tuple[int, int], ...], chunks: int, jobs: int) -> list[
     return [pairs[k::n] for k in range(n)]
 
 
-def _edge(arm: Setup, strong: str, weak: str, seeds, size: int) -> tuple[np.ndarray, list]:
+def _edge(arm: Setup, strong: str, weak: str, seeds, size: int) -> tuple[np.ndarray, list, np.ndarray | None]:
     """One `strong` player among `weak` ones: per game its P(win) minus the average of the weak
     players' sides in like seats, and what to compare for 'never fired' in these games. Seats alike:
     strong at seat 0 (its position is random, as the first player is). Seats whose reaction profiles
     differ: strong in each seat of skill_seats in turn, weak in the others of them, every other seat
-    keeping the table's player (and its profile), the edges averaged over the turns."""
+    keeping the table's player (and its profile), the edges averaged over the turns; and the strong
+    seat's deal luck over each game (analysis.variance, mean 0; None for a game without a luck model),
+    averaged the same way."""
     hooks, table = arm.hooks, arm.table
     P = table.players
     level = skill_seats(arm)
     turns = level if len(level) < P else level[:1]
-    edges, trace = [], []
+    edges, trace, lucks = [], [], []
+    model = variance.weights(arm.entry.name) if arm.entry.name in variance.FEATURES else None
     for s in turns:
         lineup = [arm.strategy(strong) if i == s else arm.strategy(weak) if i in level else arm.seats.strategies[i]
                   for i in range(P)]
-        g = hooks.play_games(arm, lineup, generators(seeds), size)
+        g = hooks.play_games(arm, lineup, generators(seeds), size, keep_hands=model is not None)   # same numbers
+        luck = None if model is None else variance.luck(arm.entry.name, g, size, P, model)
+        lucks.append(None if luck is None else luck[:, s])
         wins = hooks.wins(arm, g)
         own = int(table.side_of_seat[s])
         others = sorted({int(table.side_of_seat[o]) for o in level} - {own})
         edges.append(wins[:, own] - wins[:, others].mean(axis=1))
         trace += [wins, *hooks.game_length(g).values()]
-    return np.mean(edges, axis=0), trace
+    return np.mean(edges, axis=0), trace, (None if any(x is None for x in lucks) else np.mean(lucks, axis=0))
 
 
 def _game_measures(arm: Setup, strong: str, weak: str, seeds, size: int) -> tuple[dict, np.ndarray, np.ndarray, list,
-                                                                                  list]:
+                                                                                  list, dict]:
     """One arm's games: (per-game measures, P(win) by position (n, players), P(win) by seat, what to
     compare for 'never fired' under the table's strategies, and in the skill games). Position 0
     plays first in the game's first hand; skill is `strong`'s edge at a table of `weak` (the
     baseline) players, random_edge its edge at a table of random ones (the same games when `weak`
-    is random)."""
+    is random); and the strong seat's deal luck in the skill and random-edge games (empty without
+    a luck model: analysis.variance)."""
     hooks, P = arm.hooks, arm.table.players
     g = hooks.play_games(arm, arm.seats.strategies, generators(seeds), size)
     values = game_values(arm, g)
     seat_at = (hooks.first_player(arm, g)[:, None] + np.arange(P)) % P
     by_position = np.take_along_axis(values["p_win"], seat_at.astype(np.intp), axis=1)
-    skill, trace = _edge(arm, strong, weak, seeds, size)
+    skill, trace, luck = _edge(arm, strong, weak, seeds, size)
     if weak.strip() == RANDOM:
-        random_edge = skill
+        random_edge, random_luck = skill, luck
     else:
-        random_edge, more = _edge(arm, strong, RANDOM, seeds, size)
+        random_edge, more, random_luck = _edge(arm, strong, RANDOM, seeds, size)
         trace = trace + more
     length = hooks.game_length_names[0]
     measures = {length: values[length][:, 0], "first_edge": Change(by_position[:, 0] - by_position.mean(axis=1)),
                 "skill": Change(skill), "random_edge": Change(random_edge),
                 "p_unfinished": values["p_unfinished"][:, 0]}
-    return measures, by_position, values["p_win"], [values["p_win"], values[length]], trace
+    lucks = {} if luck is None or random_luck is None else {"skill": luck, "random_edge": random_luck}
+    return measures, by_position, values["p_win"], [values["p_win"], values[length]], trace, lucks
 
 
 def _lab_games_chunk(setup: Setup, arms: tuple[tuple[str, ...], ...], pairs: tuple[tuple[int, int], ...],
@@ -194,13 +202,16 @@ def _lab_games_chunk(setup: Setup, arms: tuple[tuple[str, ...], ...], pairs: tup
     played = {a: _game_measures(arm, strong, weak, seeds, size) for a, arm in _played(setup, arms, pairs)}
     tally = Tally()
     for v, b in pairs:
-        (mv, pv, sv, tv, kv), (mb, pb, sb, tb, kb) = played[v], played[b]
+        (mv, pv, sv, tv, kv, lv), (mb, pb, sb, tb, kb, lb) = played[v], played[b]
         tally.add(f"games_{v}_{b}", one_row(size), paired(mb, mv))
         tally.add(f"differs_{v}_{b}", one_row(size), {"differs": outcomes_differ([tb, tv]),
                                                       "skill_differs": outcomes_differ([kb, kv])})
         # wins by position and by seat, variant then base: their co-moments
         tally.add(f"moments_{v}_{b}", one_row(size), _moments(np.concatenate([pv, pb], axis=1)))
         tally.add(f"seats_{v}_{b}", one_row(size), _moments(np.concatenate([sv, sb], axis=1)))
+        for m in lv if lb else ():     # the change and both arms' luck, per fold (analysis.variance)
+            d = mv[m].values - mb[m].values
+            tally.add(f"cv_{m}_{v}_{b}", variance.folds(size), variance.sums(d, np.stack([lv[m], lb[m]], axis=1)))
     return tally
 
 
@@ -250,6 +261,24 @@ def _estimates(setup: Setup, t_games: Tally, t_hands: Tally, labels: list) -> tu
                                   "ci_low": low, "ci_high": high, "kind": "proportion"})
     table = pd.concat(frames, ignore_index=True)
     return table[["rule", *[c for c in table.columns if c != "rule"]]], fired, skill_fired, seats
+
+def _narrower(t_games: Tally, labels: list, table: pd.DataFrame) -> pd.DataFrame | None:
+    """Per comparison, the skill and random-edge changes adjusted by the deal-luck control variate
+    (analysis.variance) beside the plain ones (uncorrected 95% intervals both); None without a model."""
+    rows = []
+    for (v, b), label in labels:
+        for m in ("skill", "random_edge"):
+            if f"cv_{m}_{v}_{b}" not in t_games.tables:
+                continue
+            a = variance.adjusted(t_games.get(f"cv_{m}_{v}_{b}"))
+            plain = table[(table["rule"] == label) & (table["metric"] == f"d_{m}")].iloc[0]
+            rows.append({"rule": label, "metric": f"d_{m}", "estimate": a["estimate"], "n": a["n"],
+                         "ci_low": a["ci_low"], "ci_high": a["ci_high"], "kind": "change",
+                         "plain_estimate": plain["estimate"], "plain_low": plain["ci_low"],
+                         "plain_high": plain["ci_high"], "half": (a["ci_high"] - a["ci_low"]) / 2,
+                         "plain_half": (plain["ci_high"] - plain["ci_low"]) / 2, "ratio": a["ratio"]})
+    return pd.DataFrame(rows) if rows else None
+
 
 def _levels(table: pd.DataFrame, against_defaults: list[str]) -> pd.DataFrame:
     """Each arm's own values (plain 95% intervals): the defaults once, then every rule change."""
@@ -434,6 +463,10 @@ class _Lab:
             res.tables["skipped"] = self.skipped
         res.tables["levels"] = levels
         res.tables["seats"] = seats
+        narrower = _narrower(t_games, labels, table)
+        if narrower is not None:
+            res.tables["narrower"] = narrower
+            res.notes.append(variance.LAB_NOTE)
         _findings(res, table[table["rule"].isin(live)], order, shown, k, setup, ignored, (strong, weak),
                   {r: _flags(arms, r) for r in live})
         res.findings[:0] = seat_findings(setup, seats, table[table["rule"].isin(live)], k, games, weakest)
