@@ -183,3 +183,25 @@ def test_a_refused_answer_shows_the_same_prompt_again_with_why(server, browser):
     page.locator(CHOICE).first.click()
     page.wait_for_function("() => document.querySelector('.error[data-for=\"answer\"]').textContent === ''")
     context.close()
+
+
+def test_a_whatif_link_with_an_until_width_fills_it_and_the_run_says_how_it_stopped(server, browser):  # noqa: F811
+    """Issue 40 item 2 on the What-if page: a link's until width and max time fill their fields and
+    start nothing (the link note says what Run will do); pressed, the run stops on its budget and says
+    so above its result (a width of 0.01 points cannot be reached in 300 hands)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    posts = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    page.goto(f"{server}/moon/whatif?change=moon.widow%3Dnone&n=300&seed=4&until=0.01&max_time=60")
+    page.wait_for_selector("#link-note")
+    page.wait_for_timeout(400)                  # a script that submitted by itself would have posted by now
+    assert not posts and page.input_value("#until") == "0.01" and page.input_value("#max_time") == "60"
+    assert "until every seat's change is narrower than 0.01 or 60 s" in page.inner_text("#link-note")
+    page.click("#whatif button.go")
+    page.wait_for_selector("#until-stop")
+    assert page.inner_text("#until-stop").startswith("Stopped by the budget after 300 hands")
+    assert page.inner_text("#whatif .status").startswith("done: 300 of at most 300")
+    assert page.evaluate(NO_SIDEWAYS)
+    context.close()

@@ -181,6 +181,43 @@ def samples(form: dict, limits: Limits, key: str = "samples") -> int:
     return integer(form, key, limits.default_samples, 1, limits.max_samples, f"--{key}")
 
 
+UNTIL_MAX = 1_000.0       # the widest --until a page takes (in points or percentage points: wider says nothing)
+MAX_TIME = 3_600.0        # seconds: a page's --max-time at most an hour
+
+
+def number(form: dict, key: str, hi: float, what: str, accepted: str) -> float | None:
+    """A number above 0 and at most `hi` (None where the field is blank); FieldError naming `what`
+    and `accepted` otherwise."""
+    raw = form.get(key)
+    if raw is None or str(raw).strip() == "":
+        return None
+    try:
+        value = float(str(raw).strip())
+    except ValueError:
+        value = math.nan
+    if isinstance(raw, bool) or not (math.isfinite(value) and 0 < value <= hi):
+        raise FieldError(key, f"{what} {short(str(raw))} is not accepted; accepted: {accepted}")
+    return value
+
+
+def until(form: dict):
+    """The run-until rule of the fields `until` (a width) and `max_time` (seconds), as the CLI's
+    --until and --max-time (analysis.until.Until), or None where `until` is blank: the count given
+    is then the run's size, with it the budget."""
+    from moonshot.analysis.until import Until
+    width = number(form, "until", UNTIL_MAX, "--until", f"a width above 0 and at most {UNTIL_MAX:,.0f}, in the "
+                   "unit the change reads in (percentage points for a rate, points for points); blank: play the "
+                   "count given")
+    seconds = number(form, "max_time", MAX_TIME, "--max-time", f"seconds above 0 and at most {MAX_TIME:,.0f}, with "
+                     "--until; blank: no limit but the count")
+    if width is None:
+        if seconds is not None:
+            raise FieldError("max_time", f"--max-time {short(str(form.get('max_time')))} without --until; accepted: "
+                             "a max time only with an until width (or leave it blank)")
+        return None
+    return Until(width, seconds)
+
+
 def seed(form: dict) -> int:
     return integer(form, "seed", DEFAULT_SEED, 0, 2**63 - 1, "--seed")
 

@@ -54,9 +54,16 @@ def add(app: FastAPI, site: Site) -> None:
         unit = "games" if form.get("unit") == "games" else "hands"
         n = forms.samples(form, limits, "n")
         seed = forms.seed(form)
-        job = runner.start(f"{entry.title}: what if {' '.join(rules)}", n, lambda progress: run(
-            setup, rules, n if unit == "hands" else None, n if unit == "games" else None, seed, limits.jobs,
-            progress=progress))
+        rounds = forms.until(form)          # with it, n is the budget
+        label = f"{entry.title}: what if {' '.join(rules)}"
+
+        def work(progress, job=None):
+            hands, games = (n, None) if unit == "hands" else (None, n)
+            if rounds is None:
+                return run(setup, rules, hands, games, seed, limits.jobs, progress=progress)
+            return until_run(job, rounds, unit, lambda rule: run(setup, rules, hands, games, seed, limits.jobs,
+                                                                 progress=progress, until=rule))
+        job = runner.start(label, n, work, with_job=rounds is not None)
         return await started(job, {"n": n, "seed": seed})
 
     @app.post("/api/{game}/report")
@@ -70,3 +77,15 @@ def add(app: FastAPI, site: Site) -> None:
         job = runner.start(f"{entry.title}: report", 8, lambda progress, job: reports.build(
             entry.name, out, hands_n, seed, limits.jobs, progress, job), with_job=True)
         return await started(job)
+
+
+def until_run(job, rounds, what: str, run):
+    """A run under --until from a page: each round's line on the job's status (the page's run bar),
+    then how it stopped (the result's note, analysis.until's words) in its place."""
+    from dataclasses import replace
+
+    from moonshot.analysis.until import Stopped
+    res = run(replace(rounds, say=lambda line: setattr(job, "detail", line)))
+    meta = res.meta
+    job.detail = Stopped(meta[what], meta["widest_interval"], meta["stopped_by"], meta["rounds"]).said(rounds, what)
+    return res

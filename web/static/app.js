@@ -104,6 +104,13 @@ function runForm(form) {
     if (job.state === "done") {
       await showResult(out, job);
       status.textContent = `done: ${job.total.toLocaleString()} in ${job.elapsed.toFixed(1)} s`;
+      // a run until a width (web/routes/runs.py): how it stopped, where the result starts
+      const until = form.elements.namedItem("until");
+      if (until && until.value.trim() && job.detail) {
+        status.textContent = `done: ${job.done.toLocaleString()} of at most ${job.total.toLocaleString()} in ` +
+          `${job.elapsed.toFixed(1)} s`;
+        out.prepend(el("p", {class: "until-note", id: "until-stop"}, job.detail));
+      }
     } else if (job.state === "failed") {
       showErrors(form, fieldOf(job.error || ""), job.error);
     }

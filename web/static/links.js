@@ -92,6 +92,8 @@ function linkSummary(form) {
     const unit = data.unit === "games" ? "whole games" : "hands";
     parts.push(`${n(data.n, "the default number of")} ${unit}, each ${both}`);
     if ((data.change || []).length) parts.push(`changed: ${data.change.join(", ")}`);
+    if (text(data.until)) parts.push(`until every seat's change is narrower than ${text(data.until)}` +
+      (text(data.max_time) ? ` or ${text(data.max_time)} s have passed` : "") + " (the count then the most it plays)");
   } else {
     parts.push(`one hand, you at seat ${data.seat}` + (text(data.seed) ? `, seed ${data.seed}` : ", a new deal"));
   }
