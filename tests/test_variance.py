@@ -17,7 +17,6 @@ from tests.budget import size
 def test_each_seat_relative_to_the_others_sums_to_zero(per_seat):
     rel = variance.relative(per_seat)
     assert np.allclose(rel.sum(axis=1), 0, atol=1e-9)
-    P = per_seat.shape[1]
     assert np.allclose(rel[:, 0], per_seat[:, 0] - per_seat[:, 1:].mean(axis=1))
 
 
