@@ -20,6 +20,11 @@ _BEFORE: dict = {}          # signal -> its handler before this catch, while the
 
 
 def _the_command() -> bool:
+    # a worker a pool or cluster spawned (multiprocessing, loky, Dask) is handed the command's argv
+    # and imports the package while it is being set up: its signals are its parent's to handle
+    mp = sys.modules.get("multiprocessing")
+    if mp is not None and mp.current_process().name != "MainProcess":
+        return False
     if os.path.basename(sys.argv[0] if sys.argv else "").removesuffix(".exe") == "moonshot":
         return True
     argv = list(getattr(sys, "orig_argv", ()))
