@@ -142,6 +142,8 @@ class PageExtras(Protocol):
     def tables(self, record: dict) -> list: ...              # the Replay page's drawn tables
     def decision_places(self, record: dict) -> list: ...     # decision step -> replay step
     def profile(self, ms, seat: int) -> Any: ...             # a reaction profile from timed answers
+    def result_sentence(self, record: dict, you) -> str: ...  # the hand's end in words (Play, Replay)
+    def end_table(self, record: dict, you) -> dict: ...       # the table as the hand ended (kept on the page)
 
 
 class Sizes(Protocol):

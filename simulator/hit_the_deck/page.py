@@ -215,6 +215,11 @@ def table(h: ref.Hand, you: int | None, shown: bool = False, words: str = "", ta
     return common.table(PIECE, seats, top, words or f"demand: {demand_words(h.demand)}", lines, pile=len(h.draw))
 
 
+def end_table(record: dict, you: int | None) -> dict:
+    """The table as the hand ended, every hand face up as it is scored (kept on the Play page)."""
+    return tables(record)[-1]
+
+
 def result_sentence(record: dict, you: int | None) -> str:
     """The hand's outcome in a sentence from the record: who went out, then the penalty points, yours
     first: "Seat 2 went out; penalty points: you: 17, seat 1: 12, seat 2: 0."."""
@@ -303,18 +308,6 @@ class HtdHand(common.Hand):
         choice = super().ask(*args, **kwargs)
         del self.log[n:]
         return choice
-
-    def result_line(self, record: dict) -> str:
-        return result_sentence(record, self.seat)
-
-    def summary(self, record: dict) -> dict:
-        """common.Hand's summary with the table as the hand ended (kept on the page, every hand face
-        up as the hand is scored) and its faces."""
-        out = super().summary(record)
-        shown = tables(record)[-1]
-        out["table"] = shown
-        out["faces"] = common.faces(self.game, common.pieces_in(shown))
-        return out
 
     def facts(self, view) -> list[tuple[str, str]]:
         return [("top card", said(view.top)), ("demand", demand_words(view.demand)),

@@ -333,17 +333,6 @@ class MoonHand(common.Hand):
             self.log.append((f"trick {int(view.trick_no) + 1}: " if lead else "")
                             + _does(who, "lead" if lead else "play", "leads" if lead else "plays") + f" {tile}")
 
-    def result_line(self, record: dict) -> str:
-        return result_sentence(record, self.seat)
-
-    def summary(self, record: dict) -> dict:
-        """common.Hand's summary with the table as the hand ended (kept on the page) and its faces."""
-        out = super().summary(record)
-        shown = end_table(record, self.seat)
-        out["table"] = shown
-        out["faces"] = common.faces(self.game, common.pieces_in(shown))
-        return out
-
     # ---------------------------------------------------------------- hints
     def bid_hint(self, view) -> dict:
         return self._hint("bid", view)

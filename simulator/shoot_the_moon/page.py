@@ -243,17 +243,6 @@ class StmHand(common.Hand):
         self.log.append(self.result_line(record))
         return record
 
-    def result_line(self, record: dict) -> str:
-        return result_sentence(record, self.seat)
-
-    def summary(self, record: dict) -> dict:
-        """common.Hand's summary with the table as the round ended (kept on the page) and its faces."""
-        out = super().summary(record)
-        shown = end_table(record, self.seat)
-        out["table"] = shown
-        out["faces"] = common.faces(self.game, common.pieces_in(shown))
-        return out
-
     def hint(self, view) -> dict:
         """The play valued as `moonshot review` values it (analysis.hints): every legal card played out
         to the round's end by the odd planner in every seat (the rollout player's play-outs), on worlds

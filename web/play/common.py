@@ -57,12 +57,25 @@ class Hand:
         return type(self)(self.setup, self.seat, self.seed)
 
     def summary(self, record: dict) -> dict:
+        """The hand as it ended: its replay, its result in a sentence and, where the game's page part
+        draws it (`end_table(record, you)`), the table as the hand ended (kept on the page) with its faces."""
         from moonshot.simulator.games import get
-        return {"replay": get(self.game).replay(json.loads(json.dumps(record)), "this hand", 1),
-                "result": self.result_line(record), "seat": self.seat}
+        entry = get(self.game)
+        out = {"replay": entry.replay(json.loads(json.dumps(record)), "this hand", 1),
+               "result": self.result_line(record), "seat": self.seat}
+        end_table = getattr(entry.page, "end_table", None)
+        if end_table is not None:
+            out["table"] = shown = end_table(record, self.seat)
+            out["faces"] = faces(self.game, pieces_in(shown))
+        return out
 
     def result_line(self, record: dict) -> str:
-        """The hand's outcome for the person, in one line (the record's own numbers)."""
+        """The hand's outcome for the person, in one line (the record's own numbers): the game's page
+        part's `result_sentence(record, you)` where it has one."""
+        from moonshot.simulator.games import get
+        sentence = getattr(get(self.game).page, "result_sentence", None)
+        if sentence is not None:
+            return sentence(record, self.seat)
         side = record["sides"][self.seat]
         return f"Score this hand by side {record['score']}; yours (side {side}): {record['score'][side]}."
 
