@@ -18,15 +18,8 @@ WIDTHS = (390, 1280)
 def test_the_hint_keeps_each_estimate_with_its_interval_and_fits_the_page(server, browser,  # noqa: F811
                                                                          width, game, by, unit):
     context = browser.new_context(viewport={"width": width, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(60_000)
     try:
-        page.goto(f"{server}/{game}/play")
-        page.fill("#seed", "9")
-        page.locator("#deal button[type=submit]").first.click()
-        page.wait_for_selector("#hint-button:not([hidden])")
-        page.click("#hint-button")
-        page.wait_for_selector("#hint table.hints")
+        page = _hinted(context, server, game)
         head = page.inner_text("#hint p")
         assert by in head and unit in head
         cells = page.locator("#hint td.est")
@@ -46,21 +39,27 @@ def test_the_hint_keeps_each_estimate_with_its_interval_and_fits_the_page(server
 def test_hit_the_decks_hint_shows_p_win_with_its_interval(server, browser):  # noqa: F811
     """Issue 37 item 5: P(win) beside the penalty points carries its 95% interval, as in the review."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(60_000)
     try:
-        page.goto(f"{server}/hit-the-deck/play")
-        page.fill("#seed", "9")
-        page.locator("#deal button[type=submit]").first.click()
-        page.wait_for_selector("#hint-button:not([hidden])")
-        page.click("#hint-button")
-        page.wait_for_selector("#hint table.hints")
+        page = _hinted(context, server, "hit-the-deck")
         assert "P(win the game) [95%]" in page.inner_text("#hint table.hints tr:first-child")
         column = page.locator("#hint table.hints tr:first-child th").all_inner_texts().index("P(win the game) [95%]")
         cells = [c for c in page.locator(f"#hint table.hints tr td:nth-child({column + 1})").all_inner_texts() if c]
         assert cells and all(c.count("%") == 3 and "[" in c for c in cells), cells
     finally:
         context.close()
+
+
+def _hinted(context, server: str, game: str):
+    """A page of `game` dealt from seed 9 with the hint asked at its first decision."""
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.goto(f"{server}/{game}/play")
+    page.fill("#seed", "9")
+    page.locator("#deal button[type=submit]").first.click()
+    page.wait_for_selector("#hint-button:not([hidden])")
+    page.click("#hint-button")
+    page.wait_for_selector("#hint table.hints")
+    return page
 
 
 # The hint's rows: each cell's box (the header's texts, the rows' heights and the cells' right edges),
