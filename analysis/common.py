@@ -19,6 +19,7 @@ from typing import Callable
 
 import numpy as np
 
+from moonshot.analysis import variance
 from moonshot.analysis.result import Result
 from moonshot.analysis.words import all_for_players, clear_of_zero, effects, lineup, say, shift, stands_out, verdict
 from moonshot.analysis.stats import estimate
@@ -638,15 +639,21 @@ def _whatif_chunk(setup: Setup, variant: tuple[str, ...], games: bool, seed: int
     seeds = chunk_seeds(seed, index, setup.entry.streams)
     values = []
     tally = Tally()
+    lucks = []          # each arm's deal luck per seat (analysis.variance), when the game has a luck model
     for k, arm in enumerate((setup, replace(setup, rule_args=variant))):
         if games:
+            keep = variance.model(arm) is not None
             with lineup_of(k, 2):
-                values.append(game_values(arm, hooks.play_games(arm, arm.seats.strategies, generators(seeds), size)))
+                g = hooks.play_games(arm, arm.seats.strategies, generators(seeds), size, keep_hands=keep)
+            values.append(game_values(arm, g))
+            lucks.append(variance.seat_luck(arm, g, size) if keep else None)
         else:
             res = hooks.play(arm, arm.seats.strategies, generators(seeds), size)
             values.append(hooks.seat_outcomes(arm, res))
             hooks.whatif_tally(arm, res, tally, ("base", "variant")[k])
     tally.add_columns("seats", "seat", paired(*values))
+    if games and lucks and all(x is not None for x in lucks):
+        variance.tally_seats(tally, "cv_win", values[1]["p_win"].astype(float) - values[0]["p_win"], lucks[::-1])
     return tally
 
 
@@ -687,6 +694,10 @@ def _whatif_result(setup: Setup, variant_args: list[str], hands: int | None, gam
         rows = {m: seats[seats["metric"] == m] for m in ("d_win", "d_unfinished", "base_p_unfinished",
                                                          "variant_p_unfinished")}
         largest = rows["d_win"].loc[rows["d_win"]["estimate"].abs().idxmax()]
+        narrower = variance.seat_rows(t, "cv_win", "d_win", rows["d_win"])
+        if narrower is not None:
+            res.tables["narrower"] = narrower
+            res.notes.append(variance.WHATIF_NOTE)
         res.findings.append(unfinished_words(largest, rows["d_unfinished"].iloc[0], setup.table.n_sides,
                                              {"base": rows["base_p_unfinished"].iloc[0],
                                               "variant": rows["variant_p_unfinished"].iloc[0]},

@@ -262,7 +262,7 @@ def _estimates(setup: Setup, t_games: Tally, t_hands: Tally, labels: list) -> tu
     table = pd.concat(frames, ignore_index=True)
     return table[["rule", *[c for c in table.columns if c != "rule"]]], fired, skill_fired, seats
 
-def _narrower(t_games: Tally, labels: list, table: pd.DataFrame) -> pd.DataFrame | None:
+def _narrower(t_games: Tally, labels: list) -> pd.DataFrame | None:
     """Per comparison, the skill and random-edge changes adjusted by the deal-luck control variate
     (analysis.variance) beside the plain ones (uncorrected 95% intervals both); None without a model."""
     rows = []
@@ -270,13 +270,7 @@ def _narrower(t_games: Tally, labels: list, table: pd.DataFrame) -> pd.DataFrame
         for m in ("skill", "random_edge"):
             if f"cv_{m}_{v}_{b}" not in t_games.tables:
                 continue
-            a = variance.adjusted(t_games.get(f"cv_{m}_{v}_{b}"))
-            plain = table[(table["rule"] == label) & (table["metric"] == f"d_{m}")].iloc[0]
-            rows.append({"rule": label, "metric": f"d_{m}", "estimate": a["estimate"], "n": a["n"],
-                         "ci_low": a["ci_low"], "ci_high": a["ci_high"], "kind": "change",
-                         "plain_estimate": plain["estimate"], "plain_low": plain["ci_low"],
-                         "plain_high": plain["ci_high"], "half": (a["ci_high"] - a["ci_low"]) / 2,
-                         "plain_half": (plain["ci_high"] - plain["ci_low"]) / 2, "ratio": a["ratio"]})
+            rows.append({"rule": label, **variance.row(variance.adjusted(t_games.get(f"cv_{m}_{v}_{b}")), f"d_{m}")})
     return pd.DataFrame(rows) if rows else None
 
 
@@ -463,7 +457,7 @@ class _Lab:
             res.tables["skipped"] = self.skipped
         res.tables["levels"] = levels
         res.tables["seats"] = seats
-        narrower = _narrower(t_games, labels, table)
+        narrower = _narrower(t_games, labels)
         if narrower is not None:
             res.tables["narrower"] = narrower
             res.notes.append(variance.LAB_NOTE)

@@ -37,6 +37,11 @@ import pandas as pd
 from moonshot.analysis.stats import Z
 
 FOLD = "fold"
+WHATIF_NOTE = ("narrower: each seat's change in P(win) adjusted for the seat's luck of the deal in both rule sets (a "
+               "control variate of mean exactly 0: each hand's features of its hand minus the other seats' mean, "
+               "summed over the game; its coefficients fitted on the other half of the games), beside the plain "
+               "estimate; ratio = the plain interval's width over the adjusted one's. Unbiased; the seats table "
+               "and the findings keep the plain numbers.")
 LAB_NOTE = ("narrower: the skill and random-edge changes adjusted for the strong seat's luck of the deal (a control "
             "variate of mean exactly 0: each hand's features of its hand minus the other seats' mean, summed over the "
             "game; its coefficient fitted on the other half of the games), beside the plain estimate; ratio = the "
@@ -123,6 +128,45 @@ def luck(game: str, g, n: int, players: int, w: np.ndarray | None = None) -> np.
     if w is None or feats is None or feats.shape[2] != len(w):
         return None
     return feats @ w
+
+
+def model(setup) -> np.ndarray | None:
+    """The stored luck weights of `setup`'s game, or None (no features or no weights): whether a
+    verb plays its games with keep_hands to compute the luck."""
+    name = setup.entry.name
+    return weights(name) if name in FEATURES else None
+
+
+def seat_luck(setup, g, size: int) -> np.ndarray | None:
+    """(size, P) every seat's deal luck over the games `g` (played with keep_hands), or None."""
+    return luck(setup.entry.name, g, size, setup.table.players)
+
+
+def tally_seats(tally, name: str, change: np.ndarray, lucks: list[np.ndarray]) -> None:
+    """Per seat, the sums of a per-game change (n, P) with each arm's luck of that seat (n, P each)
+    as covariates: tables `name`_<seat> keyed by fold."""
+    change = np.asarray(getattr(change, "values", change), dtype=float)
+    for seat in range(change.shape[1]):
+        tally.add(f"{name}_{seat}", folds(len(change)), sums(change[:, seat], np.stack([x[:, seat] for x in lucks], 1)))
+
+
+def row(a: dict, metric: str) -> dict:
+    """A row of a `narrower` table: the adjusted change as the other tables give a change, and the
+    plain interval's width over its own (`ratio`)."""
+    return {"metric": metric, "estimate": a["estimate"], "n": a["n"], "ci_low": a["ci_low"], "ci_high": a["ci_high"],
+            "kind": "change", "ratio": a["ratio"]}
+
+
+def seat_rows(t, name: str, metric: str, plain: pd.DataFrame) -> pd.DataFrame | None:
+    """The `narrower` table of a what-if: per seat of `plain` (the plain rows), the adjusted change,
+    or None when the tally has no covariate sums."""
+    rows = []
+    for seat in plain["seat"]:
+        if f"{name}_{int(seat)}" not in t.tables:
+            return None
+        a = adjusted(t.get(f"{name}_{int(seat)}"))
+        rows.append({"seat": int(seat), **row(a, metric)})
+    return pd.DataFrame(rows) if rows else None
 
 
 # --------------------------------------------------------------------------------------------

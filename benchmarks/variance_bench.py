@@ -81,9 +81,10 @@ def lab_ratio(game: str, games: int, seed: int) -> list[str]:
         variance.FEATURES = kept
     table = res.tables["narrower"]
     cost = np.sqrt(with_cv / without)
-    return [f"  lab {LAB_RULE[game]} seed {seed} {r['metric']}: plain {r['plain_half'] * 100:.2f} pp, adjusted "
-            f"{r['half'] * 100:.2f} pp, ratio {r['ratio']:.3f}, at equal CPU {r['ratio'] / cost:.3f} "
-            f"(time {with_cv:.1f} s vs {without:.1f} s)" for _, r in table.iterrows()]
+    half = (table["ci_high"] - table["ci_low"]) / 2
+    return [f"  lab {LAB_RULE[game]} seed {seed} {r['metric']}: plain +-{h * r['ratio'] * 100:.2f} pp, adjusted "
+            f"+-{h * 100:.2f} pp, ratio {r['ratio']:.3f}, at equal CPU {r['ratio'] / cost:.3f} "
+            f"(time {with_cv:.1f} s vs {without:.1f} s)" for h, (_, r) in zip(half, table.iterrows())]
 
 
 def _cv_r2(y: np.ndarray, x: np.ndarray) -> float:

@@ -104,4 +104,19 @@ def test_the_lab_adds_narrower_rows_and_keeps_its_plain_numbers(monkeypatch):
     plain = rules_lab(make_setup("moon"), **kw)
     assert "narrower" not in plain.tables
     assert res.tables["ranked"].equals(plain.tables["ranked"])
-    assert skill["plain_estimate"] == plain.tables["ranked"].query("metric == 'd_skill'")["estimate"].iloc[0]
+    assert list(narrower.columns) == ["rule", "metric", "estimate", "n", "ci_low", "ci_high", "kind", "ratio"]
+
+
+def test_a_whatif_of_whole_games_adds_narrower_rows_and_keeps_its_plain_numbers(monkeypatch):
+    from moonshot.analysis.common import whatif
+    res = whatif(make_setup("shoot-the-moon"), ["stm.target_chips=5"], None, 1_000, 5)
+    narrower = res.tables["narrower"]
+    assert list(narrower["seat"]) == [0, 1, 2, 3] and (narrower["n"] == 1_000).all()
+    assert (narrower["ratio"] > 1.0).all()
+    monkeypatch.setattr(variance, "FEATURES", {})
+    plain = whatif(make_setup("shoot-the-moon"), ["stm.target_chips=5"], None, 1_000, 5)
+    assert "narrower" not in plain.tables
+    assert res.tables["seats"].equals(plain.tables["seats"])
+    d_win = plain.tables["seats"].query("metric == 'd_win'")
+    half = (d_win["ci_high"] - d_win["ci_low"]).to_numpy() / (narrower["ci_high"] - narrower["ci_low"]).to_numpy()
+    assert np.allclose(half, narrower["ratio"])          # the ratio is the plain interval's width over this one's
