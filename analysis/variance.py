@@ -58,34 +58,43 @@ WEIGHTS = Path(__file__).with_name("variance_luck.json")
 
 def _counts(hands: np.ndarray, kinds: int) -> np.ndarray:
     """(n, P, kinds) how many of each card or tile each seat holds; hands (n, P, k)."""
-    n, P, _ = hands.shape
-    out = np.zeros((n * P, kinds))
-    rows = np.repeat(np.arange(n * P), hands.shape[2])
-    np.add.at(out, (rows, hands.reshape(-1).astype(np.intp)), 1.0)
-    return out.reshape(n, P, kinds)
+    n, P, k = hands.shape
+    cell = np.repeat(np.arange(n * P) * kinds, k) + hands.reshape(-1).astype(np.intp)
+    return np.bincount(cell, minlength=n * P * kinds).reshape(n, P, kinds).astype(float)
 
 
-def moon_features(res, players: int) -> np.ndarray:
-    """Moon: counts per tile, per pip (tiles with that end), the longest pip, doubles held, squares."""
+def _moon_tables():
     from moonshot.simulator.moon import tiles
-    c = _counts(np.asarray(res.hands)[:, :players], tiles.N_TILES)
-    ends = np.array([[tiles.has_end(t, k) for k in range(7)] for t in range(tiles.N_TILES)], dtype=float)
-    pip = c @ ends
-    dbl = (c @ np.array([tiles.is_double(t) for t in range(tiles.N_TILES)], dtype=float))[..., None]
+    ends = np.array([[tiles.has_end(t, k) for k in range(7)] for t in range(tiles.N_TILES)])
+    return tiles.N_TILES, ends, np.array([tiles.is_double(t) for t in range(tiles.N_TILES)])
+
+
+def moon_features(res, players: int) -> tuple[np.ndarray, int, np.ndarray]:
+    """Moon: (tiles held (n, P, 7), 28 kinds counted one-hot, shape (n, P, 25): per pip the tiles with
+    that end, the longest pip, doubles held, and squares)."""
+    kinds, ends, double = _moon_tables()
+    hands = np.asarray(res.hands)[:, :players].astype(np.intp)
+    pip = ends[hands].sum(axis=2).astype(float)
+    dbl = double[hands].sum(axis=2, keepdims=True).astype(float)
     longest = pip.max(axis=2, keepdims=True)
-    return np.concatenate([c, pip, longest, longest ** 2, pip ** 2, dbl, dbl ** 2, longest * dbl], axis=2)
+    return hands, kinds, np.concatenate([pip, longest, longest ** 2, pip ** 2, dbl, dbl ** 2, longest * dbl], axis=2)
 
 
-def stm_features(res, players: int) -> np.ndarray:
-    """Shoot the Moon: counts per card, per suit (Moons apart), each suit's highest number, squares."""
+def stm_features(res, players: int) -> tuple[np.ndarray, int, np.ndarray]:
+    """Shoot the Moon: (cards held (n, P, 5), 52 kinds counted one-hot, shape (n, P, 21): per suit the
+    cards held (Moons apart) and each suit's highest number, and squares)."""
     from moonshot.simulator.shoot_the_moon import cards
-    c = _counts(np.asarray(res.hands)[:, :players], cards.DECK_SIZE)
-    suits = c @ np.eye(5)[cards.SUIT]
-    high = np.stack([(c * ((cards.SUIT == k) * cards.NUMBER)).max(axis=2) for k in range(4)], axis=2)
-    return np.concatenate([c, suits, suits ** 2, high, high ** 2, suits.max(axis=2, keepdims=True)], axis=2)
+    hands = np.asarray(res.hands)[:, :players].astype(np.intp)
+    suit, number = cards.SUIT[hands], cards.NUMBER[hands]
+    suits = np.stack([(suit == k).sum(axis=2) for k in range(5)], axis=2).astype(float)
+    high = np.stack([np.where(suit == k, number, 0).max(axis=2) for k in range(4)], axis=2).astype(float)
+    return hands, cards.DECK_SIZE, np.concatenate([suits, suits ** 2, high, high ** 2,
+                                                   suits.max(axis=2, keepdims=True)], axis=2)
 
 
-# the games whose deal explains enough of a game to pay; a game not here gets no covariate
+# the games whose deal explains enough of a game to pay; a game not here gets no covariate. Each gives
+# per hand (what each seat holds, how many kinds there are, shape features); the features are the
+# one-hot counts of the kinds followed by the shape features.
 FEATURES = {"moon": moon_features, "shoot-the-moon": stm_features}
 
 
@@ -100,34 +109,45 @@ def weights(game: str) -> np.ndarray | None:
 
 
 def relative(per_seat: np.ndarray) -> np.ndarray:
-    """(n, P): each seat's value minus the mean of the other seats' (mean 0 when seats are exchangeable)."""
+    """(n, P, ...): each seat's value minus the mean of the other seats' (mean 0 when seats are exchangeable)."""
     P = per_seat.shape[1]
     return (per_seat * P - per_seat.sum(axis=1, keepdims=True)) / (P - 1)
 
 
-def game_features(game: str, g, n: int, players: int) -> np.ndarray | None:
-    """(n, P, k): each seat's features summed over the game's hands, relative to the other seats
-    (the engine's GameResult played with keep_hands=True); None for a game with no features."""
+def _summed(game: str, g, n: int, players: int, each) -> np.ndarray | None:
+    """Sum over the game's hands (GameResult.hand_log, keep_hands=True) of each(hands, kinds, shape),
+    per game: None for a game with no features."""
     feature = FEATURES.get(game)
     if feature is None or not g.hand_log:
         return None
     total = None
     for active, res in g.hand_log:
-        f = feature(res, players)
+        f = each(*feature(res, players))
         if total is None:
-            total = np.zeros((n, players, f.shape[2]))
-        np.add.at(total, np.asarray(active, dtype=np.intp), f)
-    return np.stack([relative(total[:, :, j]) for j in range(total.shape[2])], axis=2)
+            total = np.zeros((n, *f.shape[1:]))
+        total[np.asarray(active, dtype=np.intp)] += f         # a hand's games are distinct
+    return total
+
+
+def game_features(game: str, g, n: int, players: int) -> np.ndarray | None:
+    """(n, P, k): each seat's features summed over the game's hands, relative to the other seats."""
+    total = _summed(game, g, n, players, lambda hands, kinds, shape: np.concatenate([_counts(hands, kinds), shape], 2))
+    return None if total is None else relative(total)
 
 
 def luck(game: str, g, n: int, players: int, w: np.ndarray | None = None) -> np.ndarray | None:
     """(n, P) each seat's deal luck over the game (mean exactly 0, see the module docstring), or None
-    when the game has no stored model."""
+    when the game has no stored model: game_features @ w, each hand's one-hot part read off w."""
     w = weights(game) if w is None else w
-    feats = game_features(game, g, n, players)
-    if w is None or feats is None or feats.shape[2] != len(w):
+    if w is None or game not in FEATURES:
         return None
-    return feats @ w
+
+    def score(hands, kinds, shape):
+        if kinds + shape.shape[2] != len(w):
+            raise ValueError(f"{game}'s stored luck weights do not fit its features; run variance_bench.py fit")
+        return w[:kinds][hands].sum(axis=2) + shape @ w[kinds:]
+    total = _summed(game, g, n, players, score)
+    return None if total is None else relative(total)
 
 
 def model(setup) -> np.ndarray | None:

@@ -120,3 +120,14 @@ def test_a_whatif_of_whole_games_adds_narrower_rows_and_keeps_its_plain_numbers(
     d_win = plain.tables["seats"].query("metric == 'd_win'")
     half = (d_win["ci_high"] - d_win["ci_low"]).to_numpy() / (narrower["ci_high"] - narrower["ci_low"]).to_numpy()
     assert np.allclose(half, narrower["ratio"])          # the ratio is the plain interval's width over this one's
+
+
+@pytest.mark.parametrize("game", sorted(variance.FEATURES))
+def test_the_luck_is_the_stored_weights_on_the_summed_features(game):
+    setup = make_setup(game).validate()
+    g = setup.hooks.play_games(setup, setup.seats.strategies, generators(chunk_seeds(9, 0, setup.entry.streams)), 300,
+                               keep_hands=True)
+    feats = variance.game_features(game, g, 300, setup.players)
+    assert feats.shape[2] == len(variance.weights(game))
+    assert np.allclose(variance.luck(game, g, 300, setup.players), feats @ variance.weights(game))
+    assert np.allclose(feats.sum(axis=1), 0)
