@@ -14,8 +14,9 @@ memory of the draw pile (htd.memory) and what the others' draws showed they lack
 worlds know less than the seat may have remembered, never more. The unseen cards are dealt `worlds`
 ways by the rollout player's own htd_worlds.deal_worlds, and every option is played out to the end of
 the hand by the tactician in every seat (RolloutPlay.play_out: the engine's own hand loop, slap races
-and all) on the SAME worlds and chance keys. The outcome is the mover's penalty points for the hand
-(lower is better); for whole-games records (`scores_before`) `win` is the mover's chance of winning
+and all) on the SAME worlds and chance keys. The outcome is the mover's whole result of the hand: its
+penalty points less the others' mean (lower is better: a penalty draw pushed onto another seat counts
+for the mover); for whole-games records (`scores_before`) `win` is the mover's chance of winning
 the game from the totals after the hand and sampled continuations (htd_search.win_chance).
 """
 from __future__ import annotations
@@ -23,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from moonshot.analysis.luck import setup_of
-from moonshot.analysis.review import Decision, Sizes, decision_rng
+from moonshot.analysis.review import Decision, Sizes, decision_rng, whole_result
 from moonshot.simulator.hit_the_deck import cards as deck
 from moonshot.simulator.hit_the_deck import reference as ref
 from moonshot.simulator.hit_the_deck.history import profile_from_entry
@@ -44,7 +45,8 @@ WORLDS = 128       # the default worlds per decision: a hand's points are noisy,
 HOW = ("Hit the Deck: each option (a card, the voluntary draw, keeping a drawn card) played out to the end of the "
        "hand by the tactician in every seat, slap races included, on worlds dealt as the rollout player deals them "
        "from the seat's view rebuilt from the record (its hand, the public counts and piles, the cards seen; not its "
-       "memory of the draw pile); values are the mover's penalty points for the hand, lower is better.")
+       "memory of the draw pile); values are the mover's penalty points for the hand less the others' mean (what "
+       "another seat is made to take counts for the mover), lower is better.")
 DRAW = deck.DRAW
 YARDSTICK = {"tactician": Tactician, "dump": Dump, "hold": Hold}    # the built-in heuristics (not random)
 
@@ -102,7 +104,8 @@ def label(col: int, drawn: int) -> str:
 
 
 def value(view, options: list[int], worlds: int, rng, whole: bool):
-    """(outcomes, win) for one decision: (worlds, options) the mover's penalty points per world, and
+    """(outcomes, win) for one decision: (worlds, options) the mover's whole result per world (its
+    penalty points less the others' mean), and
     its P(win the game) per world when `whole` (None otherwise)."""
     rollout = RolloutPlay(worlds=worlds, value="hand")
     world = deal_worlds(view, rng, worlds)
@@ -118,7 +121,7 @@ def value(view, options: list[int], worlds: int, rng, whole: bool):
             cols = np.array([options[i] for i in part], dtype=np.intp)
             score[part] = rollout.play_out(view, world, keys, np.zeros(len(part), dtype=np.intp), cols, passed,
                                            rng, everyone)
-    outcomes = score[:, :, me].T.copy()
+    outcomes = whole_result(score, me).T.copy()
     if not whole:
         return outcomes, None
     flat = score.reshape(-1, view.players)
@@ -176,14 +179,16 @@ def decision(view, options: list[int], hand_id: int, step: int, worlds: int, see
 # ------------------------------------------------------------------------------------ the seat's result (luck)
 
 def result(record: dict, seat: int) -> float:
-    """The seat's penalty points for the hand (analysis/luck.py's end point)."""
-    return float(record["score"][seat])
+    """The seat's whole result of the hand, its penalty points less the others' mean (analysis/luck.py's
+    end point)."""
+    return float(whole_result(record["score"], seat))
 
 
 def results(table, res) -> tuple[np.ndarray, np.ndarray]:
-    """(hands, players) each seat's penalty points in a batch of the engine's hands, and each hand's
+    """(hands, players) each seat's whole result in a batch of the engine's hands, and each hand's
     dealer (position 0)."""
-    return res.score.astype(float), res.dealer
+    score = res.score.astype(float)
+    return np.stack([whole_result(score, s) for s in range(score.shape[1])], axis=1), res.dealer
 
 
 def position(record: dict, seat: int) -> int:

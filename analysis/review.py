@@ -103,6 +103,16 @@ class Decision:
         return len(self.options) == 1
 
 
+def whole_result(values: np.ndarray, side) -> np.ndarray:
+    """A side's whole result from every side's result of a hand (last axis): its own less the others'
+    mean, so what another side gains or loses counts for the mover too (a Little Moon dropped on an
+    opponent's trick, a penalty draw pushed onto the next player). The sides' whole results sum to zero."""
+    values = np.asarray(values, dtype=float)
+    at = np.broadcast_to(np.asarray(side)[..., None], values.shape[:-1] + (1,))
+    own = np.take_along_axis(values, at, axis=-1)[..., 0]
+    return own - (values.sum(axis=-1) - own) / (values.shape[-1] - 1)
+
+
 DEFAULT_WORLDS = 32          # worlds per decision for a hook that names none (its WORLDS)
 
 

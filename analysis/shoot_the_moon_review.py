@@ -24,7 +24,7 @@ from functools import lru_cache
 import numpy as np
 
 from moonshot.analysis.luck import setup_of
-from moonshot.analysis.review import Decision, Sizes, decision_rng
+from moonshot.analysis.review import Decision, Sizes, decision_rng, whole_result
 from moonshot.analysis.words import trick_place
 from moonshot.simulator.shoot_the_moon import cards as deck
 from moonshot.simulator.shoot_the_moon import engine
@@ -149,16 +149,6 @@ def value(view, table: engine.Table, seat: int, hand_id: int, step: int, worlds:
 
 
 # ------------------------------------------------------------------------------------ the seat's result (luck)
-
-def whole_result(gains: np.ndarray, side) -> np.ndarray:
-    """The side's whole result of a round from every side's chip gains (last axis): its own gain less
-    the others' mean gain, so a chip taken from another side counts as one gained shared over them
-    (a Little Moon dropped on an opponent's trick is worth something; issue 37 item 0)."""
-    gains = np.asarray(gains, dtype=float)
-    own = np.take_along_axis(gains, np.broadcast_to(np.asarray(side)[..., None], gains.shape[:-1] + (1,)),
-                             axis=-1)[..., 0]
-    return own - (gains.sum(axis=-1) - own) / (gains.shape[-1] - 1)
-
 
 def result(record: dict, seat: int) -> float:
     """The seat's side's whole result over the round (analysis/luck.py's end point)."""

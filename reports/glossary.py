@@ -88,8 +88,8 @@ REVIEW = {
     # luck and skill (analysis/luck.py): GNU Backgammon's split, made to add up exactly
     "result": ("result", "the seat's result in the hand in the unit its options are valued in (Moon: its side's "
                "points less the other side's, three players the mean of the two defenders'; Shoot the Moon: its "
-               "side's chips gained less the other sides' mean gain; Hit the Deck: its penalty points); a game's "
-               "or the file's row sums its hands"),
+               "side's chips gained less the other sides' mean gain; Hit the Deck: its penalty points less the others' "
+               "mean); a game's or the file's row sums its hands"),
     "expected": ("expected", "the seat's mean result before the deal at its place at the table (from the dealer or "
                  "the first bidder), under the hand's rules and table, with the game's default players in every "
                  "seat: 20,000 simulated hands, with a 95% interval"),

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from moonshot import cli
 from moonshot.analysis import hit_the_deck_review as htd_review
 from moonshot.analysis import shoot_the_moon_review as stm_review
-from moonshot.analysis.review import ERRORS, review
+from moonshot.analysis.review import ERRORS, review, whole_result
 from moonshot.simulator.shoot_the_moon import cards as stm_deck
 
 # worlds of the error-rate test: each game's default (Shoot the Moon 64, Hit the Deck 128: at 32 a Hit the
@@ -237,15 +237,15 @@ def test_a_total_loss_does_not_drift_as_worlds_grow(tmp_path):
 
 
 @given(st.lists(st.integers(-3, 3), min_size=2, max_size=6))
-def test_a_shoot_the_moon_sides_whole_result_counts_the_chips_others_lose(gains):
-    """Issue 37 item 0: the unit is the side's whole result, its gain less the others' mean gain: a
-    chip another side loses counts for the mover, and the sides' results sum to zero."""
+def test_a_sides_whole_result_counts_what_the_others_lose(gains):
+    """Issue 37 item 0: the unit is the side's whole result, its own less the others' mean: a chip
+    another side loses (or a penalty point it takes) counts for the mover; the results sum to zero."""
     g = np.array(gains, dtype=float)
-    each = np.array([stm_review.whole_result(g, s) for s in range(len(g))])
+    each = np.array([whole_result(g, s) for s in range(len(g))])
     assert abs(each.sum()) < 1e-9
     others_lose = g.copy()
     others_lose[1] -= 1                        # another side loses a chip (a Little Moon on its trick)
-    assert stm_review.whole_result(others_lose, 0) == pytest.approx(stm_review.whole_result(g, 0) + 1 / (len(g) - 1))
+    assert whole_result(others_lose, 0) == pytest.approx(whole_result(g, 0) + 1 / (len(g) - 1))
 
 
 @pytest.mark.parametrize("game", ["shoot-the-moon", "hit-the-deck"])
