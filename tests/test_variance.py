@@ -131,3 +131,26 @@ def test_the_luck_is_the_stored_weights_on_the_summed_features(game):
     assert feats.shape[2] == len(variance.weights(game))
     assert np.allclose(variance.luck(game, g, 300, setup.players), feats @ variance.weights(game))
     assert np.allclose(feats.sum(axis=1), 0)
+
+
+def _paired_games(game: str, rule: str, n: int, seed: int, index: int):
+    """Seat 0's change in P(win) under `rule` on the same seeds, and both arms' luck of seat 0."""
+    out = []
+    for rules in ((), (rule,)):
+        setup = make_setup(game, rules=rules).validate()
+        g = setup.hooks.play_games(setup, setup.seats.strategies, generators(chunk_seeds(seed, index, setup.entry.streams)),
+                                   n, keep_hands=True)
+        out.append((setup.hooks.wins(setup, g)[:, setup.table.side_of_seat[0]], variance.seat_luck(setup, g, n)[:, 0]))
+    (wb, lb), (wv, lv) = out
+    return wv.astype(float) - wb, np.stack([lv, lb], axis=1)
+
+
+def test_adjusted_paired_changes_of_real_games_cover():
+    """A what-if's change (Shoot the Moon, first to 5 chips) in samples of 250 games: the adjusted
+    interval covers the change of all the games pooled about 95% of the time."""
+    played = [_paired_games("shoot-the-moon", "stm.target_chips=5", 4_000, 4_041, i) for i in range(size(3, 20))]
+    d, x = np.concatenate([p[0] for p in played]), np.concatenate([p[1] for p in played])
+    samples = len(d) // 250
+    hits = sum(a["ci_low"] <= d.mean() <= a["ci_high"]
+               for a in (_adjusted(y, c) for y, c in zip(np.split(d, samples), np.split(x, samples))))
+    assert hits >= samples * 0.85
