@@ -270,7 +270,10 @@ def _narrower(t_games: Tally, labels: list) -> pd.DataFrame | None:
         for m in ("skill", "random_edge"):
             if f"cv_{m}_{v}_{b}" not in t_games.tables:
                 continue
-            rows.append({"rule": label, **variance.row(variance.adjusted(t_games.get(f"cv_{m}_{v}_{b}")), f"d_{m}")})
+            a = variance.adjusted(t_games.get(f"cv_{m}_{v}_{b}"))
+            if a["n"] != int(t_games.get(f"games_{v}_{b}")["n"].sum()):
+                return None     # a run store's chunks from before the covariate: not every game has it
+            rows.append({"rule": label, **variance.row(a, f"d_{m}")})
     return pd.DataFrame(rows) if rows else None
 
 

@@ -185,6 +185,8 @@ def seat_rows(t, name: str, metric: str, plain: pd.DataFrame) -> pd.DataFrame | 
         if f"{name}_{int(seat)}" not in t.tables:
             return None
         a = adjusted(t.get(f"{name}_{int(seat)}"))
+        if a["n"] != int(plain[plain["seat"] == seat]["n"].iloc[0]):
+            return None         # a run store's chunks from before the covariate: not every game has it
         rows.append({"seat": int(seat), **row(a, metric)})
     return pd.DataFrame(rows) if rows else None
 
