@@ -15,9 +15,12 @@ from contextlib import nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 from moonshot.analysis import variance
 from moonshot.analysis.result import Result
@@ -381,15 +384,15 @@ def _match_chunk(setup: Setup, spec_a: str, spec_b: str, games: bool, seed: int,
     lineups = match_lineups(table.side_of_seat[:table.players], S, setup.strategy(spec_a), setup.strategy(spec_b))
     seeds = chunk_seeds(seed, index, setup.entry.streams)
     outs, unfinished, traces = [], [], []
-    for k, lineup in enumerate(lineups):
+    for k, players in enumerate(lineups):
         if games:
             with lineup_of(k, len(lineups)):
-                g = hooks.play_games(setup, lineup, generators(seeds), size)
+                g = hooks.play_games(setup, players, generators(seeds), size)
             outs.append({"win": hooks.wins(setup, g)})
             unfinished.append(hooks.unfinished(g))
             traces.append([*outs[-1].values(), *hooks.game_length(g).values()])
         else:
-            outs.append(hooks.side_outcomes(setup, hooks.play(setup, lineup, generators(seeds), size)))
+            outs.append(hooks.side_outcomes(setup, hooks.play(setup, players, generators(seeds), size)))
             traces.append(list(outs[-1].values()))
     metrics = {}
     for name in outs[0]:
@@ -679,7 +682,6 @@ def whatif(setup: Setup, variant_args: list[str], hands: int | None, games: int 
 def _whatif_result(setup: Setup, variant_args: list[str], hands: int | None, games: int | None, seed: int,
                    t: Tally) -> Result:
     """The what-if's estimates, findings and notes from its tally `t`."""
-    variant = variant_rules(setup, variant_args)
     hooks = setup.hooks
     n = games or hands
     names = ["p_win", *hooks.game_length_names, "p_unfinished"] if games else hooks.seat_outcome_names
