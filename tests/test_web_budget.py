@@ -5,7 +5,7 @@ line; a long answer stops when the server stops, the hand is dropped or the page
 run ids are long random tokens.
 
 The issue's cases, each bounded here: a Hit the Deck hand against rollout:worlds=4096 (22-148 s an
-answer) and a hint of 4096 worlds are refused by the cap; 8 expensive answers at once run one at a
+answer) and a hint of 4096 worlds are refused by the cap; 8 (and 50) expensive answers at once run one at a
 time (the slots) and the rest get 429s, a cheap deal meanwhile an answer, never a 27 s wait. The
 expensive bots are a toy strategy that thinks `worlds` hundredths of a second per decision and hears a
 stop as the search players do (simulator.stopping.check), so no test runs a real long search."""
@@ -195,11 +195,12 @@ def test_page_work_waits_for_a_slot_ahead_of_the_waiting_runs(tmp_path):
     assert wait_for(lambda: queued.state == "done")
 
 
-def test_eight_expensive_answers_at_once_run_within_the_slots_and_a_cheap_deal_is_answered(tmp_path):
-    """The issue's 8 concurrent pimc answers (30-38 s each) and a cheap deal that took 27 s meanwhile."""
+def test_fifty_expensive_answers_at_once_run_within_the_slots_and_a_cheap_deal_is_answered(tmp_path):
+    """The issue's 8 concurrent pimc answers (30-38 s each) and a cheap deal that took 27 s meanwhile,
+    and its test's fifty at once: they run within the slots, the rest get 429s, the server stays responsive."""
     client = make(tmp_path, page_wait=0.5)
-    hands = [deal(client, 15, seed=k).json() for k in range(8)]      # each answer: two decisions of 0.15 s
-    with ThreadPoolExecutor(9) as pool:
+    hands = [deal(client, 15, seed=k).json() for k in range(50)]     # each answer: two decisions of 0.15 s
+    with ThreadPoolExecutor(51) as pool:
         answers = [pool.submit(answer, client, h) for h in hands]
         cheap = pool.submit(deal, client, seed=99)
         page = client.get("/")
