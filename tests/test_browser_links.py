@@ -60,6 +60,8 @@ def test_an_explorer_link_reopens_the_same_numbers(server, browser, page, tmp_pa
     page.click("details.flags summary")
     page.select_option(f"select[name='rule'][data-flag='{flag}']", value)
     page.fill("#samples", "100")
+    if page.locator("#check_samples").count():   # a small check: the link carries it too
+        page.fill("#check_samples", "20")
     page.fill("#seed", "")                       # no seed given: the link carries the one the server used
     page.click("button.go")
     page.wait_for_function("() => location.search.includes('seed=')")
