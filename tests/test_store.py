@@ -332,7 +332,7 @@ def test_every_simulating_verb_keeps_its_result(tmp_path, capsys):
     for verb in (["analyze", "moon", "bid-success", "-n", 3_000],
                  ["compare", "shoot-the-moon", "-s", "odd", "--vs", "greedy", "-n", 2_000],
                  ["whatif", "shoot-the-moon", "-r", "stm.moon_chip_netting=sequential", "-n", 2_000],
-                 ["hand", "moon", "--hand", "6-6 6-5 6-4 6-2 5-5 3-3 1-1", "--samples", 500],
+                 ["hand", "moon", "--hand", "6-6 6-5 6-4 6-2 5-5 3-3 1-1", "--samples", 500, "--check-samples", 20],
                  ["tournament", "moon", "-s", "threshold", "-s", "random", "--games", 100]):
         folder = tmp_path / verb[0]
         code, out, err = cli_run([*verb, "-f", "json", "-q", "--save", folder], capsys)
