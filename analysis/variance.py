@@ -39,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from moonshot.analysis.stats import Z
+from moonshot.simulator.runner import chunk_seeds, generators
 
 FOLD = "fold"
 WHATIF_NOTE = ("narrower: each seat's change in P(win) adjusted for the seat's luck of the deal in both rule sets (a "
@@ -261,3 +262,15 @@ def adjusted(summed: pd.DataFrame) -> dict[str, float]:
         half = plain_half = np.nan
     return {"estimate": est, "ci_low": est - half, "ci_high": est + half, "n": int(n_all),
             "ratio": plain_half / half if half > 0 else np.nan}
+
+
+def skill_games(setup, n: int, seed: int, index: int = 0):
+    """The lab's skill lineup on chunk `index`'s streams (the game's default strategy in seat 0, the
+    lab's baseline in the others): (seat 0's win less the others' mean win, per game; the games)."""
+    hooks, table = setup.hooks, setup.table
+    P = table.players
+    lineup = [setup.strategy(setup.entry.default_strategy)] + [setup.strategy(hooks.lab_baseline)] * (P - 1)
+    g = hooks.play_games(setup, lineup, generators(chunk_seeds(seed, index, setup.entry.streams)), n,
+                         keep_hands=True)
+    wins = hooks.wins(setup, g)[:, table.side_of_seat[:P]].astype(float)
+    return wins[:, 0] - wins[:, 1:].mean(axis=1), g

@@ -39,13 +39,8 @@ PAIRS = {"moon": ("expert", "threshold"), "shoot-the-moon": ("expert", "greedy")
 def skill_games(game: str, n: int, seed: int, index: int = 0):
     """The lab's skill lineup at the default table: (seat 0's edge per game, its relative features)."""
     setup = make_setup(game).validate()
-    hooks, table = setup.hooks, setup.table
-    P = table.players
-    lineup = [setup.strategy(setup.entry.default_strategy)] + [setup.strategy(hooks.lab_baseline)] * (P - 1)
-    g = hooks.play_games(setup, lineup, generators(chunk_seeds(seed, index, setup.entry.streams)), n,
-                         keep_hands=True)
-    wins = hooks.wins(setup, g)[:, table.side_of_seat[:P]].astype(float)
-    return wins[:, 0] - wins[:, 1:].mean(axis=1), variance.game_features(game, g, n, P)
+    edge, g = variance.skill_games(setup, n, seed, index)
+    return edge, variance.game_features(game, g, n, setup.table.players)
 
 
 def fit() -> None:

@@ -49,13 +49,8 @@ def test_a_useless_covariate_costs_almost_nothing_and_a_tiny_sample_fits_nothing
 
 def _skill_games(game: str, n: int, seed: int, index: int, rules=()):
     setup = make_setup(game, rules=rules).validate()
-    hooks, table = setup.hooks, setup.table
-    P = table.players
-    lineup = [setup.strategy(setup.entry.default_strategy)] + [setup.strategy(hooks.lab_baseline)] * (P - 1)
-    g = hooks.play_games(setup, lineup, generators(chunk_seeds(seed, index, setup.entry.streams)), n,
-                         keep_hands=True)
-    wins = hooks.wins(setup, g)[:, table.side_of_seat[:P]].astype(float)
-    return wins[:, 0] - wins[:, 1:].mean(axis=1), variance.luck(game, g, n, P)
+    edge, g = variance.skill_games(setup, n, seed, index)
+    return edge, variance.luck(game, g, n, setup.table.players)
 
 
 @pytest.mark.parametrize("game,rules", [("moon", ()), ("moon", ("moon.tile_set=no_blanks21",)),
