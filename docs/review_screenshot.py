@@ -22,6 +22,7 @@ sys.path.insert(0, str(HERE.parent.parent))            # the repository root is 
 sys.path.insert(0, str(HERE.parent))                   # and tests/ (tests.serving) as pytest sees it
 
 from moonshot.tests.test_browser import CHROMIUM, running  # noqa: E402
+from moonshot.tests.test_browser_review import upload_for_review  # noqa: E402
 from moonshot.web.app import create_app  # noqa: E402
 from moonshot.web.forms import Limits  # noqa: E402
 
@@ -71,13 +72,7 @@ def main() -> None:
             sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
         page = browser.new_page(viewport={"width": WIDTH, "height": HEIGHT})
-        page.goto(f"{url}/replay")
-        page.set_input_files("#file", str(path))
-        page.click("#upload button.go")
-        page.wait_for_selector("#hands:not([hidden])")
-        boxes = page.locator("#review-seats input")
-        for i in range(boxes.count()):
-            boxes.nth(i).set_checked(i == seat)
+        upload_for_review(page, url, path, seat)
         out = HERE / "replay-review-desktop.png"
         shoot(page, out)
         small(out)

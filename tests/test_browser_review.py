@@ -87,8 +87,8 @@ def with_errors(game: str) -> tuple[str, int]:
     return line, seat
 
 
-def review_one_seat(page, server, path: Path, seat: int) -> dict:
-    """The Replay page with the file uploaded and `seat` reviewed at the quick worlds: the run's JSON."""
+def upload_for_review(page, server, path: Path, seat: int) -> None:
+    """The Replay page with the file uploaded and only `seat` ticked for the review."""
     page.goto(f"{server}/replay")
     page.set_input_files("#file", str(path))
     page.click("#upload button.go")
@@ -96,6 +96,11 @@ def review_one_seat(page, server, path: Path, seat: int) -> dict:
     boxes = page.locator("#review-seats input")
     for i in range(boxes.count()):
         boxes.nth(i).set_checked(i == seat)
+
+
+def review_one_seat(page, server, path: Path, seat: int) -> dict:
+    """The Replay page with the file uploaded and `seat` reviewed at the quick worlds: the run's JSON."""
+    upload_for_review(page, server, path, seat)
     page.select_option("#worlds", str(QUICK))
     page.click("#review button.go")
     page.wait_for_selector("#review-marks:not([hidden])")
