@@ -29,7 +29,7 @@ from moonshot.analysis.stats import estimate
 from moonshot.simulator import stopping
 from moonshot.simulator.errors import BadInput
 from moonshot.simulator.flags import changed_flags, check_table, whole_games_only
-from moonshot.simulator.games import GAMES, Game, get
+from moonshot.simulator.games import GAMES, Game, get, register
 from moonshot.simulator.versions import behaviour, package_version
 from moonshot.simulator.runner import (CHUNK, Change, Share, Tally, chunk_rngs, chunk_seeds, chunk_sizes, difference,
                                        generators)
@@ -60,6 +60,17 @@ class Setup:
     @property
     def entry(self) -> Game:
         return get(self.game)
+
+    def __getstate__(self) -> dict:
+        # a game registered at run time (a plugin, the tests' toy game) goes with the table, so a
+        # --jobs worker, which knows only the built-in games, can register it too
+        return {**self.__dict__, "_entry": GAMES.get(self.game)}
+
+    def __setstate__(self, state: dict) -> None:
+        entry = state.pop("_entry", None)
+        if entry is not None and entry.name not in GAMES:
+            register(entry)
+        self.__dict__.update(state)
 
     @property
     def hooks(self):
