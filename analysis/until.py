@@ -45,13 +45,16 @@ class Until:
     say: Callable[[str], None] | None = field(default=None, compare=False)   # hears a line after each round
 
     def __post_init__(self):
-        if isinstance(self.width, bool) or not isinstance(self.width, (int, float)) or not \
-                (math.isfinite(self.width) and self.width > 0):
+        if not _positive(self.width):
             raise BadInput(f"--until {self.width!r} is not accepted; accepted: a width above 0, in the unit the "
                            "effect reads in (percentage points for a rate)")
-        if self.max_time is not None and (isinstance(self.max_time, bool) or not isinstance(self.max_time, (int, float))
-                                          or not (math.isfinite(self.max_time) and self.max_time > 0)):
+        if self.max_time is not None and not _positive(self.max_time):
             raise BadInput(f"--max-time {self.max_time!r} is not accepted; accepted: seconds above 0")
+
+
+def _positive(x) -> bool:
+    """A finite number above 0 (not a bool)."""
+    return not isinstance(x, bool) and isinstance(x, (int, float)) and math.isfinite(x) and x > 0
 
 
 def rule(width: float | None, max_time: float | None, say: Callable[[str], None] | None = None) -> Until | None:
@@ -73,8 +76,7 @@ def next_total(done: int, widest: float, width: float, chunk: int, budget: int) 
     """The total to reach in the next round: where the widest interval is projected to be `width`
     wide (widths shrink as 1/sqrt(n)), in whole chunks, at least one chunk more and at most GROWTH
     times as many hands as played, never past the budget."""
-    aim = done * (widest / width) ** 2 * MARGIN if np.isfinite(widest) else GROWTH * done
-    aim = min(max(aim, done + chunk), GROWTH * done)
+    aim = min(max(projected(done, widest, width) * MARGIN, done + chunk), GROWTH * done)
     return int(min(budget, -(-int(aim) // chunk) * chunk))
 
 
