@@ -21,7 +21,7 @@ from moonshot.simulator.errors import BadInput, short
 from moonshot.simulator.hit_the_deck import cards
 from moonshot.simulator.hit_the_deck import engine
 from moonshot.simulator.hit_the_deck.profiles import reaction_in_force, seat_profiles
-from moonshot.simulator.hit_the_deck.rules import parse_rules
+from moonshot.simulator.hit_the_deck.rules import Rules, parse_rules
 from moonshot.simulator.runner import Tally, chunk_rngs, chunk_seeds, difference, generators, stream_seed
 
 GAME = "hit-the-deck"
@@ -75,7 +75,7 @@ class HtdHooks(Hooks):
         rules = replace(rules, reaction=reaction_in_force(rules.reaction, profiles))    # what records name
         return engine.Table(players, rules, seat_profiles(list(profiles), players, default=rules.reaction))
 
-    default_profile = "adult"
+    default_profile = Rules.reaction      # htd.reaction's default, not a second copy of it
 
     def table_meta(self, setup: Setup) -> dict:
         # each seat's full spec (child:mu=900), so a custom parameter is in the header and the JSON
