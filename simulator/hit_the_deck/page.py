@@ -121,10 +121,6 @@ def _who(s: int, you: int | None) -> str:
     return "you" if s == you else f"seat {s}"
 
 
-def _does(who: str, you_verb: str, verb: str) -> str:
-    return f"{who} {you_verb if who == 'you' else verb}"
-
-
 def said(kind: int | str) -> str:
     """A card in a player's words ("red 3", "yellow Flip the Deck", "Hit the Deck with a Hand")."""
     return face(kind if isinstance(kind, str) else deck.name(int(kind)))["label"]
@@ -155,37 +151,37 @@ def event_words(ev: list, h: ref.Hand, you: int | None, every_card: bool = False
         return text.replace("you draw", f"{_who(ev[1], you_before)} draws", 1) if ev[1] != you_before else text
     who = _who(ev[1], you) if len(ev) > 1 and isinstance(ev[1], int) else ""
     if kind == "play":
-        return _does(who, "play", "plays") + f" {said(ev[2])}"
+        return common.does(who, "play", "plays") + f" {said(ev[2])}"
     if kind == "draw":
         if ev[2] is None:
-            return _does(who, "draw", "draws") + " nothing: the draw pile is empty"
-        return _does(who, "draw", "draws") + (f" {said(ev[2])}" if ev[1] == you else " a card")
+            return common.does(who, "draw", "draws") + " nothing: the draw pile is empty"
+        return common.does(who, "draw", "draws") + (f" {said(ev[2])}" if ev[1] == you else " a card")
     if kind == "pass":
-        return _does(who, "end your turn", "ends the turn") + " without playing"
+        return common.does(who, "end your turn", "ends the turn") + " without playing"
     if kind == "turn":
         return f"{said(ev[1])} is turned up"
     if kind == "bury":
         return f"{said(ev[3])} is buried in the {ev[1]} pile"
     if kind == "cut":
         if ev[3] is None:
-            return _does(who, "have", "has") + " nothing to cut: the turn is used up"
-        return _does(who, "cut", "cuts") + f" the deck {ev[2]} cards down: {said(ev[3])} is turned up"
+            return common.does(who, "have", "has") + " nothing to cut: the turn is used up"
+        return common.does(who, "cut", "cuts") + f" the deck {ev[2]} cards down: {said(ev[3])} is turned up"
     if kind == "flip":
-        return _does(who, "flip", "flips") + f" the deck: play now goes {_direction(-h.direction)}"
+        return common.does(who, "flip", "flips") + f" the deck: play now goes {_direction(-h.direction)}"
     if kind == "reshuffle":
         return f"the discard pile below its top card becomes the new draw pile ({len(ev[1])} cards, shuffled)"
     if kind == "slap":
         shouter, loser = who, None if ev[4] is None else _who(ev[4], you)
         if not ev[2]:
-            return _does(shouter, "forget", "forgets") + " to shout \u201cHit the Deck!\u201d: " + (
-                "nobody notices" if loser is None else _does(loser, "draw", "draws") + " 4 as a penalty")
+            return common.does(shouter, "forget", "forgets") + " to shout \u201cHit the Deck!\u201d: " + (
+                "nobody notices" if loser is None else common.does(loser, "draw", "draws") + " 4 as a penalty")
         mine = ev[3][you] if you is not None and you < len(ev[3]) else None
         took = "" if mine is None else f" (your slap: {mine:.0f} ms)"
-        return (_does(shouter, "shout", "shouts") + " \u201cHit the Deck!\u201d: "
-                + ("nobody draws" if loser is None else _does(loser, "slapped last and draw", "slapped last and draws")
-                   + " 4 as a penalty") + took)
+        return (common.does(shouter, "shout", "shouts") + " \u201cHit the Deck!\u201d: "
+                + ("nobody draws" if loser is None else
+                   common.does(loser, "slapped last and draw", "slapped last and draws") + " 4 as a penalty") + took)
     if kind == "false_slap":
-        return (_does(who, "slap", "slaps") + " when there is nothing to slap and "
+        return (common.does(who, "slap", "slaps") + " when there is nothing to slap and "
                 + ("draw" if who == "you" else "draws") + " 2")
     if kind == "penalty":
         if ev[1] != you:

@@ -144,11 +144,6 @@ def _name(s: int, you: int | None, players: int = 3) -> str:
     return f"seat {s}" + (" (partner)" if partner else "")
 
 
-def _does(who: str, you_verb: str, verb: str) -> str:
-    """"you play" / "seat 1 plays": the verb that agrees with who does it."""
-    return f"{who} {you_verb if who == 'you' else verb}"
-
-
 def _trump_words(trump: int) -> str:
     return TRUMP_WORDS[trump]
 
@@ -168,10 +163,6 @@ def _by_side(counts: list[int], players: int, you: int | None) -> str:
     return ", ".join(f"{_side_name(k, players, you)}: {n}" for k, n in enumerate(counts))
 
 
-def _count(n: int, what: str) -> str:
-    return f"{n} {what}{'' if n == 1 else 's'}"
-
-
 def _points(n: int) -> str:
     return f"{n:+d} point{'' if abs(n) == 1 else 's'}" if n else "0 points"
 
@@ -186,10 +177,10 @@ def result_sentence(record: dict, you: int | None) -> str:
     b, k = record["bidder"], dominoes.side_of_seats(P)[record["bidder"]]
     who = _name(b, you, P)
     took = "took" if P == 3 else f"{_side_name(k, P, you)} took"
-    first = (f"{who[0].upper() + who[1:]} bid {record['bid']} and {took} {_count(tricks[k], 'trick')}: "
+    first = (f"{who[0].upper() + who[1:]} bid {record['bid']} and {took} {common.count(tricks[k], 'trick')}: "
              f"{_points(score[k])} ({'made' if score[k] > 0 else 'set'})")
     others = sorted((s for s in range(len(score)) if s != k), key=lambda s: (you is None or sides[you] != s, s))
-    rest = [f"{_side_name(s, P, you)} took {_count(tricks[s], 'trick')}: {_points(score[s])}" for s in others]
+    rest = [f"{_side_name(s, P, you)} took {common.count(tricks[s], 'trick')}: {_points(score[s])}" for s in others]
     return "; ".join([first] + rest) + "."
 
 
@@ -209,7 +200,8 @@ def end_table(record: dict, you: int | None) -> dict:
     trump = dominoes.parse_trump(record["trump"])
     last = (plays[-2 * P:-P], winners[-2]) if len(winners) > 1 else None
     return table(P, you, [0] * P, trick=plays[-P:], bids=bids, bidder=record["bidder"], bid=record["bid"], trump=trump,
-                 tricks=won, trick_no=6, words=_does(_name(w, you, P), "win", "wins") + " the last trick", last=last)
+                 tricks=won, trick_no=6, words=common.does(_name(w, you, P), "win", "wins") + " the last trick",
+                 last=last)
 
 
 def table(P: int, you: int | None, held: list, *, to_move: int | None = None, leader: int | None = None,
@@ -224,7 +216,7 @@ def table(P: int, you: int | None, held: list, *, to_move: int | None = None, le
     seats = []
     for s in range(P):
         shown = held[s] if isinstance(held[s], list) else None
-        tally = "" if tricks is None else _count(tricks[sides[s]], "trick")
+        tally = "" if tricks is None else common.count(tricks[sides[s]], "trick")
         if tally and P == 4:
             tally += f" ({_side_name(sides[s], P, you)})"
         seats.append(common.seat(s, _name(s, you, P), side=sides[s], held=len(shown) if shown is not None else held[s],
@@ -237,7 +229,7 @@ def table(P: int, you: int | None, held: list, *, to_move: int | None = None, le
     if trick_no is not None:
         lines.append(("trick", f"{min(trick_no, 6) + 1} of 7"))
     if not words and leader is not None and not trick:
-        words = _does(_name(leader, you, P), "lead", "leads")
+        words = common.does(_name(leader, you, P), "lead", "leads")
     auction = [f"{_name(s, you, P)}: {c}" for s, c in bids]
     out = common.table(PIECE, seats, list(trick), words, lines, auction)
     out["last"] = None if not last else {
@@ -282,7 +274,7 @@ class MoonHand(common.Hand):
         P = record["players"]
         if record["trick_winners"]:
             w = record["trick_winners"][-1]
-            self.log.append(_does(_name(w, self.seat, P), "win", "wins") + " trick 7")
+            self.log.append(common.does(_name(w, self.seat, P), "win", "wins") + " trick 7")
         self.log.append(self.result_line(record))
         return record
 
@@ -304,7 +296,7 @@ class MoonHand(common.Hand):
         seat, pos, no = int(view.seat[0]), int(view.position), int(view.trick_no)
         if pos == 0 and no > len(self.winners):
             self.winners.append(seat)
-            self.log.append(_does(_name(seat, me, P), "win", "wins") + f" trick {no}")
+            self.log.append(common.does(_name(seat, me, P), "win", "wins") + f" trick {no}")
         called = getattr(view, "called_end", None)
         if pos == 1 and called is not None and int(called[0]) >= 0 and "calling" not in self.log[-1]:
             self.log[-1] += f", calling {TRUMP_WORDS[int(called[0])]}"
@@ -317,7 +309,8 @@ class MoonHand(common.Hand):
         if kind == "bid":
             call = _bid_label(choice)
             self.calls.append((seat, call))
-            self.log.append(_does(who, "pass", "passes") if call == "pass" else _does(who, "bid", "bids") + f" {call}")
+            self.log.append(common.does(who, "pass", "passes") if call == "pass" else
+                            common.does(who, "bid", "bids") + f" {call}")
         elif kind == "discard":
             if seat == me:
                 self.log.append(f"you take the widow {dominoes.tile_name(int(view.hand[0][7]))} and discard "
@@ -325,13 +318,13 @@ class MoonHand(common.Hand):
             else:
                 self.log.append(f"{who} takes the widow and discards a tile face down")
         elif kind == "trump":
-            self.log.append(_does(who, "name", "names") + f" {TRUMP_WORDS[choice]} as trump")
+            self.log.append(common.does(who, "name", "names") + f" {TRUMP_WORDS[choice]} as trump")
         elif kind == "play":
             tile = dominoes.tile_name(int(view.hand[0][choice]))
             lead = int(view.position) == 0
             self.plays.append((seat, tile))
             self.log.append((f"trick {int(view.trick_no) + 1}: " if lead else "")
-                            + _does(who, "lead" if lead else "play", "leads" if lead else "plays") + f" {tile}")
+                            + common.does(who, "lead" if lead else "play", "leads" if lead else "plays") + f" {tile}")
 
     # ---------------------------------------------------------------- hints
     def bid_hint(self, view) -> dict:
@@ -482,8 +475,8 @@ def _steps(record: dict) -> list[dict]:
             out[-1]["text"] += f"  -> seat {leader} wins the trick"
             # the next trick's table (its number, its leader to move): "trick 3" opens on "3 of 7"
             who, done = _name(leader, you, P), i + 1 == len(record["plays"])
-            leads = _does(who, "lead", "leads").split()[-1]
-            words = _does(who, "win", "wins") + (" the trick" if done else f" trick {no + 1} and {leads} trick {no + 2}")
+            leads = common.does(who, "lead", "leads").split()[-1]
+            words = common.does(who, "win", "wins") + (" the trick" if done else f" trick {no + 1} and {leads} trick {no + 2}")
             no, to_move = (no, None) if done else (no + 1, leader)
             trick, called = [], None
         out[-1]["table"] = table(P, you, names(), **contract, trump=trump, leader=shown[0][0], trick=shown,

@@ -82,8 +82,8 @@ def _steps(record: dict) -> list[dict]:
             if sides[w] >= 0:
                 won[sides[w]] += 1
             who = _seat(P, w, you)                   # the next trick's table: "trick 3" opens on "3 of 5"
-            words = _does(who, "win", "wins") + (" the trick" if done else f" trick {no + 1} and "
-                                                 f"{_does(who, 'lead', 'leads').split()[-1]} trick {no + 2}")
+            words = common.does(who, "win", "wins") + (" the trick" if done else f" trick {no + 1} and "
+                                                 f"{common.does(who, 'lead', 'leads').split()[-1]} trick {no + 2}")
             no, to_move = (no, None) if done else (no + 1, to_move)
         out.append({"text": f"{_seat(P, s)} plays {said(c)}", "chapter": f"trick {i // H + 1}",
                     "table": at(trick=trick, trick_no=no, to_move=to_move, words=words, last=last,
@@ -106,10 +106,6 @@ def _seat(P: int, s: int, you: int | None = None) -> str:
     return "you" if s == you else "the dummy" if s >= P else f"seat {s}"
 
 
-def _does(who: str, you_verb: str, verb: str) -> str:
-    return f"{who} {you_verb if who == 'you' else verb}"
-
-
 def _side(k: int, sides: list[int], P: int, you: int | None) -> str:
     """A side in words: its one seat ("you", "seat 2"), else "your side" or "seats 1 and 3"."""
     seats = [s for s in range(P) if sides[s] == k]
@@ -118,10 +114,6 @@ def _side(k: int, sides: list[int], P: int, you: int | None) -> str:
     if you in seats:
         return "your side"
     return "seats " + ", ".join(str(s) for s in seats[:-1]) + f" and {seats[-1]}"
-
-
-def _count(n: int, what: str) -> str:
-    return f"{n} {what}{'' if n == 1 else 's'}"
 
 
 def result_sentence(record: dict, you: int | None) -> str:
@@ -134,8 +126,8 @@ def result_sentence(record: dict, you: int | None) -> str:
     for k in order:
         gain = after[k] - before[k]
         chips = f"{gain:+d} chip{'' if abs(gain) == 1 else 's'}" if gain else "0 chips"
-        parts.append(f"{_side(k, sides, P, you)} took {_count(tricks[k], 'trick')}: {chips} "
-                     f"({_count(after[k], 'chip')} now)")
+        parts.append(f"{_side(k, sides, P, you)} took {common.count(tricks[k], 'trick')}: {chips} "
+                     f"({common.count(after[k], 'chip')} now)")
     text = "; ".join(parts)
     head = "The round was annulled for a revoke (STM-11.3): " if record.get("annulled") else ""
     return head + (text[0].upper() + text[1:] if not head else text) + "."
@@ -152,14 +144,14 @@ def table(P: int, you: int | None, sides: list[int], held: list, *, trick=(), tr
     for s, h in enumerate(held):
         shown = h if isinstance(h, list) else None
         k = sides[s]
-        tally = "" if k < 0 else (f"{_count(tricks[k], 'trick')}, {_count(chips[k], 'chip')}"
+        tally = "" if k < 0 else (f"{common.count(tricks[k], 'trick')}, {common.count(chips[k], 'chip')}"
                                   + (f" ({_side(k, sides, P, you)})" if len(tricks) < P else ""))
         seats.append(common.seat(s, _seat(P, s, you), side=None if k < 0 else k, held=len(shown) if shown is not None else h,
                                  you=s == you, leads=bool(trick) and s == trick[0][0], to_move=s == to_move,
                                  tally=tally, pieces=shown))
     lines = [("trick", f"{min(trick_no, 4) + 1} of 5")]
     if not words and not trick and to_move is not None:
-        words = _does(_seat(P, to_move, you), "lead", "leads")
+        words = common.does(_seat(P, to_move, you), "lead", "leads")
     out = common.table(PIECE, seats, [(s, c) for s, c in trick], words, lines)
     out["last"] = None if not last else {"pieces": [{"seat": s, "piece": c} for s, c in last[0]],
                                          "words": f"{_seat(P, last[1], you)} won it",
@@ -227,9 +219,10 @@ class StmHand(common.Hand):
         for i, (s, c) in enumerate(plays, first):
             lead = i % H == 0
             self.log.append((f"trick {i // H + 1}: " if lead else "")
-                            + _does(name(s), "lead" if lead else "play", "leads" if lead else "plays") + f" {said(c)}")
+                            + common.does(name(s), "lead" if lead else "play", "leads" if lead else "plays")
+                            + f" {said(c)}")
             if (i + 1) % H == 0:
-                self.log.append(_does(name(leader(i + 1)), "win", "wins") + f" trick {(i + 1) // H}")
+                self.log.append(common.does(name(leader(i + 1)), "win", "wins") + f" trick {(i + 1) // H}")
 
     def deal_and_play(self) -> dict:
         """common.Hand's round; the plays after the person's last, the last trick's winner and the

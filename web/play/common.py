@@ -124,6 +124,18 @@ class Hand:
         return json.loads(lines[0])
 
 
+# ---------------------------------------------------------------- the log's words
+
+def does(who: str, you_verb: str, verb: str) -> str:
+    """"you play" / "seat 1 plays": the verb that agrees with who does it."""
+    return f"{who} {you_verb if who == 'you' else verb}"
+
+
+def count(n: int, what: str) -> str:
+    """"1 trick", "2 tricks"."""
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
 # ---------------------------------------------------------------- the table the pages draw
 # One shape for every game, for the Play page's prompts and the Replay page's steps (web/static/table.js
 # draws it): seats round the table, the middle (the trick, or the piles), lines of words (contract,
