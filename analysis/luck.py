@@ -36,7 +36,7 @@ import pandas as pd
 
 from moonshot.analysis.common import Setup, make_setup
 from moonshot.analysis.stats import Z
-from moonshot.analysis.words import lineup, say
+from moonshot.analysis.words import lineup, say, with_interval
 from moonshot.simulator.flags import changed_flags
 from moonshot.simulator.games import get
 from moonshot.simulator.runner import stream_seed
@@ -226,19 +226,12 @@ def tables(judged: list, work: list, seed: int) -> tuple[pd.DataFrame, pd.DataFr
 
 # ------------------------------------------------------------------------------------ in words
 
-def told(row, name: str, signed: bool = True, unit: str = "") -> str:
-    """A column with its interval in words ('+3.1 points [+1.0, +5.2]'; one number where it has none)."""
-    lo, hi = row[f"{name}_low"], row[f"{name}_high"]
-    spread = {} if np.isclose(lo, hi, rtol=0, atol=1e-9) else {"ci_low": lo, "ci_high": hi}
-    return say({"estimate": row[name], **spread, "kind": "mean"}, signed=signed, unit=unit)
-
-
 def luck_words(row) -> str:
     """'+3.1 [+1.0, +5.2] points (the cards helped)': a seat's luck, said no more strongly than its
     interval allows."""
     why = ("the cards and the others' play helped" if row["luck_low"] > 0 else
            "the cards and the others' play went against it" if row["luck_high"] < 0 else "not told from zero")
-    return f"{told(row, 'luck', unit=row['unit'])} ({why})"
+    return f"{with_interval(row, 'luck', unit=row['unit'])} ({why})"
 
 
 def findings(luck: pd.DataFrame, work: list) -> list[str]:
@@ -251,11 +244,11 @@ def findings(luck: pd.DataFrame, work: list) -> list[str]:
     gain = all(sign_of(importlib.import_module(r)) > 0 for r, _, _ in work)   # a cost reads unsigned
     for _, row in luck[luck["hand"] == ALL].iterrows():
         unit, hands = row["unit"], int((single["seat"] == row["seat"]).sum())
-        cost = ("its choices cost " + told(row, "loss", signed=False, unit=unit) +
+        cost = ("its choices cost " + with_interval(row, "loss", signed=False, unit=unit) +
                 (" (skill: clear of zero)" if row["loss_low"] > 0 else " (not told from zero)"))
         out.append(f"Seat {row['seat']}, luck and skill over {hands} hand{'s' * (hands != 1)}: it scored "
                    f"{say({'estimate': row['result'], 'kind': 'mean'}, gain, unit)} against "
-                   f"{told(row, 'expected', gain, unit)} "
+                   f"{with_interval(row, 'expected', gain, unit)} "
                    f"expected with {players}; luck {luck_words(row)}; {cost}; luck-adjusted result "
-                   f"{told(row, 'adjusted', gain, unit)}.")
+                   f"{with_interval(row, 'adjusted', gain, unit)}.")
     return out

@@ -119,6 +119,15 @@ def say(row, signed: bool | None = None, unit: str = "") -> str:
     return text.replace(" pp", " percentage points", 1) if row.get("kind") == "change" else text
 
 
+def with_interval(row, name: str, signed: bool | None = True, unit: str = "") -> str:
+    """Column `name` of `row` with its 95% interval ({name}_low, {name}_high) as `say` words it
+    ('+3.1 points [+1.0, +5.2]'); one number where the row has no interval or it has no width."""
+    lo, hi = row.get(f"{name}_low"), row.get(f"{name}_high")
+    one = lo is None or hi is None or pd.isna(lo) or pd.isna(hi) or np.isclose(lo, hi, rtol=0, atol=1e-9)
+    return say({"estimate": row[name], **({} if one else {"ci_low": lo, "ci_high": hi}), "kind": "mean"},
+               signed=signed, unit=unit)
+
+
 # --------------------------------------------------------------------------------------------
 # findings: what may be called "most", "best" or real
 # --------------------------------------------------------------------------------------------

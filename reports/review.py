@@ -13,7 +13,7 @@ import pandas as pd
 from moonshot.analysis import luck as luck_split
 from moonshot.analysis.result import Result
 from moonshot.analysis.review import ERRORS, WIN, errors
-from moonshot.analysis.words import plain, value
+from moonshot.analysis.words import plain, value, with_interval
 from moonshot.reports.document import Document
 
 CAPTIONS = {"steps": "Every decision, one a line", "errors": "Errors, biggest loss first", "summary": "Per seat",
@@ -110,9 +110,7 @@ def luck_lines(result: Result, rows: pd.DataFrame | None = None) -> pd.DataFrame
     gain = luck_split.higher_better(game) if game else True
     out = pd.DataFrame({"hand": rows["hand"].astype(str).to_numpy(), "seat": rows["seat"].to_numpy()})
     for name, signed in (("result", gain), ("expected", gain), ("luck", True), ("loss", False), ("adjusted", gain)):
-        out[label(game, name)] = [luck_split.told({**r, f"{name}_low": r.get(f"{name}_low", r[name]),
-                                                   f"{name}_high": r.get(f"{name}_high", r[name])}, name, signed)
-                                  for r in rows.to_dict("records")]
+        out[label(game, name)] = [with_interval(r, name, signed) for r in rows.to_dict("records")]
     return out if rows["hand"].nunique() > 1 else out.drop(columns="hand")
 
 
@@ -122,8 +120,8 @@ def seat_luck(result: Result) -> list[str]:
     totals = table[table["hand"] == luck_split.ALL]
     if len({h for h in table["hand"] if not isinstance(h, str)}) <= 1:
         return []
-    return [f"seat {r['seat']}: luck {luck_split.luck_words(r)}; loss {luck_split.told(r, 'loss', False)}; "
-            f"luck-adjusted {luck_split.told(r, 'adjusted', luck_split.higher_better(result.meta['game']))}"
+    return [f"seat {r['seat']}: luck {luck_split.luck_words(r)}; loss {with_interval(r, 'loss', False)}; "
+            f"luck-adjusted {with_interval(r, 'adjusted', luck_split.higher_better(result.meta['game']))}"
             for r in totals.to_dict("records")]
 
 

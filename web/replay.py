@@ -125,15 +125,8 @@ def value_points(values, place, count: int):
     its actual result) with the replay step each belongs to: the deal's ("dealt") at 0, a decision's
     where it was taken, the result ("result") at the hand's end (`count`), and each value with its
     interval in words for the graph's text alternative."""
-    import pandas as pd
-
-    from moonshot.analysis.words import value
+    from moonshot.analysis.words import with_interval
     steps = [0 if w == "dealt" else count if w == "result" else place(s)
              for w, s in zip(values["where"], values["step"])]
-    same = values["value"]
-    spans = zip(same, values["value_low"] if "value_low" in values else same,
-                values["value_high"] if "value_high" in values else same)
-    exact = lambda lo, hi: pd.isna(lo) or pd.isna(hi) or abs(hi - lo) < 1e-9      # noqa: E731 (one number)
-    words = [value({"estimate": v} if exact(lo, hi) else {"estimate": v, "ci_low": lo, "ci_high": hi}, signed=False)
-             for v, lo, hi in spans]
+    words = [with_interval(r, "value", signed=False) for r in values.to_dict("records")]
     return values.assign(replay_step=steps, value_text=words)
