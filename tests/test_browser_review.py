@@ -132,6 +132,11 @@ def test_the_mistakes_list_jumps_to_each_error_and_the_graph_has_a_point_a_value
     assert f"seat {seat}'s" in review and f"({first['where']})" in review and first["verdict"] in review
     chosen = page.locator("#values .review-step tr.chosen td").first.inner_text()
     assert chosen == first["chosen"]
+    heads = page.locator("#values .review-step th").all_inner_texts()
+    if "P(win) [95%]" in heads:                         # in percent with its interval, as the hint shows it
+        cells = page.locator(f"#values .review-step td:nth-child({heads.index('P(win) [95%]') + 1})").all_inner_texts()
+        assert cells and all(c.count("%") == 3 and "[" in c for c in cells if c), cells
+    assert game != "hit-the-deck" or "P(win) [95%]" in heads
     # "next mistake" (the M key) from the deal: each error after the step shown, in the hand's order, then the first again
     at = sorted(e["replay_step"] for e in errors)
     page.keyboard.press("Home")

@@ -30,6 +30,16 @@ function verdictLegend(verdicts) {
     VERDICT_SHORT[v][1]).join("; "))] : [];
 }
 
+// An estimate with its 95% interval in one cell ("1.25 [0.80, 1.70]"; `missing` where there is none), and
+// a chance in percent with its interval ("20.1% [15.2%, 25.9%]"), as the hint and the review show them.
+const fixed2 = v => (v === null || v === undefined ? "" : Number(v).toFixed(2));
+function withInterval(m, lo, hi, missing = "", fmt = fixed2) {
+  if (m === null || m === undefined) return missing;
+  return lo === null || lo === undefined ? fmt(m) : `${fmt(m)} [${fmt(lo)}, ${fmt(hi)}]`;
+}
+const percent = v => `${(100 * v).toFixed(1)}%`;
+const chance = (m, lo, hi) => withInterval(m, lo, hi, "", percent);
+
 // A response's JSON, or its one plain line (a refusal: 403, 413, 415) as the error.
 async function readBody(r) {
   const text = await r.text();

@@ -203,13 +203,7 @@ function playPage() {
     // the options named as the choices are (a card's words, a trump's name), not as the history writes them
     const words = new Map(p ? p.choices.filter(c => c.option !== undefined).map(c => [String(c.option), c.label]) : []);
     const move = m => words.get(m) || m.replace(/^\S+/, w => words.get(w) || w);
-    const num = v => (v === null || v === undefined ? "" : Number(v).toFixed(2));
-    const est = (m, lo, hi) => (m === null || m === undefined ? "–" : lo === null || lo === undefined ? num(m)
-      : `${num(m)} [${num(lo)}, ${num(hi)}]`);
-    // P(win) with its 95% interval, as the review shows it ("20.1% [15.2%, 25.9%]")
-    const pc = v => `${(100 * v).toFixed(1)}%`;
-    const pct = (m, lo, hi) => (m === null || m === undefined ? "" : lo === null || lo === undefined ? pc(m)
-      : `${pc(m)} [${pc(lo)}, ${pc(hi)}]`);
+    const est = (m, lo, hi) => withInterval(m, lo, hi, "–");
     const win = h.rows.some(r => r.p_win !== undefined && r.p_win !== null);
     // phone first: the move, the verdict and "vs best" lead (at 390 px they fit; the value and P(win) may scroll)
     const head = ["choice", "verdict", "vs best [95%]", `${h.unit} [95%]`, ...(win ? ["P(win the game) [95%]"] : [])];
@@ -221,7 +215,7 @@ function playPage() {
           el("td", {}, verdictWord(r.verdict)),
           el("td", {class: "est"}, r.best ? "" : est(r.diff, r.diff_low, r.diff_high)),
           el("td", {class: "est"}, est(r.value, r.low, r.high)),
-          ...(win ? [el("td", {class: "est"}, pct(r.p_win, r.p_win_low, r.p_win_high))] : []))))),
+          ...(win ? [el("td", {class: "est"}, chance(r.p_win, r.p_win_low, r.p_win_high))] : []))))),
       ...verdictLegend(h.rows.map(r => r.verdict)),
       el("p", {class: "meta"}, h.note));
     markBest(h.rows.find(r => r.best));

@@ -210,8 +210,7 @@ function replayPage() {
 // option (marked best and chosen), the verdict of taking it and its difference from the best with its 95%
 // interval lead; its value, loss and the rest follow (at 390 px the first three fit; the box scrolls for more).
 function decisionTables(rows) {
-  const num = v => (v === null || v === undefined ? "" : Number(v).toFixed(2));
-  const span = (m, lo, hi) => (lo === null || lo === undefined ? num(m) : `${num(m)} [${num(lo)}, ${num(hi)}]`);
+  const span = (m, lo, hi) => withInterval(m, lo, hi);
   return [...new Set(rows.map(r => r.step))].map(step => {
     const opts = rows.filter(r => r.step === step), taken = opts.find(r => r.chosen) || opts[0];
     const has = key => opts.some(r => r[key] !== null && r[key] !== undefined);
@@ -220,8 +219,8 @@ function decisionTables(rows) {
       ["vs best [95%]", r => span(r.diff, r.diff_low, r.diff_high)],
       ["value [95%]", r => span(r.value, r.value_low, r.value_high)],
       ["loss [95%]", r => span(r.loss, r.loss_low, r.loss_high)],
-      ...(has("p_win") ? [["P(win)", r => num(r.p_win)]] : []),
-      ...(has("open_value") ? [["open hands", r => num(r.open_value)]] : []),
+      ...(has("p_win") ? [["P(win) [95%]", r => chance(r.p_win, r.p_win_low, r.p_win_high)]] : []),
+      ...(has("open_value") ? [["open hands", r => fixed2(r.open_value)]] : []),
       ["heuristics' choice", r => r.taken_by || ""]];
     return el("div", {class: "review-step"},
       el("p", {}, `Review: seat ${taken.seat}'s ${taken.kind}${taken.where ? ` (${taken.where})` : ""}, `,
