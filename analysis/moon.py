@@ -60,9 +60,9 @@ class MoonHooks(Hooks):
         "p_made_as_bidder": ("P(bid and made)", "the seat won the auction and made its bid"),
         "p_outbid": ("P(outbid)", "another player would take the contract at that bid"),
         "bid": ("bid", "the contract: 4..7 tricks, or 21 (all seven, for 21 points)"),
-        "trump": ("trump", "0-6, doubles or notrump"),
+        "trump": ("trump", "blanks..sixes, doubles or no trump"),
         "trump_tiles": ("trump tiles", "tiles of the named trump in the dealt hand, its double included"),
-        "trump_kind": ("trump kind", "a number suit (0-6), doubles, or notrump (follow me)"),
+        "trump_kind": ("trump kind", "a number suit (blanks..sixes), doubles, or no trump (follow me)"),
         "doubles": ("doubles", "doubles in the dealt hand"),
         "trump_double": ("trump double", "the dealt hand holds the double of trump"),
     }
@@ -106,7 +106,7 @@ class MoonHooks(Hooks):
             res.tables["contracts"] = estimate(t.get("contracts"), ["bid"], ["p_make", "bidder_score",
                                                                              "bidder_tricks"])
             trumps = estimate(t.get("trumps"), ["trump"], ["p_make"])
-            res.tables["trumps"] = trumps.assign(trump=[tiles.trump_name(int(x)) for x in trumps["trump"]])
+            res.tables["trumps"] = trumps.assign(trump=[tiles.trump_words(int(x)) for x in trumps["trump"]])
         if "contracts" in res.tables:
             c = res.tables["contracts"]
             made = c[c["metric"] == "p_make"]
@@ -312,7 +312,7 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
     ceiling = estimate(t.get("open_cards"), ["trump", "bid"], ["p_make_open"])
     grid = pd.concat([grid, ceiling], ignore_index=True).sort_values(["trump", "bid"], kind="stable",
                                                                        ignore_index=True)
-    grid["trump"] = [tiles.trump_name(int(x)) for x in grid["trump"]]
+    grid["trump"] = [tiles.trump_words(int(x)) for x in grid["trump"]]
     outbid = estimate(t.get("outbid"), ["bid"], ["p_outbid"])
     scores = grid[grid.metric == "score"]
     best = scores.loc[scores["estimate"].idxmax()]
@@ -336,8 +336,8 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
     ahead = standing(scores).leader is not None
     p_make = value(pick(grid, metric="p_make", trump=best["trump"], bid=best["bid"]))
     players = seated(setup.seats.specs, table.side_of_seat, "defenders")
-    res.findings.append(f"{players[0].upper()}{players[1:]}, the highest expected score is to bid {int(choice['bid'])} "
-                        f"in trump {choice['trump']}: "
+    res.findings.append(f"{players[0].upper()}{players[1:]}, the highest expected score is to "
+                        f"{tiles.contract_words(int(choice['bid']), tiles.parse_trump(choice['trump']))}: "
                         f"{say(best, signed=True)} with P(make) {p_make}"
                         + ("" if ahead else f" (it cannot be told from every other bid and trump at {samples:,} deals "
                                             f"per trump: their intervals overlap)")
@@ -362,7 +362,7 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
         "expected score beats passing, else pass.",
     ]
     if deals:
-        check_advice(res, setup, hand, order, scores, {tiles.trump_name(x): x for x in trumps}, bool(bid_it), samples,
+        check_advice(res, setup, hand, order, scores, {tiles.trump_words(x): x for x in trumps}, bool(bid_it), samples,
                      deals, seed, jobs, progress, chunk, Passer)
     return res
 

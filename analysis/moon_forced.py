@@ -21,7 +21,7 @@ from moonshot.simulator.moon import engine, tiles
 from moonshot.simulator.runner import Tally, stream_seed
 from moonshot.strategies.moon import IS_TRUMP
 
-TRUMP_KINDS = ("number", "doubles", "notrump")      # the kind of trump a contract named
+TRUMP_KINDS = ("number", "doubles", "no trump")      # the kind of trump a contract named
 CLASS_KEYS = ["trump_kind", "trump_tiles", "doubles", "trump_double"]
 METRICS = ["p_make_forced", "score_forced"]
 FORCED_STREAM = 3           # runner.stream_seed: the forced play's own stream (0 deals, 1 play, 2 chance)

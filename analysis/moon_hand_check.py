@@ -19,7 +19,7 @@ from moonshot.analysis.hand_check import (Spec, advice_sentence, every_seat, lea
 from moonshot.analysis.result import Result, pick
 from moonshot.analysis.stats import estimate
 from moonshot.analysis.words import value
-from moonshot.simulator.moon import engine
+from moonshot.simulator.moon import engine, tiles
 from moonshot.simulator.runner import Tally, stream_seed
 from moonshot.strategies.moon import FixedTrump
 
@@ -31,9 +31,10 @@ STREAM = 3             # the check's play stream of its chunk (0-2: the main chu
 PASS = (-1, 0)         # the (trump, bid) that stands for passing
 
 
-def choice_name(choice: tuple[int, int], trump_name) -> str:
+def choice_name(choice: tuple[int, int]) -> str:
+    """(trump, bid) as a player says it: "bid 5 in sixes", or "pass"."""
     t, b = choice
-    return "pass" if t < 0 else f"bid {b} in trump {trump_name(t)}"
+    return "pass" if t < 0 else tiles.contract_words(b, t)
 
 
 def _check_chunk(setup: Setup, strong: Setup, hand: tuple[int, ...], order: int, choices: tuple, main_chunk: int,
@@ -87,12 +88,11 @@ def check_advice(res: Result, setup: Setup, hand: tuple[int, ...], order: int, s
                  trump_of: dict, bid_it: bool, samples: int, deals: int, seed: int, jobs: int, progress,
                  main_chunk: int, passer) -> None:
     """Adds the table 'check', its finding and notes to the hand analyzer's result `res`."""
-    from moonshot.simulator.moon import tiles
     strong = replace(setup, strategy_specs=(SPEC.strong,)).validate()
     choices = tuple(checked_choices(scores, trump_of, bid_it))
     t = run(_check_chunk, (setup, strong, hand, order, choices, main_chunk, samples, SPEC.chunk, passer), deals,
             seed, jobs, progress, chunk=SPEC.chunk)
-    names = [choice_name(c, tiles.trump_name) for c in choices]
+    names = [choice_name(c) for c in choices]
     parts = [estimate(t.get("score"), ["choice"], ["score"]), estimate(t.get("make"), ["choice"], ["p_make"]),
              estimate(t.get("versus"), ["choice"], ["d_score"])]
     check = pd.concat(parts, ignore_index=True).sort_values("choice", kind="stable", ignore_index=True)

@@ -90,10 +90,10 @@ def solve_position(setup, hands_text: str, trump_text: str, bidder: int = 0, lea
              "best": v == sol.tricks} for m, v in sol.moves]
     moves = pd.DataFrame(rows, columns=["move", "tricks", "defenders_tricks", "best"])
     moves = moves.sort_values("tricks", ascending=not mover_on_bidder_side, kind="stable").reset_index(drop=True)
-    solution = pd.DataFrame([{"bidder": bidder, "bidder_side": side_name, "trump": tiles.trump_name(trump),
+    solution = pd.DataFrame([{"bidder": bidder, "bidder_side": side_name, "trump": tiles.trump_words(trump),
                               "leader": leader, "tricks_to_play": size, "tricks": sol.tricks,
                               "defenders_tricks": size - sol.tricks}])
-    res = Result(f"Moon: best play ({P} players, {tiles.trump_name(trump)} trump)", {
+    res = Result(f"Moon: best play ({P} players, {tiles.trump_words(trump)} trump)", {
         "game": GAME, "version": package_version(), "behaviour": behaviour(GAME), "players": P,
         "rules_changed": changed_flags(rules, setup.entry.flags),
         "hands": [" ".join(tiles.tile_name(t) for t in h) for h in hands], "trump": tiles.trump_name(trump),

@@ -13,6 +13,7 @@ import pandas as pd
 from moonshot.analysis import moon as analysis
 from moonshot.analysis.moon_forced import CHOSEN, FORCED, TOTAL
 from moonshot.reports.document import FLOOR, begin, finish, integer_ticks, metric, points, share
+from moonshot.simulator.moon import tiles
 
 EXAMPLE_HAND = "6-6 6-5 6-4 6-2 5-5 3-3 1-1"
 WHATIF_RULE = "moon.bid_success=strictly_greater"
@@ -84,7 +85,7 @@ def hand_heatmap(grid: pd.DataFrame, hand: str):
                                     (axes[1], "score", "RdYlGn", "expected score")):
         d = metric(grid, name)
         table = d.pivot(index="trump", columns="bid", values="estimate")
-        order = [t for t in ["0", "1", "2", "3", "4", "5", "6", "doubles", "notrump"] if t in table.index]
+        order = [t for t in tiles.TRUMP_WORDS if t in table.index]
         table = table.loc[order] * (100 if name == "p_make" else 1)          # P(make) in percent, as the tables say
         vmax = 100 if name == "p_make" else max(abs(np.nanmin(table.to_numpy())), abs(np.nanmax(table.to_numpy())))
         im = ax.imshow(table.to_numpy(), cmap=cmap, aspect="auto", vmin=0 if name == "p_make" else -vmax, vmax=vmax)

@@ -35,17 +35,17 @@ def test_the_issue_hand_is_not_told_to_bid_21_without_naming_the_disagreement(is
     lead, main, check = issue_hand.findings[0], issue_hand.findings[1], issue_hand.findings[-1]
     assert "bid 21" in main and main.startswith("Against threshold defenders")        # the scenario of the issue
     # the first sentence, the one a person acts on, is not "bid 21": strong play overturns it
-    assert lead.startswith("Against strong play (with pimc in every seat") and "rather than bid 21 in trump 6" in lead
+    assert lead.startswith("Against strong play (with pimc in every seat") and "rather than bid 21 in sixes" in lead
     # the check names the disagreement, with both players' words, or the table does not advise 21 at all
     assert check.startswith(("The search player disagrees", "The search player does not confirm")), check
-    assert "advice to bid 21 in trump 6 holds against threshold defenders" in check
+    assert "advice to bid 21 in sixes holds against threshold defenders" in check
     assert "with pimc in every seat" in check
     rows = issue_hand.tables["check"]
-    assert set(rows["strategy"]) == {"pimc"} and rows["choice"].iloc[0] == "bid 21 in trump 6"
+    assert set(rows["strategy"]) == {"pimc"} and rows["choice"].iloc[0] == "bid 21 in sixes"
     assert "pass" in set(rows["choice"]) and (rows["n"] == 120).all()
-    advice = rows[(rows["choice"] == "bid 21 in trump 6") & (rows["metric"] == "p_make")].iloc[0]
+    advice = rows[(rows["choice"] == "bid 21 in sixes") & (rows["metric"] == "p_make")].iloc[0]
     table = issue_hand.tables["trump_by_bid"]
-    main_make = table[(table["trump"] == "6") & (table["bid"] == 21) & (table["metric"] == "p_make")].iloc[0]
+    main_make = table[(table["trump"] == "sixes") & (table["bid"] == 21) & (table["metric"] == "p_make")].iloc[0]
     assert advice["ci_high"] < main_make["ci_low"]        # pimc's defence sets the 21 far more often than threshold's
 
 
@@ -57,7 +57,7 @@ def test_under_the_default_the_issue_hand_is_not_told_to_bid_21_without_naming_t
     assert main.startswith(f"Against {GAMES['moon'].default_strategy} defenders")
     if "bid 21" in main:
         assert check.startswith(("The search player disagrees", "The search player does not confirm")), check
-        assert "with pimc in every seat" in check and "advice to bid 21 in trump" in check
+        assert "with pimc in every seat" in check and "advice to bid 21 " in check
 
 
 def test_the_check_plays_the_first_deals_of_the_main_sample():
@@ -164,31 +164,31 @@ def _rows(values: dict[str, tuple[float, float]]) -> pd.DataFrame:
 
 
 def _say(scores: dict, diffs: dict) -> str:
-    return hand_check.advice_sentence(_rows(scores), _rows(diffs), "bid 21 in trump 6", "pass",
+    return hand_check.advice_sentence(_rows(scores), _rows(diffs), "bid 21 in sixes", "pass",
                                       "with pimc in every seat", "against threshold defenders", 100, "points")
 
 
 def test_the_sentence_follows_the_intervals():
-    scores = {"bid 21 in trump 6": (-2, 3), "bid 6 in trump 6": (5, 0.5), "pass": (1.6, 0.2)}
-    said = _say(scores, {"bid 6 in trump 6": (7, 2), "pass": (3.6, 3)})
+    scores = {"bid 21 in sixes": (-2, 3), "bid 6 in sixes": (5, 0.5), "pass": (1.6, 0.2)}
+    said = _say(scores, {"bid 6 in sixes": (7, 2), "pass": (3.6, 3)})
     assert said.startswith("The search player disagrees") and "not with pimc in every seat" in said
     assert "passing scores +1.6" in said
-    said = _say(scores, {"bid 6 in trump 6": (1, 2), "pass": (0.5, 3)})
+    said = _say(scores, {"bid 6 in sixes": (1, 2), "pass": (0.5, 3)})
     assert said.startswith("The search player does not confirm") and "cannot be told from zero" in said
-    said = _say(scores, {"bid 6 in trump 6": (-7, 2), "pass": (-0.5, 3)})
+    said = _say(scores, {"bid 6 in sixes": (-7, 2), "pass": (-0.5, 3)})
     assert said.startswith("The search player ranks no checked choice above the advice but cannot tell it from one "
                            "of the 2 others")
     assert "(Bonferroni-corrected for the 2 choices compared with it): pass 0 points [-4, +3]" in said
-    assert "bid 6 in trump 6 -7" not in said
-    said = _say(scores, {"bid 6 in trump 6": (-7, 2), "pass": (-5, 1)})
+    assert "bid 6 in sixes -7" not in said
+    said = _say(scores, {"bid 6 in sixes": (-7, 2), "pass": (-5, 1)})
     assert said.startswith("The search player agrees") and "the nearest, pass, by +5" in said
 
 
 @given(st.lists(st.tuples(st.floats(-20, 20), st.floats(0.01, 10)), min_size=1, max_size=4))
 def test_a_verdict_is_never_more_than_its_corrected_intervals(diffs):
-    names = [f"bid {4 + i} in trump 6" for i in range(len(diffs))]
+    names = [f"bid {4 + i} in sixes" for i in range(len(diffs))]
     table = dict(zip(names, diffs))
-    said = _say({"bid 21 in trump 6": (0, 1), **{n: (0, 1) for n in names}, "pass": (0, 1)}, table)
+    said = _say({"bid 21 in sixes": (0, 1), **{n: (0, 1) for n in names}, "pass": (0, 1)}, table)
     wide = widened(_rows(table), len(table))
     if said.startswith("The search player disagrees"):
         assert (wide["ci_low"] > 0).any()
@@ -201,13 +201,13 @@ def test_a_verdict_is_never_more_than_its_corrected_intervals(diffs):
 def test_a_clear_overturn_leads_the_findings_with_the_choice_that_holds_against_strong_play():
     """A person acts on the first sentence: where the search player clearly prefers another checked
     choice, that choice is the advice said first; where its interval spans zero, nothing is overturned."""
-    clear = _rows({"bid 6 in trump 6": (7, 2), "pass": (3.6, 3)})
+    clear = _rows({"bid 6 in sixes": (7, 2), "pass": (3.6, 3)})
     better = hand_check.overturned(clear)
-    assert better["choice"] == "bid 6 in trump 6"
-    said = hand_check.lead_sentence(better, "bid 21 in trump 6", "with pimc in every seat",
+    assert better["choice"] == "bid 6 in sixes"
+    said = hand_check.lead_sentence(better, "bid 21 in sixes", "with pimc in every seat",
                                     "against expert defenders", 200, "points")
-    assert said.startswith("Against strong play (with pimc in every seat, on the first 200 deals), bid 6 in trump 6 "
-                           "rather than bid 21 in trump 6")
+    assert said.startswith("Against strong play (with pimc in every seat, on the first 200 deals), bid 6 in sixes "
+                           "rather than bid 21 in sixes")
     assert "holds against expert defenders only" in said
-    assert hand_check.overturned(_rows({"bid 6 in trump 6": (1, 2), "pass": (0.5, 3)})) is None
+    assert hand_check.overturned(_rows({"bid 6 in sixes": (1, 2), "pass": (0.5, 3)})) is None
     assert hand_check.overturned(_rows({})) is None

@@ -25,12 +25,12 @@ def test_hand_analyzer_table(capsys):
     data = json.loads(out)
     grid = data["tables"]["trump_by_bid"]
     trumps = {r["trump"] for r in grid}
-    assert trumps == {"0", "1", "2", "3", "4", "5", "6", "doubles", "notrump"}
-    six = {(r["bid"], r["metric"]): r["estimate"] for r in grid if r["trump"] == "6"}
+    assert trumps == {"blanks", "ones", "twos", "threes", "fours", "fives", "sixes", "doubles", "no trump"}
+    six = {(r["bid"], r["metric"]): r["estimate"] for r in grid if r["trump"] == "sixes"}
     assert six[(4, "p_make")] >= six[(5, "p_make")] >= six[(6, "p_make")] >= six[(7, "p_make")]
     assert six[(7, "p_make")] > 0.95                 # four sixes with 6-6 and three doubles: a near-certain 7
     best = data["tables"]["best_bid"][0]
-    assert best["trump"] == "6" and best["bid"] == 21
+    assert best["trump"] == "sixes" and best["bid"] == 21
     outbid = {r["bid"]: r["estimate"] for r in data["tables"]["outbid"]}
     assert outbid[4] >= outbid[5] >= outbid[6] >= outbid[7]
     assert outbid[21] == 0                           # speaking first, nobody can bid over a 21

@@ -166,6 +166,10 @@ def test_the_explorer_gives_the_cli_numbers_for_the_same_seed(client, game):
         assert said.startswith("The search player") and f"on the first {CHECKS[game]} of these deals" in said
         assert f"<li>{escape(said)}</li>" in html and "id=\"table-check\"" in html
         assert status["total"] == 300 + int(CHECKS[game]) == status["done"]
+    if game == "moon":                               # trumps and contracts in words, the codes only in files
+        from moonshot.simulator.moon.tiles import TRUMP_WORDS
+        assert {r["trump"] for r in page["tables"]["trump_by_bid"]} == set(TRUMP_WORDS)
+        assert not re.search(r"notrump|in trump|<td>[0-6]</td>\s*<td>(?:4|5|6|7|21)</td>", html)
 
 
 def test_the_explorer_offers_the_check_where_the_analyzer_has_one(client):

@@ -29,8 +29,8 @@ ALWAYS_PARTNERS = (4,)                            # sizes always in partnerships
 
 
 PIP_WORDS = ("blank", "one", "two", "three", "four", "five", "six")
-# trump ids 0..8 (tiles.TRUMP_NAMES) as a player says them, and the key that names each on the Play page
-TRUMP_WORDS = ("blanks", "ones", "twos", "threes", "fours", "fives", "sixes", "doubles", "no trump")
+TRUMP_WORDS = dominoes.TRUMP_WORDS
+# the key that names each trump id 0..8 on the Play page
 TRUMP_KEYS = ("0", "1", "2", "3", "4", "5", "6", "d", "n")
 
 

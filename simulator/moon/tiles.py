@@ -34,9 +34,10 @@ TRICKS = 7               # MOON-7.3
 DOUBLES = 7              # trump id: doubles are trump (MOON-2.1)
 NOTRUMP = 8              # trump id: no-trump, "follow me" (MOON-2.1, A-MOON-5)
 N_TRUMPS = 9
-TRUMP_NAMES = ("0", "1", "2", "3", "4", "5", "6", "doubles", "notrump")
+TRUMP_NAMES = ("0", "1", "2", "3", "4", "5", "6", "doubles", "notrump")        # in files (HISTORY.md)
+TRUMP_WORDS = ("blanks", "ones", "twos", "threes", "fours", "fives", "sixes", "doubles", "no trump")  # for people
 _TRUMP_ALIASES = {"follow-me": NOTRUMP, "follow_me": NOTRUMP, "followme": NOTRUMP, "no-trump": NOTRUMP,
-                  "no_trump": NOTRUMP, "double": DOUBLES}
+                  "no_trump": NOTRUMP, "double": DOUBLES, **{w: t for t, w in enumerate(TRUMP_WORDS)}}
 
 TRUMP_SUIT = 7           # suit id of the trump suit (MOON-2.4: ledSuit = TRUMP)
 DOUBLES_SUIT = 8         # suit id of the doubles in no-trump with moon.notrump_doubles=own_suit
@@ -165,7 +166,18 @@ def parse_hand(text: str, players: int, rules: Rules) -> list[int]:
 
 
 def trump_name(trump: int) -> str:
+    """The trump as files write it: "0".."6", "doubles", "notrump"."""
     return TRUMP_NAMES[trump]
+
+
+def trump_words(trump: int) -> str:
+    """The trump as a player says it: "blanks".."sixes", "doubles", "no trump"."""
+    return TRUMP_WORDS[trump]
+
+
+def contract_words(bid: int, trump: int) -> str:
+    """A contract as a player says it: "bid 5 in sixes", "bid 6 at no trump"."""
+    return f"bid {bid} {'at' if trump == NOTRUMP else 'in'} {TRUMP_WORDS[trump]}"
 
 
 # MOON-2.1, MOON-2.6, MOON-10.3, A-MOON-12
@@ -181,7 +193,8 @@ def allowed_trumps(players: int, rules: Rules) -> list[int]:
 
 
 def parse_trump(text: str, players: int | None = None, rules: Rules | None = None) -> int:
-    """``"0"``..``"6"``, ``"doubles"``, ``"notrump"`` (also "follow-me") -> trump id.
+    """``"0"``..``"6"``, ``"doubles"``, ``"notrump"`` (also "follow-me" and the words "blanks".."sixes",
+    "no trump") -> trump id.
 
     With ``players`` and ``rules`` the trump must also be one the bidder may name (MOON-2.1,
     MOON-10.3, A-MOON-12)."""
