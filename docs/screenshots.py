@@ -1,6 +1,7 @@
 """The README's screenshots of the Play page's table, one per game at phone (390 px) and desktop
 (1280 px) width (docs/play-<game>-<width>.png), and of the Replay page of a Moon hand at both
-(docs/replay-moon-<width>.png). Run by hand after a change to the table's look
+(docs/replay-moon-<width>.png), and of the Moon hand explorer's form and first findings at desktop
+width (docs/serve-explorer.png). Run by hand after a change to the table's look
 (not by the tests):
 
     .venv/bin/python docs/screenshots.py
@@ -40,7 +41,7 @@ def play_until_the_middle_shows(page, clicks: int) -> None:
 def main() -> None:
     from playwright.sync_api import sync_playwright
     import tempfile
-    with running(create_app(Limits(max_samples=2_000, default_samples=300), Path(tempfile.mkdtemp()))) as url, \
+    with running(create_app(Limits(max_samples=20_000, default_samples=300), Path(tempfile.mkdtemp()))) as url, \
             sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
         for game, (players, seed, clicks) in HANDS.items():
@@ -58,6 +59,7 @@ def main() -> None:
                       f"{page.evaluate('document.documentElement.scrollWidth')} px wide at {w}")
                 page.close()
         replay(browser, url)
+        explorer(browser, url)
         browser.close()
 
 
@@ -83,6 +85,21 @@ def replay(browser, url: str) -> None:
                                                                "height": end["y"] + end["height"] - top["y"] + 16})
         print(f"{out.relative_to(HERE.parent)}: {out.stat().st_size / 1000:.0f} kB")
         page.close()
+
+
+def explorer(browser, url: str) -> None:
+    """The Moon hand explorer on its example hand (2,000 deals a trump, 12 checked by the search
+    player), from the form to the first rows of the chart, at a desktop-like 760 px."""
+    page = browser.new_page(viewport={"width": 760, "height": 1400})
+    page.goto(f"{url}/moon/explore")
+    page.fill("#samples", "2000")
+    page.fill("#check_samples", "12")
+    page.click("#explore button.go")
+    page.wait_for_selector("#result .findings", timeout=180_000)
+    out = HERE / "serve-explorer.png"
+    page.screenshot(path=str(out))
+    print(f"{out.relative_to(HERE.parent)}: {out.stat().st_size / 1000:.0f} kB")
+    page.close()
 
 
 if __name__ == "__main__":
