@@ -26,6 +26,7 @@ from pathlib import Path as _Path
 from moonshot import inputs as _inputs
 from moonshot.analysis import common as _common
 from moonshot.analysis.result import Result
+from moonshot.reports import text as _text  # noqa: F401 - a notebook draws a Result with reports.text
 from moonshot.simulator.errors import BadInput, short as _short
 from moonshot.simulator.games import GAMES
 from moonshot.simulator.runner import DEFAULT_SEED as _DEFAULT_SEED

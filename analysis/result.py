@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 import pandas as pd
@@ -9,6 +10,10 @@ import pandas as pd
 from moonshot.simulator.errors import BadInput
 
 VALUE_COLUMNS = ("metric", "estimate", "n", "ci_low", "ci_high", "kind")   # the rest of a long table are keys
+
+# How a notebook draws a Result (reports.text.render_html, set as the reports layer loads: `import
+# moonshot` loads it). Results never import the layer that draws them; None: the text repr only.
+DRAW_HTML: Callable[[Result], str] | None = None
 
 
 @dataclass(repr=False)
@@ -35,10 +40,9 @@ class Result:
                         for k, v in self.meta.items() if k in ("game", "players", "hands", "games", "seed"))
         return (f"<Result {self.title!r}: tables {tables or 'none'}; {len(self.findings)} finding(s); {run}>")
 
-    def _repr_html_(self) -> str:
+    def _repr_html_(self) -> str | None:
         """A notebook's display: the tables, findings and notes as the command line prints them."""
-        from moonshot.reports.text import render_html        # reports draw results; results never need them
-        return render_html(self)
+        return None if DRAW_HTML is None else DRAW_HTML(self)
 
     def to_json_obj(self) -> dict:
         return {

@@ -5,16 +5,15 @@ import html
 import io
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
+from moonshot.analysis import result as result_module
+from moonshot.analysis.result import Result
 from moonshot.analysis.words import NO_SPREAD_NOTE, any_no_spread, plain, value
 from moonshot.simulator.files import atomic_write
 
-if TYPE_CHECKING:        # annotations only: Result's notebook display imports this module (no circle)
-    from moonshot.analysis.result import Result
 
 ESTIMATE_COLS = ("metric", "estimate", "n", "ci_low", "ci_high", "kind")
 
@@ -160,3 +159,6 @@ def write_parquet(result: Result, path: Path) -> None:
         if data[col].dtype == object:
             data[col] = data[col].astype(str)
     atomic_write(path, lambda p: data.to_parquet(p, index=False))
+
+
+result_module.DRAW_HTML = render_html        # a notebook draws a Result with it (analysis.result)

@@ -38,7 +38,7 @@ class Game:
     listed: int = 99             # its place in lists (help, "accepted: ..."): the product's own order
     options: tuple[str, ...] = ()  # the game's own options beyond the shared ones: "profile" (--profile)
     review: str | None = None    # module with decisions(record, ...): `moonshot review`'s per-game hook
-    page_module: str | None = None  # its parts of `moonshot serve`'s pages; None: the package's `page` module
+    page_module: str             # its parts of `moonshot serve`'s pages, in the web layer (web/games/<game>.py)
 
     @property
     def hand_analyzer(self):
@@ -56,7 +56,7 @@ class Game:
         every piece), face(name) (one piece as static/pieces.js draws it), steps(record, shown) for
         the Replay page, the play adapter ADAPTER (a web.play.common.Hand) and, where the game has
         one, profile(ms, seat)."""
-        return importlib.import_module(self.page_module or f"{self.package}.page")
+        return importlib.import_module(self.page_module)
 
     @property
     def flags(self) -> tuple:
@@ -106,3 +106,20 @@ def get(name: str) -> Game:
     if game is None:
         raise BadInput(f"unknown game {name!r}; accepted: {', '.join(GAMES)}")
     return game
+
+
+# Every game's built-in strategies by name (game -> name -> class), kept beside the games so a record's
+# strategy names are checked where it is read (simulator/record_check.py) without the simulator
+# importing a strategy: strategies.base.register fills it as each of an entry's strategy modules loads.
+STRATEGIES: dict[str, dict[str, type]] = {}
+_STRATEGIES_LOADED: set[str] = set()
+
+
+def strategies_of(game: str) -> dict[str, type]:
+    """The built-in strategies of `game` by name (importing its entry's strategy modules registers
+    them; a module imported on its own before registers only its own)."""
+    if game not in _STRATEGIES_LOADED and game in GAMES:
+        for module in GAMES[game].strategies:
+            importlib.import_module(module)
+        _STRATEGIES_LOADED.add(game)
+    return STRATEGIES.get(game, {})

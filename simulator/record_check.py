@@ -17,6 +17,7 @@ import math
 import re
 
 from moonshot.simulator.errors import BadInput, short
+from moonshot.simulator.games import strategies_of
 from moonshot.simulator.record_types import (PER_SIDE, SCALAR, SIDE, Bool, Const, Int, List, Map, Schema, Seating,
                                              Type, WholeGames, Wrong)
 
@@ -207,8 +208,7 @@ def _rules(record: dict, schema: Schema, players: int):
 
 
 def _strategies(record: dict, entry, seating: Seating | None) -> None:
-    from moonshot.strategies.base import registered
-    known = {PERSON, *registered(entry.name)}
+    known = {PERSON, *strategies_of(entry.name)}
     accepted = (f"a spec per seat: {', '.join(sorted(known))} (with :k=v), or path/to/file.py:Class, without "
                 "markup characters")
     specs = record["strategies"]

@@ -302,7 +302,7 @@ def problems(entry, strategies: dict[str, type] | None = None) -> list[str]:
     try:
         page = entry.page
     except ModuleNotFoundError:
-        out.append(f"{entry.name}: no page module ({entry.page_module or entry.package + '.page'})")
+        out.append(f"{entry.name}: no page module ({entry.page_module})")
     else:
         check("page", page, Page)
     for part, proto in (("review", Review), ("report", Report), ("typed", Typed), ("solver", Solver)):

@@ -30,21 +30,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from moonshot.simulator import games
 from moonshot.simulator.errors import BadInput, short
 
-REGISTRY: dict[str, dict[str, type]] = {}
-_LOADED: set[str] = set()          # games whose strategy modules have all been imported
-
-
-def registered(game: str) -> dict[str, type]:
-    """The built-in strategies of `game` by name (importing its entry's strategy modules registers
-    them; a module imported on its own before registers only its own)."""
-    from moonshot.simulator.games import GAMES
-    if game not in _LOADED and game in GAMES:
-        for module in GAMES[game].strategies:
-            importlib.import_module(module)
-        _LOADED.add(game)
-    return REGISTRY.get(game, {})
+REGISTRY = games.STRATEGIES          # game -> name -> class (kept beside the game registry)
+registered = games.strategies_of     # the built-in strategies of a game by name
 
 
 def register(game: str, name: str) -> Callable[[type], type]:

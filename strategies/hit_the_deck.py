@@ -13,8 +13,10 @@ from functools import lru_cache
 import numba
 import numpy as np
 
-from moonshot.simulator.hit_the_deck import cards
-from moonshot.simulator.hit_the_deck.views import N_CHOICES, PlayView, bits_of
+from moonshot.simulator.hit_the_deck import cards, views
+from moonshot.simulator.hit_the_deck.engine import compiled_run, fast
+from moonshot.simulator.hit_the_deck.engine.cache_keys import depends_on
+from moonshot.simulator.hit_the_deck.views import N_CHOICES, PlayView, bits_of, lowest_index, nth_set_bit
 from moonshot.strategies.base import register
 
 GAME = "hit-the-deck"
@@ -29,36 +31,8 @@ def legal_bits(view: PlayView) -> np.ndarray:
 def uniform_choice(bits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A uniformly random set bit of each mask (every mask must have one)."""
     out = np.empty(len(bits), dtype=np.int16)
-    _nth_set_bit(np.ascontiguousarray(bits, dtype=np.uint64), rng.random(len(bits)), out)
+    nth_set_bit(np.ascontiguousarray(bits, dtype=np.uint64), rng.random(len(bits)), out)
     return out
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _popcount(x):
-    """Set bits of a uint64 (the SWAR count: no loop over the bits)."""
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _lowest_index(b):
-    """The number of the lowest set bit of a nonzero uint64 (the count of the zeros below it)."""
-    return _popcount((b & (~b + np.uint64(1))) - np.uint64(1))
-
-
-@numba.njit(cache=True, nogil=True)
-def _nth_set_bit(bits, u, out):
-    """out[i]: set bit number min(floor(u[i] * count), count - 1) of bits[i] (bits 0..38), as
-    count_bits and nth_bit (compiled: the random player's whole cost was these table lookups)."""
-    for i in range(len(bits)):
-        b = bits[i] & np.uint64((1 << N_CHOICES) - 1)
-        count = _popcount(b)
-        r = min(np.int16(u[i] * count), count - 1)
-        for _ in range(r):                     # drop the r lowest set bits
-            b &= b - np.uint64(1)
-        out[i] = _lowest_index(b)              # the lowest one left
 
 
 @register(GAME, "random")
@@ -69,9 +43,13 @@ class RandomPlay:
     """
 
     adapts_to = ()                       # uniform over the legal options, a draw included, whatever the rules
+    reads_stamps = False                 # the legal masks alone: the engine keeps no piles' stamps for it
 
     def play(self, view: PlayView, rng: np.random.Generator) -> np.ndarray:
         return uniform_choice(legal_bits(view), rng)
+
+
+fast.WHOLE_BATCH[RandomPlay] = compiled_run.whole_batch      # random in every seat: one compiled call
 
 
 # ============================================================================ lookup tables
@@ -490,7 +468,7 @@ def _lowest_and_multi(bits, choice, multi):
     n = 0
     for i in range(len(bits)):
         b = bits[i]
-        choice[i] = _lowest_index(b) if b else 0
+        choice[i] = lowest_index(b) if b else 0
         if b & (b - np.uint64(1)):
             multi[n] = i
             n += 1
@@ -565,7 +543,7 @@ def _best_rows(hand, unseen, word_on_word, follow_w, ans_w, ans_s, sizes, rows, 
         at = 0
         b = bits[i] & np.uint64((1 << K) - 1)
         while b:                                       # the legal cards, lowest kind first
-            k = _lowest_index(b)
+            k = lowest_index(b)
             b &= b - np.uint64(1)
             v = follow_w[k] * in_hand[k] + (w_shed * penalty[k] + const[k])
             v = v - last_wild * (np.float32(1.0) if is_htd[k] else np.float32(0.0))
@@ -594,3 +572,7 @@ def _best_rows(hand, unseen, word_on_word, follow_w, ans_w, ans_s, sizes, rows, 
 
 THREAT = np.array([0, 1.0, 0.35, 0.12, 0, 0, 0, 0, 0], dtype=np.float32)
 THREAT_CAP = len(THREAT) - 1        # a longer hand threatens as one of this many cards
+
+
+for _compiled in (_lowest_and_multi, _best_rows):   # they hold their own copy of views' bit helpers
+    depends_on(_compiled, views.__name__)

@@ -1,5 +1,5 @@
 """Hit the Deck's passes with one plain `tactician` in every seat, in one compiled call: rollout's
-play-outs, and every hand so played (FastRun.one_compiled_call: the default line-up).
+play-outs, and every hand so played (the engine's whole-batch player for it: fast.WHOLE_BATCH).
 
 engine.resume.play_on plays a position on through FastRun, which goes back to Python every pass:
 to ask the strategies (an EnginePlayView, the answer's legality check, Tactician.play's masks,
@@ -24,13 +24,15 @@ import numba
 import numpy as np
 
 from moonshot.simulator import stopping
-from moonshot.simulator.hit_the_deck.engine import keyed_chance, kernels, numpy_loops
+from moonshot.simulator.hit_the_deck import views
+from moonshot.simulator.hit_the_deck.engine import fast, keyed_chance, kernels, numpy_loops
 from moonshot.simulator.hit_the_deck.engine.cache_keys import depends_on
 from moonshot.simulator.hit_the_deck.engine.hand import HandRun
 from moonshot.simulator.hit_the_deck.engine.kernel_args import buffers, consts, mirrors_numpy
 from moonshot.simulator.hit_the_deck.engine.numpy_loops import chance_scratch, cut_normals, loops, settle_races
 from moonshot.simulator.hit_the_deck.engine.table import N_KINDS
-from moonshot.strategies.hit_the_deck import IS_HTD, NOISE, PENALTY, Tactician, _best_rows, _lowest_index
+from moonshot.simulator.hit_the_deck.views import lowest_index
+from moonshot.strategies.hit_the_deck import IS_HTD, NOISE, PENALTY, Tactician, _best_rows
 
 NOISE_RANGE = len(NOISE)      # Tactician.best's rng.integers(0, NOISE_RANGE, m)
 
@@ -68,7 +70,7 @@ def _ask(s, t, w, rows, seats, bits, drawn, noise, pos, out):
     m = 0
     for i in range(len(rows)):
         b = bits[i]
-        out[i] = _lowest_index(b) if b else 0
+        out[i] = lowest_index(b) if b else 0
         if b & (b - np.uint64(1)):
             r = rows[i]
             w.rows[m], w.seats[m], w.bits[m], w.at[m] = r, seats[i], b, i
@@ -152,8 +154,8 @@ def _hand_loop(s, g, b, t, w, x, c, f, normal_cut, forced, use_forced, noise, po
 
 
 # the compiled loop holds its own copy of every kernel it calls: its cache is stale when they change
-depends_on(_hand_loop, kernels.__name__, numpy_loops.__name__, "moonshot.strategies.hit_the_deck")
-depends_on(_ask, kernels.__name__, "moonshot.strategies.hit_the_deck")
+depends_on(_hand_loop, kernels.__name__, numpy_loops.__name__, "moonshot.strategies.hit_the_deck", views.__name__)
+depends_on(_ask, kernels.__name__, "moonshot.strategies.hit_the_deck", views.__name__)
 
 
 _CONSTS: dict = {}
@@ -185,6 +187,18 @@ def fits(policy, table, st) -> bool:
     """Whether play_out can stand in for play_on: a plain Tactician in every seat, the kernels'
     mirrored methods untouched (FastRun's own condition), no record kept, numpy's loops found."""
     return type(policy) is Tactician and mirrors_numpy() and not st.log.on and loops() is not None
+
+
+def whole_batch(run, policy: Tactician) -> bool:
+    """The engine's whole-batch player for a plain tactician in every seat (fast.WHOLE_BATCH):
+    play_out on the batch, the same numbers as FastRun's passes; False where it does not fit."""
+    if not fits(policy, run.t, run.st):
+        return False
+    play_out(run.t, run.st, policy, None, run.rng)
+    return True
+
+
+fast.WHOLE_BATCH[Tactician] = whole_batch
 
 
 def _consts(table, policy: Tactician, st):

@@ -105,7 +105,7 @@ def test_a_replay_steps_forward_back_and_to_a_trick(server, browser, tmp_path): 
     page.keyboard.press("End")
     n = len(record["bids"]) + (record.get("widow") is not None) + 1 + len(record["plays"])   # the widow, the trump
     assert page.inner_text("#where") == f"step {n} of {n}" and sum(held()) == 0
-    from moonshot.simulator.moon.page import result_sentence
+    from moonshot.web.games.moon import result_sentence
     assert page.inner_text("#values .hand-result") == f"Result: {result_sentence(record, None)}"   # the score
     shot(page, tmp_path, "replay-1280")
     page.set_viewport_size({"width": 390, "height": 844})

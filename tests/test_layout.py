@@ -69,6 +69,36 @@ def test_no_import_circles():
     assert not circles, circles[:3]
 
 
+# DESIGN.md's layers, lowest first: an import points down this list or stays in its layer (the
+# command line's helpers beside it; the package root, the library, above them all; version a leaf)
+LAYERS = {"version": 0, "simulator": 0, "strategies": 1, "analysis": 2, "reports": 3, "web": 4, "cli": 4,
+          "inputs": 4, "startup": 4, "compile": 4}
+TOP = 5
+
+
+def _layer(module: str) -> int:
+    parts = module.split(".")
+    return LAYERS.get(parts[1], TOP) if len(parts) > 1 else TOP
+
+
+def test_imports_point_down_the_layers():
+    """simulator < strategies < analysis < reports < web, cli: imports inside functions counted, so
+    a game's page parts live in web/games/ and an engine gets its fast players from the strategies
+    (fast.WHOLE_BATCH), never by importing them."""
+    modules = _modules()
+    up = [f"{name} -> {dep}" for name, path in modules.items() for dep in sorted(_imports(path, modules))
+          if _layer(dep) > _layer(name)]
+    assert not up, up
+
+
+def test_the_layer_scan_sees_an_upward_import_inside_a_function(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text("def f():\n    from moonshot.web.app import create_app\n    return create_app\n")
+    modules = _modules()
+    assert "moonshot.web.app" in _imports(path, modules)
+    assert _layer("moonshot.web.app") > _layer("moonshot.simulator.games") == 0
+
+
 def test_htd_card_kinds_cover_the_layout_once():
     from moonshot.analysis.hit_the_deck import CARD_KINDS
     kinds = sorted(k for group in CARD_KINDS.values() for k in group)

@@ -304,7 +304,7 @@ def test_a_child_keeps_her_seat_in_the_skill_games_and_her_chance_leads(monkeypa
 
 def test_a_profile_says_where_its_numbers_come_from():
     from moonshot.analysis.rules_lab_words import table_players
-    from moonshot.simulator.hit_the_deck.page import fit_profile
+    from moonshot.web.games.hit_the_deck import fit_profile
     from moonshot.simulator.hit_the_deck.profiles import parse_profile
     fitted = fit_profile([350.0, 420.0, 390.0, 510.0, 365.0], 1)["spec"].removeprefix("--profile ")
     said = table_players(make_setup("hit-the-deck", 4, profiles=(fitted, "0=child:mu=900")))

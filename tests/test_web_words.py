@@ -342,7 +342,7 @@ def test_the_end_of_hand_sentence_matches_the_history(hands, hand):
 def test_choice_keys_are_what_their_labels_say(hands):
     """A bid's key is its number (P for pass), a trump's the number it names (D doubles, N no trump), Hit
     the Deck's D draws and K keeps; no two choices of a prompt share a key."""
-    from moonshot.simulator.moon.page import TRUMP_WORDS
+    from moonshot.web.games.moon import TRUMP_WORDS
     seen = set()
     for states, _ in hands.values():
         for state in states[:-1]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 from moonshot.simulator.batch import BatchView
@@ -136,3 +137,34 @@ def batch_view(view, legal) -> PlayView:
                     scores=np.array([view.scores], np.int16), draw_size=one(view.draw_size, np.int16),
                     discard_size=one(view.discard_size, np.int16),
                     known_draw=np.full((1, KNOWN_DEPTH), -1, np.int8), seen=np.array([view.seen], np.int16))
+
+
+# ---------------------------------------------------------------------------- compiled bit helpers
+# (the random player's choice, and the kernels and the tactician's loops that read legal masks)
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def popcount(x):
+    """Set bits of a uint64 (the SWAR count: no loop over the bits)."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def lowest_index(b):
+    """The number of the lowest set bit of a nonzero uint64 (the count of the zeros below it)."""
+    return popcount((b & (~b + np.uint64(1))) - np.uint64(1))
+
+
+@numba.njit(cache=True, nogil=True)
+def nth_set_bit(bits, u, out):
+    """out[i]: set bit number min(floor(u[i] * count), count - 1) of bits[i] (bits 0..38), as
+    count_bits and nth_bit (compiled: the random player's whole cost was these table lookups)."""
+    for i in range(len(bits)):
+        b = bits[i] & np.uint64((1 << N_CHOICES) - 1)
+        count = popcount(b)
+        r = min(np.int16(u[i] * count), count - 1)
+        for _ in range(r):                     # drop the r lowest set bits
+            b &= b - np.uint64(1)
+        out[i] = lowest_index(b)              # the lowest one left

@@ -11,4 +11,4 @@ GAME = Game(name="moon", title="Moon", package=__name__, players=(3, 4), default
             strategies=("moonshot.strategies.moon", "moonshot.strategies.moon_search", "moonshot.strategies.moon_expert"),
             analysis="moonshot.analysis.moon", report="moonshot.reports.moon",
             hand_notation='seven tiles, e.g. "6-6 6-5 6-4 6-2 5-5 3-3 1-1"', solver="moonshot.analysis.moon_solve",
-            listed=2, behaviour=5, review="moonshot.analysis.moon_review")
+            listed=2, behaviour=5, review="moonshot.analysis.moon_review", page_module="moonshot.web.games.moon")

@@ -7,4 +7,4 @@ GAME = Game(name="shoot-the-moon", title="Shoot the Moon", package=__name__, pla
                         "moonshot.strategies.stm_expert"),
             analysis="moonshot.analysis.shoot_the_moon", report="moonshot.reports.shoot_the_moon",
             hand_notation='five cards, e.g. "R12 R7 BM G3 P5"', listed=1, behaviour=5,
-            review="moonshot.analysis.shoot_the_moon_review")
+            review="moonshot.analysis.shoot_the_moon_review", page_module="moonshot.web.games.shoot_the_moon")

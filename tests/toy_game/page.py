@@ -1,5 +1,5 @@
 """The toy game's page parts for `moonshot serve`, found through its registry entry like the real
-games' (simulator/<game>/page.py): with the toy game registered, every page serves it and a toy
+games' (web/games/<game>.py): with the toy game registered, every page serves it and a toy
 hand plays to the end through the play API."""
 import numpy as np
 

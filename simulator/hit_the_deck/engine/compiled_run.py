@@ -1,13 +1,14 @@
-"""FastRun's passes in one compiled call when every seat plays `random` (one RandomPlay object).
+"""FastRun's passes in one compiled call when every seat plays `random` (one RandomPlay object;
+strategies.hit_the_deck hands it to the engine as random's whole-batch player: fast.WHOLE_BATCH).
 
 FastRun goes back to Python every pass: to ask the strategy (an EnginePlayView, the answer's
-check, RandomPlay's draw and _nth_set_bit), for numpy's log, cos and sin of the cuts' and races'
+check, RandomPlay's draw and nth_set_bit), for numpy's log, cos and sin of the cuts' and races'
 uniforms, and for each kernel call, whose arguments (the state's ~30 arrays in a namedtuple, the
 constants, the buffers) numba unpacks on every call; and each pass visits a game once per stage
 (the rows by phase, the cuts and flips, the turns, the races), with 65,536 games a chunk (~70 MB
 of state) out of cache by the next stage. Here _passes runs the passes, each as one sweep over the
 rows (_sweep): the same steps (kernels.py), RandomPlay's choice made in place (the same
-_nth_set_bit on the same legal masks, its answers always legal), numpy's own loops for log, cos
+nth_set_bit on the same legal masks, its answers always legal), numpy's own loops for log, cos
 and sin (numpy_loops.py: the same last bits), and the same uniforms: RandomPlay draws
 rng.random(m) for each question of m games, one double each, so a pass's draws are the next m of
 one stream drawn ahead, and the generator is left where those calls would have left it. It
@@ -21,11 +22,13 @@ from collections import namedtuple
 import numba
 import numpy as np
 
+from moonshot.simulator.hit_the_deck import views
 from moonshot.simulator.hit_the_deck.engine import kernels, numpy_loops
 from moonshot.simulator.hit_the_deck.engine.cache_keys import depends_on
+from moonshot.simulator.hit_the_deck.engine.kernel_args import buffers, consts
 from moonshot.simulator.hit_the_deck.engine.kernels import AHEAD, _prefetch
 from moonshot.simulator.hit_the_deck.engine.state import CUT, DONE, FLIP, TURN
-from moonshot.strategies.hit_the_deck import RandomPlay, _nth_set_bit
+from moonshot.simulator.hit_the_deck.views import nth_set_bit
 
 # a question's mask, RandomPlay's answer (picked) as the kernels take it (choice), a cut's row
 Scratch = namedtuple("Scratch", ("bits", "picked", "choice", "one"))
@@ -37,16 +40,11 @@ def scratch() -> Scratch:
     return Scratch(np.zeros(1, np.uint64), np.zeros(1, np.int16), np.zeros(1, np.intp), np.zeros(1, np.int64))
 
 
-def random_player(groups):
-    """The RandomPlay object when it plays every seat, else None."""
-    return groups[0][0] if len(groups) == 1 and type(groups[0][0]) is RandomPlay else None
-
-
 @numba.njit(cache=True, nogil=True, _nrt=False)
 def _choose(bits, u, pos, picked, out):
     """RandomPlay.play for len(bits) games: u[pos:] its draws; returns the position after them."""
     m = len(bits)
-    _nth_set_bit(bits, u[pos:pos + m], picked[:m])
+    nth_set_bit(bits, u[pos:pos + m], picked[:m])
     for i in range(m):
         out[i] = picked[i]
     return pos + m
@@ -130,7 +128,20 @@ def _passes(s, g, b, x, c, f, normal_cut, u, pos):
 
 
 for _caller in (_choose, _sweep, _passes):
-    depends_on(_caller, kernels.__name__, numpy_loops.__name__, RandomPlay.__module__)
+    depends_on(_caller, kernels.__name__, numpy_loops.__name__, views.__name__)
+
+
+def whole_batch(run, player) -> bool:
+    """Plays `run` (a FastRun after its opening, `player` a RandomPlay in every seat) to the end of
+    its hands in one compiled call (the same numbers as its passes); False where it cannot: under
+    htd.drawn_card_play=optional, or without numpy's loops."""
+    f = numpy_loops.loops()
+    if run.rules.drawn_card_play == "optional" or f is None:
+        return False
+    st = run.st
+    play(run, f, consts(run), buffers(len(st.gid), run.P, st.dstamp.dtype))
+    st.retire(np.arange(len(st.gid)))
+    return True
 
 
 def play(run, f: numpy_loops.Loops, g, b) -> None:

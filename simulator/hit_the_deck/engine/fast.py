@@ -4,12 +4,19 @@ pass: picking the rows by phase, asking the strategies (one call for the whole b
 and the slap races' reaction times (HandRun.race, numpy). Record mode runs HandRun itself."""
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
 from moonshot.simulator.hit_the_deck.engine import keyed_chance
 from moonshot.simulator.hit_the_deck.engine import kernels
 from moonshot.simulator.hit_the_deck.engine.hand import HandRun
 from moonshot.simulator.hit_the_deck.engine.kernel_args import buffers, consts
+
+# A player's type -> its whole-batch player, whole(run, player) -> played: the strategy modules fill
+# it (strategies.hit_the_deck for `random`, strategies.htd_playout for `tactician`), so the engine
+# gets its fast players without importing a strategy. None for a type: FastRun's own passes.
+WHOLE_BATCH: dict[type, Callable[["FastRun", object], bool]] = {}
 
 
 class FastRun(HandRun):
@@ -53,22 +60,14 @@ class FastRun(HandRun):
         st.retire(np.arange(len(st.gid)))
 
     def one_compiled_call(self) -> bool:
-        """Plays the batch's passes in one compiled call where the line-up has one (the same
-        numbers): `random` in every seat (compiled_run), or one plain `tactician` in every seat, the
-        default (htd_playout's loop: a start-up ~0.2 s shorter, fewer kernels to load and no Python
-        per pass); False where neither fits."""
-        from moonshot.simulator.hit_the_deck.engine import compiled_run, numpy_loops
-        from moonshot.strategies import htd_playout
-        st = self.st
-        if (self.rules.drawn_card_play != "optional" and compiled_run.random_player(self.groups) is not None
-                and numpy_loops.loops() is not None):
-            compiled_run.play(self, numpy_loops.loops(), consts(self), buffers(len(st.gid), self.P, st.dstamp.dtype))
-            st.retire(np.arange(len(st.gid)))
-            return True
-        if len(self.groups) == 1 and htd_playout.fits(self.groups[0][0], self.t, st):
-            htd_playout.play_out(self.t, st, self.groups[0][0], None, self.rng)
-            return True
-        return False
+        """Plays the batch's passes in one compiled call where one player holds every seat and its
+        strategy module handed the engine a whole-batch player for its type (WHOLE_BATCH: `random`'s
+        compiled_run, the plain `tactician`'s htd_playout loop; the same numbers); False otherwise."""
+        if len(self.groups) != 1:
+            return False
+        player = self.groups[0][0]
+        whole = WHOLE_BATCH.get(type(player))          # the exact type: a subclass may play otherwise
+        return whole is not None and whole(self, player)
 
     def cut_normals(self, s, rows: np.ndarray) -> np.ndarray:
         """The standard normal of each normal_half cut (numpy's log and cos, as HandRun.cut)."""

@@ -98,13 +98,14 @@ def play(table: Table, n: int, strategies: Sequence, deal_rng: np.random.Generat
         raise ValueError(f"hands must be {(n, P, HAND)} and draw_pile {(n, len(table.deck) - HAND * P)}")
     scores = np.zeros((n, P), dtype=np.int16) if scores is None else np.asarray(scores, dtype=np.int16)
     keys = chance_rng.bit_generator.random_raw(n).astype(np.uint64) if _keys is None else _keys
-    from moonshot.simulator.hit_the_deck.engine.compiled_run import random_player   # (it imports the strategies)
     seats = groups(strategies)
-    # the piles' stamps only feed what a view shows of the draw pile (memory): none when every
-    # seat is `random`, which reads the legal masks alone
+    # the piles' stamps only feed what a view shows of the draw pile (memory): none when one player
+    # holds every seat and its class says itself that it never reads them (`random` reads the legal
+    # masks alone; a subclass may read more, so the attribute is not inherited)
+    alone = seats[0][0] if len(seats) == 1 else None
     st = State(table, hands, draw_pile, dealer, keys, scores, record,
                track_held=any(getattr(s, "reads_held", False) for s in strategies),
-               track_stamps=random_player(seats) is None)
+               track_stamps=alone is None or vars(type(alone)).get("reads_stamps", True))
     runner = HandRun if record or _numpy or not mirrors_numpy() else FastRun
     runner(table, st, seats, play_rng, _hook).run()
     res = st.res

@@ -7,9 +7,9 @@ seat is a strategy that asks the page (prompts hold only what moon.views shows t
 Hints (bid, pass included, discard, trump and play): each option valued as `moonshot review` values
 it (analysis/hints.py over moon_review.value), in the side's points with 95% intervals.
 
-This module imports web.play.common, the play base every game shares: a game's page parts are the
-web layer's plug-in that lives with the game, and only the web layer imports them (nothing in
-simulator/ does), so the engines still import nothing of the web.
+A game's page parts live in the web layer (web/games/<game>.py, named by the registry entry's
+`page_module`), so they may build on web.play.common and on the game's analysis, and nothing below
+the web imports them.
 """
 from __future__ import annotations
 

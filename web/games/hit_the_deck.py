@@ -10,9 +10,6 @@ the person's slap from the moment it shows the Hit-the-Deck card, and the bots' 
 from the chance model (RandomChance) as in any simulated hand. Hints: each legal choice valued as
 `moonshot review` values it (analysis/hints.py over hit_the_deck_review.decision) by the rollout
 player's play-outs, in penalty points and P(win the game) with 95% intervals.
-
-It imports web.play.common, the play base every game shares: page parts are the web layer's
-plug-in kept with the game, imported only by the web layer (see simulator/moon/page.py).
 """
 from __future__ import annotations
 

@@ -5,9 +5,6 @@ Play a Shoot the Moon round: the batch engine plays one deal with the built-in s
 the person's seat is a strategy that asks the page (prompts hold only what shoot_the_moon.views
 shows that seat: every card played is face up). Hints: each legal card valued as `moonshot review`
 values it (analysis/hints.py over shoot_the_moon_review.value), in chips with 95% intervals.
-
-It imports web.play.common, the play base every game shares: page parts are the web layer's
-plug-in kept with the game, imported only by the web layer (see simulator/moon/page.py).
 """
 from __future__ import annotations
 
