@@ -1,4 +1,4 @@
-"""The hand analyzer checks its own advice (`moonshot hand --check-samples N`, issue 36 item 4).
+"""The hand analyzer checks its own advice (`moonshot hand --check-samples N`).
 
 The main table of `moonshot hand` is a big sample under the table's strategies; its advice holds
 for those players only. The check plays the table's top choices again with the game's search
@@ -144,7 +144,7 @@ def overturned(diffs: pd.DataFrame) -> dict | None:
 
 def lead_sentence(row: dict, advice: str, checked: str, table_players: str, deals: int, unit: str) -> str:
     """The hand's advice when the search player overturns the table's: a person acts on the first
-    sentence, so it names the choice that holds against strong play (issue 36 item 4)."""
+    sentence, so it names the choice that holds against strong play."""
     return (f"Against strong play ({checked}, on the first {deals:,} deals), {row['choice']} rather than {advice}: "
             f"it scores {say(row, signed=True, unit=unit)} more on the same deals (the interval corrected for the "
             f"choices compared); the table's advice to {advice} holds {table_players} only.")

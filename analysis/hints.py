@@ -1,5 +1,5 @@
 """The Play page's hint: the decision in front of the person valued exactly as `moonshot review`
-values it afterwards (issue 28, item 3).
+values it afterwards.
 
 Each game's page parts hand this module the Decision their review hook's position-level valuation
 made from the seat's view (moon_review.value, shoot_the_moon_review.value, hit_the_deck_review.decision):

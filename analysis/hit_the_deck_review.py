@@ -48,7 +48,7 @@ HOW = ("Hit the Deck: each option (a card, the voluntary draw, keeping a drawn c
        "memory of the draw pile); values are the mover's penalty points for the hand less the others' mean (what "
        "another seat is made to take counts for the mover), lower is better.")
 DRAW = deck.DRAW
-YARDSTICK = {"tactician": Tactician, "dump": Dump, "hold": Hold}    # the built-in heuristics (not random)
+YARDSTICKS = {"tactician": Tactician, "dump": Dump, "hold": Hold}    # the built-in heuristics (not random)
 
 
 class _Stop(Exception):
@@ -166,7 +166,7 @@ def decision(view, options: list[int], hand_id: int, step: int, worlds: int, see
     else:
         outcomes, win = value(view, options, worlds, decision_rng(seed, hand_id, step), True)
     yard = {}
-    for name, cls in YARDSTICK.items():
+    for name, cls in YARDSTICKS.items():
         pick = int(cls().play(view, decision_rng(seed, hand_id, step))[0])
         yard[name] = options.index(pick)
     return Decision(hand_id=hand_id, seat=int(view.seat[0]), step=step, kind="play" if drawn < 0 else "drawn card",

@@ -1,4 +1,4 @@
-"""Luck and skill of a reviewed seat (issue 37 item 3): GNU Backgammon's split of a result, made exact by
+"""Luck and skill of a reviewed seat: GNU Backgammon's split of a result, made exact by
 telescoping.
 
 For one seat in one hand, in the hand's unit (Moon points, Shoot the Moon chips, Hit the Deck penalty

@@ -1,4 +1,4 @@
-"""Moon's review: a pass valued by playing the auction on (issue 37, item 0).
+"""Moon's review: a pass valued by playing the auction on.
 
 A pass does not score 0: someone else usually wins the auction, and the passer then defends (a
 passer's margin when another seat takes the contract averages about -2.7 points). So in each world

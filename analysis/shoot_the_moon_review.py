@@ -45,7 +45,7 @@ HOW = ("Shoot the Moon: each legal card played out to the end of the round by th
        "worlds dealt as the rollout player deals them from the seat's own view (its hand, every card played, the "
        "suits a hand showed it lacks); values are the mover side's whole result of the round: its chips gained less "
        "the other sides' mean gain (a chip another side loses counts for the mover), higher is better.")
-YARDSTICK = {"odd": OddPlanner, "greedy": Greedy}      # the built-in heuristics (random is no yardstick)
+YARDSTICKS = {"odd": OddPlanner, "greedy": Greedy}      # the built-in heuristics (random is no yardstick)
 FUTURES, FUTURE_ROUNDS = 32, 24   # continuations per world, rounds in each (a game ends in ~8 rounds)
 ROUND_SAMPLE = 4096               # rounds of odd-planner self-play the continuations are drawn from
 SAMPLE_SEED = 2026                # their own fixed seed: the same sample in every process and run
@@ -140,7 +140,7 @@ def value(view, table: engine.Table, seat: int, hand_id: int, step: int, worlds:
         outcomes = whole_result(after[keep] - np.asarray(chips_before, dtype=float), mine).T   # (worlds, options)
         win = win_chance(table, after[keep], mine, dealer, rng).T if whole else None
     yard = {}
-    for name, cls in YARDSTICK.items():
+    for name, cls in YARDSTICKS.items():
         slot = int(cls().play(view, decision_rng(seed, hand_id, step))[0])
         yard[name] = col[deck.card_name(int(hand[slot]))]
     return Decision(hand_id=hand_id, seat=seat, step=step, kind="play", options=options,

@@ -1,4 +1,4 @@
-"""Run until it can tell (`--until WIDTH`, issue 40 item 2): play in rounds of whole chunks until every
+"""Run until it can tell (`--until WIDTH`): play in rounds of whole chunks until every
 headline interval is narrower than WIDTH, or the budget (the hands or games asked for, `--max-time`)
 is spent.
 

@@ -1,4 +1,4 @@
-"""Narrower intervals for the same games (issue 40 item 1): a control variate from the luck of the deal.
+"""Narrower intervals for the same games: a control variate from the luck of the deal.
 
 The covariate. Every hand of a whole game deals each seat a hand from a fresh shuffle, so the seats'
 hands are exchangeable: any function f of one seat's hand has the same mean in every seat, whatever

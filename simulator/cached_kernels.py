@@ -8,7 +8,7 @@ runtime (NRT) set up, which `rtsys.initialize` does. Compiling (a cache miss, a 
 refreshes the context itself (numba.core.compiler.compile_extra), so it still works as before.
 
 `install()` makes that change once per process; the game engines call it when they import their
-kernels (Hit the Deck's start-up was 2.0-2.5 s against a 1.5 s target, issue 29).
+kernels (Hit the Deck's start-up was 2.0-2.5 s against a 1.5 s target).
 """
 from __future__ import annotations
 

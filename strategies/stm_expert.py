@@ -1,4 +1,4 @@
-"""Shoot the Moon expert: a learned player at batch speed (issue 36), fitted to the rollout player.
+"""Shoot the Moon expert: a learned player at batch speed, fitted to the rollout player.
 
 Every legal card gets a score from a small network (one hidden layer of ReLUs) over per-card
 features computed from the PlayView alone (what the seat may see): the card's kind, whether it

@@ -5,8 +5,7 @@ Every search player (and the reviews, which share its dealing) deals the items a
 undealt cards, a widow, an unknown discard, a draw pile). Group h takes exactly caps[h] items and
 item i may go only to the groups set in allowed[i] (bit h: the voids a seat has shown, RULES.md
 A.13, B.12, C.10). A world is one deal drawn uniformly over ALL deals that fit, exactly: a seat
-dealt after a constrained one does not inherit the cards the constrained one was barred from
-(issue 36).
+dealt after a constrained one does not inherit the cards the constrained one was barred from.
 
 The deal comes back as `order` (n, W, K): each world's item indices laid out group after group
 (group 0's caps[0] items first, then group 1's, ...), each group's items in uniformly random

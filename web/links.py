@@ -1,4 +1,4 @@
-"""A played hand as a link (issue 28, item 6): everything that decides a hand on the Play page (its
+"""A played hand as a link: everything that decides a hand on the Play page (its
 table, rules, strategies, profiles, the person's seat, the seed and the person's answers) packed in
 one token, base64url of a small JSON object, which the Replay page sends back to be played again
 here (web.play.session's replay: the same seed and answers give the same hand) and shown as an

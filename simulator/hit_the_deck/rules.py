@@ -132,7 +132,7 @@ FLAGS: tuple[Flag, ...] = (
            "a blocked hand ends with every seat scoring its hand",
            words=("a blocked hand: every seat scores the cards it holds",)),
     # At most 10,000: fifty times a normal hand (well under 200 turns, HTD-6.5). A hand still going
-    # then is a loop, and every turn more holds up the whole batch (issue 25: a billion showed no
+    # then is a loop, and every turn more holds up the whole batch (a billion showed no
     # progress for 93 s in a 200-deal run).
     whole_number("htd.max_turns", 2000, 100, 10_000, "HTD-6.5",
                  "a hand reaching this many turns ends as a blocked hand", sweep=("100",)),

@@ -380,7 +380,7 @@ def fit_profile(ms: list[float], seat: int, least: int = 3) -> dict | None:
 def decision_places(record: dict) -> list[int]:
     """The Replay page's step of each decision (every seat's, in the order the review counts them):
     how many events came before its question, so the step shown next is the move it chose. By the
-    count, never by the cards' names (a drawn card's draw names the card its play names: issue 37)."""
+    count, never by the cards' names (a drawn card's draw names the card its play names)."""
     from moonshot.simulator.hit_the_deck.history import profile_from_entry
     from moonshot.simulator.hit_the_deck.rules import parse_rules, rule_args
     at: list[int] = []

@@ -1,4 +1,4 @@
-"""Links that reopen (issue 28, item 6): a played hand's link token, and a token played again into
+"""Links that reopen: a played hand's link token, and a token played again into
 the history the Replay page shows (web/links.py). The Explorer's, What-if's and Play page's links are
 plain query strings that static/links.js reads; they need no route. Playing a token again is page
 work (web.jobs.Runner.work: a slot, a 429 when none is free, a stop), its bots within --max-worlds."""

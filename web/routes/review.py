@@ -1,4 +1,4 @@
-"""Review a played hand (issue 27): the Replay page sends back one hand's record as its upload
+"""Review a played hand: the Replay page sends back one hand's record as its upload
 read it, with the seats to review, the worlds per decision and the seed; the review runs as a web.jobs job
 (progress per decision, cancel) and its result is a Result whose decisions table says at which
 replay step each decision was taken. The record is checked again here (the game's own replay,

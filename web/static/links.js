@@ -1,4 +1,4 @@
-// moonshot serve: links that reopen a page (issue 28, item 6), and that ask before they work (issue 38, item 3).
+// moonshot serve: links that reopen a page, and that ask before they work.
 // - The Explorer, What-if and Play pages: when a run starts or a hand is dealt, the form as the API
 //   took it, with the seed and size the server used (its answer's `used`; the Play page's seed), goes
 //   into the address bar's query string. A page opened with one fills its form from it and says what
@@ -177,7 +177,7 @@ function copyBox(box, url, id, label, note) {
 }
 
 // ------------------------------------------------------------------ the Replay page's review in a link
-// A hand link may carry its review's settings (issue 37 item 5): seats (repeated), worlds, seed. The
+// A hand link may carry its review's settings: seats (repeated), worlds, seed. The
 // Replay page keeps them until Replay is pressed and the hand is shown, then fills the review form
 // with them (static/replay.js calls fillReview) and says what pressing "Review this hand" will do.
 const REVIEW_KEYS = ["seats", "worlds", "seed"];
