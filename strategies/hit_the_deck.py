@@ -8,6 +8,7 @@ Nothing hidden is in it.
 """
 from __future__ import annotations
 
+from collections import namedtuple
 from functools import lru_cache
 
 import numba
@@ -326,6 +327,16 @@ class Tactician:
                                  _deck(rules), counts)
         return self._tables[key]
 
+    def weights(self, rules, players: int) -> Weights:
+        """The tactician's tables and weights for _best_rows at this table (kept with tables())."""
+        key = ("weights", bool(rules.word_matches_word), players, rules)
+        if key not in self._tables:
+            _, const, answer, flip_cut, cut_bonus, _, _, counts = self.tables(rules, players)
+            self._tables[key] = Weights(*counts, players, NOISE, const, answer, flip_cut, cut_bonus, self.threat,
+                                        PENALTY, IS_HTD, np.float32(self.shed), np.float32(self.long_hand),
+                                        np.float32(self.keep_last), float(self.draw_cost))
+        return self._tables[key]
+
     def play(self, view: PlayView, rng: np.random.Generator) -> np.ndarray:
         bits = np.ascontiguousarray(legal_bits(view), dtype=np.uint64)
         choice = np.empty(len(bits), dtype=np.intp)
@@ -342,7 +353,8 @@ class Tactician:
     def best(self, view: PlayView, bits: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         """(the best legal choice of each game, its score): scores_numpy's legal scores, float32
         step for step, in one compiled pass per game (_best_rows), only the legal columns scored."""
-        _, const, answer, flip_cut, cut_bonus, _, deck, counts = self.tables(view.rules, view.players)
+        deck = self.tables(view.rules, view.players)[6]
+        weights = self.weights(view.rules, view.players)
         m = len(bits)
         bits = np.ascontiguousarray(bits, dtype=np.uint64)
         if _any_draw(bits):                        # read only where a draw is a choice
@@ -372,10 +384,8 @@ class Tactician:
                 dirn = np.ascontiguousarray(view.direction, dtype=np.int8)
                 rows = np.arange(m, dtype=np.int64)
                 seats = np.ascontiguousarray(view.seat, dtype=np.int64)
-            _best_rows(hand, unseen, *counts, sizes, rows, seats, dirn, view.players, known_top, bits[lo:hi],
-                       demand[lo:hi], top[lo:hi], drawn[lo:hi], noise[lo:hi], NOISE, const, answer, flip_cut,
-                       cut_bonus, self.threat, PENALTY, IS_HTD, np.float32(self.shed), np.float32(self.long_hand),
-                       np.float32(self.keep_last), float(self.draw_cost), best[lo:hi], best_score[lo:hi])
+            _best_rows(weights, Games(hand, unseen, sizes, rows, seats, dirn, known_top, bits[lo:hi], demand[lo:hi],
+                                      top[lo:hi], drawn[lo:hi], noise[lo:hi]), best[lo:hi], best_score[lo:hi])
         return best, best_score
 
     def scores(self, view: PlayView, bits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -500,11 +510,21 @@ def _hand_and_unseen(raw, seen, deck, hand, unseen):
             unseen[i, k] = u if u > 0 else np.float32(0.0)
 
 
+# The tactician's tables and weights as _best_rows reads them (Tactician.weights: one per rules and table size)
+Weights = namedtuple("Weights", ("word_on_word", "follow_w", "ans_w", "ans_s", "players", "noise_table", "const",
+                                 "answer", "flip_cut", "cut_bonus", "threat", "penalty", "is_htd", "shed", "long_hand",
+                                 "keep_last", "draw_cost"))
+# The games _best_rows scores: each one's hand and unseen cards by kind, its state row (sizes and dirn are
+# the engine's, read at rows[i]), seat, known top of the draw pile, legal mask, demand, top and drawn card,
+# and its noise draw
+Games = namedtuple("Games", ("hand", "unseen", "sizes", "rows", "seat", "dirn", "known_top", "bits", "demand", "top",
+                             "drawn", "noise"))
+
+
 @numba.njit(cache=True, nogil=True)
-def _best_rows(hand, unseen, word_on_word, follow_w, ans_w, ans_s, sizes, rows, seat, dirn, players, known_top,
-               bits, demand, top, drawn, noise, noise_table, const, answer, flip_cut, cut_bonus, threat_of, penalty,
-               is_htd, shed, long_hand, keep_last, draw_cost, best, best_score):
-    """best[i]: Tactician.scores_numpy's argmax for game i (best_score[i]: its score), the legal
+def _best_rows(wt, g, best, best_score):
+    """best[i]: Tactician.scores_numpy's argmax for game i of `g` (best_score[i]: its score) with the
+    tactician's Weights `wt`, the legal
     columns alone scored, one game at a time, with the same float32 operations in the same order
     (float32 operands stay float32 in numba; no fused multiply-adds without fastmath), so the
     same scores bit for bit. Its two
@@ -513,6 +533,13 @@ def _best_rows(hand, unseen, word_on_word, follow_w, ans_w, ans_s, sizes, rows, 
     above every illegal one (LEGAL_LIFT), so the first highest legal column is the argmax.
     Game i's hand sizes are sizes[rows[i]] and its direction dirn[rows[i]] (the engine's state
     rows, read in place; rows = arange(m) over a view's own arrays)."""
+    hand, unseen, sizes, rows, seat, dirn = g.hand, g.unseen, g.sizes, g.rows, g.seat, g.dirn
+    known_top, bits, demand, top, drawn, noise = g.known_top, g.bits, g.demand, g.top, g.drawn, g.noise
+    word_on_word, follow_w, ans_w, ans_s, players, noise_table = (wt.word_on_word, wt.follow_w, wt.ans_w, wt.ans_s,
+                                                                  wt.players, wt.noise_table)
+    const, answer, flip_cut, cut_bonus, threat_of, penalty = (wt.const, wt.answer, wt.flip_cut, wt.cut_bonus,
+                                                              wt.threat, wt.penalty)
+    is_htd, shed, long_hand, keep_last, draw_cost = wt.is_htd, wt.shed, wt.long_hand, wt.keep_last, wt.draw_cost
     K = N_KINDS                                            # and column K = DRAW
     in_hand = np.empty(N_SITUATIONS, dtype=np.float32)     # the hand's cards playable per situation
     not_seen = np.empty(N_SITUATIONS, dtype=np.float32)    # and the unseen cards'

@@ -32,14 +32,12 @@ from moonshot.simulator.hit_the_deck.engine.kernel_args import buffers, consts, 
 from moonshot.simulator.hit_the_deck.engine.numpy_loops import chance_scratch, cut_normals, loops, settle_races
 from moonshot.simulator.hit_the_deck.engine.table import N_KINDS
 from moonshot.simulator.hit_the_deck.views import lowest_index
-from moonshot.strategies.hit_the_deck import IS_HTD, NOISE, PENALTY, Tactician, _best_rows
+from moonshot.strategies.hit_the_deck import NOISE, Games, Tactician, _best_rows
 
 NOISE_RANGE = len(NOISE)      # Tactician.best's rng.integers(0, NOISE_RANGE, m)
 
-# the tactician's tables and weights as _best_rows takes them, and the table's memory model
-Tac = namedtuple("Tac", ("word_on_word", "follow_w", "ans_w", "ans_s", "players", "noise_table", "const", "answer",
-                         "flip_cut", "cut_bonus", "threat", "penalty", "is_htd", "shed", "long_hand", "keep_last",
-                         "draw_cost", "deck", "code", "param", "salt"))
+# the tactician's Weights as _best_rows takes them, and the table's memory model
+Tac = namedtuple("Tac", ("weights", "deck", "code", "param", "salt"))
 # one question's games with a choice (m of them): their rows, seats, masks, demand, top card,
 # drawn card, noise, the position in the question, and _best_rows' inputs and outputs
 Work = namedtuple("Work", ("rows", "seats", "bits", "demand", "top", "drawn", "noise", "at", "hand", "unseen",
@@ -47,11 +45,9 @@ Work = namedtuple("Work", ("rows", "seats", "bits", "demand", "top", "drawn", "n
 
 
 def _tac(policy: Tactician, table) -> Tac:
-    _, const, answer, flip_cut, cut_bonus, _, deck, counts = policy.tables(table.rules, table.players)
+    deck = policy.tables(table.rules, table.players)[6]
     code, param = kernels.memory_code(table.memory)
-    return Tac(*counts, table.players, NOISE, const, answer, flip_cut, cut_bonus, policy.threat, PENALTY, IS_HTD,
-               np.float32(policy.shed), np.float32(policy.long_hand), np.float32(policy.keep_last),
-               float(policy.draw_cost), np.ascontiguousarray(deck, dtype=np.float32), code, param,
+    return Tac(policy.weights(table.rules, table.players), np.ascontiguousarray(deck, dtype=np.float32), code, param,
                keyed_chance.RECALL_SALT)
 
 
@@ -83,10 +79,8 @@ def _ask(s, t, w, rows, seats, bits, drawn, noise, pos, out):
         return pos
     kernels.hand_unseen_top_rows(s, w.rows[:m], w.seats[:m], t.deck, t.code, t.param, t.salt, w.hand[:m],
                                  w.unseen[:m], w.known_top[:m])
-    _best_rows(w.hand[:m], w.unseen[:m], t.word_on_word, t.follow_w, t.ans_w, t.ans_s, s.size, w.rows[:m],
-               w.seats[:m], s.dirn, t.players, w.known_top[:m], w.bits[:m], w.demand[:m], w.top[:m], w.drawn[:m],
-               w.noise[:m], t.noise_table, t.const, t.answer, t.flip_cut, t.cut_bonus, t.threat, t.penalty,
-               t.is_htd, t.shed, t.long_hand, t.keep_last, t.draw_cost, w.best[:m], w.score[:m])
+    _best_rows(t.weights, Games(w.hand[:m], w.unseen[:m], s.size, w.rows[:m], w.seats[:m], s.dirn, w.known_top[:m],
+                                w.bits[:m], w.demand[:m], w.top[:m], w.drawn[:m], w.noise[:m]), w.best[:m], w.score[:m])
     for j in range(m):
         out[w.at[j]] = w.best[j]
     return pos + m
