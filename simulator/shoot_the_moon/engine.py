@@ -18,6 +18,7 @@ Encodings used throughout (batch dimension first; see RoundState):
 """
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Sequence
@@ -274,10 +275,10 @@ class RoundState:
             cur.follow = np.empty(self.N, dtype=np.intp)
             cur.moon_lead = np.empty(self.N, dtype=bool)
             cur.best = np.empty(self.N, dtype=self.table.strength.dtype)
-        _play_slots(k, self.n_played, row, np.asarray(slot, dtype=np.intp), seat, mine, self.cards_flat, self.live,
-                    self.trick, self.play_seats, self.play_cards, self.reds_played, RED_BIT, cur.has_moon,
-                    cur.moon_delta, cards.IS_MOON, MOON_DELTA, cur.lead_class, cur.follow, cur.moon_lead, cur.best,
-                    cur.win_seat, cur.strength_flat, LEAD_CLASS, cards.SUIT, SLOT_BIT)
+        _play_slots(k, self.n_played, Plays(row, np.asarray(slot, dtype=np.intp), seat, mine),
+                    OnRecord(self.cards_flat, self.live, self.trick, self.play_seats, self.play_cards, self.reds_played),
+                    TrickArrays(cur.has_moon, cur.moon_delta, cur.lead_class, cur.follow, cur.moon_lead, cur.best,
+                                cur.win_seat, cur.strength_flat), CARD_TABLES)
         self.n_played += 1
         self.position += 1
 
@@ -511,12 +512,29 @@ def _turn(order_flat, order_base, k, row0, live, masks_flat, follow, moon_lead):
     return seat, row, mine, legal, on_suit, moons
 
 
+# _play_slots' arguments by what they are: this step's plays (each game's state row, the card's slot in the
+# hand, the seat, its unplayed slots), the round's arrays on record, the trick in play's, and the card tables
+Plays = namedtuple("Plays", ("row", "slot", "seat", "mine"))
+OnRecord = namedtuple("OnRecord", ("cards_flat", "live", "trick", "play_seats", "play_cards", "reds_played"))
+TrickArrays = namedtuple("TrickArrays", ("has_moon", "moon_delta", "lead_class", "follow", "moon_lead", "best",
+                                         "win_seat", "strength_flat"))
+CardTables = namedtuple("CardTables", ("red_bit", "is_moon", "moon_delta", "lead_class", "suit", "slot_bit"))
+
+
+CARD_TABLES = CardTables(RED_BIT, cards.IS_MOON, MOON_DELTA, LEAD_CLASS, cards.SUIT, SLOT_BIT)
+
+
 @numba.njit(cache=True, nogil=True)
-def _play_slots(k, n_played, row, slot, seat, mine, cards_flat, live, trick, play_seats, play_cards, reds_played,
-                red_bit, has_moon, moon_delta, is_moon, moon_delta_of, lead_class, follow, moon_lead, best, win_seat,
-                strength_flat, lead_class_of, suit, slot_bit):
+def _play_slots(k, n_played, plays, rec, tr, ct):
     """RoundState.play_slots game by game: the card leaves the hand and goes on record and into
     the trick (RoundState.record and TrickInPlay.add, whose numpy steps these are)."""
+    row, slot, seat, mine = plays.row, plays.slot, plays.seat, plays.mine
+    cards_flat, live, trick, play_seats, play_cards, reds_played = (rec.cards_flat, rec.live, rec.trick, rec.play_seats,
+                                                                    rec.play_cards, rec.reds_played)
+    has_moon, moon_delta, lead_class, follow, moon_lead, best, win_seat, strength_flat = (
+        tr.has_moon, tr.moon_delta, tr.lead_class, tr.follow, tr.moon_lead, tr.best, tr.win_seat, tr.strength_flat)
+    red_bit, is_moon, moon_delta_of, lead_class_of, suit, slot_bit = (ct.red_bit, ct.is_moon, ct.moon_delta,
+                                                                      ct.lead_class, ct.suit, ct.slot_bit)
     for i in range(len(row)):
         card = cards_flat[row[i] * 8 + slot[i]]
         live[row[i]] = mine[i] & ~slot_bit[slot[i]]

@@ -8,12 +8,14 @@ exactly the rules of every other hand.
 """
 from __future__ import annotations
 
+from collections import namedtuple
 from typing import Sequence
 
 import numpy as np
 from numba import njit
 
 from moonshot.simulator.batch import groups
+from moonshot.simulator.hit_the_deck.engine import kernels
 from moonshot.simulator.hit_the_deck.engine.fast import FastRun
 from moonshot.simulator.hit_the_deck.engine.state import PILE, TURN, State
 from moonshot.simulator.hit_the_deck.engine.table import Table
@@ -44,20 +46,26 @@ def worlds_position(table: Table, hands: np.ndarray, draw: np.ndarray, disc: np.
     st = State(table, np.zeros((m, table.players, 0), dtype=np.int8), np.zeros((m, 0), dtype=np.int8),
                np.zeros(m, dtype=np.int8), np.asarray(keys), np.asarray(scores)[g].astype(np.int16), False)
     g = np.ascontiguousarray(g, dtype=np.int64)
-    _fill(hands, draw, disc, known, np.asarray(dn), np.asarray(sn), np.asarray(demand), np.asarray(dirn),
-          np.asarray(seen), g, np.ascontiguousarray(w, dtype=np.int64), np.asarray(cur), st.hand, st.hbits, st.size,
-          st.draw, st.dn, st.disc, st.sn, st.dstamp, st.sstamp, st.demand, st.dirn, st.cur, st.seen)
+    _fill(Worlds(hands, draw, disc, known, np.asarray(dn), np.asarray(sn), np.asarray(demand), np.asarray(dirn),
+                 np.asarray(seen)), g, np.ascontiguousarray(w, dtype=np.int64), np.asarray(cur), kernels.arrays(st))
     st.seq[:] = 1
     st.phase[:] = TURN
     return st
 
 
+# worlds_position's per-game deals and facts, as _fill reads them
+Worlds = namedtuple("Worlds", ("hands", "draw", "disc", "known", "dn", "sn", "demand", "dirn", "seen"))
+
+
 @njit(cache=True)
-def _fill(hands, draw, disc, known, dn, sn, demand, dirn, seen, g, w, cur, o_hand, o_hbits, o_size, o_draw, o_dn,
-          o_disc, o_sn, o_dstamp, o_sstamp, o_demand, o_dirn, o_cur, o_seen):
-    """worlds_position's rows, written into a new State's arrays in place: the hands with their
-    presence bits and sizes, both piles, the draw-pile places memory may recall (stamp 0) and the
-    top of the discard pile (public: stamp 0)."""
+def _fill(worlds, g, w, cur, o):
+    """worlds_position's rows (row i: world w[i] of game g[i], seat cur[i] to play), written into a
+    new State's arrays `o` (kernels.arrays) in place: the hands with their presence bits and sizes,
+    both piles, the draw-pile places memory may recall (stamp 0) and the top of the discard pile
+    (public: stamp 0)."""
+    hands, draw, disc, known, dn, sn, demand, dirn, seen = worlds
+    o_hand, o_hbits, o_size, o_draw, o_dn, o_disc, o_sn = o.hand, o.hbits, o.size, o.draw, o.dn, o.disc, o.sn
+    o_dstamp, o_sstamp, o_demand, o_dirn, o_cur, o_seen = o.dstamp, o.sstamp, o.demand, o.dirn, o.cur, o.seen
     P, K = o_hand.shape[1], o_hand.shape[2]
     for i in range(len(g)):
         a, b = g[i], w[i]
