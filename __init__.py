@@ -32,8 +32,8 @@ from moonshot.simulator.games import GAMES
 from moonshot.simulator.runner import DEFAULT_SEED as _DEFAULT_SEED
 from moonshot.version import __version__
 
-__all__ = ["__version__", "GAMES", "BadInput", "Result", "simulate", "analyze", "compare", "whatif", "rules_lab", "hand",
-           "report", "review"]
+__all__ = ["__version__", "GAMES", "BadInput", "Result", "simulate", "analyze", "compare", "whatif", "rules_lab",
+           "hand", "report", "review"]
 
 
 def __dir__() -> list[str]:            # what the library offers, not the modules it imported
@@ -200,7 +200,8 @@ def _rule_sets(sets) -> list[str]:
     --set texts "name=flag=value,..." (one, or a list)."""
     if sets is None or isinstance(sets, (str, list, tuple)):
         return _inputs.texts("--set", sets)
-    if not isinstance(sets, dict) or not all(isinstance(n, str) and isinstance(c, (str, dict)) for n, c in sets.items()):
+    if not isinstance(sets, dict) or not all(isinstance(n, str) and isinstance(c, (str, dict))
+                                             for n, c in sets.items()):
         raise BadInput(f"--set {sets!r} is not accepted; accepted: {{name: {{flag: value}}}} or texts "
                        "'name=flag=value,...'")
     return [f"{name}=" + ",".join(_rules(changes)) for name, changes in sets.items()]

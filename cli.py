@@ -596,7 +596,8 @@ def report(ctx: typer.Context, game: str, out: Path = typer.Option(..., "--out",
 def hand(ctx: typer.Context, game: str,
          hand: str = typer.Option(..., "--hand", help="the hand, in the game's notation (below)"),
          seat_order: str = typer.Option("first", "--seat-order", help="first, middle or last to bid (or play)"),
-         players: Optional[int] = PlayersOpt, samples: int = typer.Option(100_000, "--samples", help="deals per choice"),
+         players: Optional[int] = PlayersOpt,
+         samples: int = typer.Option(100_000, "--samples", help="deals per choice"),
          strategy: Optional[List[str]] = StrategyOpt, rule: Optional[List[str]] = RuleOpt,
          profile: Optional[List[str]] = ProfileOpt, seed: int = SeedOpt,
          jobs: int = JobsOpt, format: Optional[str] = FormatOpt, out: Optional[Path] = OutOpt, quiet: bool = QuietOpt,
@@ -787,7 +788,8 @@ def _review_emit(result, fmt: str, out: Optional[Path], options: bool = False) -
 
 
 @app.command()
-def replay(file: Path, hand_id: Optional[int] = typer.Option(None, "--hand-id", help="the hand to show (default: all)")):
+def replay(file: Path,
+           hand_id: Optional[int] = typer.Option(None, "--hand-id", help="the hand to show (default: all)")):
     """Print hands from a --history file trick by trick, checked against the rules."""
     if not file.is_file():
         raise BadInput(f"no history file {str(file)!r}; accepted: a JSON-lines file written by --history")
@@ -862,7 +864,8 @@ def serve(port: int = typer.Option(8000, "--port", help="port to listen on"),
                                    "loopback lets other machines in: a warning is printed)"),
           jobs: int = typer.Option(1, "--jobs", "-j", help="worker processes per run, and runs or page computations "
                                    "(deals, answers, hints) at once; more get HTTP 429 (-1: every core)"),
-          max_samples: int = typer.Option(200_000, "--max-samples", help="the largest hands/deals/games a page may ask for"),
+          max_samples: int = typer.Option(200_000, "--max-samples",
+                                          help="the largest hands/deals/games a page may ask for"),
           reports: Path = typer.Option(Path("out"), "--reports", help="folder whose reports the Reports page lists "
                                        "and where it writes new ones"),
           max_worlds: int = typer.Option(128, "--max-worlds", help="the most worlds (or samples) a page's strategies "

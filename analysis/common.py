@@ -143,8 +143,8 @@ def make_setup(game: str, players: int | None = None, partners: bool = False, ru
                profiles=()) -> Setup:
     """A checked Setup from command-line values (None: the game's default table)."""
     entry = get(game)
-    return Setup(game, entry.default_players if players is None else players, partners, tuple(rules or ()), tuple(strategies or ()),
-                 tuple(profiles or ())).validate()
+    return Setup(game, entry.default_players if players is None else players, partners, tuple(rules or ()),
+                 tuple(strategies or ()), tuple(profiles or ())).validate()
 
 
 # --------------------------------------------------------------------------------------------
@@ -332,7 +332,8 @@ def _odd_seats_said(setup: Setup, games_table: pd.DataFrame, games: int) -> list
     wins = games_table[games_table["metric"] == "p_win"].set_index("side")
     side_of = setup.table.side_of_seat
     return [f"Seat {s} ({label}) wins {say(wins.loc[int(side_of[s])])} of the {games:,} games; the other seats "
-            f"({common}) {', '.join(say(wins.loc[int(side_of[o])]) for o in range(len(labels)) if labels[o] == common)}."
+            f"({common}) "
+            f"{', '.join(say(wins.loc[int(side_of[o])]) for o in range(len(labels)) if labels[o] == common)}."
             for s, label in enumerate(labels) if label != common and labels.count(common) > 1]
 
 
@@ -419,9 +420,9 @@ def _match_chunk(setup: Setup, spec_a: str, spec_b: str, games: bool, seed: int,
 
 
 def lineup_of(k: int, lineups: int):
-    """While lineup (or arm) k of a match (what-if) chunk plays its games, the games it reports ended (stopping.games_done)
-    count as that share of the chunk: the bar moves through every lineup instead of filling up
-    with the first one's games."""
+    """While lineup (or arm) k of a match (what-if) chunk plays its games, the games it reports ended
+    (stopping.games_done) count as that share of the chunk: the bar moves through every lineup instead of
+    filling up with the first one's games."""
     outer = stopping.current()
     if outer is None or outer.steps is None:
         return nullcontext()
@@ -489,9 +490,10 @@ def match_result(setup: Setup, spec_a: str, spec_b: str, hands: int | None, game
                         f"{verdict(d, names[0] not in hooks.lower_is_better)}.")
     res.findings += _other_measures(res, names, hooks)
     if games:
-        res.findings.append(unfinished_words(res.row("match", "d_win"), res.row("match", "d_unfinished"),
-                                             setup.table.n_sides, {f"with {spec_a} (A)": res.row("match", "p_unfinished_a"),
-                                                                   f"with {spec_b} (B) everywhere": res.row("match", "p_unfinished_b")}))
+        res.findings.append(unfinished_words(
+            res.row("match", "d_win"), res.row("match", "d_unfinished"), setup.table.n_sides,
+            {f"with {spec_a} (A)": res.row("match", "p_unfinished_a"),
+             f"with {spec_b} (B) everywhere": res.row("match", "p_unfinished_b")}))
     res.notes.append(f"Each deal is played once with B in every seat and once per side with A in that side's "
                      f"seats (the others B). a_* is A's {unit} in those seats, b_* B's in the same seats on the "
                      f"same deals, d_* the paired difference (A minus B), averaged over the sides so every "
@@ -528,7 +530,8 @@ def _whatif_findings(res: Result, names: list[str], variant_args: list[str], n: 
                "show (--games N; on the what-if page, Count: whole games)." if games_only else
                "under these strategies the situation the rule governs never came up, or never changed an outcome "
                "(e.g. a rule about bids the strategies never make). Other strategies (-s) may show what it does.")
-        res.findings.append(f"{' '.join(variant_args)} changed nothing measured here on any of these {n:,} {unit}: {why}")
+        res.findings.append(f"{' '.join(variant_args)} changed nothing measured here on any of these {n:,} {unit}: "
+                            f"{why}")
         return
     seat = lambda r: f"seat {int(r['seat'])}"        # noqa: E731
     rows = {name: diffs[diffs["metric"] == f"d_{name.removeprefix('p_')}"] for name in names}
@@ -741,7 +744,8 @@ class Hooks:
     words: dict = {}         # metric/key name -> (column header, meaning): the glossary's words for this game
     headline_names: tuple[str, ...] = ()      # rules lab: the game's headline rates per hand (see headline)
     lab_size = (2_000, 20_000)                # rules lab: games and hands per rule change by default
-    lab_baseline = "random"                   # rules lab: the skill measure's baseline, the simplest non-random heuristic
+    # rules lab: the skill measure's baseline, the simplest non-random heuristic
+    lab_baseline = "random"
     default_profile: str | None = None        # a game with a slap race: the reaction profile every seat has by default
 
     def make_table(self, players: int, partners: bool, rule_args: tuple[str, ...], profiles: tuple[str, ...]):

@@ -253,7 +253,8 @@ def _card_values(setups: list[Setup], games: int, seed: int, tallies: list[Tally
     meta = setups[0].meta(games_per_table=games, seed=seed)
     if len(setups) > 1:                  # several tables ran: say which, not the first one's size
         meta = {k: v for k, v in meta.items() if k not in ("players", "profiles")}
-    res = Result("Hit the Deck: what a card is worth in the opening hand", {**meta, "tables": [s.label for s in setups]})
+    res = Result("Hit the Deck: what a card is worth in the opening hand",
+                 {**meta, "tables": [s.label for s in setups]})
     table = pd.concat(parts, ignore_index=True)
     res.tables["card_value"] = table[["players", *[c for c in table.columns if c != "players"]]]
     at = table[table["players"] == (4 if 4 in table["players"].values else table["players"].iloc[0])]
@@ -276,7 +277,8 @@ def _card_values(setups: list[Setup], games: int, seed: int, tallies: list[Tally
 # --------------------------------------------------------------------------------------------
 
 STRONG = "rollout"          # the search player (strategies/htd_search.py) at its default worlds per option
-SEARCH_CHUNK = 2            # paired games per chunk (11 games each a lineup: ~18 CPU-s of rollout), so --jobs share them
+# paired games per chunk (11 games each a lineup: ~18 CPU-s of rollout), so --jobs share them
+SEARCH_CHUNK = 2
 
 
 def strong_play(setup: Setup, games: int, seed: int, jobs: int = 1, strong: str = STRONG) -> Result:
@@ -294,8 +296,8 @@ def strong_play(setup: Setup, games: int, seed: int, jobs: int = 1, strong: str 
     res.notes += [
         f"Whole games at {setup.label}, every seat playing {strong} (at each choice it deals what it cannot see "
         f"{getattr(player, 'worlds', 'many')} ways that fit its view, plays every option out to the end of the "
-        f"hand with {getattr(player, 'policy_name', 'its policy')} in every seat and keeps the policy's own choice unless "
-        "another beats it clearly on the same worlds), then every seat playing "
+        f"hand with {getattr(player, 'policy_name', 'its policy')} in every seat and keeps the policy's own choice "
+        "unless another beats it clearly on the same worlds), then every seat playing "
         f"{base}: the same {games:,} deals, the same card swapped in. A difference row treats the two lineups' runs "
         "as independent samples (the half-widths in quadrature); a card gets one only when both have at least "
         f"{MIN_N} games in it.",
@@ -348,7 +350,8 @@ def reaction_value(setup: Setup, games: int, seed: int, jobs: int = 1, progress:
     return reaction_values([setup], games, seed, jobs, progress)[0]
 
 
-def reaction_values(setups: list[Setup], games: int, seed: int, jobs: int = 1, progress: Progress = None) -> list[Result]:
+def reaction_values(setups: list[Setup], games: int, seed: int, jobs: int = 1,
+                    progress: Progress = None) -> list[Result]:
     """reaction_value at each of `setups`, their chunks in one stream over the workers."""
     for s in setups:
         s.validate()

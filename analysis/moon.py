@@ -114,7 +114,8 @@ class MoonHooks(Hooks):
             shares = made.assign(estimate=share, ci_low=lo, ci_high=hi, kind="proportion")
             res.findings.append(stands_out(shares, lambda r: f"a bid of {int(r['bid'])}", "bid",
                                            "is the most common contract", "how often it is the contract"))
-            res.findings.append("Contracts make: " + "; ".join(f"bid {int(r['bid'])} {say(r)}" for _, r in made.iterrows())
+            res.findings.append("Contracts make: "
+                                + "; ".join(f"bid {int(r['bid'])} {say(r)}" for _, r in made.iterrows())
                                 + f"; {say(res.row('thrown_in', 'p_thrown_in'))} of hands are thrown in.")
         res.notes.append("score: points of the side this hand (0 on a thrown-in hand); contracts: the winning bid, "
                          "how often it was made and what the bidder scored.")

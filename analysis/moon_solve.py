@@ -39,8 +39,9 @@ def parse_hands(text: str, players: int, tile_set: str) -> list[list[int]]:
                 raise BadInput(f"tile {tiles.tile_name(tile)} appears {where} seat {seat}'s hand; accepted: each tile "
                                f"in at most one hand, once")
             if tile not in in_set:
-                raise BadInput(f"tile {tiles.tile_name(tile)} (seat {seat}) is not in {tiles.SET_DESCRIPTIONS[tile_set]} "
-                               f"used with {players} players; accepted: tiles of that set")
+                raise BadInput(f"tile {tiles.tile_name(tile)} (seat {seat}) is not in "
+                               f"{tiles.SET_DESCRIPTIONS[tile_set]} used with {players} players; "
+                               "accepted: tiles of that set")
             seen[tile] = seat
         hands.append(hand)
     sizes = [len(h) for h in hands]

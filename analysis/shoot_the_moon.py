@@ -339,7 +339,8 @@ def _strong_findings(table: pd.DataFrame, strong: str, base: str, deals: int, ba
     setup's lineup in words."""
     at = lambda m, s: pick(table, metric=m, strategy=s, big_before="any")  # noqa: E731
     d = f"{strong} - {base}"
-    return [f"A Big Moon swapped into the hand changes {shift(at('d_chips', strong), 'the chips of that round', unit='chips')} "
+    return ["A Big Moon swapped into the hand changes "
+            f"{shift(at('d_chips', strong), 'the chips of that round', unit='chips')} "
             f"with {strong} in every seat and by {say(at('d_chips', base), signed=True)} with {base_said}, on the same "
             f"{deals:,} deals{change(at('d_chips', d))}.",
             f"It changes {shift(at('d_win', strong), 'P(winning the game)')} with {strong} in every seat and by "
@@ -532,7 +533,8 @@ def analyze_hand(setup: Setup, hand_text: str, seat_order: str, samples: int, se
                         f"time, shoots the moon {say(res.row('hand', 'p_shoot'))}, and wins "
                         f"{say(res.row('hand', 'chips'), signed=True)} chips in the round.")
     res.notes.append(f"Seat 0 holds the hand and plays {seat_order} (position {position} after the dealer); the "
-                     f"other cards are dealt at random, {samples:,} deals, from {setup.table.rules.starting_chips} chips a side.")
+                     f"other cards are dealt at random, {samples:,} deals, from {setup.table.rules.starting_chips} "
+                     "chips a side.")
     if deals:
         check_value(res, setup, tuple(hand), position, samples, deals, seed, jobs, progress, chunk, deal_with_hand,
                     round_metrics)

@@ -146,7 +146,8 @@ def tournament(setup: Setup, specs, games: int, seed: int, jobs: int = 1, progre
     # Every pair's chunks in one stream over the workers (a pair alone may be a single chunk of a search player)
     calls = [match_call(setup, specs[i], specs[j], None, games) for i, j in pairs]
     tallies = run_many(calls, seed, jobs, progress)
-    results = [((i, j), match_result(setup, specs[i], specs[j], None, games, seed, t)) for (i, j), t in zip(pairs, tallies)]
+    results = [((i, j), match_result(setup, specs[i], specs[j], None, games, seed, t))
+               for (i, j), t in zip(pairs, tallies)]
     for (i, j), res in results:
         table = res.tables["match"].set_index("metric")
         for metric in PAIR_METRICS:

@@ -94,7 +94,8 @@ def any_no_spread(df: pd.DataFrame) -> bool:
 
 def value(row, signed: bool | None = None, unit: str = "") -> str:
     """One estimate as text: '45.2% [44.9%, 45.5%]', '+4.1 pp [+3.2, +5.0]' (a change of a
-    percentage), '9.27 [9.19, 9.35]', '-4.00 (no spread in 5)' or '7' (one value: no interval). `unit` follows plain numbers ('+0.20 chips [0.16, 0.23]')."""
+    percentage), '9.27 [9.19, 9.35]', '-4.00 (no spread in 5)' or '7' (one value: no interval).
+    `unit` follows plain numbers ('+0.20 chips [0.16, 0.23]')."""
     kind = row.get("kind", "mean")
     scale = _scale(kind)
     signed = kind == "change" if signed is None else signed

@@ -89,7 +89,8 @@ def peer_ratio() -> None:
     (benchmarks/peer_bench.py; skipped, saying how to get it, when OpenSpiel is not importable)."""
     import peer_bench
     peer = peer_bench.peer_python(None)
-    print("Hit the Deck 4p random, whole process (moonshot simulate ... -j 1) against OpenSpiel crazy_eights(players=4):")
+    print("Hit the Deck 4p random, whole process (moonshot simulate ... -j 1) against OpenSpiel "
+          "crazy_eights(players=4):")
     if not peer:
         print("  " + peer_bench.HOW_TO_GET + " (or set OPEN_SPIEL_PYTHON)")
     got = peer_bench.compare(1_000_000, 200_000, 3, peer)       # issue 29's sizes

@@ -73,8 +73,9 @@ def benches(rate):
     yield "hit-the-deck 4p batch, tactician, full hands/s", tactician4
     yield "hit-the-deck 4p tactician / random (target 0.5)", tactician4 / random4
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "moonshot.cli", "hand", "hit-the-deck", "--hand", "R3 R5 G2 BCUT YFLIP HN3 HH",
-                    "-p", "4", "--samples", "100000", "-j", "2", "-q"], check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
+    subprocess.run([sys.executable, "-m", "moonshot.cli", "hand", "hit-the-deck",
+                    "--hand", "R3 R5 G2 BCUT YFLIP HN3 HH", "-p", "4", "--samples", "100000", "-j", "2", "-q"],
+                   check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
     yield "hit-the-deck hand analyzer, 100k deals, 2 jobs: seconds", time.perf_counter() - t0
 
 
@@ -90,8 +91,8 @@ def main() -> None:
         base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"this process before any hand: {base:.0f} MB")
         for n in (100_000, 1_000_000, 10_000_000):
-            print(f"{n:>9,} hands, chunks of {args.chunk:,}: peak RSS {peak_rss_mb(n, args.players, args.chunk):.0f} MB",
-                  flush=True)
+            print(f"{n:>9,} hands, chunks of {args.chunk:,}: "
+                  f"peak RSS {peak_rss_mb(n, args.players, args.chunk):.0f} MB", flush=True)
         print(f"  100,000 hands in one chunk: peak RSS {peak_rss_mb(100_000, args.players, 100_000):.0f} MB")
         return
     fn = htd_batch(args.players, chunk=args.chunk)

@@ -137,7 +137,8 @@ def main(argv=None) -> None:
         pairs = [(a, b) for a, b in combinations(order, 2)]
     print(f"{args.players} players, {args.hands:,} deals per pair"
           + (f", {args.games:,} games" if args.games else "") + (f", rules {args.rule}" if args.rule else ""))
-    print(f"{'A vs B':26} {'d points/hand (A-B)':>22} {'d P(out first)':>20}" + (f" {'d P(win game)':>20}" if args.games else ""))
+    print(f"{'A vs B':26} {'d points/hand (A-B)':>22} {'d P(out first)':>20}"
+          + (f" {'d P(win game)':>20}" if args.games else ""))
     for a, b in pairs:
         t0 = time.perf_counter()
         d = paired_hands(a, b, args.players, args.hands, args.seed, args.rule)

@@ -40,7 +40,8 @@ def cpu_seconds(cmd: list[str]) -> tuple[float, float]:
     """(CPU seconds, wall seconds) of one child process, start to end."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, cwd=ROOT, env={**os.environ, "OPENBLAS_NUM_THREADS": "1"})
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, cwd=ROOT,
+                   env={**os.environ, "OPENBLAS_NUM_THREADS": "1"})
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
@@ -91,7 +92,8 @@ def compare(hands: int, games: int, repeats: int, peer: str | None, out=print) -
 def summary(got: dict) -> str:
     """The two ratios in one line (whole process; hands only, each side's start-up taken off)."""
     line = (f"median: moonshot {statistics.median(got['ours']):,.0f} hands/s whole process, "
-            f"{statistics.median(got['ours_hands']):,.0f} hands only (start-up {statistics.median(got['ours_start']):.2f} s)")
+            f"{statistics.median(got['ours_hands']):,.0f} hands only "
+            f"(start-up {statistics.median(got['ours_start']):.2f} s)")
     if "ratio" in got:
         line += (f"; OpenSpiel {statistics.median(got['peer']):,.0f} games/s whole process, "
                  f"{statistics.median(got['peer_hands']):,.0f} games only (start-up "

@@ -71,8 +71,9 @@ def report_times(games=None, hands: int | None = None, jobs: int = 2) -> list[di
         load = os.getloadavg()[0]
         r = run(game, hands, jobs)
         target = TARGETS.get(game, DEFAULT_TARGET)
-        print(f"  {game:<15} report --jobs {jobs}: {r['wall']:6.0f} s wall, {r['cpu']:6.0f} CPU-s (target {target:.0f} s "
-              f"wall on 2 idle cores; load {load:.1f} before, {os.getloadavg()[0]:.1f} after)", flush=True)
+        print(f"  {game:<15} report --jobs {jobs}: {r['wall']:6.0f} s wall, {r['cpu']:6.0f} CPU-s "
+              f"(target {target:.0f} s wall on 2 idle cores; load {load:.1f} before, "
+              f"{os.getloadavg()[0]:.1f} after)", flush=True)
         for text, wall, cpu in r["sections"]:
             mark = "   <- tournament, target %.0f s" % TOURNAMENT_TARGET if text.startswith("tournament") else ""
             print(f"      {wall:6.1f} s {cpu:6.1f} CPU-s  {text[:90]}{mark}", flush=True)

@@ -48,7 +48,8 @@ def write(folder: Path) -> None:
     exe = Path(sys.executable).with_name("moonshot")
     for name, args in CASES.items():
         out = subprocess.run(f"{exe} {args} --seed 7 -f json -q", shell=True, capture_output=True, text=True)
-        (folder / f"{name}.json").write_text(out.stdout if out.returncode == 0 else f"ERROR {out.returncode}\n{out.stderr}")
+        (folder / f"{name}.json").write_text(out.stdout if out.returncode == 0
+                                             else f"ERROR {out.returncode}\n{out.stderr}")
         print(name, "ok" if out.returncode == 0 else "ERROR")
 
 

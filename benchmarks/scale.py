@@ -11,10 +11,11 @@ Never part of the test suite.
 
 Each measurement is a fresh process running ``analysis.common.simulate`` (as ``moonshot simulate
 shoot-the-moon -n N --seed 1`` does) while a thread samples the resident memory (RSS) of that
-process and each of its children every 0.2 s (the game's default strategies and table). For Dask the main process also hosts the scheduler
-and the nannies; the workers are its children. hands/s is measured over the simulation only (the
-cluster's start-up, a few seconds, is shown apart); /CPU-s is hands per CPU second of all those
-processes together, which other work on a shared machine disturbs far less than wall time.
+process and each of its children every 0.2 s (the game's default strategies and table). For Dask
+the main process also hosts the scheduler and the nannies; the workers are its children. hands/s
+is measured over the simulation only (the cluster's start-up, a few seconds, is shown apart);
+/CPU-s is hands per CPU second of all those processes together, which other work on a shared
+machine disturbs far less than wall time.
 Needs the cluster extra (dask, psutil).
 """
 from __future__ import annotations

@@ -32,7 +32,8 @@ from moonshot.simulator.errors import BadInput, short  # noqa: E402
 from moonshot.simulator.files import ordinary, temporary, writing  # noqa: E402
 
 CSS = """body{font-family:system-ui,sans-serif;max-width:980px;margin:2em auto;padding:0 1em;color:#222}
-table{border-collapse:collapse;margin:1em 0;font-size:.85em}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}
+table{border-collapse:collapse;margin:1em 0;font-size:.85em}\
+td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}
 th{background:#f3f3f3}td{white-space:nowrap}code{background:#f3f3f3;padding:0 3px}.note{color:#555;font-size:.9em}
 .scroll{overflow-x:auto}figure{margin:1em 0}"""
 # A phone shows a figure at its own pixel size inside a box that scrolls, never shrunk to the screen (a
@@ -418,7 +419,9 @@ class Document:
         return "\n".join(out)
 
     def html(self) -> str:
-        parts = [f"<!doctype html><html><head><meta charset='utf-8'><meta name='viewport' content='width=device-width, initial-scale=1'><title>{html.escape(self.title)}</title>"
+        parts = ["<!doctype html><html><head><meta charset='utf-8'>"
+                 "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+                 f"<title>{html.escape(self.title)}</title>"
                  f"<style>{CSS}</style></head><body><h1>{html.escape(self.title)}</h1>"]
         for kind, payload in self.blocks:
             if kind == "h2":
@@ -435,7 +438,8 @@ class Document:
             elif kind == "figure":
                 name, caption = payload
                 data = base64.b64encode(self.figures[name]).decode()
-                parts.append(f"<figure><div class='scroll'><img alt='{html.escape(caption)}' src='data:image/png;base64,{data}'></div>"
+                parts.append(f"<figure><div class='scroll'><img alt='{html.escape(caption)}' "
+                             f"src='data:image/png;base64,{data}'></div>"
                              f"<figcaption class='note'>{html.escape(caption)}</figcaption></figure>")
             elif kind == "fold":
                 parts.append(f"<details><summary>{html.escape(payload)}</summary>" if payload else "</details>")

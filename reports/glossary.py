@@ -114,7 +114,8 @@ COMMON.update(REVIEW)
 
 PREFIXES = (("a_", "A: {}", "for strategy A: {}"), ("b_", "B: {}", "for strategy B in the same seats: {}"),
             ("d_", "change: {}", "paired difference (A-B, variant-base or with-without) of: {}"),
-            ("base_", "base: {}", "under the default rules: {}"), ("variant_", "variant: {}", "under the variant rules: {}"),
+            ("base_", "base: {}", "under the default rules: {}"),
+            ("variant_", "variant: {}", "under the variant rules: {}"),
             ("with_", "with: {}", "with it: {}"), ("without_", "without: {}", "without it: {}"),
             ("pass_", "if passing: {}", "when the hand passes instead: {}"))
 

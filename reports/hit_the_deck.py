@@ -122,8 +122,8 @@ def seat_figure(positions: pd.DataFrame):
 
 def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = FLOOR) -> Path:
     """The whole report; every section's sample is a share of `hands`, at least `floor`."""
-    doc, base, step = begin(out, analysis.GAME, "Hit the Deck — strategy report", "Four players, adult reaction profiles.", hands,
-                            seed, quiet, sections=9)
+    doc, base, step = begin(out, analysis.GAME, "Hit the Deck — strategy report",
+                            "Four players, adult reaction profiles.", hands, seed, quiet, sections=9)
     head = doc.headline(step, base, hands, seed, jobs, "Headline: four players", "seats", "Per seat, one hand")
     doc.table("headline_hand", head.tables["hand"], "Hand length and blocked hands")
     doc.figure("hand_length", length_figure(head.tables["hand_length_distribution"]),
@@ -175,7 +175,8 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     return finish(doc, step, base, seed, jobs, (tuple(dict.fromkeys((STRONG, "tactician", "hold", "dump", "random"))),
                                                 share(hands, TOURNAMENT_SHARE, floor)),
                   (WHATIF_RULES, "whatif_final_card_effects", "Rules what-if: the last card's effects resolve before "
-                   "scoring", n_match), (share(hands, 2_000, floor), share(hands, 200, floor)), out)  # 29 slow rule changes
+                   "scoring", n_match),
+                  (share(hands, 2_000, floor), share(hands, 200, floor)), out)  # 29 slow rule changes
 
 
 def _registered() -> dict:

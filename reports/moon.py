@@ -140,8 +140,8 @@ def seat_figure(positions: pd.DataFrame):
 
 def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = FLOOR) -> Path:
     """The whole report; every section's sample is a share of `hands`, at least `floor`."""
-    doc, setup, step = begin(out, analysis.GAME, "Moon (dominoes) — bidding report", "Three players.", hands, seed, quiet,
-                             sections=9)
+    doc, setup, step = begin(out, analysis.GAME, "Moon (dominoes) — bidding report", "Three players.", hands, seed,
+                             quiet, sections=9)
 
     step(f"bid success: {hands:,} hands")
     bs = analysis.bid_success(setup, hands, seed, jobs)

@@ -98,8 +98,8 @@ def tricks_figure(dist: pd.DataFrame):
 
 def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = False, floor: int = FLOOR) -> Path:
     """The whole report; every section's sample is a share of `hands`, at least `floor`."""
-    doc, base, step = begin(out, analysis.GAME, "Shoot the Moon — strategy report", "Four players, each for themselves.", hands,
-                            seed, quiet, sections=9)
+    doc, base, step = begin(out, analysis.GAME, "Shoot the Moon — strategy report",
+                            "Four players, each for themselves.", hands, seed, quiet, sections=9)
     head = doc.headline(step, base, hands, seed, jobs, "Headline: four players, each for themselves", "sides",
                         "Per side, one round from 2 chips each")
     doc.figure("tricks_distribution", tricks_figure(head.tables["tricks_distribution"]),
@@ -108,7 +108,8 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
 
     deals = share(hands, 10, floor)
     step(f"Big Moon value: {deals:,} paired deals (whole games) per table, 7 tables")
-    bmv = analysis.big_moon_value([replace(base, players=p, partners=part) for p, part in analysis.ALL_TABLES], deals, seed, jobs)
+    bmv = analysis.big_moon_value([replace(base, players=p, partners=part) for p, part in analysis.ALL_TABLES],
+                                  deals, seed, jobs)
     doc.section("What is a Big Moon worth?", bmv,
                 ("big_moon_value", big_moon_figure(bmv.tables["paired_value"]),
                  "Paired value of one Big Moon swapped into seat 0's opening hand, by table."),
@@ -123,7 +124,8 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
                     [("big_moon", "paired_value", "{lineups} by Big Moons held before the swap (any: every hand), "
                       "with the difference")], [("d_chips", "chips gained that round (chips)", 1.0),
                                                 ("d_win", "gain in P(win the game) (percentage points)", 100.0)],
-                    key="big_before", title="What a Big Moon is worth", xlabel="Big Moons held before the swap", zero=True)
+                    key="big_before", title="What a Big Moon is worth", xlabel="Big Moons held before the swap",
+                    zero=True)
 
     games = share(hands, 4, floor)
     step(f"chip value: {games:,} games from every chips state")

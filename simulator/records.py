@@ -111,7 +111,8 @@ def seat_move(token: Token, players_with_dummy: int) -> tuple[int, Token]:
     """`SEAT:MOVE` -> (seat, the MOVE part), the notation of every game's plays and bids."""
     seat, sep, rest = token.text.partition(":")
     if not sep or not seat.isdigit() or int(seat) >= players_with_dummy or not rest:
-        raise TokenError(token, "is not a seat's move", f"SEAT:MOVE with a seat 0..{players_with_dummy - 1}, e.g. 1:6-4")
+        raise TokenError(token, "is not a seat's move",
+                         f"SEAT:MOVE with a seat 0..{players_with_dummy - 1}, e.g. 1:6-4")
     return int(seat), token.part(len(seat) + 1, rest)
 
 
@@ -139,7 +140,8 @@ def seat_lines(lines: dict, seats: int, size: int, read_piece) -> tuple[list[lis
             raise TokenError(words[1], "repeats a seat", "one seat line per seat")
         hands[s] = [read_piece(t) for t in words[2:]]
         if len(hands[s]) != size:
-            raise TokenError(words[-1], f"ends a hand of {len(hands[s])} pieces", f"{size} pieces (? for an unknown one)")
+            raise TokenError(words[-1], f"ends a hand of {len(hands[s])} pieces",
+                             f"{size} pieces (? for an unknown one)")
         at[("hands", s)] = words[1]
     return [h if h is not None else [UNKNOWN] * size for h in hands], at
 
@@ -191,7 +193,8 @@ def parse(text: str, name: str = "record") -> list[dict]:
 
 def _bad(name: str, exc: TokenError) -> BadInput:
     t = exc.token
-    return BadInput(f"{name}:{t.line}:{t.col}: {short(t.text)} {exc.why}; accepted: {exc.accepted} (docs/hand-records.md)")
+    return BadInput(f"{name}:{t.line}:{t.col}: {short(t.text)} {exc.why}; accepted: {exc.accepted} "
+                    "(docs/hand-records.md)")
 
 
 def _record(block: list[list[Token]], index: int) -> tuple[dict, object, record_check.Seating]:

@@ -130,8 +130,8 @@ def _check_chunk_hands(obj: Any, spec: str) -> None:
     """A strategy's own chunk size (hands per chunk of a run with it at the table), if it sets one."""
     size = getattr(obj, "chunk_hands", None)
     if size is not None and (not isinstance(size, int) or isinstance(size, bool) or size < 1):
-        raise BadInput(f"strategy {short(spec)}: chunk_hands {short(size)} is not a positive integer; accepted: an integer "
-                       ">= 1 (hands per chunk), or no chunk_hands")
+        raise BadInput(f"strategy {short(spec)}: chunk_hands {short(size)} is not a positive integer; accepted: "
+                       "an integer >= 1 (hands per chunk), or no chunk_hands")
 
 
 def _where(exc: BaseException) -> str:
@@ -181,7 +181,8 @@ def _load_plugin(path: str, class_name: str, spec: str) -> type:
     cls = getattr(module, class_name, None)
     if not isinstance(cls, type):
         found = ", ".join(n for n, v in vars(module).items() if isinstance(v, type) and v.__module__ == module_name)
-        raise BadInput(f"strategy {short(spec)}: {path} has no class {short(class_name)}; classes there: {found or 'none'}")
+        raise BadInput(f"strategy {short(spec)}: {path} has no class {short(class_name)}; classes there: "
+                       f"{found or 'none'}")
     return cls
 
 
@@ -249,16 +250,16 @@ def parse_seat_specs(game: str, specs: list[str] | tuple[str, ...], seats: int, 
             if not 0 <= seat < seats:
                 raise BadInput(f"--strategy {short(spec)}: seat {seat} does not exist; accepted seats: 0..{seats - 1}")
             if single.get(seat, rest.strip()) != rest.strip():
-                raise BadInput(f"--strategy gives seat {seat} two strategies ({single[seat]!r} and {short(rest.strip())}); "
-                               "accepted: one per seat")
+                raise BadInput(f"--strategy gives seat {seat} two strategies ({single[seat]!r} and "
+                               f"{short(rest.strip())}); accepted: one per seat")
             single[seat] = rest.strip()
         elif sep and ":" not in seat_text and not seat_text.endswith(".py"):
             raise BadInput(f"--strategy {short(spec)}: seat {short(seat_text)} is not a number; accepted: SEAT=NAME, "
                            f"SEAT in 0..{seats - 1}")
         else:
             if everyone not in (None, spec.strip()):
-                raise BadInput(f"--strategy gives every seat two strategies ({short(everyone)} and {short(spec.strip())}); "
-                               "accepted: one for every seat, then SEAT=NAME for single seats")
+                raise BadInput(f"--strategy gives every seat two strategies ({short(everyone)} and "
+                               f"{short(spec.strip())}); accepted: one for every seat, then SEAT=NAME for single seats")
             everyone = spec.strip()
     per_seat = [single.get(s, everyone or default) for s in range(seats)]
     built: dict[str, Any] = {}

@@ -41,7 +41,8 @@ def _one_hot(kinds: np.ndarray) -> np.ndarray:
     return out
 
 
-def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int, infer: int = 2, dealt: int | None = None) -> dict:
+def deal_worlds(view: PlayView, rng: np.random.Generator, worlds: int, infer: int = 2,
+                dealt: int | None = None) -> dict:
     """`worlds` deals of what the mover cannot see, for each of the n games of `view`:
     hands (n, W, P, 38) copies per kind (the mover's own row is its hand), draw and disc
     (n, W, 110) piles bottom first with dn, sn (n,) cards, and known (n, 110) the draw-pile places

@@ -416,9 +416,10 @@ class MonteCarloBidder(_Heuristics):
                 lineup = [self.rollout] * players
                 lineup[s] = FixedTrump(self.rollout, int(t))
                 bidder = np.full(m, s)
-                h7, _, trump = engine.widow_and_trump(table, hands, widow, bidder, np.full(m, rules.min_bid), lineup, rng)
-                tricks = engine.play_tricks(table, h7, bidder, np.full(m, rules.min_bid), trump, [self.rollout] * players,
-                                       rng).tricks
+                h7, _, trump = engine.widow_and_trump(table, hands, widow, bidder, np.full(m, rules.min_bid),
+                                                      lineup, rng)
+                tricks = engine.play_tricks(table, h7, bidder, np.full(m, rules.min_bid), trump,
+                                            [self.rollout] * players, rng).tricks
                 for li, b in enumerate(levels):
                     points, made = engine.score(table, bidder, np.full(m, b), tricks)
                     p_make[rows, t, li] = made.reshape(len(rows), self.samples).mean(axis=1)

@@ -154,7 +154,8 @@ def test_setups_are_plain_data_and_check_their_values():
 
 def test_hand_analyzer_shows_the_open_hands_rate_beside_the_simulated_one():
     from moonshot.analysis.moon import OPEN_DEALS, analyze_hand
-    grid = analyze_hand(make_setup("moon"), "6-6 6-5 6-4 6-3 6-2 6-1 5-5", "first", 800, seed=4, check_samples=0).tables["trump_by_bid"]
+    grid = analyze_hand(make_setup("moon"), "6-6 6-5 6-4 6-3 6-2 6-1 5-5", "first", 800, seed=4,
+                        check_samples=0).tables["trump_by_bid"]
     open_rows = grid[grid.metric == "p_make_open"]
     assert len(open_rows) == len(grid[grid.metric == "p_make"]) and (open_rows["n"] <= OPEN_DEALS[3]).all()
     sixes = open_rows[(open_rows.trump == "sixes") & (open_rows.bid == 4)].iloc[0]

@@ -179,7 +179,8 @@ def replayed_as_on_the_page(page, path: Path, capsys) -> dict:
     return json.loads(path.read_text())
 
 
-def test_a_whole_shoot_the_moon_hand_played_by_clicks_downloads_a_history_replay_accepts(server, page, tmp_path, capsys):
+def test_a_whole_shoot_the_moon_hand_played_by_clicks_downloads_a_history_replay_accepts(server, page, tmp_path,
+                                                                                         capsys):
     path, titles = play_by_clicks(page, server, "shoot-the-moon", "4", tmp_path)
     record = replayed_as_on_the_page(page, path, capsys)
     assert record["game"] == "shoot-the-moon" and record["seed"] == 17 and set(titles) == {"Your play"}

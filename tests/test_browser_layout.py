@@ -50,7 +50,8 @@ MEASURE = """() => {
 
 
 # a few recorded hands per game (the golden files: nothing to simulate here)
-HISTORIES = {"shoot-the-moon": "stm_4p_odd.jsonl", "moon": "moon_3p_threshold.jsonl", "hit-the-deck": "htd_4p_mixed.jsonl"}
+HISTORIES = {"shoot-the-moon": "stm_4p_odd.jsonl", "moon": "moon_3p_threshold.jsonl",
+             "hit-the-deck": "htd_4p_mixed.jsonl"}
 GOLDEN = Path(__file__).parent / "golden"
 
 

@@ -18,7 +18,8 @@ WIDTHS = (390, 1280)
 def page(browser, request):  # noqa: F811
     context = browser.new_context(viewport={"width": request.param, "height": 900})
     pg = context.new_page()
-    pg.set_default_timeout(60_000)          # as tests/test_browser.py: a busy machine compiles kernels at the first deal
+    # as tests/test_browser.py: a busy machine compiles kernels at the first deal
+    pg.set_default_timeout(60_000)
     yield pg
     context.close()
 
@@ -29,7 +30,8 @@ def drawn(page) -> list[dict]:
     return page.eval_on_selector_all(".picker button.piece", """bs => bs.map(b => {
         const s = b.querySelector('svg'), r = s ? s.getBoundingClientRect() : null;
         return {piece: b.dataset.piece, svg: !!s && s.getAttribute('role') === 'img',
-                name: s ? (s.getAttribute('aria-label') || '').trim() : '', only: b.childNodes.length === 1 && b.firstChild === s,
+                name: s ? (s.getAttribute('aria-label') || '').trim() : '', \
+only: b.childNodes.length === 1 && b.firstChild === s,
                 w: r ? r.width : 0, h: r ? r.height : 0, right: r ? r.right : 0};
     })""")
 

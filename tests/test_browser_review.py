@@ -81,7 +81,8 @@ def with_errors(game: str) -> tuple[str, int]:
     if errs(line, seat) >= 2 or (game == "shoot-the-moon" and errs(line, seat)):     # its hands err once at most
         return line, seat
     found = [(-errs(line, seat), i, line, seat) for name in FILES[game]
-             for i, line in enumerate((GOLDEN / name).read_text().splitlines()) for seat in range(json.loads(line)["players"])]
+             for i, line in enumerate((GOLDEN / name).read_text().splitlines())
+             for seat in range(json.loads(line)["players"])]
     most, _, line, seat = min(found)
     assert most < 0, f"no {game} hand of {FILES[game]} errs at {QUICK} worlds"
     return line, seat
@@ -125,7 +126,8 @@ def test_the_mistakes_list_jumps_to_each_error_and_the_graph_has_a_point_a_value
     row = next(r for r in steps if r["step"] == first["step"])
     assert first["loss"] == max(e["loss"] for e in errors) and row["verdict"] == first["verdict"]
     words = buttons.nth(0).inner_text()
-    assert all(w in words for w in (first["where"], first["chosen"], first["best"], first["loss_text"], first["verdict"]))
+    assert all(w in words
+               for w in (first["where"], first["chosen"], first["best"], first["loss_text"], first["verdict"]))
     buttons.nth(0).click()
     assert shown_step(page) == row["replay_step"]       # the table as the seat chose, its review next
     review = page.inner_text("#values .review-step")
@@ -137,7 +139,8 @@ def test_the_mistakes_list_jumps_to_each_error_and_the_graph_has_a_point_a_value
         cells = page.locator(f"#values .review-step td:nth-child({heads.index('P(win) [95%]') + 1})").all_inner_texts()
         assert cells and all(c.count("%") == 3 and "[" in c for c in cells if c), cells
     assert game != "hit-the-deck" or "P(win) [95%]" in heads
-    # "next mistake" (the M key) from the deal: each error after the step shown, in the hand's order, then the first again
+    # "next mistake" (the M key) from the deal: each error after the step shown, in the hand's order, then the
+    # first again
     at = sorted(e["replay_step"] for e in errors)
     page.keyboard.press("Home")
     for want in [s for s in at if s > 0] + [at[0]]:
@@ -187,7 +190,8 @@ def test_a_link_with_its_review_opened_from_another_site_fills_the_form_and_star
     assert [boxes.nth(i).is_checked() for i in range(boxes.count())] == [False, True, False]
     assert page.input_value("#worlds") == str(QUICK) and page.input_value("#review-seed") == "3"
     said = page.locator("#review #link-note")
-    assert "a review of seat 1, 8 worlds a decision, seed 3" in said.inner_text() and "Review this hand" in said.inner_text()
+    assert ("a review of seat 1, 8 worlds a decision, seed 3" in said.inner_text()
+            and "Review this hand" in said.inner_text())
     page.wait_for_timeout(300)
     assert [u for u in asked if "/api/review" in u or "/api/jobs" in u] == []
     page.click("#review button.go")                     # pressed: the review runs, the same link to share

@@ -121,7 +121,8 @@ def _empty_span(ax, i: int) -> list[str]:
     spread = max(b.x1 for b in boxes) - min(b.x0 for b in boxes)
     if spread < 5:           # one value (every change exactly 0, say): there is no range to fill
         return []
-    return [] if spread >= FILLED * abs(hi - lo) else [f"axes {i}'s data fill only {spread / abs(hi - lo):.0%} of its x axis"]
+    return [] if spread >= FILLED * abs(hi - lo) else [
+        f"axes {i}'s data fill only {spread / abs(hi - lo):.0%} of its x axis"]
 
 
 # --- the checker on figures made to fail ---------------------------------------------------------

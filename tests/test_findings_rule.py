@@ -226,7 +226,8 @@ def test_a_whatif_to_the_default_is_refused_in_one_line(capsys):
 def test_whatif_names_every_measure_with_a_seat_clear_of_zero():
     res = whatif(make_setup("moon"), ["moon.min_bid=5"], 3_000, None, SEED)
     seats = res.tables["seats"]
-    for metric, words in (("d_thrown_in", "P(thrown in)"), ("d_bidder", "P(takes bid)"), ("d_score", "Points per hand")):
+    for metric, words in (("d_thrown_in", "P(thrown in)"), ("d_bidder", "P(takes bid)"),
+                          ("d_score", "Points per hand")):
         rows_ = seats[seats["metric"] == metric]
         if clear_of_zero(rows_).any():                 # named in a sentence that gives it as a change
             said = [f for f in res.findings if words in f and not f.startswith("No ")]

@@ -57,7 +57,8 @@ def test_lookup_arrays():
     r3, rcut, gflip = deck.parse_card("R3"), deck.parse_card("RCUT"), deck.parse_card("GFLIP")
     hn4, hcb = deck.parse_card("HN4"), deck.parse_card("HCB")
     assert deck.COLOUR[r3] == 0 and deck.VALUE[r3] == 3 and deck.CLASS[r3] == deck.NUMBER and deck.PENALTY[r3] == 3
-    assert deck.COLOUR[rcut] == 0 and deck.VALUE[rcut] == 0 and deck.CLASS[rcut] == deck.CUT and deck.PENALTY[rcut] == 10
+    assert (deck.COLOUR[rcut] == 0 and deck.VALUE[rcut] == 0 and deck.CLASS[rcut] == deck.CUT
+            and deck.PENALTY[rcut] == 10)
     assert deck.COLOUR[gflip] == 1 and deck.CLASS[gflip] == deck.FLIP
     assert deck.COLOUR[hn4] == -1 and deck.VALUE[hn4] == 4 and deck.CLASS[hn4] == deck.HTD_N and deck.PENALTY[hn4] == 10
     assert deck.COLOUR[hcb] == -1 and deck.CLASS[hcb] == deck.HTD_C and deck.PENALTY[deck.HH] == 10
@@ -137,7 +138,8 @@ def test_every_flag_parses(arg, field, value):
 
 
 @pytest.mark.parametrize("arg", [
-    "htd.colours=R,G,B", "htd.colours=R,R,B,Y", "htd.htd_number_values=1,2,3", "htd.htd_number_values=0,1,1,2,2,3,3,4,4,5",
+    "htd.colours=R,G,B", "htd.colours=R,R,B,Y", "htd.htd_number_values=1,2,3",
+    "htd.htd_number_values=0,1,1,2,2,3,3,4,4,5",
     "htd.htd_colour_values=two_red", "htd.start_card=skip", "htd.word_matches_word=maybe",
     "htd.voluntary_draw=2", "htd.drawn_card_play=never", "htd.cut_depth=deep", "htd.cut_exposed=top",
     "htd.bury_position=bottom", "htd.exposed_hand_card=x", "htd.final_card_effects=x",

@@ -227,8 +227,9 @@ def _flip_scenario(memory):
     rules = parse_rules([f"htd.memory={memory}", "htd.reaction=off"])
     t = Table(2, rules, seat_profiles([], 2, default="off"))
     deck = list(cards.deck_list(rules))
-    h0 = [cards.flip(0), cards.number_card(1, 2), cards.number_card(1, 3), cards.number_card(1, 4), cards.number_card(2, 2),
-          cards.number_card(2, 3), cards.number_card(2, 1)]          # B1 goes on the Y1 the flip turns up
+    # B1 goes on the Y1 the flip turns up
+    h0 = [cards.flip(0), cards.number_card(1, 2), cards.number_card(1, 3), cards.number_card(1, 4),
+          cards.number_card(2, 2), cards.number_card(2, 3), cards.number_card(2, 1)]
     h1 = [cards.number_card(3, 2), cards.number_card(3, 3), cards.number_card(3, 4), cards.number_card(2, 5),
           cards.number_card(1, 5), cards.number_card(3, 5), cards.number_card(0, 5)]
     for k in h0 + h1 + [cards.number_card(0, 1), cards.number_card(3, 1)]:

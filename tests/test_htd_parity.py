@@ -63,7 +63,8 @@ def check_parity(table, n, seed, strategy="random"):
         assert hand.score == res.score[i].tolist()
         assert (-1 if hand.went_out is None else hand.went_out) == res.went_out[i]
         assert sorted(k for h in hand.hands for k in h) == sorted(
-            k for s in range(table.players) for k in range(deck.N_KINDS) for _ in range(res.final["final_hands"][i, s, k]))
+            k for s in range(table.players) for k in range(deck.N_KINDS)
+            for _ in range(res.final["final_hands"][i, s, k]))
         assert hand.draw == res.final["final_draw"][i, :res.final["final_dn"][i]][::-1].tolist()
         assert hand.discard == res.final["final_disc"][i, :res.final["final_sn"][i]][::-1].tolist()
     return res

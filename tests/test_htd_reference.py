@@ -151,7 +151,8 @@ def test_vector_5_flip_three_players():
 
 
 def test_vector_6_cut():
-    draw = [x for x in htd_cards.deck_list(R) if htd_cards.CLASS[x] == htd_cards.NUMBER and htd_cards.COLOUR[x] in (1, 2)]
+    draw = [x for x in htd_cards.deck_list(R)
+            if htd_cards.CLASS[x] == htd_cards.NUMBER and htd_cards.COLOUR[x] in (1, 2)]
     assert len(draw) == 40
     h = position(3, ["RCUT Y1", "Y1 Y2", "Y3 Y4"], "R3", draw=draw, chance=Script(cuts=[20]))
     h._turn(0)

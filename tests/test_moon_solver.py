@@ -197,8 +197,8 @@ def test_full_positions_match_boolean_search(players, solver):
         if players == 4 and not FULL:
             continue              # per-move checks on whole 4-player hands only in the long run
         mover = (leader + len(trick)) % P
-        assert sorted((m for m, _ in got.moves), key=str) == sorted(_choices(h[mover], tuple(trick), trump, rules, called,
-                                                                  first), key=str), where
+        assert sorted((m for m, _ in got.moves), key=str) == sorted(
+            _choices(h[mover], tuple(trick), trump, rules, called, first), key=str), where
         for move, mv in got.moves:
             ok = [_can_after(h, trump, rules, bidder_side, leader, tuple(trick), called, mover, move, x, memo)
                   for x in (mv, mv + 1)]
@@ -261,7 +261,8 @@ def test_solve_position_tables():
     from moonshot.analysis.common import make_setup
     from moonshot.analysis.moon_solve import solve_position
     res = solve_position(make_setup("moon", 3), "6-6 6-5 4-1 3-3 / 5-5 5-2 5-3 1-1 / 6-4 4-4 3-1 2-2", "6")
-    hands = [[tiles.parse_tile(x) for x in h.split()] for h in ("6-6 6-5 4-1 3-3", "5-5 5-2 5-3 1-1", "6-4 4-4 3-1 2-2")]
+    hands = [[tiles.parse_tile(x) for x in h.split()]
+             for h in ("6-6 6-5 4-1 3-3", "5-5 5-2 5-3 1-1", "6-4 4-4 3-1 2-2")]
     want, want_moves = minimax(tuple(frozenset(h) for h in hands), 6, Rules(), {0}, 0)
     sol = res.tables["solution"]
     assert sol["tricks"].dtype.kind == "i" and int(sol["tricks"].iloc[0]) == want

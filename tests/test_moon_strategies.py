@@ -95,7 +95,8 @@ def test_fixed_trump_names_its_trump_and_discards_for_it():
     lineup = [FixedTrump(base, 2), base, base]
     rng = np.random.default_rng(1)
     hands, widow = engine.deal(rng, 500, table)
-    _, discard, trump = engine.widow_and_trump(table, hands, widow, np.zeros(500, dtype=np.int64), np.full(500, 4), lineup, rng)
+    _, discard, trump = engine.widow_and_trump(table, hands, widow, np.zeros(500, dtype=np.int64), np.full(500, 4),
+                                               lineup, rng)
     assert (trump == 2).all()
     assert not tiles.IS_DOUBLE[discard].all()
 

@@ -321,4 +321,5 @@ def test_a_seat_played_by_two_players_in_one_file_gets_a_summary_row_and_sentenc
     played = played[(played["metric"] == "total_loss") & played["player"].str.startswith("as played")]
     assert sorted(played["player"]) == ["as played: greedy", "as played: random"]
     said = [f for f in res.findings if f.startswith("Seat 0 (as played")]
-    assert len(said) == 2 and {s.split(")")[0] for s in said} == {"Seat 0 (as played: greedy", "Seat 0 (as played: random"}
+    assert len(said) == 2 and {s.split(")")[0] for s in said} == {"Seat 0 (as played: greedy",
+                                                                  "Seat 0 (as played: random"}

@@ -74,7 +74,8 @@ def test_a_lower_target_shortens_the_game_and_ranks_with_the_right_sign(stm_sets
 
 def test_htd_target_score_sign():
     setup = make_setup("hit-the-deck", 3)
-    res = rules_lab(setup, games=40, hands=40, seed=SEED, sets=["long=htd.target_score=200", "quick=htd.target_score=50"])
+    res = rules_lab(setup, games=40, hands=40, seed=SEED,
+                    sets=["long=htd.target_score=200", "quick=htd.target_score=50"])
     assert _row(res, "ranked", "long", "d_hands")["ci_low"] > 0
     assert _row(res, "ranked", "quick", "d_hands")["ci_high"] < 0
     assert _row(res, "ranked", "quick vs long", "d_hands")["ci_high"] < 0    # sets are paired with each other too

@@ -82,4 +82,5 @@ def test_serve_checks_max_worlds_in_one_line():
     bad = subprocess.run([sys.executable, "-m", "moonshot.cli", "serve", "--max-worlds", "5000"], capture_output=True,
                          text=True)
     assert bad.returncode == 2
-    assert bad.stderr.strip() == "moonshot: error: --max-worlds 5000 is not accepted; accepted: an integer from 2 to 4,096"
+    assert bad.stderr.strip() == ("moonshot: error: --max-worlds 5000 is not accepted; accepted: an integer from 2 "
+                                  "to 4,096")

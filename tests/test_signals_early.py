@@ -61,7 +61,8 @@ def test_import_moonshot_elsewhere_changes_no_signal_handler():
 
 
 def test_the_command_puts_back_the_handlers_from_before_the_catch():
-    done = python("import sys; sys.argv = ['/venv/bin/moonshot', '--version']; import signal; from moonshot import cli\n"
+    done = python("import sys; sys.argv = ['/venv/bin/moonshot', '--version']; import signal; "
+                  "from moonshot import cli\n"
                   "try:\n    cli.app()\nexcept SystemExit:\n    pass\n"
                   "print(signal.getsignal(signal.SIGINT) is signal.default_int_handler, "
                   "signal.getsignal(signal.SIGTERM) == signal.SIG_DFL)")

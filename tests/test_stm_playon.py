@@ -126,7 +126,8 @@ def test_worlds_can_share_their_games_replay(players, partners, flags):
 def test_scripted_replays_the_engine():
     """The script itself: a whole round replayed from its deal is the same round."""
     table, res = engine_round(4, False, ())
-    again = engine.play_round(table, res.hands, res.dealer, res.chips_before, [Scripted(res)] * 4, np.random.default_rng(0))
+    again = engine.play_round(table, res.hands, res.dealer, res.chips_before, [Scripted(res)] * 4,
+                              np.random.default_rng(0))
     for name in SAME:
         assert np.array_equal(getattr(again, name), getattr(res, name)), name
 

@@ -88,8 +88,8 @@ def test_a_saved_run_keeps_every_chunk_its_manifest_and_its_result(tmp_path):
     m = json.loads((tmp_path / "run" / "manifest.json").read_text())
     assert m["verb"] == "simulate" and m["game"] == "shoot-the-moon" and m["seed"] == 3 and m["chunk"] == 1_000
     assert m["complete"] and m["chunks"] == 6 and m["version"]
-    assert m["parts"] == [{"name": "00-hands", "task": "moonshot.analysis.common._hands_chunk", "hands": 6_000, "seed": 3,
-                           "chunk": 1_000, "chunks": 6}]
+    assert m["parts"] == [{"name": "00-hands", "task": "moonshot.analysis.common._hands_chunk", "hands": 6_000,
+                           "seed": 3, "chunk": 1_000, "chunks": 6}]
     assert sorted(p.name for p in (tmp_path / "run" / "chunks").iterdir()) == \
         [f"00-hands-{i:06d}.parquet" for i in range(6)]
     st = store.RunStore.open(tmp_path / "run")

@@ -24,7 +24,8 @@ from tests.test_cli import run as cli_run
 from tests.test_store import ROOT, manifest, moonshot, saved_run, snapshot
 
 CHUNKS = 4
-RUN = ["simulate", "shoot-the-moon", "-n", CHUNKS * 65_536, "-s", "odd", "-f", "json", "-q"]   # odd: the fastest real player
+# odd: the fastest real player
+RUN = ["simulate", "shoot-the-moon", "-n", CHUNKS * 65_536, "-s", "odd", "-f", "json", "-q"]
 
 
 def command(seed: int) -> list:

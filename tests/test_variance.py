@@ -133,8 +133,8 @@ def _paired_games(game: str, rule: str, n: int, seed: int, index: int):
     out = []
     for rules in ((), (rule,)):
         setup = make_setup(game, rules=rules).validate()
-        g = setup.hooks.play_games(setup, setup.seats.strategies, generators(chunk_seeds(seed, index, setup.entry.streams)),
-                                   n, keep_hands=True)
+        g = setup.hooks.play_games(setup, setup.seats.strategies,
+                                   generators(chunk_seeds(seed, index, setup.entry.streams)), n, keep_hands=True)
         out.append((setup.hooks.wins(setup, g)[:, setup.table.side_of_seat[0]], variance.seat_luck(setup, g, n)[:, 0]))
     (wb, lb), (wv, lv) = out
     return wv.astype(float) - wb, np.stack([lv, lb], axis=1)

@@ -88,7 +88,8 @@ def test_web_names_no_game():
     from pathlib import Path
 
     import moonshot.web
-    words = {w for g in registry.GAMES.values() for w in (g.name, g.title, g.package.rsplit(".", 1)[-1])} | {"htd", "stm"}
+    words = ({w for g in registry.GAMES.values() for w in (g.name, g.title, g.package.rsplit(".", 1)[-1])}
+             | {"htd", "stm"})
     spelled = {"[ _-]".join(re.escape(part) for part in re.split(r"[ _-]", w.lower())) for w in words}
     named = re.compile(r"\b(" + "|".join(sorted(spelled)) + r")\b", re.I)      # "hit the deck", hit_the_deck, ...
     found = []
@@ -97,8 +98,9 @@ def test_web_names_no_game():
             found += [(path.name, m) for m in named.findall(path.read_text())]
         elif path.suffix == ".py":
             tree = ast.parse(path.read_text())
-            docs = {id(n.body[0].value) for n in ast.walk(tree) if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef,
-                    ast.AsyncFunctionDef)) and n.body and isinstance(n.body[0], ast.Expr)}
+            docs = {id(n.body[0].value) for n in ast.walk(tree)
+                    if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                    and n.body and isinstance(n.body[0], ast.Expr)}
             for node in ast.walk(tree):
                 text = (node.value if isinstance(node, ast.Constant) and isinstance(node.value, str)
                         and id(node) not in docs else node.id if isinstance(node, ast.Name)
@@ -320,7 +322,8 @@ def test_hints_value_every_legal_move(client):
         hint = client.get(f"/api/play/{sid}/hint?worlds=8")
         assert hint.status_code == 200
         moves = sorted(r["move"] for r in hint.json()["rows"])
-        assert moves == sorted(c["option"] for c in state["prompt"]["choices"])   # the hint's name of each (the page words it)
+        # the hint's name of each (the page words it)
+        assert moves == sorted(c["option"] for c in state["prompt"]["choices"])
 
 
 def test_a_hit_the_deck_hand_with_timed_slaps_fits_a_profile(client, tmp_path):
@@ -426,7 +429,8 @@ def test_reports_are_listed_served_and_never_read_from_a_named_path(client):
     assert r.status_code == 400 and r.json()["field"] == "hands"
     r = client.post("/api/moon/report", json={"hands": "1000", "seed": "1"})
     assert r.status_code == 202
-    assert wait(client, client.post(f"/api/jobs/{r.json()['id']}/cancel").json()["id"])["state"] in ("cancelled", "done")
+    assert wait(client, client.post(f"/api/jobs/{r.json()['id']}/cancel").json()["id"])["state"] in (
+        "cancelled", "done")
 
 
 def test_a_report_builders_sections_are_heard_only_where_asked():

@@ -46,8 +46,8 @@ def decoded(token: str) -> dict:
 @pytest.fixture(scope="module")
 def moon_hand(client) -> tuple[str, dict]:
     """A Moon hand at 4 players with a rules flag and a named strategy: its history and its link's token."""
-    sid = played(client, "moon", {"players": "4", "seat": "2", "seed": "21", "rules": ["moon.lead_suit_rule=leader_calls_end"],
-                                  "strategy": ["1=greedy"]})
+    sid = played(client, "moon", {"players": "4", "seat": "2", "seed": "21",
+                                  "rules": ["moon.lead_suit_rule=leader_calls_end"], "strategy": ["1=greedy"]})
     link = client.get(f"/api/play/{sid}/link").json()
     return client.get(f"/api/play/{sid}/history").text, link
 

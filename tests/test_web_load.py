@@ -114,7 +114,8 @@ def test_an_idle_hand_is_dropped_and_a_touched_one_kept(tmp_path):
     r = client.get(f"/api/play/{idle}")
     assert r.status_code == 400 and "no hand" in r.json()["error"]
     prompt = kept["prompt"]
-    r = client.post(f"/api/play/{kept['id']}/answer", json={"turn": prompt["turn"], "choice": prompt["choices"][0]["value"]})
+    r = client.post(f"/api/play/{kept['id']}/answer",
+                    json={"turn": prompt["turn"], "choice": prompt["choices"][0]["value"]})
     assert r.status_code == 200 and r.json()["prompt"]["turn"] == prompt["turn"] + 1
 
 

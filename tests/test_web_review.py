@@ -161,7 +161,8 @@ def test_bad_review_input_is_one_line_beside_its_field(client, moon_record, chan
     r = client.post("/api/review", json=change(moon_record))
     assert r.status_code == 400, r.text
     body = r.json()
-    assert body["field"] == field and words in body["error"] and "accepted" in body["error"] and "\n" not in body["error"]
+    assert (body["field"] == field and words in body["error"] and "accepted" in body["error"]
+            and "\n" not in body["error"])
 
 
 def test_a_game_without_a_review_and_an_unknown_hand_are_refused_in_one_line(client):

@@ -71,7 +71,8 @@ def test_each_replay_step_carries_the_table_it_leaves(game, players):
     if game == "hit-the-deck":                    # cards come and go (draws, penalties): the record's end
         out = record["went_out"]
         assert out is None or tables[-1]["seats"][out]["held"] == 0
-        assert [s["tally"].split(",")[0] for s in tables[-1]["seats"]] == [f"{x} penalty points" for x in record["score"]]
+        assert ([s["tally"].split(",")[0] for s in tables[-1]["seats"]]
+                == [f"{x} penalty points" for x in record["score"]])
         assert all(s["chapter"].startswith("turn ") for s in steps)
     else:                                         # one piece leaves a hand at each play, none otherwise
         plays = [s for s in steps if " plays " in s["text"]]

@@ -87,7 +87,8 @@ def one_line(message: str) -> str:
 
 def _list(form: dict, key: str) -> list[str]:
     value = form.get(key) or []
-    if not isinstance(value, (str, list)) or not all(isinstance(v, (str, int)) for v in value if not isinstance(value, str)):
+    if not isinstance(value, (str, list)) or not all(isinstance(v, (str, int))
+                                                     for v in value if not isinstance(value, str)):
         raise FieldError(key, f"{key} {short(value)} is not accepted; accepted: a list of texts")
     values = [value] if isinstance(value, str) else value
     return [str(v).strip() for v in values if str(v).strip()]

@@ -50,7 +50,8 @@ def history(text: Any, limits: forms.Limits | None = None) -> tuple[str, str]:
     except FieldError as exc:
         raise _bad(f"its {exc.field}: {exc}") from None
     if not 0 <= data["seat"] < setup.players:
-        raise _bad(f"its seat {data['seat']} does not exist at {setup.players} players; accepted: 0..{setup.players - 1}")
+        raise _bad(f"its seat {data['seat']} does not exist at {setup.players} players; "
+                   f"accepted: 0..{setup.players - 1}")
     if not 0 <= data["seed"] <= forms.INT64[1]:
         raise _bad(f"its seed {data['seed']} is not accepted; accepted: 0 to 2**63-1")
     try:

@@ -24,7 +24,8 @@ def result_html(result: Result) -> str:
     (reports.text: the same cells and words), with a chart and the glossary folded away."""
     game = result.meta.get("game")
     e = html.escape
-    parts = [f"<h2>{e(result.title)}</h2>"] + [f"<p class='rules-words'>{e(x)}</p>" for x in rules_in_words(result.meta)]
+    parts = [f"<h2>{e(result.title)}</h2>"] + [f"<p class='rules-words'>{e(x)}</p>"
+                                               for x in rules_in_words(result.meta)]
     if result.findings:
         parts.append("<section class='findings'><h3>What it found</h3><ul>"
                      + "".join(f"<li>{e(in_words(game, f))}</li>" for f in result.findings) + "</ul></section>")
@@ -55,13 +56,15 @@ def rules_in_words(meta: dict) -> list[str]:
         return []
     prefix = next(iter(flags), ".").split(".", 1)[0] + "."
     lines = []
-    for title, pairs in (("Rules at this table", [(k, as_text(v)) for k, v in (meta.get("rules_changed") or {}).items()]),
+    for title, pairs in (("Rules at this table",
+                          [(k, as_text(v)) for k, v in (meta.get("rules_changed") or {}).items()]),
                          ("Changed in the what-if", [a.partition("=")[::2] for a in meta.get("variant") or []])):
         said = []
         for name, text in pairs:
             f = flags.get(name.strip()) or flags.get(prefix + name.strip())
             if f is not None:
-                said.append(f"{f.help}: {f.words(text.strip()) or text.strip()} ({f.name}={text.strip()}, {f.rules_id})")
+                said.append(f"{f.help}: {f.words(text.strip()) or text.strip()} "
+                            f"({f.name}={text.strip()}, {f.rules_id})")
         if said:
             lines.append(f"{title}: " + "; ".join(said) + ".")
     return lines

@@ -52,7 +52,8 @@ def resolve(root: Path, name: str, file: str) -> Path:
     the file is a regular one right in the report's folder (served())."""
     names = {r["name"] for r in listing(root)}
     if name not in names:
-        raise BadInput(f"no report {short(name)} in the server's reports folder; accepted: {', '.join(sorted(names)) or 'none yet'}")
+        raise BadInput(f"no report {short(name)} in the server's reports folder; accepted: "
+                       f"{', '.join(sorted(names)) or 'none yet'}")
     path = root / name / file
     if "/" in file or "\\" in file or not served(root, path):
         raise BadInput(f"no file {short(file)} in report {short(name)}; accepted: report.html and its figures")

@@ -11,7 +11,8 @@ from moonshot.simulator.games import Game
 
 GAME = Game(name="hit-the-deck", title="Hit the Deck", package=__name__, players=(2, 3, 4, 5, 6), default_players=4,
             decisions=("play",), default_strategy="tactician", streams=3,
-            strategies=("moonshot.strategies.hit_the_deck", "moonshot.strategies.htd_playout", "moonshot.strategies.htd_search"),
+            strategies=("moonshot.strategies.hit_the_deck", "moonshot.strategies.htd_playout",
+                        "moonshot.strategies.htd_search"),
             analysis="moonshot.analysis.hit_the_deck", report="moonshot.reports.hit_the_deck",
             hand_notation='seven cards, e.g. "R3 R5 G2 BCUT YFLIP HN3 HH"', listed=3, options=("profile",), behaviour=8,
             review="moonshot.analysis.hit_the_deck_review",

@@ -31,7 +31,8 @@ HTD_C_BASE = HTD_N_BASE + N_VALUES             # 33: HTD-C of each colour
 HH = HTD_C_BASE + N_COLOURS                    # 37: HTD-H, the last kind
 N_KINDS = HH + 1                               # 38
 NONE = -1
-DRAW = N_KINDS            # a chooser's answer "draw / keep the drawn card instead of playing": the column after the kinds
+# a chooser's answer "draw / keep the drawn card instead of playing": the column after the kinds
+DRAW = N_KINDS
 HAND_SIZE = 7             # cards dealt to each seat (HTD-2.2)
 
 NUMBER, CUT, FLIP, HTD_N, HTD_C, HTD_H = range(6)      # CLASS values
@@ -43,7 +44,8 @@ N_DEMANDS = COLOUR_DEMAND + N_COLOURS           # 9 demand codes, so 38 + 9 = 47
 # HTD-C per colour + HTD-H x 4 = 100, and one HTD-N per value htd.htd_number_values lists (10 by default)
 NUMBER_COPIES, CUT_COPIES, FLIP_COPIES, HTD_C_COPIES, HH_COPIES = 4, 2, 1, 1, 4
 DECK_SIZE = 110           # the whole deck under the default htd.htd_number_values
-WORD_PENALTY = 10         # points a Cut, a Flip or any Hit the Deck card counts in hand (a number counts its value, HTD-7.2)
+# points a Cut, a Flip or any Hit the Deck card counts in hand (a number counts its value, HTD-7.2)
+WORD_PENALTY = 10
 
 # Penalty draws (P7: each draw after any reshuffle)
 SLAP_PENALTY_CARDS = 4    # the slowest hand in a slap race, or a forgotten shout that is noticed (A-HTD-7)

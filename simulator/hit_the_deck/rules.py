@@ -81,8 +81,8 @@ def _profile_spec(text: str) -> str:
 _NUMBER_VALUES = (1, 1, 2, 2, 3, 3, 4, 4, 5, 5)
 
 FLAGS: tuple[Flag, ...] = (
-    Flag("htd.colours", ("R", "G", "B", "Y"), "four distinct labels (letters, digits, space, - or _; up to 20 each), e.g. R,G,B,Y "
-         "or Red,Green,Blue,Yellow",
+    Flag("htd.colours", ("R", "G", "B", "Y"), "four distinct labels (letters, digits, space, - or _; up to 20 each), "
+         "e.g. R,G,B,Y or Red,Green,Blue,Yellow",
          "M4", "display names of the four colours (notation letters stay R, G, B, Y: P8)", _labels,
          sweep=("Red,Green,Blue,Yellow",), needs="display names only (P8): no rule reads them"),
     Flag("htd.htd_number_values", _NUMBER_VALUES, "ten values 1..5, e.g. 1,1,2,2,3,3,4,4,5,5", "M2",
@@ -140,8 +140,8 @@ FLAGS: tuple[Flag, ...] = (
            "who deals the next hand",
            words=("the deal passes to the left", "the same player always deals", "whoever went out deals next"),
            whole_games=True),
-    Flag("htd.memory", "perfect", f"perfect, window(K) with 0 <= K <= {DECK_SIZE}, p_recall(P) with 0 <= P <= 1", "C.10.2",
-         "what a seat remembers of the discards that became the draw pile", _memory,
+    Flag("htd.memory", "perfect", f"perfect, window(K) with 0 <= K <= {DECK_SIZE}, p_recall(P) with 0 <= P <= 1",
+         "C.10.2", "what a seat remembers of the discards that became the draw pile", _memory,
          sweep=("window(8)", "p_recall(0.5)")),
     Flag("htd.p_notice", 1.0, "a probability 0..1", "A-HTD-7",
          "chance that a forgotten shout is noticed (and punished)", _number(0, 1), sweep=("0.5",)),
@@ -158,7 +158,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag("htd.reaction", "adult", "adult, child, distracted, off, optionally NAME:param=value,...",
          "C.14 P9", "the reaction profile of every seat (per-seat profiles override it)", _profile_spec,
          value_words=(("adult", "adults' reaction times"), ("child", "a child's slower, lapse-prone reactions"),
-                      ("distracted", "a distracted player's reactions"), ("off", "perfect reflexes: never forgets, never slaps falsely, never loses a race"))),
+                      ("distracted", "a distracted player's reactions"),
+                      ("off", "perfect reflexes: never forgets, never slaps falsely, never loses a race"))),
 )
 
 

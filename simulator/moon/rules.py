@@ -41,7 +41,8 @@ FLAGS: tuple[Flag, ...] = (
            "21 may only be bid after someone has bid 7",
            words=("21 only after a bid of 7", "21 may be bid at any turn")),
     Flag("moon.min_bid", 4, "3, 4, 5", "A-MOON-14", "lowest bid allowed", integer(3, 5),
-         value_words=(("3", "bids start at 3 tricks"), ("4", "bids start at 4 tricks"), ("5", "bids start at 5 tricks"))),
+         value_words=(("3", "bids start at 3 tricks"), ("4", "bids start at 4 tricks"),
+                      ("5", "bids start at 5 tricks"))),
     one_of("moon.all_pass", ("redeal", "force_last_min", "force_dealer"), "A-MOON-8",
            "when everyone passes: throw the hand in; the last player to speak must bid exactly the minimum; "
          "or the dealer (the last player to speak) must bid, any bid",
@@ -164,7 +165,8 @@ def parse_rules(args: list[str] | tuple[str, ...] = (), players: int | None = No
 ONLY_AT = {
     "moon.widow_timing": ("3 players (the widow)", lambda players, partners: players == 3),
     "moon.widow": ("3 players", lambda players, partners: players == 3),
-    "moon.allow_doubles_trump": ("3 players (moon.allow_doubles_trump_4p at 4)", lambda players, partners: players == 3),
+    "moon.allow_doubles_trump": ("3 players (moon.allow_doubles_trump_4p at 4)",
+                                 lambda players, partners: players == 3),
     "moon.allow_doubles_trump_4p": ("4 players", lambda players, partners: players == 4),
     "moon.bidder_score_4p": ("4 players", lambda players, partners: players == 4),
     "moon.set_twice_loses_4p": ("4 players", lambda players, partners: players == 4),

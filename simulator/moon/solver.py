@@ -162,7 +162,8 @@ def _base_context(players: int, notrump_doubles: str, lead_suit_rule: str, first
             group[t] = dominoes.TRUMP_SUIT
         elif tab.IN_SUIT[t, dominoes.DOUBLES_SUIT, trump]:
             group[t] = dominoes.DOUBLES_SUIT
-    trumps = sorted((t for t in tiles if tab.IS_TRUMP[t, trump]), key=lambda t: -tab.RANK[t, dominoes.TRUMP_SUIT, trump])
+    trumps = sorted((t for t in tiles if tab.IS_TRUMP[t, trump]),
+                    key=lambda t: -tab.RANK[t, dominoes.TRUMP_SUIT, trump])
     ctx[O_TORDER:O_TORDER + MAX_TRUMPS] = -1
     ctx[O_TORDER:O_TORDER + len(trumps)] = trumps
     for t in tiles:

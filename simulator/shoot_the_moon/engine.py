@@ -123,8 +123,9 @@ UNIFORM_FLAT = UNIFORM.reshape(-1)          # index mask * UNIFORM_R + r
 MOON_DELTA = (cards.IS_BIG.astype(np.int8) - cards.IS_LITTLE)           # a card's part in a trick's Moon chips
 RED_BIT = np.where(np.arange(cards.DECK_SIZE) < 12, 1 << np.arange(cards.DECK_SIZE) % 16, 0).astype(np.uint16)
 # Discard order, lowest first: Little Moon, numbers (off-suit before red), Big Moon last.
-DISCARD_VALUE = np.where(cards.IS_LITTLE, 0, np.where(cards.IS_BIG, BIG_MOON_STRENGTH,
-                                                  cards.NUMBER + TOP_NUMBER * (cards.SUIT == cards.RED))).astype(np.int16)
+DISCARD_VALUE = np.where(cards.IS_LITTLE, 0,
+                         np.where(cards.IS_BIG, BIG_MOON_STRENGTH,
+                                  cards.NUMBER + TOP_NUMBER * (cards.SUIT == cards.RED))).astype(np.int16)
 
 
 # Per-card feature bits, one byte per feature: suit 0..3, Moon (4), Big Moon (5), Little Moon (6).
@@ -276,7 +277,8 @@ class RoundState:
             cur.moon_lead = np.empty(self.N, dtype=bool)
             cur.best = np.empty(self.N, dtype=self.table.strength.dtype)
         _play_slots(k, self.n_played, Plays(row, np.asarray(slot, dtype=np.intp), seat, mine),
-                    OnRecord(self.cards_flat, self.live, self.trick, self.play_seats, self.play_cards, self.reds_played),
+                    OnRecord(self.cards_flat, self.live, self.trick, self.play_seats, self.play_cards,
+                             self.reds_played),
                     TrickArrays(cur.has_moon, cur.moon_delta, cur.lead_class, cur.follow, cur.moon_lead, cur.best,
                                 cur.win_seat, cur.strength_flat), CARD_TABLES)
         self.n_played += 1

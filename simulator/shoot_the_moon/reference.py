@@ -360,7 +360,8 @@ def round_ends_game(rnd: Round) -> int | None:
 
 
 def play_game(players: int, partners: bool, rules: Rules, dealer: int, next_hands: Callable[[], list[list[int]]],
-              choose: Chooser, chips: list[int] | None = None, max_rounds: int = 1000) -> tuple[list[Round], int | None]:
+              choose: Chooser, chips: list[int] | None = None,
+              max_rounds: int = 1000) -> tuple[list[Round], int | None]:
     """Rounds until one ends the game (STM-9), at most max_rounds: (the rounds, the winning side or
     None). `next_hands()` deals each round; chips start at stm.starting_chips unless given."""
     n_sides = max(side_of_seats(players, partners, rules)) + 1

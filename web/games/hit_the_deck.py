@@ -200,7 +200,8 @@ def table(h: ref.Hand, you: int | None, shown: bool = False, words: str = "", ta
     # whose turn it is only while the person plays: an event is shown before the engine moves the turn on
     seats = [common.seat(s, _who(s, you), side=s, held=len(x), you=s == you, to_move=not shown and s == h.seat,
                          pieces=[deck.name(k) for k in sorted(x)] if shown else None,
-                         tally=", ".join(w for w in ((tally or [""] * h.players)[s], "dealer" if s == h.dealer else "") if w))
+                         tally=", ".join(w for w in ((tally or [""] * h.players)[s],
+                                                     "dealer" if s == h.dealer else "") if w))
              for s, x in enumerate(h.hands)]
     top = [(None, deck.name(h.discard[0]))] if h.discard else []
     lines = [("demand", demand_words(h.demand)), ("direction", _direction(h.direction)),

@@ -47,7 +47,8 @@ def face(name: str) -> dict:
     ("six-five", "double blank")."""
     high, low = dominoes.ends(dominoes.parse_tile(name))
     label = f"double {PIP_WORDS[high]}" if high == low else f"{PIP_WORDS[high]}-{PIP_WORDS[low]}"
-    return {"name": dominoes.tile_name(dominoes.tile_id(high, low)), "label": label, "kind": "tile", "ends": [high, low]}
+    return {"name": dominoes.tile_name(dominoes.tile_id(high, low)), "label": label, "kind": "tile",
+            "ends": [high, low]}
 
 
 def _bid_label(b: int) -> str:
@@ -455,7 +456,8 @@ def _steps(record: dict) -> list[dict]:
         first = i == 0
         sol = moon_solver.solve(held, trump, rules, bidder, leader, trick, called, first_lead=first)
         bidder_side = dominoes.side_of_seats(P)[seat] == dominoes.side_of_seats(P)[bidder]
-        values = [{"move": dominoes.tile_name(m[0]) + f" calling {m[1]}" if isinstance(m, tuple) else dominoes.tile_name(m),
+        values = [{"move": (dominoes.tile_name(m[0]) + f" calling {m[1]}" if isinstance(m, tuple)
+                            else dominoes.tile_name(m)),
                    "tricks": int(v), "best": int(v) == sol.tricks} for m, v in sol.moves]
         chosen = (tile, end) if any(isinstance(m, tuple) for m, _ in sol.moves) and end is not None else tile
         played_value = dict(sol.moves).get(chosen)
@@ -476,7 +478,8 @@ def _steps(record: dict) -> list[dict]:
             # the next trick's table (its number, its leader to move): "trick 3" opens on "3 of 7"
             who, done = _name(leader, you, P), i + 1 == len(record["plays"])
             leads = common.does(who, "lead", "leads").split()[-1]
-            words = common.does(who, "win", "wins") + (" the trick" if done else f" trick {no + 1} and {leads} trick {no + 2}")
+            words = common.does(who, "win", "wins") + (" the trick" if done
+                                                       else f" trick {no + 1} and {leads} trick {no + 2}")
             no, to_move = (no, None) if done else (no + 1, leader)
             trick, called = [], None
         out[-1]["table"] = table(P, you, names(), **contract, trump=trump, leader=shown[0][0], trick=shown,

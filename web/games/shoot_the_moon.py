@@ -143,7 +143,8 @@ def table(P: int, you: int | None, sides: list[int], held: list, *, trick=(), tr
         k = sides[s]
         tally = "" if k < 0 else (f"{common.count(tricks[k], 'trick')}, {common.count(chips[k], 'chip')}"
                                   + (f" ({_side(k, sides, P, you)})" if len(tricks) < P else ""))
-        seats.append(common.seat(s, _seat(P, s, you), side=None if k < 0 else k, held=len(shown) if shown is not None else h,
+        seats.append(common.seat(s, _seat(P, s, you), side=None if k < 0 else k,
+                                 held=len(shown) if shown is not None else h,
                                  you=s == you, leads=bool(trick) and s == trick[0][0], to_move=s == to_move,
                                  tally=tally, pieces=shown))
     lines = [("trick", f"{min(trick_no, 4) + 1} of 5")]

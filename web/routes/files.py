@@ -28,7 +28,8 @@ def add(app: FastAPI, site: Site) -> None:
             raise FieldError("file", "no file uploaded; accepted: a JSON-lines history file (HISTORY.md)")
         data = await upload.read(limit + 1)
         if len(data) > limit:
-            raise FieldError("file", f"the upload is over {limit:,} bytes; accepted: a history file of at most {limit:,} bytes")
+            raise FieldError("file", f"the upload is over {limit:,} bytes; accepted: a history file of at most "
+                                     f"{limit:,} bytes")
         name = Path(upload.filename or "upload").name
         try:
             read = await asyncio.to_thread(replay.read, data, name)
