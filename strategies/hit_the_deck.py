@@ -61,7 +61,8 @@ IS_HTD = cards.CLASS >= cards.HTD_N                          # Hit the Deck card
 IS_COLOURED = cards.COLOUR >= 0
 TEN_BITS = np.uint64(int(sum(1 << k for k in range(N_KINDS) if cards.PENALTY[k] == cards.WORD_PENALTY)))
 # VALUE_BITS[v]: the number cards of value v (any colour), v = 1..5
-VALUE_BITS = [np.uint64(int(sum(1 << k for k in range(N_KINDS) if cards.CLASS[k] == cards.NUMBER and cards.VALUE[k] == v)))
+VALUE_BITS = [np.uint64(int(sum(1 << k for k in range(N_KINDS)
+                                if cards.CLASS[k] == cards.NUMBER and cards.VALUE[k] == v)))
               for v in range(cards.N_VALUES + 1)]
 # COLOUR_OF[k, c]: kind k is a number or word card of colour c (what counts for "colour held")
 COLOUR_OF = (cards.COLOUR[:, None] == np.arange(cards.N_COLOURS)[None, :]).astype(np.float32)
@@ -315,7 +316,8 @@ class Tactician:
             lin[:, N_KINDS] = IS_HTD                                  # column 38: Hit the Deck cards held
             lin[:, N_KINDS + 1] = PENALTY                             # column 39: points held
             const = (np.where(IS_COLOURED, -self.follow, 0.0) + np.where(cards.CLASS == cards.FLIP, self.flip, 0.0)
-                     + np.where(cards.CLASS == cards.HTD_H, self.slap, 0.0) + np.where(cards.CLASS == cards.CUT, self.cut, 0.0))
+                     + np.where(cards.CLASS == cards.HTD_H, self.slap, 0.0)
+                     + np.where(cards.CLASS == cards.CUT, self.cut, 0.0))
             answer = np.zeros((N_KINDS, N_KINDS + 1), dtype=np.float32)
             answer[:, :N_KINDS] = answer_table(key[0], players).T
             answer[:, N_KINDS] = 1.0                                  # column 38: cards unseen in all

@@ -20,7 +20,8 @@ from moonshot.simulator.hit_the_deck.engine.state import (CAUSES, CUT, DONE, FAL
 from moonshot.simulator.hit_the_deck.engine.table import DRAW, DRAW_BIT, KIND_BIT, N_KINDS, Table
 from moonshot.simulator.hit_the_deck.engine.lazy_view import EnginePlayView
 
-QUIET_LIMIT = 30             # HTD-6.4: a hand is blocked after 30 cut, flip or pass events with no card played, drawn or taken between
+# HTD-6.4: a hand is blocked after 30 cut, flip or pass events with no card played, drawn or taken between
+QUIET_LIMIT = 30
 CUT_SPREAD = 8            # a normal_half cut lifts n/2 cards give or take n/8 (A-HTD-6)
 CLASS = deck.CLASS.astype(np.int8)
 SLAP_KIND = deck.SLAP_KIND.astype(np.intp)

@@ -55,7 +55,8 @@ TURN, CUT, FLIP, DONE = 0, 1, 2, 3
 SLAP, FORGOT, FALSE_SLAP = 0, 1, 2
 CUT_NORMAL, CUT_UNIFORM, CUT_HALF = 0, 1, 2
 PILE = cards.DECK_SIZE          # a pile's room: the whole deck can lie in one pile (state.PILE)
-QUIET_LIMIT = 30             # HTD-6.4: a hand is blocked after 30 cut, flip or pass events with no card played, drawn or taken between
+# HTD-6.4: a hand is blocked after 30 cut, flip or pass events with no card played, drawn or taken between
+QUIET_LIMIT = 30
 HH, FLIP_CLASS, DRAW, N_KINDS = cards.HH, cards.FLIP, cards.DRAW, cards.N_KINDS
 CUT_SPREAD = 8            # a normal_half cut lifts n/2 cards give or take n/8 (A-HTD-6; HandRun.cut)
 DRAW_BIT = np.uint64(1) << np.uint64(DRAW)

@@ -274,7 +274,8 @@ class State:
         self.disc[rows, 0] = top
         self.sn[rows] = 1
         if self.log.on:
-            self.log("reshuffle", self.gid[rows], [[deck.NAMES[x] for x in r[:k][::-1].tolist()] for r, k in zip(new, m)])
+            self.log("reshuffle", self.gid[rows],
+                     [[deck.NAMES[x] for x in r[:k][::-1].tolist()] for r, k in zip(new, m)])
         return rows
 
     def flip_piles(self, rows: np.ndarray) -> None:
@@ -289,8 +290,10 @@ class State:
         self.disc[rows] = np.take_along_axis(old_d, src_new_disc, axis=1)
         if self.keeps_stamps:
             old_ds, old_ss = self.dstamp[rows], self.sstamp[rows]
-            self.dstamp[rows] = np.where(COLS[None, :] < sn[:, None], np.take_along_axis(old_ss, src_new_draw, axis=1), -1)
-            self.sstamp[rows] = np.where(COLS[None, :] < dn[:, None], np.take_along_axis(old_ds, src_new_disc, axis=1), -1)
+            self.dstamp[rows] = np.where(COLS[None, :] < sn[:, None],
+                                         np.take_along_axis(old_ss, src_new_draw, axis=1), -1)
+            self.sstamp[rows] = np.where(COLS[None, :] < dn[:, None],
+                                         np.take_along_axis(old_ds, src_new_disc, axis=1), -1)
         self.dn[rows], self.sn[rows] = sn, dn
 
     def remove_from_draw(self, rows: np.ndarray, depth: np.ndarray) -> np.ndarray:

@@ -34,7 +34,8 @@ def legal_kinds(top: int, demand: int, rules: Rules) -> list[int]:
         if demand >= 0:
             ok = (cls == cards.NUMBER and cards.VALUE[k] == demand + 1) if demand < cards.COLOUR_DEMAND \
                 else (col == demand - cards.COLOUR_DEMAND)
-        elif cards.CLASS[top] in (cards.HTD_H, cards.HTD_N, cards.HTD_C) or cls in (cards.HTD_N, cards.HTD_C, cards.HTD_H):
+        elif (cards.CLASS[top] in (cards.HTD_H, cards.HTD_N, cards.HTD_C)
+              or cls in (cards.HTD_N, cards.HTD_C, cards.HTD_H)):
             ok = True
         elif cls == cards.NUMBER:
             ok = col == cards.COLOUR[top] or (cards.CLASS[top] == cards.NUMBER and cards.VALUE[k] == cards.VALUE[top])
