@@ -66,7 +66,7 @@ def positions(record: dict):
     H, players = table.hands_dealt, table.players
     taken: set[int] = set()
     hands = [_cards(h, taken) for h in record["hands"]]
-    rnd = ref.Round(players, table.partners, table.rules, int(record["dealer"]), hands, list(record["chips_before"]))
+    rnd = ref.Hand(players, table.partners, table.rules, int(record["dealer"]), hands, list(record["chips_before"]))
     dealt = engine.sort_hands(np.array([hands], dtype=np.int8), players)           # (1, H, 5) as the engine keeps them
     live = np.full((1, H), 31, dtype=np.uint8)
     seats = np.zeros((1, len(record["plays"])), dtype=np.int8)

@@ -65,7 +65,7 @@ def stm_reference(players: int = 4):
     def run(n):
         for _ in range(n):
             hands = ref.deal(rng, players)
-            ref.play_round(players, False, rules, int(rng.integers(players)), hands, [2] * players,
+            ref.play_hand(players, False, rules, int(rng.integers(players)), hands, [2] * players,
                            lambda rnd, legal: legal[int(rng.integers(len(legal)))])
     return run
 

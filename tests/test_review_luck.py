@@ -152,7 +152,7 @@ def test_a_shoot_the_moon_laydown_is_luck(tmp_path):
     rules = stm_rules()
     mine = [stm_cards.parse_card(c) for c in ("BM", "R12", "R11", "R10")] + [49]      # the second Big Moon
     rest = [c for c in np.random.default_rng(3).permutation(52).tolist() if c not in mine]
-    rnd = stm_ref.Round(4, False, rules, 3, [mine, rest[0:5], rest[5:10], rest[10:15]], [2, 2, 2, 2])
+    rnd = stm_ref.Hand(4, False, rules, 3, [mine, rest[0:5], rest[5:10], rest[10:15]], [2, 2, 2, 2])
     while not rnd.done:
         rnd.play(rnd.legal()[0])
     names = stm_cards.card_name

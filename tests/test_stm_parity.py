@@ -10,7 +10,7 @@ from moonshot.simulator.errors import BadInput
 from moonshot.simulator.histories import replayed
 from moonshot.simulator.shoot_the_moon import reference as ref
 from moonshot.simulator.shoot_the_moon.engine import (
-    LEAD_CLASS, Table, deal, play, play_games, play_round, strength_table,
+    LEAD_CLASS, Table, deal, play, play_games, play_hand, strength_table,
 )
 from moonshot.simulator.shoot_the_moon.rules import parse_rules
 from moonshot.strategies.base import parse_seat_specs
@@ -42,10 +42,10 @@ def test_batch_matches_reference(players, partners, rule_args, strategy):
     if rules.chip_supply == "finite40":
         chips = rng.integers(5, 10, (n, table.n_sides)).astype(np.int16)   # near the 40-chip limit
     seats = parse_seat_specs("shoot-the-moon", [strategy], players, default="random")
-    res = play_round(table, hands, dealer, chips, seats.strategies, rng, trace=True)
+    res = play_hand(table, hands, dealer, chips, seats.strategies, rng, trace=True)
     H = table.hands_dealt
     for i in range(n):
-        rnd = ref.Round(players, partners, rules, int(dealer[i]), res.hands[i].tolist(), chips[i].tolist())
+        rnd = ref.Hand(players, partners, rules, int(dealer[i]), res.hands[i].tolist(), chips[i].tolist())
         for step in range(5 * H):
             seat_t, legal_t = res.legal_trace[step]
             seat = int(res.play_seats[i, step])
@@ -98,7 +98,7 @@ def test_play_deals_a_dealer_and_plays_from_the_starting_chips(players, partners
     hands = deal(rng, 400, table.hands_dealt)
     dealer = rng.integers(0, players, 400).astype(np.int8)
     chips = np.full((400, table.n_sides), 3, dtype=np.int16)
-    by_hand = play_round(table, hands, dealer, chips, seats, np.random.default_rng(6), trace=True)
+    by_hand = play_hand(table, hands, dealer, chips, seats, np.random.default_rng(6), trace=True)
     for name in ("hands", "dealer", "chips_before", "chips_after", "play_cards", "trick_winners"):
         assert np.array_equal(getattr(res, name), getattr(by_hand, name)), name
     assert (res.chips_before == 3).all() and len(res.legal_trace) == 5 * table.hands_dealt

@@ -60,7 +60,7 @@ def after_plays(table, res, j):
     live = np.full((n, H), 31, dtype=np.uint8)
     chips = np.empty_like(res.chips_before)
     for i in range(n):
-        rnd = ref.Round(table.players, table.partners, table.rules, int(res.dealer[i]),
+        rnd = ref.Hand(table.players, table.partners, table.rules, int(res.dealer[i]),
                         res.hands[i].tolist(), res.chips_before[i].tolist())
         for seat, card in zip(res.play_seats[i, :j].tolist(), res.play_cards[i, :j].tolist()):
             live[i, seat] &= ~np.uint8(1 << res.hands[i, seat].tolist().index(card))
@@ -126,7 +126,7 @@ def test_worlds_can_share_their_games_replay(players, partners, flags):
 def test_scripted_replays_the_engine():
     """The script itself: a whole round replayed from its deal is the same round."""
     table, res = engine_round(4, False, ())
-    again = engine.play_round(table, res.hands, res.dealer, res.chips_before, [Scripted(res)] * 4,
+    again = engine.play_hand(table, res.hands, res.dealer, res.chips_before, [Scripted(res)] * 4,
                               np.random.default_rng(0))
     for name in SAME:
         assert np.array_equal(getattr(again, name), getattr(res, name)), name

@@ -16,8 +16,8 @@ from moonshot.simulator.shoot_the_moon.cards import (
     side_of_seats,
 )
 from moonshot.simulator.shoot_the_moon.reference import (
-    Round, deal, game_winner, legal_plays, moon_chip_change, play_game, play_round, round_award,
-    round_ends_game, trick_winner,
+    Hand, deal, game_winner, legal_plays, moon_chip_change, play_game, play_hand, round_award,
+    hand_ends_game, trick_winner,
 )
 from moonshot.simulator.shoot_the_moon.rules import SUPPLY_CHIPS, RevokeModel, Rules
 
@@ -40,20 +40,20 @@ def split_hands(*texts: str) -> list[list[int]]:
     return [flat[5 * i:5 * i + 5] for i in range(len(texts))]
 
 
-def play_named(rnd: Round, text: str, detected: bool = False) -> None:
+def play_named(rnd: Hand, text: str, detected: bool = False) -> None:
     """Play the card called `text` from the mover's hand."""
     seat = rnd.to_move()
     card = next(c for c in rnd.hands[seat] if card_name(c) == text.upper())
     rnd.play(card, revoke_detected=detected)
 
 
-def play_all(rnd: Round, texts: str) -> Round:
+def play_all(rnd: Hand, texts: str) -> Hand:
     for text in texts.split():
         play_named(rnd, text)
     return rnd
 
 
-def in_hand_order(rnd: Round, legal: list[int]) -> int:
+def in_hand_order(rnd: Hand, legal: list[int]) -> int:
     """Scripted chooser: every seat plays its hand from left to right."""
     return rnd.hands[rnd.to_move()][0]
 
@@ -64,11 +64,11 @@ def in_hand_order(rnd: Round, legal: list[int]) -> int:
 THREE = ("G2 G4 P12 B12 P11", "G12 G3 LM B1 P3", "G1 G11 P1 B2 P4")
 
 
-def three_player_round(rules: Rules = DEFAULT, chips=(2, 2, 2), dealer: int = 0) -> Round:
+def three_player_round(rules: Rules = DEFAULT, chips=(2, 2, 2), dealer: int = 0) -> Hand:
     """THREE rotated so that the same cards are played for any dealer."""
     hands = split_hands(*THREE)
     rotated = [hands[(seat - dealer) % 3] for seat in range(3)]
-    return play_round(3, False, rules, dealer, rotated, list(chips), in_hand_order)
+    return play_hand(3, False, rules, dealer, rotated, list(chips), in_hand_order)
 
 
 # --- §A.15 test vectors -----------------------------------------------------------------------
@@ -127,7 +127,7 @@ def test_A15_8_game_winner():
 def test_A15_9_two_players_dummy_wins_and_leads():
     # Dealer B = seat 1, non-dealer A = seat 0; the dummy is seat 2.
     hands = split_hands("G5 P3 G12 P12 P11", "G9 P5 G2 P1 P2", "R1 BM G1 B1 B2")
-    rnd = Round(2, False, DEFAULT, 1, hands, [2, 2])
+    rnd = Hand(2, False, DEFAULT, 1, hands, [2, 2])
     assert rnd.to_move() == 0
     play_named(rnd, "G5")
     assert rnd.to_move() == 1
@@ -303,7 +303,7 @@ def test_STM10_5_dummy_tricks_and_moon_effects_count_for_nobody():
     # Dealer seat 1. The dummy wins trick 1 (R1 over A's G5 and B's LM) and trick 2 (its own
     # BM): both Moon effects are void. A then wins the last three tricks.
     hands = split_hands("G5 P3 G12 P12 P11", "LM P5 G2 P1 P2", "R1 BM G1 B1 B2")
-    rnd = play_round(2, False, DEFAULT, 1, hands, [1, 1], in_hand_order)
+    rnd = play_hand(2, False, DEFAULT, 1, hands, [1, 1], in_hand_order)
     assert rnd.trick_winners == [2, 2, 0, 0, 0]
     assert rnd.tricks_per_seat == [3, 0, 2]
     assert rnd.tricks == [3, 0]
@@ -314,19 +314,19 @@ def test_STM10_5_dummy_tricks_and_moon_effects_count_for_nobody():
 
 def test_STM10_blind_dummy_turns_its_stack_in_order():
     hands = split_hands("G5 P3 G12 P12 P11", "LM P5 G2 P1 P2", "R1 BM G1 B1 B2")
-    rnd = play_round(2, False, DEFAULT, 1, hands, [1, 1], in_hand_order)
+    rnd = play_hand(2, False, DEFAULT, 1, hands, [1, 1], in_hand_order)
     assert [c for seat, c in rnd.plays if seat == 2] == hands[2]
 
 
 def test_A_STM_4_open_hand_dummy_follows_suit_chosen_by_non_dealer():
     hands = split_hands("G5 P3 G12 P12 P11", "G9 P5 G2 P1 P2", "R1 G1 BM B1 B2")
     open_hand = Rules(dummy_mode="open_hand_nondealer_chooses")
-    rnd = play_all(Round(2, False, open_hand, 1, hands, [2, 2]), "G5 G9")
+    rnd = play_all(Hand(2, False, open_hand, 1, hands, [2, 2]), "G5 G9")
     assert rnd.to_move() == 2 and rnd.chooser() == 0
     assert names(rnd.legal()) == {"G1", "BM"}
     with pytest.raises(IllegalMove):
         play_named(rnd, "R1")
-    blind = play_all(Round(2, False, DEFAULT, 1, hands, [2, 2]), "G5 G9")
+    blind = play_all(Hand(2, False, DEFAULT, 1, hands, [2, 2]), "G5 G9")
     assert blind.chooser() is None and names(blind.legal()) == {"R1"}
 
 
@@ -335,7 +335,7 @@ def test_A_STM_4_open_hand_dummy_follows_suit_chosen_by_non_dealer():
 def test_STM2_partners_share_chips_and_tricks():
     # 4 players in partnership, dealer 3: seat 2's BM wins trick 1 for side {0, 2}.
     hands = split_hands("G1 P2 B2 G4 R12", "G2 P3 B3 G5 R2", "BM P12 B1 G6 R3", "G3 P1 B12 G12 R1")
-    rnd = play_round(4, True, DEFAULT, 3, hands, [2, 2], in_hand_order)
+    rnd = play_hand(4, True, DEFAULT, 3, hands, [2, 2], in_hand_order)
     assert rnd.trick_winners == [2, 2, 3, 3, 0]
     assert rnd.tricks_per_seat == [1, 0, 2, 2]
     assert rnd.tricks == [3, 2]
@@ -352,15 +352,15 @@ REVOKE_PLAYS = ("G12", "B2", "G2", "G3", "G11", "G4", "P1", "P12", "LM", "B12", 
                 "P11", "P3", "P4")
 
 
-def revoke_round(rules: Rules, chips, detected: bool) -> Round:
-    rnd = Round(3, False, rules, 0, split_hands(*THREE), list(chips))
+def revoke_round(rules: Rules, chips, detected: bool) -> Hand:
+    rnd = Hand(3, False, rules, 0, split_hands(*THREE), list(chips))
     for text in REVOKE_PLAYS:
         play_named(rnd, text, detected=detected and text == "B2")
     return rnd
 
 
 def test_STM11_1_revoke_is_illegal_without_the_model():
-    rnd = play_all(Round(3, False, DEFAULT, 0, split_hands(*THREE), [2, 2, 2]), "G12")
+    rnd = play_all(Hand(3, False, DEFAULT, 0, split_hands(*THREE), [2, 2, 2]), "G12")
     with pytest.raises(ValueError):
         play_named(rnd, "B2")
     assert rnd.plays == [(1, parse_card("G12"))]
@@ -401,7 +401,7 @@ def test_STM11_3_penalty_never_below_zero():
 def test_STM11_penalty_is_per_side_once():
     # 4 players in partnership: seats 1 and 3 (side 1) both revoke in trick 1, both detected.
     hands = split_hands("G1 P2 B2 G4 R12", "G2 P3 B3 G5 R2", "BM P12 B1 G6 R3", "G3 P1 B12 G12 R1")
-    rnd = Round(4, True, REVOKE, 3, hands, [2, 2])
+    rnd = Hand(4, True, REVOKE, 3, hands, [2, 2])
     play_named(rnd, "G1")
     play_named(rnd, "P3", detected=True)
     play_named(rnd, "BM")
@@ -418,11 +418,11 @@ def test_STM9_1_an_annulled_round_never_ends_the_game():
     rnd = revoke_round(REVOKE, (7, 6, 7), detected=True)
     assert rnd.annulled and rnd.chips_after == [7, 6, 6]
     assert game_winner(rnd.chips_after, REVOKE) == 0         # the chips alone would end it...
-    assert round_ends_game(rnd) is None                       # ...but the round is replayed (STM-11.3)
+    assert hand_ends_game(rnd) is None                       # ...but the round is replayed (STM-11.3)
     completed = revoke_round(REVOKE, (7, 6, 7), detected=False)
-    assert completed.chips_after == [7, 7, 8] and round_ends_game(completed) == 2
+    assert completed.chips_after == [7, 7, 8] and hand_ends_game(completed) == 2
     with pytest.raises(IllegalMove):
-        round_ends_game(Round(3, False, REVOKE, 0, split_hands(*THREE), [7, 6, 7]))
+        hand_ends_game(Hand(3, False, REVOKE, 0, split_hands(*THREE), [7, 6, 7]))
 
 
 def test_STM9_1_the_game_goes_on_to_the_replay():
@@ -430,7 +430,7 @@ def test_STM9_1_the_game_goes_on_to_the_replay():
     deals = iter([split_hands(*THREE)] + [deal(rng, 3) for _ in range(100)])
     script = list(REVOKE_PLAYS)
 
-    def choose(rnd: Round, legal: list[int]):
+    def choose(rnd: Hand, legal: list[int]):
         if script:                                            # round 1: the scripted revoke, detected
             text = script.pop(0)
             return next(c for c in rnd.hands[rnd.to_move()] if card_name(c) == text), text == "B2"
@@ -440,45 +440,45 @@ def test_STM9_1_the_game_goes_on_to_the_replay():
     assert rounds[0].annulled and rounds[0].chips_after == [7, 6, 6]
     assert len(rounds) >= 2
     assert rounds[1].dealer == 0 and rounds[1].chips_before == [7, 6, 6]     # same dealer, the chips kept
-    assert winner is not None and winner == round_ends_game(rounds[-1]) and not rounds[-1].annulled
+    assert winner is not None and winner == hand_ends_game(rounds[-1]) and not rounds[-1].annulled
 
 
 def test_STM11_what_is_not_a_revoke():
-    rnd = play_all(Round(3, False, REVOKE, 0, split_hands(*THREE), [2, 2, 2]), "G12")
+    rnd = play_all(Hand(3, False, REVOKE, 0, split_hands(*THREE), [2, 2, 2]), "G12")
     assert names(rnd.revoke_cards()) == {"P1", "B2", "P4"}
     with pytest.raises(IllegalMove):
         rnd.play(parse_card("R5"))              # not in the hand
     # A void player and a Moon lead leave nothing to revoke.
-    void = Round(3, False, REVOKE, 0, split_hands(*THREE), [2, 2, 2])
+    void = Hand(3, False, REVOKE, 0, split_hands(*THREE), [2, 2, 2])
     for text in REVOKE_PLAYS[:11]:
         play_named(void, text)
     assert void.to_move() == 2 and void.revoke_cards() == []          # seat 2 has no blue left
-    moon_lead = Round(3, False, REVOKE, 0, split_hands("G2 G4 P12 B12 P11", "LM G3 G12 B1 P3",
+    moon_lead = Hand(3, False, REVOKE, 0, split_hands("G2 G4 P12 B12 P11", "LM G3 G12 B1 P3",
                                                        "G1 G11 P1 B2 P4"), [2, 2, 2])
     play_named(moon_lead, "LM")
     assert moon_lead.revoke_cards() == []
-    blind_dummy = Round(2, False, REVOKE, 1, split_hands("G5 P3 G12 P12 P11", "G9 P5 G2 P1 P2",
+    blind_dummy = Hand(2, False, REVOKE, 1, split_hands("G5 P3 G12 P12 P11", "G9 P5 G2 P1 P2",
                                                          "R1 BM G1 B1 B2"), [2, 2])
     play_all(blind_dummy, "G5 G9")
     assert blind_dummy.revoke_cards() == []     # the dummy never revokes
-    open_dummy = Round(2, False, dataclasses.replace(REVOKE, dummy_mode="open_hand_nondealer_chooses"),
+    open_dummy = Hand(2, False, dataclasses.replace(REVOKE, dummy_mode="open_hand_nondealer_chooses"),
                        1, split_hands("G5 P3 G12 P12 P11", "G9 P5 G2 P1 P2", "R1 BM G1 B1 B2"), [2, 2])
     play_all(open_dummy, "G5 G9")
     with pytest.raises(IllegalMove):
         play_named(open_dummy, "R1")
 
 
-# --- Round bookkeeping ------------------------------------------------------------------------
+# --- Round (hand) bookkeeping ------------------------------------------------------------------------
 
 def test_round_rejects_bad_input_and_play_after_the_end():
     with pytest.raises(ValueError):
-        Round(3, False, DEFAULT, 0, split_hands(*THREE)[:2], [2, 2, 2])
+        Hand(3, False, DEFAULT, 0, split_hands(*THREE)[:2], [2, 2, 2])
     dup = split_hands(*THREE)
     dup[1][0] = dup[0][0]
     with pytest.raises(ValueError):
-        Round(3, False, DEFAULT, 0, dup, [2, 2, 2])
+        Hand(3, False, DEFAULT, 0, dup, [2, 2, 2])
     with pytest.raises(ValueError):
-        Round(3, False, DEFAULT, 0, split_hands(*THREE), [2, 2])
+        Hand(3, False, DEFAULT, 0, split_hands(*THREE), [2, 2])
     rnd = three_player_round()
     with pytest.raises(IllegalMove):
         rnd.play(rnd.dealt[0][0])
@@ -510,7 +510,7 @@ TABLES = [
 
 
 def random_chooser(rng: np.random.Generator, rules: Rules):
-    def choose(rnd: Round, legal: list[int]):
+    def choose(rnd: Hand, legal: list[int]):
         revokes = rnd.revoke_cards()
         if revokes and rng.random() < rules.revoke_model.p_revoke:
             return int(rng.choice(revokes)), bool(rng.random() < rules.revoke_model.p_detect)
@@ -518,7 +518,7 @@ def random_chooser(rng: np.random.Generator, rules: Rules):
     return choose
 
 
-def check_round(rnd: Round, players: int) -> None:
+def check_round(rnd: Hand, players: int) -> None:
     n_hands = hands_dealt(players)
     dummy = 2 if players == 2 else None
     assert len(rnd.trick_winners) == 5 and len(rnd.plays) == 5 * n_hands
@@ -556,10 +556,10 @@ def test_random_rounds_keep_invariants(players, partners, rules):
     chips = [rules.starting_chips] * n_sides
     dealer = 0
     for _ in range(300):
-        rnd = play_round(players, partners, rules, dealer, deal(rng, players), chips, choose)
+        rnd = play_hand(players, partners, rules, dealer, deal(rng, players), chips, choose)
         check_round(rnd, players)
         chips = rnd.chips_after
-        if round_ends_game(rnd) is not None:                      # STM-9: a new game
+        if hand_ends_game(rnd) is not None:                      # STM-9: a new game
             chips = [rules.starting_chips] * n_sides
         if not rnd.annulled:
             dealer = (dealer + 1) % players                       # STM-8.1 (STM-11.3: same dealer)

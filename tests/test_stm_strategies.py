@@ -5,7 +5,7 @@ import pytest
 from moonshot.analysis.common import Setup, match
 from moonshot.analysis.shoot_the_moon import add_big_moon
 from moonshot.simulator.shoot_the_moon import cards as deck
-from moonshot.simulator.shoot_the_moon.engine import Table, deal, play_games, play_round
+from moonshot.simulator.shoot_the_moon.engine import Table, deal, play_games, play_hand
 from moonshot.simulator.shoot_the_moon.views import PlayView
 from moonshot.simulator.shoot_the_moon.rules import Rules
 from moonshot.strategies.base import parse_seat_specs
@@ -27,7 +27,7 @@ def test_a_strategy_sees_its_own_hand_only():
     rng = np.random.default_rng(0)
     hands = deal(rng, 200, 4)
     spy = Spy()
-    res = play_round(table, hands, np.zeros(200, dtype=np.int8), np.full((200, 4), 2), [spy] * 4, rng)
+    res = play_hand(table, hands, np.zeros(200, dtype=np.int8), np.full((200, 4), 2), [spy] * 4, rng)
     for seat, hand, legal in spy.views:
         own = res.hands[np.arange(200), seat]
         assert np.array_equal(hand, own)             # the hand shown is the mover's, nobody else's
@@ -43,7 +43,7 @@ def test_seed_reproduces_a_round(strategy):
     out = []
     for _ in range(2):
         rng = np.random.default_rng(42)
-        r = play_round(table, deal(rng, 300, 5), np.zeros(300, np.int8), np.full((300, 5), 2), seats, rng)
+        r = play_hand(table, deal(rng, 300, 5), np.zeros(300, np.int8), np.full((300, 5), 2), seats, rng)
         out.append(r.play_cards)
     assert np.array_equal(*out)
 
@@ -64,8 +64,8 @@ def test_greedy_wins_more_tricks_than_random():
     dealer = np.zeros(20_000, np.int8)
     g = parse_seat_specs("shoot-the-moon", ["random", "0=greedy"], 4, default="random").strategies
     r = parse_seat_specs("shoot-the-moon", ["random"], 4, default="random").strategies
-    tg = play_round(table, hands, dealer, np.full((20_000, 4), 2), g, np.random.default_rng(2)).tricks[:, 0]
-    tr = play_round(table, hands, dealer, np.full((20_000, 4), 2), r, np.random.default_rng(2)).tricks[:, 0]
+    tg = play_hand(table, hands, dealer, np.full((20_000, 4), 2), g, np.random.default_rng(2)).tricks[:, 0]
+    tr = play_hand(table, hands, dealer, np.full((20_000, 4), 2), r, np.random.default_rng(2)).tricks[:, 0]
     assert tg.mean() > tr.mean() + 0.1
 
 
@@ -75,7 +75,7 @@ def test_odd_planner_never_drops_a_little_moon_on_its_partner():
     seats = parse_seat_specs("shoot-the-moon", ["odd"], 4, default="odd").strategies
     rng = np.random.default_rng(3)
     n = 3_000
-    r = play_round(table, deal(rng, n, 4), rng.integers(0, 4, n).astype(np.int8), np.full((n, 2), 2), seats,
+    r = play_hand(table, deal(rng, n, 4), rng.integers(0, 4, n).astype(np.int8), np.full((n, 2), 2), seats,
                    rng, trace=True)
     side = table.side_of_seat
     onto_opponents = 0

@@ -4,7 +4,7 @@ The loops run over tricks and seats, never over hands. Rules come from lookup ta
 card id (cards.py); tests check them, and whole rounds, against reference.py. The entry points
 are `play` (one round per deal, dealt here or given) and `play_games` (whole games); strategies
 see views.PlayView. Every round is played by one trick loop, `play_on`, from a RoundState: a
-fresh one (play_round) or one `resume`d after the plays of a record (the rollout search player
+fresh one (play_hand) or one `resume`d after the plays of a record (the rollout search player
 plays its sampled worlds on from the middle of a trick that way). Bit tables, strategy groups
 and the shuffle are shared (simulator.batch).
 
@@ -391,10 +391,10 @@ def play(table: Table, n: int, strategies: Sequence, deal_rng: np.random.Generat
         dealer = deal_rng.integers(0, table.players, n).astype(np.int8)
     if chips is None:
         chips = np.full((n, table.n_sides), table.rules.starting_chips, dtype=np.int16)
-    return play_round(table, hands, dealer, chips, strategies, play_rng, trace)
+    return play_hand(table, hands, dealer, chips, strategies, play_rng, trace)
 
 
-def play_round(table: Table, hands: np.ndarray, dealer: np.ndarray, chips: np.ndarray,
+def play_hand(table: Table, hands: np.ndarray, dealer: np.ndarray, chips: np.ndarray,
                strategies: Sequence, rng: np.random.Generator, trace: bool = False) -> Result:
     """Play one 5-trick round for each of N deals. `strategies[seat]` plays each player seat."""
     st = RoundState(table, sort_hands(hands, table.players), dealer, chips)
@@ -424,7 +424,7 @@ def resume(table: Table, hands: np.ndarray, live: np.ndarray, dealer: np.ndarray
 def play_on(table: Table, st: RoundState, strategies: Sequence, rng: np.random.Generator,
             first_slot: np.ndarray | None = None, trace: bool = False) -> Result:
     """Play every game of `st` from where it stands to the end of the round: a round from its
-    start (play_round) or one resumed mid-trick (resume, e.g. by a search player). The seat to
+    start (play_hand) or one resumed mid-trick (resume, e.g. by a search player). The seat to
     move plays `first_slot` (N,) when given (a search trying a card); otherwise, and after it,
     `strategies[seat]` choose."""
     rules = table.rules
@@ -711,7 +711,7 @@ def play_games(table: Table, n: int, strategies: Sequence, deal_rng: np.random.G
         active = np.flatnonzero(winner < 0)
         if len(active) == 0:
             break
-        res = play_round(table, hands[active], dealer[active], chips[active], strategies, play_rng)
+        res = play_hand(table, hands[active], dealer[active], chips[active], strategies, play_rng)
         if r == 0:
             first = res
         if keep_hands:

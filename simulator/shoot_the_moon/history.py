@@ -111,7 +111,7 @@ def replay(record: dict, path: str = "history", line: int = 0) -> str:
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:    # any other malformed value
         raise _fail(path, line, f"{type(exc).__name__}: {exc}") from None
     try:
-        rnd = ref.Round(players, partners, rules, dealer, hands, chips)
+        rnd = ref.Hand(players, partners, rules, dealer, hands, chips)
     except BadInput as exc:
         raise _fail(path, line, str(exc)) from None
     dummy = players if players == 2 else None

@@ -157,8 +157,9 @@ def deal(rng: np.random.Generator, players: int) -> list[list[int]]:
 # One round
 # ---------------------------------------------------------------------------------------------
 
-class Round:
-    """The state of one round (5 tricks), played card by card with `play`.
+class Hand:
+    """The state of one hand, a round in STM's words (5 tricks), played card by card with `play`
+    (Hand, as in the other games' references and in hand histories).
 
     During play: `hands` (cards left per seat; the dummy's is its stack, top first), `trick`,
     `order` (seats of the current trick in play order), `leader`, `chips` (per side, live),
@@ -329,14 +330,14 @@ class Round:
             raise IllegalMove("the round is over: 5 tricks have been played")
 
 
-Chooser = Callable[[Round, list[int]], int | tuple[int, bool]]
+Chooser = Callable[[Hand, list[int]], int | tuple[int, bool]]
 
 
-def play_round(players: int, partners: bool, rules: Rules, dealer: int, hands: list[list[int]],
-               chips: list[int], choose: Chooser) -> Round:
+def play_hand(players: int, partners: bool, rules: Rules, dealer: int, hands: list[list[int]],
+               chips: list[int], choose: Chooser) -> Hand:
     """Play a whole round; `choose(round, legal)` returns the card to play, or
-    `(card, revoke_detected)` to revoke under stm.revoke_model (see Round.revoke_cards)."""
-    rnd = Round(players, partners, rules, dealer, hands, chips)
+    `(card, revoke_detected)` to revoke under stm.revoke_model (see Hand.revoke_cards)."""
+    rnd = Hand(players, partners, rules, dealer, hands, chips)
     while not rnd.done:
         choice = choose(rnd, rnd.legal())
         card, detected = choice if isinstance(choice, tuple) else (choice, False)
@@ -348,7 +349,7 @@ def play_round(players: int, partners: bool, rules: Rules, dealer: int, hands: l
 # A whole game
 # ---------------------------------------------------------------------------------------------
 
-def round_ends_game(rnd: Round) -> int | None:
+def hand_ends_game(rnd: Hand) -> int | None:
     """The side that wins the game at the end of this round, or None: play another round.
 
     STM-9.1 checks the end only at the end of a round. An annulled round (STM-11.3) is not one:
@@ -361,16 +362,16 @@ def round_ends_game(rnd: Round) -> int | None:
 
 def play_game(players: int, partners: bool, rules: Rules, dealer: int, next_hands: Callable[[], list[list[int]]],
               choose: Chooser, chips: list[int] | None = None,
-              max_rounds: int = 1000) -> tuple[list[Round], int | None]:
+              max_rounds: int = 1000) -> tuple[list[Hand], int | None]:
     """Rounds until one ends the game (STM-9), at most max_rounds: (the rounds, the winning side or
     None). `next_hands()` deals each round; chips start at stm.starting_chips unless given."""
     n_sides = max(side_of_seats(players, partners, rules)) + 1
     chips = [rules.starting_chips] * n_sides if chips is None else list(chips)
-    rounds: list[Round] = []
+    rounds: list[Hand] = []
     for _ in range(max_rounds):
-        rnd = play_round(players, partners, rules, dealer, next_hands(), chips, choose)
+        rnd = play_hand(players, partners, rules, dealer, next_hands(), chips, choose)
         rounds.append(rnd)
-        winner = round_ends_game(rnd)
+        winner = hand_ends_game(rnd)
         if winner is not None:
             return rounds, winner
         chips = rnd.chips_after

@@ -61,7 +61,7 @@ def pieces(record: dict) -> list[str]:
 
 
 def derive(record: dict, at: dict) -> dict:
-    """Play the round through reference.Round; the keys it gives, or TokenError at the refused play."""
+    """Play the round through reference.Hand; the keys it gives, or TokenError at the refused play."""
     players = record["players"]
     rules = parse_rules([f"{k}={rule_text(v)}" for k, v in record["rules"].items()])
     taken: set[int] = set()
@@ -72,7 +72,7 @@ def derive(record: dict, at: dict) -> dict:
             for c in h:
                 hands[-1].append(parse_card(c, taken))
                 taken.add(hands[-1][-1])
-        rnd = ref.Round(players, len(set(record["sides"])) < players, rules, record["dealer"], hands,
+        rnd = ref.Hand(players, len(set(record["sides"])) < players, rules, record["dealer"], hands,
                         record["chips_before"])
     except (BadInput, ValueError, IndexError) as exc:
         raise move_error(at.get(("hands", 0), at["game"]), exc, "a deal: 5 cards a hand, none twice") from None
