@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import List, Optional
 
 # The batch engines parallelise by processes; BLAS threads inside each would only fight over cores
-# (Hit the Deck's tactician halves its speed with them). Set before numpy is first imported.
+# (Hit the Deck's tactician runs much slower with them). Set before numpy is first imported.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 

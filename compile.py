@@ -8,8 +8,8 @@ later process finds it there whatever its working folder, shell or `--jobs` work
 changes. Kernels compile lazily, for the types of their first call, so the way to compile them is to
 run what calls them: per game a few hands under its default strategies and the hand analyzer on the
 page's example hand (the search players and solvers), as the server's warm-up does. A game whose
-code is already compiled only loads it (about a second). Numbers are never affected: nothing here
-is kept.
+code is already compiled only loads it (benchmarks/startup_bench.py times that). Numbers are never
+affected: nothing here is kept.
 """
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def compiled(game: str) -> bool:
     package = _package(game)
     folders = [package, *(d for d in package.rglob("*") if d.is_dir() and d.name != "__pycache__")]
     where = os.environ.get("NUMBA_CACHE_DIR")
-    if where:      # (numba only then: importing it costs a start-up ~0.3 s that a numpy engine never needs)
+    if where:      # (numba only then: importing it costs start-up time that a numpy engine never needs)
         from numba.core.caching import _CacheLocator
     for folder in folders:
         cache = (Path(where) / _CacheLocator.get_suitable_cache_subpath(str(folder / "x.py")) if where
@@ -55,8 +55,8 @@ def compiled(game: str) -> bool:
 
 
 def announce(game: str, out=None) -> None:
-    """The line a first run prints before it waits for the compiler (on 2 cores, about a minute); none
-    for a game with no compiled kernels (a plug-in game in plain numpy)."""
+    """The line a first run prints before it waits for the compiler; none for a game with no compiled
+    kernels (a plug-in game in plain numpy)."""
     if has_kernels(game) and not compiled(game):
         print(f"compiling {game}'s kernels, once (about a minute; later runs load them; "
               "`python -m moonshot.compile` compiles every game's) ...", file=out or sys.stderr, flush=True)
@@ -65,7 +65,8 @@ def announce(game: str, out=None) -> None:
 def bytecode() -> None:
     """Write the package's .pyc files: an editable install leaves them to the first import, and where
     PYTHONDONTWRITEBYTECODE is set that never happens, so every start-up would compile the sources
-    (about 0.3 s). Python still checks each file's time stamp, so an edited module is read afresh."""
+    (benchmarks/startup_bench.py times start-up). Python still checks each file's time stamp, so an
+    edited module is read afresh."""
     compileall.compile_dir(ROOT, quiet=1, rx=SKIP, workers=1)
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from moonshot.simulator.errors import BadInput, short
 
-# Ten billion: about three hours at the fastest engine (~1 million hands/s on 2 cores); a bigger
+# Ten billion: hours at the fastest engine (benchmarks/bench.py measures its speed); a bigger
 # count is a typo, or a run to split. It also keeps the list of chunks a run plans in memory.
 MAX_COUNT = 10_000_000_000
 REPORT_MIN_HANDS = 1_000          # fewer leaves a report's tables and figures empty

@@ -1,4 +1,4 @@
-"""The `moonshot` command's first half second: Python loads the package and its libraries (numpy,
+"""The `moonshot` command's first moments: Python loads the package and its libraries (numpy,
 numba, typer) before cli.py can catch a signal. A Ctrl-C then printed a 20-30 line KeyboardInterrupt
 traceback, and a SIGTERM ended the process without a word. Here, imported first by the package,
 the command's process gets the command's own answer to both: its one line (`moonshot: interrupted;

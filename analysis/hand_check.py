@@ -32,7 +32,7 @@ from moonshot.simulator.errors import BadInput, short
 
 OPTION = "--check-samples"
 MAX_DEALS = 10_000_000_000     # as inputs.MAX_COUNT: the check's deals are the first of --samples anyway
-PAGE_MAX = 2_000               # the page's cap (a search player plays ~40-200 hands a second)
+PAGE_MAX = 2_000               # the page's cap (search players are slow: benchmarks/search_bench.py)
 
 
 @dataclass(frozen=True)

@@ -277,7 +277,7 @@ def _card_values(setups: list[Setup], games: int, seed: int, tallies: list[Tally
 # --------------------------------------------------------------------------------------------
 
 STRONG = "rollout"          # the search player (strategies/htd_search.py) at its default worlds per option
-# paired games per chunk (11 games each a lineup: ~18 CPU-s of rollout), so --jobs share them
+# paired games per chunk (11 games each a lineup, with slow rollout), so --jobs share them
 SEARCH_CHUNK = 2
 
 

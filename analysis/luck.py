@@ -41,7 +41,7 @@ from moonshot.simulator.flags import changed_flags
 from moonshot.simulator.games import get
 from moonshot.simulator.runner import stream_seed
 
-SAMPLE = 20_000            # hands behind each expected result (about 0.1-0.3 s a table, once per process)
+SAMPLE = 20_000            # hands behind each expected result (played once per process and table)
 LUCK_CHUNK = 2**31 - 37    # the chunk index of the expected's streams: one no run of hands reaches
 ALL = "all"                # the hand column of a seat's total over the file
 LUCK_COLUMNS = ["hand", "seat", "unit", "result", "expected", "expected_low", "expected_high", "luck", "luck_low",

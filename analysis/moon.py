@@ -441,7 +441,7 @@ def bid_success(setup: Setup, hands: int, seed: int, jobs: int = 1, progress: Pr
 # --------------------------------------------------------------------------------------------
 
 STRONG = "pimc"          # the search player (strategies/moon_search.py) at its default 32 worlds per decision
-SEARCH_CHUNK = 250       # hands per chunk: about 13 s of pimc on a core, so --jobs share a strong-play run
+SEARCH_CHUNK = 250       # hands per chunk: few, as pimc is slow, so --jobs share a strong-play run
 
 
 def bid_tables(setup: Setup, hands: int, chunk: int = SEARCH_CHUNK):

@@ -23,8 +23,8 @@ from moonshot.simulator.moon import engine, tiles
 from moonshot.simulator.runner import Tally, stream_seed
 from moonshot.strategies.moon import FixedTrump
 
-# pimc plays ~37 hands a CPU-second at 3 players, ~13 at 4 (measured on the hand: 200 deals
-# x 4 choices 21.5 CPU-s, 100 deals at 4 players 30 CPU-s), so the check takes ~11 s and ~15 s on two cores.
+# pimc is slow, and slower at 4 players than at 3: these deals keep the check well under a minute on
+# two cores (benchmarks/search_bench.py measures pimc's speed).
 SPEC = Spec(strong="pimc", deals={3: 200, 4: 100}, chunk=20)
 TOP = 3                # the main table's best (trump, bid) choices checked, beside passing
 STREAM = 3             # the check's play stream of its chunk (0-2: the main chunk's deal, play, outbid)

@@ -1,7 +1,7 @@
 """Moon's review: a pass valued by playing the auction on.
 
 A pass does not score 0: someone else usually wins the auction, and the passer then defends (a
-passer's margin when another seat takes the contract averages about -2.7 points). So in each world
+passer's margin when another seat takes the contract is negative on average). So in each world
 the auction is played on from the pass: the seats that spoke before repeat their calls, the passer
 passes, the seats after it bid as the `expert` (the default player) does, and the winner takes the
 widow, discards and names trump as the expert would. The deal is then solved exactly from the

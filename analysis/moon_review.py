@@ -48,7 +48,7 @@ UNIT = "points"
 # the lowest bid under the default rules (a whole set contract), a mistake about a third of it.
 SIZES = Sizes(0.5, 1.5, 4, "Moon points: 0.5, 1.5 and 4 (4: the lowest bid under the default rules, what a set "
               "contract of it costs)")
-WORLDS = 128                              # the default worlds per decision: a whole hand in about a second
+WORLDS = 128                              # the default worlds per decision (benchmarks/review_bench.py times a hand)
 YARDSTICKS = ("threshold", "greedy")      # the built-in heuristics a seat's play is read against
 HOW = ("Moon: each option valued by pimc's machinery from the seat's own view (worlds dealt consistent with its "
        "tiles, the plays and the voids shown), every world solved exactly; values are the bidder side's points for "

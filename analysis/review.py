@@ -19,12 +19,12 @@ inaccuracy size: it lost too little to matter, if anything), "cannot be told" ot
 
 A loss is measured without the winner's curse: the best of noisy means, measured on the worlds that
 chose it, beats every other option by more than it truly does, and the more so the fewer the worlds
-(a total loss then shrinks as worlds are added: six random Hit the Deck hands lost 151 points at 128
-worlds, 123 at 2,048). So each world's loss is taken against the option best on all the other worlds
-(leave one out): the yardstick is chosen without the world that measures it (119 and 107 points).
-The option best on all the worlds, the one the review advises, loses nothing against itself. (With
-leave-one-out for it too, a near tie made the advised option's own loss negative, clear of zero;
-yardsticks chosen on the other half of the worlds err the other way, 82 and 115.)
+(a total loss then shrinks as worlds are added). So each world's loss is taken against the option
+best on all the other worlds (leave one out): the yardstick is chosen without the world that
+measures it. The option best on all the worlds, the one the review advises, loses nothing against
+itself. (With leave-one-out for it too, a near tie made the advised option's own loss negative,
+clear of zero; yardsticks chosen on the other half of the worlds err the other way. CHANGELOG.md
+has the figures.)
 """
 from __future__ import annotations
 

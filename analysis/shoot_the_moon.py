@@ -300,7 +300,7 @@ def _by_big_before(t: Tally, metrics: list[str]) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------------
 
 STRONG = "rollout"       # the search player (strategies/stm_search.py) at its default worlds per card
-SEARCH_CHUNK = 500       # deals per chunk: about 15 s of rollout games on a core, so --jobs share a strong-play run
+SEARCH_CHUNK = 500       # deals per chunk: few, as rollout games are slow, so --jobs share a strong-play run
 PAIRED = ["d_chips", "d_win"]
 
 

@@ -20,9 +20,8 @@ from moonshot.analysis.words import clear_of_zero, say, value
 from moonshot.simulator.runner import Tally, chunk_rngs, difference, stream_seed
 from moonshot.simulator.shoot_the_moon.engine import play
 
-# rollout in every seat plays ~350 rounds a CPU-second at 4 players, ~180 at 6 (measured: 2,000 deals
-# 5.8 CPU-s, 1,500 at 6 players 8.5 CPU-s, the table's players beside it included): 4,000 deals
-# take ~6 s on two cores, 3,000 at 5-6 players ~9 s.
+# rollout in every seat is slow, and slower at 5-6 players: these deals keep the check well under a
+# minute on two cores (benchmarks/search_bench.py measures rollout's speed).
 SPEC = Spec(strong="rollout", deals={2: 4_000, 3: 4_000, 4: 4_000, 5: 3_000, 6: 3_000}, chunk=250)
 STREAM = 3             # the check's play stream of its chunk (0, 1: the main chunk's deal and play)
 MEASURES = ("chips", "p_odd", "p_shoot")

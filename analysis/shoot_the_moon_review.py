@@ -39,14 +39,14 @@ UNIT = "chips"
 # A round moves a chip or two: a blunder costs a whole chip (the smallest stake a round moves), a
 # mistake about a third of one.
 SIZES = Sizes(0.1, 0.3, 1, "Shoot the Moon chips: 0.1, 0.3 and 1 (1: the smallest stake a round moves)")
-WORLDS = 64        # the default worlds per decision: a round in well under a second; at 128 the review tells
-                   # rollout's own small errors (it plays on 32 worlds) in 5.5% of its choices, at 64 in 3%
+WORLDS = 64        # the default worlds per decision (benchmarks/review_bench.py times a round); at 128 the
+                   # review tells more of rollout's own small errors (it plays on 32 worlds) than at 64
 HOW = ("Shoot the Moon: each legal card played out to the end of the round by the odd planner in every seat, on "
        "worlds dealt as the rollout player deals them from the seat's own view (its hand, every card played, the "
        "suits a hand showed it lacks); values are the mover side's whole result of the round: its chips gained less "
        "the other sides' mean gain (a chip another side loses counts for the mover), higher is better.")
 YARDSTICKS = {"odd": OddPlanner, "greedy": Greedy}      # the built-in heuristics (random is no yardstick)
-FUTURES, FUTURE_ROUNDS = 32, 24   # continuations per world, rounds in each (a game ends in ~8 rounds)
+FUTURES, FUTURE_ROUNDS = 32, 24   # continuations per world, rounds in each (a game rarely lasts that long)
 ROUND_SAMPLE = 4096               # rounds of odd-planner self-play the continuations are drawn from
 SAMPLE_SEED = 2026                # their own fixed seed: the same sample in every process and run
 

@@ -21,11 +21,11 @@ CARD_VALUE_SHARE = 1_000     # paired games per table: 200 at the default --hand
 REACTION_SHARE = 200         # paired games per profile: 1,000
 SEAT_SHARE = 100             # games: 2,000
 MATCH_SHARE = 10             # deals per match and for the what-if: 20,000
-TOURNAMENT_SHARE = 4_000     # games per pair: 50 (with rollout in 4 of its 10 pairs, ~45 CPU-s a pair)
+TOURNAMENT_SHARE = 4_000     # games per pair: 50 (with rollout in 4 of its 10 pairs; benchmarks/report_bench.py)
 # rollout plays out every option many times (its speed is in the README): these stay small
 STRONG_SHARE = 20_000        # its card values: paired games = hands / 20,000 (10 at the default --hands)
 STRONG_FLOOR = 10            # ... and no floor above 10: a paired game is 11 games with rollout in every seat
-                             # (~9 CPU-s), and even 400 told no card's value apart from tactician's (README)
+                             # (slow), and even 400 told no card's value apart from tactician's (README)
 STRONG_MATCH_SHARE = 2_000   # its match against the default: deals = hands / 2,000 (100)
 
 

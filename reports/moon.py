@@ -19,7 +19,7 @@ EXAMPLE_HAND = "6-6 6-5 6-4 6-2 5-5 3-3 1-1"
 WHATIF_RULE = "moon.bid_success=strictly_greater"
 STRONG = analysis.STRONG     # the search player in every seat in the strong-play section
 DODGE = 0.15                 # bid_success: the x offset between neighbouring bids' points (trump counts are 1 apart)
-STRONG_SHARE = 200           # the strong-play run: hands / 200 (1,000 hands at the default --hands, ~140 CPU-s)
+STRONG_SHARE = 200           # the strong-play run: hands / 200 (1,000 hands at the default --hands)
 
 
 def _per_trump_count(by_class: pd.DataFrame, name: str) -> pd.DataFrame:
@@ -207,9 +207,9 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     doc.section("Who wins the game to 21?", go, None,
                 [("game_odds", "matchups", "Strategy match-ups, same deals, seats rotated")], notes=1)
 
-    # The what-if is a change the bidders meet on every contract (about -1.2 points per hand, 2,000
-    # deals): a minimum bid of 3 changed nothing, since threshold never bids under 4. The house rules
-    # play 21 rule changes: ~1 min at the default --hands.
+    # The what-if is a change the bidders meet on every contract, so it shows at any report size: a
+    # minimum bid of 3 changed nothing, since threshold never bids under 4. The house rules play 21
+    # rule changes (benchmarks/report_bench.py times each section).
     return finish(doc, step, setup, seed, jobs, (("expert", "threshold", "greedy", "random"), share(hands, 40, floor)),
                   ([WHATIF_RULE], "whatif_more_than_the_bid", "Rules what-if: a contract needs more tricks than its "
                    "bid (A-MOON-1)", widow_hands), (share(hands, 200, floor), share(hands, 20, floor)), out)

@@ -13,11 +13,11 @@ import pandas as pd
 from moonshot.analysis import shoot_the_moon as analysis
 from moonshot.reports.document import FLOOR, begin, finish, integer_ticks, metric, points, share
 
-# The what-if plays a change that shows at any report size (about -0.11 chips per round, 50,000
-# deals); red trumping a Little Moon lead (A-STM-7) moved chips by 0.002, too little to read.
+# The what-if plays a change that shows at any report size; red trumping a Little Moon lead (A-STM-7)
+# moved chips too little to read.
 WHATIF_RULES = ["stm.revoke_model=on"]
 STRONG = analysis.STRONG     # the search player in every seat in the strong-play section
-STRONG_SHARE = 100           # the strong-play run: hands / 100 (2,000 deals at the default --hands, ~75 CPU-s)
+STRONG_SHARE = 100           # the strong-play run: hands / 100 (2,000 deals at the default --hands)
 
 
 def big_moon_figure(paired: pd.DataFrame):
@@ -80,7 +80,7 @@ def tricks_figure(dist: pd.DataFrame):
     err = [est - 100 * d["ci_low"].to_numpy(), 100 * d["ci_high"].to_numpy() - est]
     colors = ["#2a6fbb" if t in (1, 3) else "#e58e26" if t == 5 else "#999" for t in d["tricks"]]
     ax.bar(d["tricks"], est, yerr=err, capsize=3, color=colors)
-    # a share too small to show as a bar (5 tricks: well under 1%) gets a dot of its colour on top, so
+    # a share too small to show as a bar (5 tricks: rare) gets a dot of its colour on top, so
     # the orange the title names can be seen
     tiny = est < 0.03 * max(est)
     ax.scatter(d["tricks"].to_numpy()[tiny], est[tiny], s=36, color=np.asarray(colors)[tiny], zorder=3)
@@ -153,4 +153,4 @@ def build_report(out: Path, hands: int, seed: int, jobs: int, quiet: bool = Fals
     return finish(doc, step, base, seed, jobs, (("expert", "odd", "greedy", "random"), share(hands, 40, floor)),
                   (WHATIF_RULES, "whatif_revokes", "Rules what-if: players sometimes fail to follow suit, and are "
                    "sometimes caught (STM-11)", n_match),
-                  (share(hands, 100, floor), share(hands, 10, floor)), out)     # 10 rule changes: ~1 min at the default
+                  (share(hands, 100, floor), share(hands, 10, floor)), out)     # 10 rule changes

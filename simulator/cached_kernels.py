@@ -1,14 +1,14 @@
 """Loading compiled kernels from numba's cache without setting up numba's compiler first.
 
 Before it loads a cached function, numba "refreshes" its target context: it imports and registers
-every implementation it could need to *compile* something (string, hashing, array maths: ~1,000
-overload templates), ~0.2 s of CPU in every process that only loads machine code from the cache.
+every implementation it could need to *compile* something (string, hashing, array maths: many
+overload templates), CPU time in every process that only loads machine code from the cache.
 A cached function needs none of that: its code is already compiled and linked; it needs numba's
 runtime (NRT) set up, which `rtsys.initialize` does. Compiling (a cache miss, a new signature)
 refreshes the context itself (numba.core.compiler.compile_extra), so it still works as before.
 
 `install()` makes that change once per process; the game engines call it when they import their
-kernels (Hit the Deck's start-up was 2.0-2.5 s against a 1.5 s target).
+kernels (start-up has a target: benchmarks/startup_bench.py measures it).
 """
 from __future__ import annotations
 

@@ -17,11 +17,12 @@ Two forms:
 
 Speed: Dask's nannies start workers with ``MALLOC_TRIM_THRESHOLD_=65536``, which turns off glibc's
 adaptive mmap threshold, so every numpy array of a chunk is mapped and unmapped afresh: the engines
-run at half speed. ``local:N`` starts its workers without it, and on any cluster a small worker
-plugin (:class:`NumpyMalloc`, also on workers that join or restart later) sets the thresholds back to
-what glibc adapts to by itself. ``local:N`` also turns the workers' statistical profiler off; on a
-cluster of your own, start workers with ``DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False`` for long
-runs (its history of the last 1000 seconds grows a worker's memory until it is full).
+run far slower (benchmarks/scale.py runs Dask's workers beside --jobs). ``local:N`` starts its
+workers without it, and on any cluster a small worker plugin (:class:`NumpyMalloc`, also on workers
+that join or restart later) sets the thresholds back to what glibc adapts to by itself. ``local:N``
+also turns the workers' statistical profiler off; on a cluster of your own, start workers with
+``DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False`` for long runs (its history of the last 1000
+seconds grows a worker's memory until it is full).
 
 Needs the ``cluster`` extra: ``pip install 'moonshot[cluster]'`` (dask[distributed]).
 """
@@ -43,7 +44,7 @@ CONNECT_TIMEOUT = 5.0          # seconds to reach a scheduler before giving up
 FORMS = "tcp://HOST:PORT (a running Dask scheduler) or local:N (N worker processes on this machine)"
 INSTALL = "pip install 'moonshot[cluster]'"
 # local:N workers: no trim threshold (see the module doc), and no statistical profiler: nobody looks
-# at its dashboard, it takes CPU, and its history grew a worker by ~30 MiB over a 1e8-hand run.
+# at its dashboard, it takes CPU, and its history grows a worker's memory over a long run (benchmarks/scale.py).
 LOCAL_CONFIG = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
                 "distributed.worker.profile.enabled": False}
 _TCP = re.compile(r"^tcp://(\[[0-9a-fA-F:]+\]|[A-Za-z0-9_.-]+):(\d{1,5})$")
@@ -87,7 +88,7 @@ def parse(spec: str) -> tuple[str, str | int]:
 
 def local_workers(n: int) -> int:
     """local:N's worker count, capped at the cores this machine has as --jobs is (more only slow the run
-    down and take memory: local:64 on 2 cores started 64 workers, ~3 GB)."""
+    down and take memory: local:64 on 2 cores started 64 worker processes)."""
     cores = os.cpu_count() or 1
     if n > cores:
         print(f"moonshot: note: --scheduler local:{n} capped at local:{cores}, the cores this machine has",

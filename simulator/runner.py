@@ -326,7 +326,7 @@ def run_batch(runs: Sequence[Run], jobs: int = 1) -> list[Tally]:
 def backend_configured() -> bool:
     """Whether the caller chose a joblib backend (``joblib.parallel_config``, e.g. a Dask cluster)
     other than joblib's default process pool: then every chunk goes through it, even at --jobs 1."""
-    if "joblib" not in sys.modules:      # nobody could have configured one; importing joblib costs ~0.05 s of start-up
+    if "joblib" not in sys.modules:      # nobody could have configured one; importing joblib costs start-up time
         return False
     from joblib.parallel import DEFAULT_BACKEND, get_active_backend
     backend, _ = get_active_backend()

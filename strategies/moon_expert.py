@@ -33,7 +33,7 @@ N_TRUMPS = dominoes.N_TRUMPS
 TRICK_MODELS = ("p3_pre", "p3_post", "p4_post")   # 3 players before the widow and after the discard; 4 players
 # The expected score a bid must reach (passing defends instead): pimc's own, which agrees more with
 # pimc's first bids (CHANGELOG.md, moon/4). And what a bid of 21 must beat the other bids by: 0, for
-# a margin of 8 that made its 21s agree with pimc's cost 0.27 points a hand against pimc itself.
+# a margin of 8 that made its 21s agree with pimc's cost points against pimc itself (CHANGELOG.md).
 MIN_GAIN = 1.0
 MOON_MARGIN = 0.0
 DISCARDS = 3                    # tiles tried as the discard under each trump: the least worth keeping

@@ -38,8 +38,9 @@ RACE_WORLDS = 8           # bidding: every candidate trump is solved on this man
 RACE_MARGIN = 0.5         # and finished only if within this many tricks of the best on them
 SEATS = max(PLAYER_COUNTS)    # a world's hands: one column per seat of the largest table, as the solver takes them
 MOVES = moon_solver.SCORES    # the solver's move buffer: a ply has at most this many moves
-WORLD_BATCH = 32          # worlds per solver call: a run's stop is heard between calls (4 players: ~2 ms a world),
-                          # and each world is solved exactly on its own, so the batches change no value
+WORLD_BATCH = 32          # worlds per solver call: a run's stop is heard between calls (a world is quick:
+                          # benchmarks/solver_bench.py times it), and each world is solved exactly on its own, so
+                          # the batches change no value
 
 
 # ------------------------------------------------------------------------------------ dealing worlds

@@ -13,7 +13,8 @@ The weights are fitted (benchmarks/train_stm_expert.py, from a seed) to the roll
 values of every legal card (`RolloutPlay.values`, mean chips of the side over many dealt worlds),
 each from the deciding seat's own view; they ship in models/stm_expert.npz. One compiled loop over
 the games computes the features and the scores (the yes/no features' part of the hidden layer is
-looked up per pattern), so a batch costs about twice what `odd` costs.
+looked up per pattern), so it plays at batch speed (benchmarks/expert_bench.py measures it against
+`odd`'s).
 """
 from __future__ import annotations
 

@@ -37,7 +37,7 @@ class Limits:
 
 
 # A strategy's parameters that count the deals it searches per decision (pimc and rollout's worlds,
-# montecarlo's samples): a decision's cost grows with them (rollout:worlds=4096 took 22-148 s an answer).
+# montecarlo's samples): a decision's cost grows with them (CHANGELOG.md: what rollout:worlds=4096 took).
 WORLD_PARAMETERS = ("worlds", "samples")
 
 

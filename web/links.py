@@ -19,7 +19,7 @@ from moonshot.simulator.errors import BadInput, short
 from moonshot.web import forms
 from moonshot.web.forms import FieldError
 
-MAX_TOKEN = 8192         # characters: a long Hit the Deck hand's answers take ~1,500
+MAX_TOKEN = 8192         # characters: room for a long Hit the Deck hand's answers
 FIELD = "hand"           # the field a bad token is reported against
 # the token's keys: the Play page's form fields (so forms.setup reads them) and the person's answers
 LISTS = ("rules", "strategy", "profile")

@@ -95,8 +95,8 @@ def chart_svg(result: Result) -> str:
     with more than one row (else its first metric): one dot and 95% whisker per row.
 
     Drawn without a viewBox, in CSS pixels, x in percent of the width: the bars stretch to the box
-    while every label stays at the style sheet's size (a scaled viewBox shrank them to ~5 px on a
-    phone). Each row's label sits above its bar so the scale gets the whole width; the title is the
+    while every label stays at the style sheet's size (a scaled viewBox shrank them past reading on
+    a phone). Each row's label sits above its bar so the scale gets the whole width; the title is the
     figure's caption (HTML, so it wraps)."""
     found = _estimates(result)
     if found is None:

@@ -132,8 +132,8 @@ FLAGS: tuple[Flag, ...] = (
            "a blocked hand ends with every seat scoring its hand",
            words=("a blocked hand: every seat scores the cards it holds",)),
     # At most 10,000: fifty times a normal hand (well under 200 turns, HTD-6.5). A hand still going
-    # then is a loop, and every turn more holds up the whole batch (a billion showed no
-    # progress for 93 s in a 200-deal run).
+    # then is a loop, and every turn more holds up the whole batch (with a billion, a 200-deal
+    # run showed no progress for a long while).
     whole_number("htd.max_turns", 2000, 100, 10_000, "HTD-6.5",
                  "a hand reaching this many turns ends as a blocked hand", sweep=("100",)),
     one_of("htd.dealer_rotation", ("left", "fixed", "went_out_player_deals"), "M7",

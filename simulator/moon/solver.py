@@ -102,11 +102,11 @@ ORDER_PARTNER = 40  # a lead only the partner can beat (strongest first: 40..64)
 ORDER_PLAIN = 30    # with 4 players, any other lead, the weakest first (6..30; with 3, strongest
                     # first, 0..24, measured better for each table)
 ORDER_RUFFED = -30  # a lead an opponent can trump: after every other lead (-30..-6; 4 players,
-                    # random trump: 26% fewer nodes)
+                    # random trump: fewer nodes; benchmarks/pimc_profile.py counts them)
 ORDER_WIN = 100     # a follow that wins the trick for good (less its power: cheapest first)
 ORDER_LOSE = 50     # a follow that loses (less its strength: cheapest discard first)
 ORDER_OVERTAKEN = 20   # a winner an opponent still to play can beat comes after the safe winners
-                       # (4 players, random trump: 5% fewer nodes; 30 or 40 did worse)
+                       # (4 players, random trump: fewer nodes; 30 or 40 did worse)
 UNKNOWN_TOP = -2    # _gen_moves: _top_after not asked yet
 
 # Transposition table: one int64 entry per position,
@@ -114,7 +114,7 @@ UNKNOWN_TOP = -2    # _gen_moves: _top_after not asked yet
 TT_WAYS = 4         # an entry may sit in any of 4 slots from its hash (a full slot is rarely the only one)
 HASH_MUL = 2654435761   # Knuth's multiplicative hash (2^32 / golden ratio): spreads nearby tile masks
 TT_BITS = 16        # default table size, 2^16 entries (512 KiB): a 4-player deal's positions fit with few
-                    # collisions, and the table stays in L2 (2^18 was 6% slower, the same nodes)
+                    # collisions, and the table stays in L2 (2^18 was slower, the same nodes)
 LEADER_SHIFT = 28   # key = remaining tiles (28 bits, one per tile id) | leader << LEADER_SHIFT
 TT_KEY = (1 << 30) - 1   # the key's bits: 28 tile bits and 2 leader bits
 TT_LO = 32          # lower bound on the tricks still to win (0..7 fits 4 bits)
@@ -196,9 +196,9 @@ def context(players: int, rules: Rules, trump: int, bidder: int) -> np.ndarray:
 
 # The search's kernels allocate nothing, so they run without numba's reference counting: with it,
 # every array handed from one kernel to another was incref'd and decref'd (atomic instructions),
-# ~12% of the search's time under perf. The batch entry points below allocate, so keep it. The
-# search's helpers are inlined into it in numba's IR (inline="always"): ~8% faster again than
-# calls, measured.
+# a good share of the search's time under perf. The batch entry points below allocate, so keep it.
+# The search's helpers are inlined into it in numba's IR (inline="always"): faster again than
+# calls, measured (benchmarks/solver_bench.py).
 KERNEL = dict(cache=True, _nrt=False)
 
 
@@ -459,8 +459,8 @@ def _two_tricks_leaf(ctx, hands, leader, a, t1, t2, t3, led, k):
 def _two_tricks(ctx, hands, leader, k):
     """Can the bidder's side take at least k of the last two tricks (every hand holds two tiles;
     no end to call)? Plain minimax over the at most 2 x 2 x 2 x 2 ways to play the first of them:
-    cheaper than the search's frames, move ordering and table for so few plays (the search's
-    nodes with two tricks left were a quarter of all)."""
+    cheaper than the search's frames, move ordering and table for so few plays (many of the
+    search's nodes have two tricks left)."""
     P = ctx[O_P]
     s1 = _seat(leader + 1, P)
     s2 = _seat(leader + 2, P)
@@ -841,8 +841,8 @@ def _tricks_left(ctx, hands, leader):
 @njit(**KERNEL)
 def _guess(ctx, hands):
     """A first guess of the bidder side's tricks: its share of the trumps, plus one (a first test
-    that fails is cheaper than one that succeeds: measured, 14% fewer nodes on 4-player deals
-    with the bidder's trump)."""
+    that fails is cheaper than one that succeeds: measured, fewer nodes on 4-player deals with
+    the bidder's trump)."""
     P = ctx[O_P]
     mine = 0
     total = 0

@@ -8,7 +8,7 @@ Why replay and not a thread (or a greenlet) per hand: everything in a hand follo
 and the person's answers (the bots draw from the seed's streams; a hint draws from its own
 generator), so playing it again gives the same prompts, log and record; a hand costs a few
 hundred bytes while it waits, and nothing has to be woken, timed out or cleaned up. What it costs
-is the replay on each answer, a few milliseconds for the longest hands (measured in the CHANGELOG).
+is the replay on each answer (the CHANGELOG has what it took for the longest hands).
 
 An adapter (a game's page parts' ADAPTER, a web.play.common.Hand) is `play(ask) -> record`: it
 plays the hand, calling ask(prompt) at the person's decisions (ask returns the chosen value), and returns

@@ -84,7 +84,7 @@ def _prefetch(typingctx, arr, idx):
     """A hint to the CPU to fetch the cache line of arr[idx] for a write (llvm.prefetch): it
     changes no value. The passes visit tens of thousands of games whose rows lie far apart; the
     steps below ask for game i + AHEAD's lines while they play game i, so they wait less on memory
-    (the turns ~1.7x faster on the 2-core machine, 65,536 games a chunk)."""
+    (the turns run faster for it: benchmarks/htd_bench.py measures them)."""
     def codegen(context, builder, signature, args):
         aryty, idxty = signature.args
         ary = context.make_array(aryty)(context, builder, args[0])
@@ -729,7 +729,8 @@ def known_draw_rows(s, rows, seats, kind, param, recall_salt, out):
 def shuffle_decks(raw, deck, decks):
     """decks (n, M) int8: engine.hands.shuffled_decks's Fisher-Yates (the same swaps), one game per
     row. It fills the caller's array: a kernel that allocates needs numba's runtime, and loading one
-    from the cache brings in numba's array and string modules (~0.1 s of every start-up)."""
+    from the cache brings in numba's array and string modules (time in every start-up:
+    benchmarks/startup_bench.py)."""
     n, M = decks.shape
     for g in range(n):
         for i in range(M):

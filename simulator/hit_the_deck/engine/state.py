@@ -13,7 +13,7 @@ Encodings (R rows, P seats):
                               (the value of `seq` then), -1 when its place in the pile is not known
                               (dealt, reshuffled, below a burial); what memory (§C.10) works from;
                               (R, 0) when no strategy at the table reads them (every seat `random`:
-                              they were 40% of a row's bytes, and a flip's pile moves half its cost)
+                              they were 40% of a row's bytes, and much of what a flip's pile moves cost)
   seq      (R,) int32         public discard events so far this hand (the next stamp)
   demand   (R,) int8          -1 none, 0..4 Number(v+1), 5..8 Colour(c)
   dirn     (R,) int8          +1 clockwise, -1
@@ -124,7 +124,7 @@ class State:
         self.lacks = np.zeros((n, P), dtype=np.uint64)
         self.fresh = np.zeros((n, P), dtype=np.int16)
         # kept only when a strategy at the table reads it (reads_held): it costs the hot path a
-        # memory access per draw and per play, a third of random play's speed
+        # memory access per draw and per play (CHANGELOG.md has what it cost random play)
         self.held = np.zeros((n, P, N_KINDS if track_held else 0), dtype=np.int8)
         self.pen = np.zeros((n, P, 3), dtype=np.int16)
         self.shouts, self.lost, self.forgot, self.fslaps = (np.zeros((n, P), dtype=np.int16) for _ in range(4))
