@@ -122,7 +122,7 @@ class Analysis(Protocol):
 class AnalysisExtras(Protocol):
     def analyze_hand(self, setup, hand: str, *args, **kwargs) -> Any: ...   # `moonshot hand`
 
-
+    """The entry's `page_module` (`moonshot serve`'s parts of the game: web/games/<game>.py for the built-in games)."""
 class Page(Protocol):
     """The entry's `page` module (`moonshot serve`; web/ names no game)."""
     PIECE: str                      # "card" or "tile"
