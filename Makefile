@@ -21,7 +21,8 @@ test: .venv/.installed
 
 bench: .venv/.installed
 	$(PY) benchmarks/bench.py
-	$(PY) benchmarks/review_bench.py   # issue 37: a hand reviewed on one core (<= 2 s), a 200-hand session on 2 (<= 3 min)
+	$(PY) benchmarks/review_bench.py   # a hand reviewed on one core (<= 2 s), a 200-hand session on 2 (<= 3 min)
+	$(PY) benchmarks/variance_bench.py --games 2000 --deals 10000   # the luck covariate's narrower intervals
 
 clean:
 	rm -rf .venv out .pytest_cache
