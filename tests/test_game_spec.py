@@ -17,11 +17,22 @@ from tests.toy_game import GAME as TOY
 ENTRIES = [*GAMES.values(), TOY]
 
 
+# The toy game with neither a review nor a report: the refusals a game without them meets
+BARE = dataclasses.replace(TOY, review=None, report="tests.toy_game.analysis")
+
+
 @pytest.fixture
 def toy():
     games.register(TOY)
     yield TOY.name
     games.GAMES.pop(TOY.name)
+
+
+@pytest.fixture
+def bare():
+    games.register(BARE)
+    yield BARE.name
+    games.GAMES.pop(BARE.name)
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.name)
@@ -70,20 +81,40 @@ def test_optional_parts_are_said_to_be_optional_and_found():
     assert {p for p in spec.OPTIONAL_PARTS} == {"review", "report", "typed", "solver"}
     for entry in GAMES.values():
         assert spec.has(entry, "review") and spec.has(entry, "report") and spec.has(entry, "typed")
-    assert not any(spec.has(TOY, p) for p in spec.OPTIONAL_PARTS)
+    assert spec.has(TOY, "review") and spec.has(TOY, "report")                 # the toy has both,
+    assert not spec.has(TOY, "typed") and not spec.has(TOY, "solver")           # not the others
+    assert not any(spec.has(BARE, p) for p in spec.OPTIONAL_PARTS)
 
 
-def test_report_of_a_game_without_one_is_one_line(toy, tmp_path, capsys):
-    code, _, err = run(["report", toy, "-o", tmp_path / "r", "-n", "100"], capsys)
+def test_the_toy_game_is_reviewed_and_reported_like_a_real_one(toy, tmp_path, capsys):
+    """Its review and report hooks (tests/toy_game/review.py, report.py) through the shared verbs."""
+    history = tmp_path / "toy.jsonl"
+    code, _, err = run(["simulate", toy, "-n", "2", "--history", history, "-q"], capsys)
+    assert code == 0, err
+    code, out, err = run(["review", history, "-f", "json", "--worlds", "16"], capsys)
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["meta"]["decisions"] == 2 * 3 and data["meta"]["valued_by"] == "hands"
+    luck = [r for r in data["tables"]["luck"] if r["hand"] != "all"]
+    for row in luck:                   # result = expected + luck - loss, in the toy's own unit
+        assert row["result"] == pytest.approx(row["expected"] + row["luck"] - row["loss"], abs=1e-9)
+    code, _, err = run(["report", toy, "-o", tmp_path / "r", "-n", "1000", "-q"], capsys)
+    assert code == 0, err
+    assert "Toy high card" in (tmp_path / "r" / "report.md").read_text()
+    assert (tmp_path / "r" / "tables" / "headline_seats.csv").exists()
+
+
+def test_report_of_a_game_without_one_is_one_line(bare, tmp_path, capsys):
+    code, _, err = run(["report", bare, "-o", tmp_path / "r", "-n", "100"], capsys)
     assert code == 2
     assert err.strip().splitlines()[-1].endswith(
         "toy-high-card has no report (`moonshot report`) yet; accepted: shoot-the-moon, moon, hit-the-deck")
     assert not (tmp_path / "r").exists()
 
 
-def test_review_of_a_game_without_one_is_one_line(toy, tmp_path, capsys):
+def test_review_of_a_game_without_one_is_one_line(bare, tmp_path, capsys):
     history = tmp_path / "toy.jsonl"
-    code, _, err = run(["simulate", toy, "-n", "2", "--history", history, "-q"], capsys)
+    code, _, err = run(["simulate", bare, "-n", "2", "--history", history, "-q"], capsys)
     assert code == 0, err
     code, _, err = run(["review", history], capsys)
     assert code == 2 and "Traceback" not in err

@@ -6,6 +6,8 @@ steps, says which seed it used (the page's link carries it), and bad input is on
 field with HTTP 400."""
 from __future__ import annotations
 
+import dataclasses
+
 import json
 import re
 import subprocess
@@ -166,7 +168,7 @@ def test_bad_review_input_is_one_line_beside_its_field(client, moon_record, chan
 
 
 def test_a_game_without_a_review_and_an_unknown_hand_are_refused_in_one_line(client):
-    registry.register(TOY)
+    registry.register(dataclasses.replace(TOY, review=None))          # the toy game without its review
     try:
         state = play_out(client, TOY.name, {"players": "3", "seat": "1", "seed": "3"})
         record = json.loads(client.get(f"/api/play/{state['id']}/history").text)
