@@ -174,6 +174,8 @@ def test_the_explorer_gives_the_cli_numbers_for_the_same_seed(client, game):
         assert said.startswith("The search player") and f"on the first {CHECKS[game]} of these deals" in said
         assert f"<li>{escape(said)}</li>" in html and "id=\"table-check\"" in html
         assert status["total"] == 300 + int(CHECKS[game]) == status["done"]
+    title = re.search(r"<h2>(.*?)</h2>", html).group(1)           # the hand as the pieces are named, not its notation
+    assert not set(HANDS[game].split()) & set(re.split(r"[ ,:]+", title)), title
     if game == "moon":                               # trumps and contracts in words, the codes only in files
         from moonshot.simulator.moon.tiles import TRUMP_WORDS
         assert {r["trump"] for r in page["tables"]["trump_by_bid"]} == set(TRUMP_WORDS)

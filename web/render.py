@@ -24,7 +24,7 @@ def result_html(result: Result) -> str:
     (reports.text: the same cells and words), with a chart and the glossary folded away."""
     game = result.meta.get("game")
     e = html.escape
-    parts = [f"<h2>{e(result.title)}</h2>"] + [f"<p class='rules-words'>{e(x)}</p>"
+    parts = [f"<h2>{e(title_in_words(result))}</h2>"] + [f"<p class='rules-words'>{e(x)}</p>"
                                                for x in rules_in_words(result.meta)]
     if result.findings:
         parts.append("<section class='findings'><h3>What it found</h3><ul>"
@@ -45,6 +45,20 @@ def result_html(result: Result) -> str:
                  + "<ul>" + "".join(f"<li>{e(w)}</li>" for w in glossary_lines(game, result.tables)) + "</ul>"
                  + f"<p class='meta'>{e(meta_line(result))}</p></details>")
     return "\n".join(parts)
+
+
+def title_in_words(result: Result) -> str:
+    """The result's title, with the hand analyzer's hand named as the pieces are on the table ("Shoot
+    the Moon: hand red rocket 12, ..., Big Moon"): the notation is what the form took, not what a
+    player reads."""
+    hand, game = result.meta.get("hand"), result.meta.get("game")
+    if not isinstance(hand, list) or not hand:
+        return result.title
+    try:
+        entry = get(game or "")
+        return f"{entry.title}: hand " + ", ".join(entry.page.face(str(x))["label"] for x in hand)
+    except (BadInput, AttributeError, KeyError, ValueError):
+        return result.title
 
 
 def rules_in_words(meta: dict) -> list[str]:
