@@ -144,6 +144,7 @@ class PageExtras(Protocol):
     def profile(self, ms, seat: int) -> Any: ...             # a reaction profile from timed answers
     def result_sentence(self, record: dict, you) -> str: ...  # the hand's end in words (Play, Replay)
     def end_table(self, record: dict, you) -> dict: ...       # the table as the hand ended (kept on the page)
+    def option_words(self, kind: str, option: str) -> str: ...  # a reviewed option in words (else face's label)
 
 
 class Sizes(Protocol):

@@ -25,7 +25,7 @@ from moonshot.analysis.review import ERRORS, errors, review  # noqa: E402
 from moonshot.simulator import games as registry  # noqa: E402
 from moonshot.web.app import create_app  # noqa: E402
 from moonshot.web.forms import Limits  # noqa: E402
-from moonshot.web.replay import read  # noqa: E402
+from moonshot.web.replay import option_words, read  # noqa: E402
 from tests.test_web import play_out, wait  # noqa: E402
 from tests.toy_game import GAME as TOY  # noqa: E402
 
@@ -69,7 +69,12 @@ def test_a_reviewed_hand_gives_the_librarys_numbers_with_each_decision_on_its_re
     assert {r["seat"] for r in rows} == {0} and {r["verdict"] for r in rows} <= VERDICTS
     assert result["tables"]["summary"] and result["findings"]
     lib = review([hand["record"]], seats=[0], worlds=WORLDS, seed=5).to_json_obj()["tables"]
-    assert [{k: v for k, v in r.items() if k != "replay_step"} for r in rows] == lib["decisions"]
+    # the same rows, each option named as the page names it (the review's own tables keep the notation)
+    said, pieces = option_words(registry.GAMES[game]), set(registry.GAMES[game].page.pieces())
+    assert [{k: v for k, v in r.items() if k not in ("replay_step", "option")} for r in rows] == \
+        [{k: v for k, v in r.items() if k != "option"} for r in lib["decisions"]]
+    assert [r["option"] for r in rows] == [said(r["kind"], r["option"]) for r in lib["decisions"]]
+    assert not {r["option"] for r in rows} & pieces and not {r["option"] for r in rows} & {"notrump", "BM"}
     assert result["tables"]["summary"] == lib["summary"]
     assert status["used"]["seed"] == 5                                 # the link's seed (static/links.js)
     steps = hand["steps"]
@@ -77,7 +82,11 @@ def test_a_reviewed_hand_gives_the_librarys_numbers_with_each_decision_on_its_re
         on = placed_right(r, steps)
         assert on, (r, steps[r["replay_step"]] if 0 <= r["replay_step"] < len(steps) else None)
     tables, lib_steps = result["tables"], pd.DataFrame(lib["steps"])
-    assert [{k: v for k, v in r.items() if k != "replay_step"} for r in tables["steps"]] == lib["steps"]
+    words = ("replay_step", "chosen", "best")
+    assert [{k: v for k, v in r.items() if k not in words} for r in tables["steps"]] == \
+        [{k: v for k, v in r.items() if k not in words} for r in lib["steps"]]
+    assert [(r["chosen"], r["best"]) for r in tables["steps"]] == \
+        [(said(r["kind"], r["chosen"]), said(r["kind"], r["best"])) for r in lib["steps"]]
     wrong = errors(lib_steps)                      # the page's errors: the review's, biggest loss first
     assert [e["step"] for e in tables["errors"]] == list(wrong["step"])
     by = result["meta"]["valued_by"]

@@ -79,6 +79,13 @@ def review(record, seats: list[int], worlds: int | None, seed: int, jobs: int, p
     count = len(entry.page.steps(checked, shown))
     place = placer(entry, checked, count)
     tables = result.tables
+    said = option_words(entry)
+    d, st = tables["decisions"], tables["steps"]
+    if "option" in d:
+        tables["decisions"] = d.assign(option=[said(k, o) for k, o in zip(d["kind"], d["option"])])
+    if "chosen" in st:
+        tables["steps"] = st.assign(chosen=[said(k, o) for k, o in zip(st["kind"], st["chosen"])],
+                                    best=[said(k, o) for k, o in zip(st["kind"], st["best"])])
     for name in ("decisions", "steps"):
         if "step" in tables[name]:
             tables[name] = tables[name].assign(replay_step=[place(s) for s in tables[name]["step"]])
@@ -88,6 +95,21 @@ def review(record, seats: list[int], worlds: int | None, seed: int, jobs: int, p
         tables["values"] = value_points(tables["values"], place, count).assign(
             unit=importlib.import_module(entry.review).UNIT, better="higher" if higher_better(entry.name) else "lower")
     return result
+
+
+def option_words(entry):
+    """(decision kind, option in notation) -> the option as the page names it: the game's page's
+    option_words, else the piece's face label, else the option as written ("pass", "draw", "5")."""
+    page = entry.page
+    own = getattr(page, "option_words", None)
+    face = getattr(page, "face", None)
+
+    def said(kind: str, option: str) -> str:
+        try:
+            return own(kind, option) if own else face(option)["label"] if face else option
+        except (BadInput, KeyError, ValueError, IndexError):
+            return option
+    return said
 
 
 def placer(entry, record: dict, count: int):

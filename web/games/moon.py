@@ -51,6 +51,16 @@ def face(name: str) -> dict:
             "ends": [high, low]}
 
 
+def option_words(kind: str, option: str) -> str:
+    """A reviewed option (HISTORY.md notation) as a player says it: a trump in words ("sixes"), a tile
+    named ("six-five"), a bid as it is ("5", "pass")."""
+    if kind == "trump":
+        return TRUMP_WORDS[dominoes.parse_trump(option)]
+    if kind in ("discard", "play"):
+        return face(option)["label"]
+    return option
+
+
 def _bid_label(b: int) -> str:
     return "pass" if b == 0 else str(b)
 
