@@ -46,6 +46,9 @@ INSTALL = "pip install 'moonshot[cluster]'"
 # local:N workers: no trim threshold (see the module doc), and no statistical profiler: nobody looks
 # at its dashboard, it takes CPU, and its history grows a worker's memory over a long run (benchmarks/scale.py).
 LOCAL_CONFIG = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
+                # a local worker logs only errors: a run stopped by a signal ends with its one line, not
+                # the workers' notes of the closing streams written to the same terminal after it
+                "distributed.nanny.pre-spawn-environ.DASK_LOGGING__DISTRIBUTED": "error",
                 "distributed.worker.profile.enabled": False}
 _TCP = re.compile(r"^tcp://(\[[0-9a-fA-F:]+\]|[A-Za-z0-9_.-]+):(\d{1,5})$")
 _LOCAL = re.compile(r"^local:(\d+)$")

@@ -38,6 +38,7 @@ import sys
 import tempfile
 import threading
 import time
+import warnings
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
@@ -45,6 +46,11 @@ import numpy as np
 import pandas as pd
 
 from moonshot.simulator import stopping, store
+
+# A run stopped by a signal or an error cancels the chunks still out: expected, and said in the run's
+# one line, so joblib's note of it is not printed beside that line.
+warnings.filterwarnings("ignore", message=r"\d+ tasks which were still being processed by the workers have been "
+                        "cancelled", category=UserWarning)
 
 if TYPE_CHECKING:
     import pyarrow as pa
