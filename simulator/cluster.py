@@ -201,14 +201,25 @@ def scheduler(spec: str | None, timeout: float | None = None) -> Iterator[object
         raise BadInput(f"--scheduler {spec}: the Dask scheduler has no workers after {timeout:g} s; accepted: a "
                        f"scheduler with workers (start them with `dask worker {value}`)") from None
     client.register_plugin(NumpyMalloc(), name=NumpyMalloc.name)
+    stopped = False
     try:
         with joblib.parallel_config(backend="dask", client=client):
             yield client
+    except BaseException:
+        stopped = True                       # a signal or an error: the run ends with its one line
+        raise
     finally:
-        quiet.setLevel(logging.CRITICAL)     # workers going away at shutdown is not news
+        # workers going away at shutdown is not news; after a stop the client's callbacks still
+        # running as the process ends log through tornado too, so both stay quiet then
+        noisy = [quiet, logging.getLogger("tornado.application")]
+        levels = [log.level for log in noisy]
+        for log in noisy:
+            log.setLevel(logging.CRITICAL)
         try:
             client.close()
             if cluster is not None:
                 cluster.close()
         finally:
-            quiet.setLevel(level)
+            if not stopped:
+                for log, was in zip(noisy, levels):
+                    log.setLevel(was)

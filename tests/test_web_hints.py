@@ -19,6 +19,8 @@ from fastapi.testclient import TestClient  # noqa: E402
 from moonshot.analysis.review import review  # noqa: E402
 from moonshot.web.app import create_app  # noqa: E402
 from moonshot.web.forms import Limits  # noqa: E402
+from moonshot.web.replay import option_words  # noqa: E402
+from moonshot.simulator import games as registry  # noqa: E402
 
 WORLDS = 8          # few worlds: the same numbers either way, in a fraction of the time
 UNITS = {"moon": "points", "shoot-the-moon": "chips", "hit-the-deck": "penalty points"}
@@ -165,4 +167,5 @@ def test_the_replay_pages_review_of_the_played_hand_gives_the_hints_numbers(clie
     step = sorted({r["step"] for r in rows})[n]
     theirs = {r["option"]: (r["value"], r["value_low"], r["value_high"], r["verdict"])
               for r in rows if r["step"] == step}
-    assert theirs == {r["move"]: (r["value"], r["low"], r["high"], r["verdict"]) for r in hint["rows"]}
+    said = option_words(registry.GAMES["shoot-the-moon"])       # the page names the review's options in words
+    assert theirs == {said("play", r["move"]): (r["value"], r["low"], r["high"], r["verdict"]) for r in hint["rows"]}
