@@ -49,7 +49,7 @@ def result_html(result: Result) -> str:
 
 def title_in_words(result: Result) -> str:
     """The result's title, with the hand analyzer's hand named as the pieces are on the table ("Shoot
-    the Moon: hand red rocket 12, ..., Big Moon"): the notation is what the form took, not what a
+    the Moon: hand red 12, red 7, Big Moon, green 3, purple 5"): the notation is what the form took, not what a
     player reads."""
     hand, game = result.meta.get("hand"), result.meta.get("game")
     if not isinstance(hand, list) or not hand:
