@@ -154,12 +154,12 @@ def _edge(arm: Setup, strong: str, weak: str, seeds, size: int) -> tuple[np.ndar
     level = skill_seats(arm)
     turns = level if len(level) < P else level[:1]
     edges, trace, lucks = [], [], []
-    model = variance.weights(arm.entry.name) if arm.entry.name in variance.FEATURES else None
+    keep = variance.model(arm) is not None
     for s in turns:
         lineup = [arm.strategy(strong) if i == s else arm.strategy(weak) if i in level else arm.seats.strategies[i]
                   for i in range(P)]
-        g = hooks.play_games(arm, lineup, generators(seeds), size, keep_hands=model is not None)   # same numbers
-        luck = None if model is None else variance.luck(arm.entry.name, g, size, P, model)
+        g = hooks.play_games(arm, lineup, generators(seeds), size, keep_hands=keep)   # same numbers
+        luck = variance.seat_luck(arm, g, size) if keep else None
         lucks.append(None if luck is None else luck[:, s])
         wins = hooks.wins(arm, g)
         own = int(table.side_of_seat[s])

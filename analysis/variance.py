@@ -18,16 +18,13 @@ index's parity; fold f's coefficient beta comes from the other fold's sums only 
 its estimate is mean(y - beta . x) over fold f, with mean +- 1.96 SE from the residuals' variance. With
 beta independent of the games it is applied to and E[x] = 0 exactly, the estimate is unbiased; coverage
 is checked over many seeds in tests/test_variance.py. A fold with too few games keeps beta = 0 (the plain
-estimate). Games whose deal this module has no features for (Hit the Deck: the deal explains about 1% of
-a hand's penalty points, the slap races and draws the rest) get no covariate and keep the plain interval.
+estimate). Games whose deal this module has no features for (Hit the Deck: the slap races and draws, not
+the deal, decide most of a hand's penalty points) get no covariate and keep the plain interval.
 
-Measured on unseen seeds (benchmarks/variance_bench.py, seeds 40101-40102, 4,000 games): the lab's skill
-change 1.17-1.19x narrower for Moon and 1.13-1.14x for Shoot the Moon at equal CPU time (the luck costs
-about 0.05 s per 4,000 games); what-if P(win) changes 1.20x (Moon) and 1.10x (Shoot the Moon); Hit the
-Deck 1.0x. The deal explains about 30% of a game's skill edge at most (in-sample R^2 0.30 with these
-features, 0.33 with the Moon expert's bid values), so no deal covariate reaches 2x. compare's per-deal
-differences: 1.0x (Moon, Hit the Deck) and 1.06x (Shoot the Moon); the pairing already removes what the
-deal explains, so compare keeps its plain intervals.
+How much narrower, on seeds no fit saw, at equal games and at equal CPU time: benchmarks/variance_bench.py
+(also in `make bench`; the CHANGELOG keeps the figures). The deal explains only part of a game's skill
+edge, so no deal covariate reaches 2x; compare's per-deal differences are already paired on the deal,
+which removes what it explains, so compare keeps its plain intervals.
 """
 from __future__ import annotations
 
