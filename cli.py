@@ -625,7 +625,8 @@ def hand(ctx: typer.Context, game: str,
 @app.command()
 def solve(game: str, hands: str = typer.Option(..., "--hands", help='one hand per seat split by "/", e.g. '
                                                '"6-6 6-5 4-1 3-3 / 5-5 5-2 5-3 1-1 / 6-4 4-4 3-1 2-2"'),
-          trump: str = typer.Option(..., "--trump", help="0-6, doubles or notrump"),
+          trump: str = typer.Option(..., "--trump",
+                                    help="0-6, doubles or notrump (or in words: blanks..sixes, no trump)"),
           bidder: int = typer.Option(0, "--bidder", help="the bidder's seat"),
           leader: int = typer.Option(0, "--leader", help="the seat to lead"),
           players: Optional[int] = PlayersOpt, rule: Optional[List[str]] = RuleOpt,

@@ -204,7 +204,8 @@ def parse_trump(text: str, players: int | None = None, rules: Rules | None = Non
     elif key in _TRUMP_ALIASES:
         trump = _TRUMP_ALIASES[key]
     else:
-        raise BadInput(f"bad trump {short(text)}; accepted: {', '.join(TRUMP_NAMES)}")
+        raise BadInput(f"bad trump {short(text)}; accepted: {', '.join(TRUMP_NAMES)} (or in words: "
+                       f"{', '.join(TRUMP_WORDS)})")
     if players is not None and rules is not None:
         allowed = allowed_trumps(players, rules)
         if trump not in allowed:
